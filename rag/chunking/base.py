@@ -1,0 +1,57 @@
+"""The one Chunk type and the small base class every strategy builds on."""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from dataclasses import asdict, dataclass, field
+from typing import Any, ClassVar
+
+# Warning names are part of the contract (preview JSON, dashboard, tests).
+CODE_BLOCK_SPLIT = "code_block_split"
+TABLE_SPLIT = "table_split"
+NO_HEADING_CONTEXT = "no_heading_context"
+OVERSIZED = "oversized"
+TINY = "tiny"
+
+
+@dataclass
+class Chunk:
+    index: int
+    start: int
+    end: int
+    text: str  # the body: exactly markdown[start:end]
+    header: str = ""  # context prefix kept apart from the body, e.g. "Article: ...\nSection: ..."
+    heading_path: list[str] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)
+
+    @property
+    def chars(self) -> int:
+        return self.end - self.start
+
+    @property
+    def section(self) -> str:
+        return self.heading_path[-1] if self.heading_path else ""
+
+    @property
+    def embedding_text(self) -> str:
+        """What is embedded: the context header, then the body."""
+        return f"{self.header}\n\n{self.text}" if self.header else self.text
+
+    def to_dict(self) -> dict[str, Any]:
+        data = asdict(self)
+        data["chars"] = self.chars
+        return data
+
+
+class Chunker(ABC):
+    """A chunking strategy. Subclasses set `name` and implement `chunk`."""
+
+    name: ClassVar[str]
+
+    @abstractmethod
+    def settings(self) -> dict[str, Any]:
+        """The parameters this instance runs with (shown in previews and stored in the collection)."""
+
+    @abstractmethod
+    def chunk(self, markdown: str, title: str = "") -> list[Chunk]:
+        """Cut `markdown` into chunks whose bodies are exact slices of it."""

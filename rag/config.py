@@ -1,0 +1,117 @@
+"""Settings from the environment (the contract's RAG_* variables), overridable per session."""
+
+from __future__ import annotations
+
+import dataclasses
+import os
+import re
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Mapping
+
+from rag.errors import ConfigError
+
+DEFAULT_LLM_URL = "http://localhost:1234/v1"
+
+# Endpoint paths people paste by mistake after the base URL.
+_ENDPOINT_SUFFIX = re.compile(
+    r"/(v1/)?(embeddings|chat/completions|completions|models)/?$|/api/v[01]/models/?$|/api/embed/?$"
+)
+
+
+def normalize_base_url(url: str) -> str:
+    """Accept a base URL with or without /v1, a trailing slash or a pasted endpoint path.
+
+    Returns the OpenAI-compatible base, always ending in /v1.
+    """
+    cleaned = (url or "").strip()
+    if not cleaned:
+        raise ConfigError("The server URL is empty: give one like http://localhost:1234/v1")
+    if not re.match(r"^https?://", cleaned):
+        if "://" in cleaned:
+            raise ConfigError(f"The server URL {cleaned!r} must start with http:// or https://")
+        cleaned = "http://" + cleaned
+    cleaned = cleaned.rstrip("/")
+    cleaned = _ENDPOINT_SUFFIX.sub("", cleaned).rstrip("/")
+    if not cleaned.endswith("/v1"):
+        cleaned += "/v1"
+    return cleaned
+
+
+def server_root(base_url: str) -> str:
+    """The server's root (no /v1), where LM Studio's native /api/v0 lives."""
+    base = normalize_base_url(base_url)
+    return base[: -len("/v1")]
+
+
+def _float_or_none(raw: str | None, name: str) -> float | None:
+    if raw is None or raw.strip() == "":
+        return None
+    try:
+        return float(raw)
+    except ValueError as exc:
+        raise ConfigError(f"{name}={raw!r} is not a number (e.g. 0.82)") from exc
+
+
+def _int(raw: str | None, name: str, default: int) -> int:
+    if raw is None or raw.strip() == "":
+        return default
+    try:
+        return int(raw)
+    except ValueError as exc:
+        raise ConfigError(f"{name}={raw!r} is not a whole number") from exc
+
+
+@dataclass(frozen=True)
+class Settings:
+    data_dir: Path = Path("data")
+    qdrant_url: str | None = None
+    qdrant_api_key: str | None = None
+    llm_url: str = DEFAULT_LLM_URL
+    llm_model: str | None = None
+    llm_api_key: str | None = None
+    embed_url: str = DEFAULT_LLM_URL
+    embed_model: str | None = None  # None = auto, "embedded" = the bundled model
+    embed_threads: int | None = None  # None = the embedded model's own default
+    collection: str = "blog"
+    top_k: int = 6
+    threshold: float | None = None  # None = the collection's calibrated value, else the model's default
+    timeout: float = 60.0
+
+    @classmethod
+    def from_env(cls, env: Mapping[str, str] | None = None) -> "Settings":
+        env = os.environ if env is None else env
+        llm_url = normalize_base_url(env.get("RAG_LLM_URL") or DEFAULT_LLM_URL)
+        embed_raw = env.get("RAG_EMBED_URL")
+        embed_url = normalize_base_url(embed_raw) if embed_raw else llm_url
+        threads = env.get("RAG_EMBED_THREADS")
+        return cls(
+            data_dir=Path(env.get("RAG_DATA_DIR") or "data"),
+            qdrant_url=(env.get("RAG_QDRANT_URL") or None),
+            qdrant_api_key=(env.get("RAG_QDRANT_API_KEY") or None),
+            llm_url=llm_url,
+            llm_model=(env.get("RAG_LLM_MODEL") or None),
+            llm_api_key=(env.get("RAG_LLM_API_KEY") or None),
+            embed_url=embed_url,
+            embed_model=(env.get("RAG_EMBED_MODEL") or None),
+            embed_threads=_int(threads, "RAG_EMBED_THREADS", 0) or None,
+            collection=env.get("RAG_COLLECTION") or "blog",
+            top_k=_int(env.get("RAG_TOP_K"), "RAG_TOP_K", 6),
+            threshold=_float_or_none(env.get("RAG_THRESHOLD"), "RAG_THRESHOLD"),
+            timeout=float(_float_or_none(env.get("RAG_TIMEOUT"), "RAG_TIMEOUT") or 60.0),
+        )
+
+    def replace(self, **changes: object) -> "Settings":
+        return dataclasses.replace(self, **changes)
+
+    @property
+    def qdrant_path(self) -> Path:
+        return self.data_dir / "qdrant"
+
+    @property
+    def logs_dir(self) -> Path:
+        return self.data_dir / "logs"
+
+    @property
+    def evals_dir(self) -> Path:
+        return self.data_dir / "evals"

@@ -1,0 +1,30 @@
+"""Shared fixtures. Each fixture family lives in its own module under tests/fixtures/."""
+
+import os
+from pathlib import Path
+
+import pytest
+
+# The embedded model slows down sharply when its threads compete: one thread in tests.
+os.environ.setdefault("RAG_EMBED_THREADS", "1")
+os.environ.setdefault("OMP_NUM_THREADS", "1")
+
+ROOT = Path(__file__).resolve().parent.parent
+CORPORA = (ROOT / ".." / "shared" / "corpora").resolve()
+
+pytest_plugins: list[str] = []
+
+
+@pytest.fixture(scope="session")
+def corpora() -> Path:
+    if not CORPORA.is_dir():
+        pytest.fail(f"the shared corpora are expected at {CORPORA}")
+    return CORPORA
+
+
+@pytest.fixture
+def data_dir(tmp_path, monkeypatch) -> Path:
+    """An isolated RAG_DATA_DIR so no test touches ./data."""
+    path = tmp_path / "data"
+    monkeypatch.setenv("RAG_DATA_DIR", str(path))
+    return path
