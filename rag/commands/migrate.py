@@ -1,0 +1,88 @@
+"""`rag migrate --to URL`: move collections from the embedded store to a Qdrant server."""
+
+from __future__ import annotations
+
+import argparse
+import os
+import re
+import sys
+from pathlib import Path
+
+from rag.config import Settings
+from rag.errors import StoreError
+from rag.migrate import copy_collection
+from rag.redact import redact, strip_userinfo
+from rag.store import Store
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    parser = subparsers.add_parser(
+        "migrate",
+        help="copy collections (vectors, payload, metadata) to a Qdrant server",
+        description=(
+            "Copy collections as they are stored, without re-embedding, from the embedded store "
+            "($RAG_DATA_DIR/qdrant) to a Qdrant server. Afterwards set RAG_QDRANT_URL (and "
+            "RAG_QDRANT_API_KEY) to use the server. Stop the app first: the embedded store "
+            "admits one process at a time."
+        ),
+    )
+    parser.add_argument("--to", required=True, metavar="URL",
+                        help="destination: a Qdrant server URL (http://localhost:6333) or a data folder")
+    parser.add_argument("--from", dest="source", metavar="URL_OR_DIR",
+                        help="source: a Qdrant server URL or a data folder [the embedded store in $RAG_DATA_DIR]")
+    parser.add_argument("--collection", action="append", metavar="C",
+                        help="collection to copy; repeat for several [every collection of the source]")
+    parser.add_argument("--api-key", metavar="KEY",
+                        help="API key of a server given as URL [$RAG_QDRANT_API_KEY]")
+    parser.add_argument("--replace", action="store_true",
+                        help="overwrite a collection that already exists at the destination")
+    parser.add_argument("--batch", type=int, default=256, metavar="N", help="points per request [256]")
+    parser.set_defaults(func=run)
+
+
+def _is_url(location: str) -> bool:
+    return bool(re.match(r"^https?://", location.strip(), re.IGNORECASE))
+
+
+def _open(location: str | None, base: Settings, api_key: str | None) -> Store:
+    if location is None:
+        return Store(base.replace(qdrant_url=None))
+    if _is_url(location):
+        return Store(base.replace(qdrant_url=location.strip().rstrip("/"), qdrant_api_key=api_key))
+    return Store(base.replace(qdrant_url=None, data_dir=Path(location)))
+
+
+def run(args: argparse.Namespace) -> int:
+    settings = Settings.from_env()
+    api_key = args.api_key or os.environ.get("RAG_QDRANT_API_KEY") or None
+    secrets = [api_key]
+    if args.source is None and not settings.qdrant_path.is_dir():
+        raise StoreError(
+            f"There is no embedded store at {settings.qdrant_path}: set RAG_DATA_DIR to the folder "
+            "that holds it, or give the source with --from."
+        )
+    if args.source is not None and not _is_url(args.source) and not (Path(args.source) / "qdrant").is_dir():
+        raise StoreError(
+            f"{args.source} holds no embedded store (expected a 'qdrant' folder inside it): give the "
+            "data folder (RAG_DATA_DIR) or a server URL."
+        )
+    src = _open(args.source, settings, api_key)
+    dst = _open(args.to, settings, api_key)
+    names = args.collection or src.list_collections()
+    if not names:
+        print(f"The {src.describe()} holds no collection: nothing to copy.")
+        return 0
+    print(redact(f"Copying from the {src.describe()} to the {dst.describe()}", secrets))
+    for name in names:
+        def show(copied: int, total: int, name: str = name) -> None:
+            print(f"\r  {name}: {copied}/{total} points", end="", file=sys.stderr, flush=True)
+
+        report = copy_collection(src, dst, name, batch=args.batch, replace=args.replace, progress=show)
+        print(file=sys.stderr)
+        print(f"{report.name}: {report.points} points copied, metadata and sparse vectors included")
+    if _is_url(args.to):
+        print(
+            f"To use the server: export RAG_QDRANT_URL={strip_userinfo(args.to.strip().rstrip('/'))} "
+            "(and RAG_QDRANT_API_KEY if it has one)."
+        )
+    return 0

@@ -1,0 +1,179 @@
+"""Make untrusted Markdown (post bodies, model answers) safe for st.markdown.
+
+st.markdown shows raw HTML as text unless unsafe_allow_html=True, but it still renders Markdown
+links and images. Here raw HTML is escaped anyway (so it can never run, whatever flag a page
+passes), and a link or image whose URL is not http(s) (or mailto for links) becomes its text.
+Fenced code blocks are left exactly as they are; inline code keeps its HTML but not its links,
+because which backticks form a code span is where Markdown parsers disagree.
+"""
+
+from __future__ import annotations
+
+import html
+import re
+
+LINK_SCHEMES = ("http", "https", "mailto")
+IMAGE_SCHEMES = ("http", "https")
+
+_FENCE = re.compile(r"^(?P<indent> {0,3})(?P<fence>`{3,}|~{3,})(?P<info>.*)$")
+_SCHEME = re.compile(r"^([a-z][a-z0-9+.\-]*):")
+# Browsers drop these characters from URLs, so "java\tscript:" is still javascript:.
+_URL_NOISE = re.compile(r"[\x00-\x20\x7f]+")
+
+# [label](destination "title") and ![alt](...): the label may hold one level of brackets
+# (an image inside a link), the destination balanced parentheses or <angle brackets>.
+_INLINE_LINK = re.compile(
+    r"(?P<bang>!?)\[(?P<label>(?:[^\[\]\\]|\\.|\[(?:[^\[\]\\]|\\.)*\])*)\]"
+    r"\(\s*(?P<dest><[^<>\n]*>|(?:[^\s()\\]|\\.|\((?:[^\s()\\]|\\.)*\))*)"
+    r"(?P<title>\s+(?:\"(?:[^\"\\]|\\.)*\"|'(?:[^'\\]|\\.)*'|\((?:[^()\\]|\\.)*\)))?\s*\)",
+    re.DOTALL,
+)
+# [label]: destination "title" (a reference definition, used by [text][label]).
+_REFERENCE = re.compile(
+    r"^(?P<lead> {0,3}\[(?:[^\[\]\\]|\\.)+\]:[ \t]*\n?[ \t]*)(?P<dest><[^<>\n]*>|\S+)(?P<rest>.*)$", re.MULTILINE
+)
+_ANGLE = re.compile(r"(\\*)<")
+# <a name="x"></a> anchors (common in converted docs) hold nothing to show: dropped, not escaped.
+_EMPTY_ANCHOR = re.compile(
+    r"""<a\s+(?:name|id)\s*=\s*(?:"[^"<>]*"|'[^'<>]*'|[^\s<>]+)\s*>\s*</a\s*>""", re.IGNORECASE
+)
+_CODE_SPAN = re.compile(r"(?<!`)(`+)(?!`)(.+?)(?<!`)\1(?!`)", re.DOTALL)
+
+
+def _scheme(url: str) -> str | None:
+    """The URL's scheme as a browser would read it (entities decoded, noise removed), or None."""
+    url = url.strip()
+    if url.startswith("<") and url.endswith(">"):
+        url = url[1:-1]
+    # Markdown resolves backslash escapes and entities in a destination before the browser sees it.
+    url = re.sub(r"\\([!-/:-@\[-`{-~])", r"\1", url)
+    cleaned = _URL_NOISE.sub("", html.unescape(url)).lower()
+    match = _SCHEME.match(cleaned)
+    return match.group(1) if match else None
+
+
+def safe_link(url: str | None) -> str | None:
+    """`url` if it is a plain http(s) URL with a host, else None (javascript:, data:, relative...)."""
+    if not url:
+        return None
+    url = url.strip()
+    if re.search(r"[\x00-\x20\x7f<>\"'`\\]", url):
+        return None
+    if not re.match(r"^https?://[^/?#]+", url, re.IGNORECASE):
+        return None
+    return url if _scheme(url) in ("http", "https") else None
+
+
+def escape_link_text(text: str) -> str:
+    """`text` safe as a link label or plain Markdown text: brackets and HTML escaped."""
+    return re.sub(r"([\\\[\]`*_])", r"\\\1", text).replace("<", "&lt;")
+
+
+def link_markdown(text: str, url: str | None) -> str:
+    """A Markdown link to `url` if it is a safe http(s) URL, else just the escaped text."""
+    label = escape_link_text(text)
+    safe = safe_link(url)
+    if safe is None:
+        return label
+    return f"[{label}]({safe.replace('(', '%28').replace(')', '%29')})"
+
+
+def _clean_destination(dest: str) -> str:
+    # Rewritten without angle brackets, which the HTML escaping below would break.
+    if dest.startswith("<") and dest.endswith(">"):
+        dest = dest[1:-1]
+    return dest.replace(" ", "%20").replace("<", "%3C").replace(">", "%3E")
+
+
+def _neutralise_links(text: str, images: bool) -> str:
+    def replace(match: re.Match[str]) -> str:
+        is_image = bool(match.group("bang"))
+        label = _neutralise_links(match.group("label"), images)
+        dest = match.group("dest")
+        allowed = IMAGE_SCHEMES if is_image else LINK_SCHEMES
+        if (is_image and not images) or _scheme(dest) not in allowed:
+            return label
+        return f"{match.group('bang')}[{label}]({_clean_destination(dest)}{match.group('title') or ''})"
+
+    text = _INLINE_LINK.sub(replace, text)
+
+    def replace_reference(match: re.Match[str]) -> str:
+        if _scheme(match.group("dest")) not in LINK_SCHEMES:
+            return ""
+        return f"{match.group('lead')}{_clean_destination(match.group('dest'))}{match.group('rest')}"
+
+    return _REFERENCE.sub(replace_reference, text)
+
+
+def _escape_angles(text: str) -> str:
+    # A `<` after an odd number of backslashes is already escaped: `\&lt;` would show "&lt;".
+    text = _EMPTY_ANCHOR.sub("", text)
+    return _ANGLE.sub(lambda m: m.group(0) if len(m.group(1)) % 2 else f"{m.group(1)}&lt;", text)
+
+
+def _escape_html(text: str) -> str:
+    """Escape `<` outside inline code spans (where Markdown already shows it as text)."""
+    out: list[str] = []
+    last = 0
+    for match in _CODE_SPAN.finditer(text):
+        out.append(_escape_angles(text[last:match.start()]))
+        out.append(match.group(0))
+        last = match.end()
+    out.append(_escape_angles(text[last:]))
+    return "".join(out)
+
+
+def _sanitise_prose(text: str, images: bool) -> str:
+    return _escape_html(_neutralise_links(text, images))
+
+
+def _split_fences(text: str) -> list[tuple[bool, str]]:
+    """The text cut into (is_code, piece): fenced code blocks and the prose between them.
+
+    A fence opened with indentation (inside a list item) ends, for safety, at the first line
+    indented less than it: Markdown ends the list item, and its code block, there.
+    """
+    pieces: list[tuple[bool, str]] = []
+    prose: list[str] = []
+    lines = text.splitlines(keepends=True)
+    i = 0
+    while i < len(lines):
+        opening = _FENCE.match(lines[i].rstrip("\r\n"))
+        if not opening or (opening.group("fence")[0] == "`" and "`" in opening.group("info")):
+            prose.append(lines[i])
+            i += 1
+            continue
+        indent, fence = len(opening.group("indent")), opening.group("fence")
+        block = [lines[i]]
+        i += 1
+        while i < len(lines):
+            line = lines[i].rstrip("\r\n")
+            stripped = line.lstrip(" ")
+            if indent and stripped and len(line) - len(stripped) < indent:
+                break
+            block.append(lines[i])
+            i += 1
+            closing = _FENCE.match(line)
+            if closing and closing.group("fence")[0] == fence[0] and len(closing.group("fence")) >= len(fence) \
+                    and not closing.group("info").strip():
+                break
+        if prose:
+            pieces.append((False, "".join(prose)))
+            prose = []
+        pieces.append((True, "".join(block)))
+    if prose:
+        pieces.append((False, "".join(prose)))
+    return pieces
+
+
+def sanitize_markdown(text: str | None, images: bool = True) -> str:
+    """`text` safe for st.markdown: raw HTML shown as text, only http(s)/mailto links and
+    http(s) images kept (the others become their text), fenced code blocks untouched.
+
+    images=False turns every image into its alt text (no request leaves for an outside host).
+    """
+    if not text:
+        return ""
+    # NUL becomes U+FFFD in Markdown anyway; removing it first keeps the patterns simple.
+    text = text.replace("\x00", "\ufffd")
+    return "".join(piece if is_code else _sanitise_prose(piece, images) for is_code, piece in _split_fences(text))

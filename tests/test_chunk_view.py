@@ -1,0 +1,27 @@
+from rag.chunk_view import render_html, segments
+from rag.chunking.base import Chunk
+
+
+def chunk(i, start, end, text):
+    return Chunk(index=i, start=start, end=end, text=text[start:end])
+
+
+def test_segments_mark_overlap_and_cover_the_whole_text():
+    text = "abcdefghij"
+    chunks = [chunk(0, 0, 6, text), chunk(1, 4, 10, text)]
+    segs = segments(len(text), chunks)
+    assert [(s.start, s.end, s.chunks) for s in segs] == [(0, 4, (0,)), (4, 6, (0, 1)), (6, 10, (1,))]
+    assert "".join(text[s.start : s.end] for s in segs) == text
+
+
+def test_gap_between_chunks_is_reported_as_uncovered():
+    text = "aaaa    bbbb"
+    segs = segments(len(text), [chunk(0, 0, 4, text), chunk(1, 8, 12, text)])
+    assert (4, 8, ()) in [(s.start, s.end, s.chunks) for s in segs]
+
+
+def test_document_html_is_escaped():
+    text = "<script>alert(1)</script> <img src=x onerror=alert(2)>"
+    out = render_html(text, [chunk(0, 0, len(text), text)])
+    assert "<script>" not in out and "<img" not in out
+    assert "&lt;script&gt;" in out
