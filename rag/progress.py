@@ -1,0 +1,63 @@
+"""Ingestion progress as text: one line a document, or one line rewritten in place on a terminal."""
+
+from __future__ import annotations
+
+import sys
+import time
+from typing import TextIO
+
+from rag.ingest import IngestProgress
+
+
+def _duration(seconds: float) -> str:
+    seconds = int(round(seconds))
+    if seconds < 60:
+        return f"{seconds}s"
+    minutes, seconds = divmod(seconds, 60)
+    if minutes < 60:
+        return f"{minutes}m{seconds:02d}s"
+    hours, minutes = divmod(minutes, 60)
+    return f"{hours}h{minutes:02d}m"
+
+
+def format_progress(p: IngestProgress) -> str:
+    docs = f"{p.docs_done}/{p.docs_total}" if p.docs_total is not None else f"{p.docs_done}"
+    parts = [f"{docs} documents", f"{p.chunks_done} chunks"]
+    if p.rate > 0:
+        parts.append(f"{p.rate:.1f} chunks/s")
+    if p.eta is not None and p.phase != "done":
+        parts.append(f"about {_duration(p.eta)} left")
+    line = ", ".join(parts)
+    if p.current and p.phase == "indexed":
+        line += f" | {p.current}"
+    elif p.current:
+        line += f" | {p.phase}: {p.current}"
+    elif p.phase not in ("reading", "done"):
+        line += f" | {p.phase}"
+    return line
+
+
+class ProgressPrinter:
+    """A progress callback for ingest(). On a terminal it redraws one line (at most every
+    `interval` seconds); elsewhere (logs, pipes) it prints one line per finished document."""
+
+    def __init__(self, stream: TextIO | None = None, interval: float = 0.25) -> None:
+        self.stream = stream or sys.stderr
+        self.interval = interval
+        self.tty = bool(getattr(self.stream, "isatty", lambda: False)())
+        self._last = 0.0
+        self._width = 0
+
+    def __call__(self, p: IngestProgress) -> None:
+        if self.tty:
+            now = time.monotonic()
+            if p.phase != "done" and now - self._last < self.interval:
+                return
+            self._last = now
+            line = format_progress(p)[:160]
+            pad = " " * max(0, self._width - len(line))
+            self._width = len(line)
+            end = "\n" if p.phase == "done" else ""
+            print(f"\r{line}{pad}", end=end, file=self.stream, flush=True)
+        elif p.phase == "indexed":
+            print(f"{format_progress(p)} [{p.outcome}]", file=self.stream, flush=True)

@@ -1,0 +1,114 @@
+"""Retrieval: the question's nearest passages, dense or hybrid (dense + BM25 fused by RRF).
+
+Whatever orders the results, `Passage.score` is the dense cosine similarity of that passage to
+the question: the score threshold is defined on it (RRF scores are ranks, not similarities).
+The access filter runs inside Qdrant (every prefetch too), so a passage the user may not see
+never leaves the store. `groups=None` means no filter: the CLI and admin tools see everything.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field
+from typing import Any, Sequence
+
+from rag.errors import RagError, StoreError
+from rag.sparse import sparse_query
+from rag.store import Hit, Store
+
+MODES = ("auto", "dense", "hybrid")
+
+
+class QuestionError(RagError):
+    """The question cannot be searched (e.g. it is empty)."""
+
+
+@dataclass
+class Passage:
+    n: int  # 1-based rank, the number cited as [n]
+    score: float  # dense cosine similarity to the question
+    title: str
+    section: str
+    url: str
+    text: str
+    header: str = ""
+    order: int = 0
+    heading_path: list[str] = field(default_factory=list)
+    access: list[str] = field(default_factory=list)
+    id: str = ""
+    rrf_score: float | None = None  # the fused rank score in hybrid mode
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+def resolve_mode(mode: str, info: dict[str, Any]) -> str:
+    if mode not in MODES:
+        raise QuestionError(f"Unknown retrieval mode {mode!r}: use one of {', '.join(MODES)}.")
+    if mode == "auto":
+        return "hybrid" if info.get("has_sparse") else "dense"
+    if mode == "hybrid" and not info.get("has_sparse"):
+        raise StoreError(
+            f"The collection {info.get('name')!r} has no BM25 sparse vectors: use dense retrieval, "
+            "or rebuild it with `rag ingest SOURCE --full`."
+        )
+    return mode
+
+
+def _passage(n: int, hit: Hit, score: float, rrf: float | None) -> Passage:
+    p = hit.payload
+    return Passage(
+        n=n,
+        score=float(score),
+        title=str(p.get("title") or ""),
+        section=str(p.get("section") or ""),
+        url=str(p.get("url") or ""),
+        text=str(p.get("text") or ""),
+        header=str(p.get("header") or ""),
+        order=int(p.get("order") or 0),
+        heading_path=list(p.get("heading_path") or []),
+        access=list(p.get("access") or []),
+        id=hit.id,
+        rrf_score=rrf,
+    )
+
+
+def retrieve(
+    question: str,
+    store: Store,
+    embedder: Any,
+    collection: str,
+    top_k: int = 6,
+    mode: str = "auto",
+    groups: Sequence[str] | None = None,
+    candidates: int | None = None,
+) -> list[Passage]:
+    """The `top_k` passages for `question`, best first, numbered from 1.
+
+    `groups`: the reader's access groups (a passage is returned when its `access` shares one);
+    None = no filter. `candidates`: how many each hybrid branch proposes before fusion.
+    """
+    if not question or not question.strip():
+        raise QuestionError("The question is empty: type a question.")
+    if top_k < 1:
+        raise QuestionError(f"top_k must be at least 1 (got {top_k}).")
+    info = store.check_model(collection, embedder.model_id)
+    chosen = resolve_mode(mode, info)
+    vector = embedder.embed_query(question.strip())
+    if info.get("dimension") and len(vector) != int(info["dimension"]):
+        raise StoreError(
+            f"The embedding model {embedder.model_id} returned {len(vector)} dimensions but the collection "
+            f"{collection!r} holds {info['dimension']}: re-index into a new collection (--collection NAME)."
+        )
+    groups = list(groups) if groups is not None else None
+    sparse = sparse_query(question) if chosen == "hybrid" else None
+    if chosen == "dense" or not sparse or not sparse[0]:
+        hits = store.search_dense(collection, vector, limit=top_k, groups=groups)
+        return [_passage(i, h, h.score, None) for i, h in enumerate(hits, start=1)]
+
+    fused = store.search_hybrid(collection, vector, sparse, limit=top_k, groups=groups, candidates=candidates)
+    if not fused:
+        return []
+    # The cosine of exactly the fused points, computed by Qdrant the same way as in dense mode.
+    dense = store.search_dense(collection, vector, limit=len(fused), groups=groups, ids=[h.id for h in fused])
+    cosine = {h.id: h.score for h in dense}
+    return [_passage(i, h, cosine.get(h.id, 0.0), h.score) for i, h in enumerate(fused, start=1)]

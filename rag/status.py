@@ -1,0 +1,106 @@
+"""What is running and what is indexed, gathered without side effects (CLI and dashboard sidebar)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rag.config import Settings
+from rag.errors import RagError
+from rag.llm import LLMClient
+from rag.redact import strip_userinfo
+from rag.store import Store
+
+LLM_STATUS_TIMEOUT = 5.0  # status must answer quickly even when LM Studio hangs
+
+
+def llm_status(settings: Settings) -> dict[str, Any]:
+    client = LLMClient(
+        settings.llm_url, model=settings.llm_model, api_key=settings.llm_api_key,
+        timeout=min(settings.timeout, LLM_STATUS_TIMEOUT),
+    )
+    result: dict[str, Any] = {"url": client.base_url, "reachable": False, "error": None, "models": []}
+    try:
+        models = client.list_models()
+    except RagError as exc:
+        result["error"] = str(exc)
+        return result
+    result["reachable"] = True
+    result["models"] = [
+        {
+            "id": m["id"],
+            "type": m.get("type"),
+            "loaded": m.get("state") == "loaded" if m.get("state") != "unknown" else None,
+            "context_length": m.get("loaded_context_length") or m.get("max_context_length"),
+        }
+        for m in models
+    ]
+    return result
+
+
+def store_status(settings: Settings, store: Store | None = None) -> dict[str, Any]:
+    backend = "server" if settings.qdrant_url else "embedded"
+    location = strip_userinfo(settings.qdrant_url) if settings.qdrant_url else str(settings.qdrant_path.resolve())
+    result: dict[str, Any] = {
+        "backend": backend, "location": location, "reachable": False, "error": None, "collections": [],
+    }
+    try:
+        store = store or Store(settings)
+        for name in store.list_collections():
+            info = store.collection_info(name)
+            if info is not None:
+                result["collections"].append(info)
+    except RagError as exc:
+        result["error"] = str(exc)
+        return result
+    result["reachable"] = True
+    return result
+
+
+def gather_status(settings: Settings, store: Store | None = None) -> dict[str, Any]:
+    """LM Studio (reachable, models), the embedding setting, Qdrant (backend, collections).
+
+    Never includes an API key. Failures are reported in the `error` fields, never raised.
+    """
+    return {
+        "llm": llm_status(settings),
+        "embeddings": {
+            "url": settings.embed_url,
+            "model": settings.embed_model or "auto",
+        },
+        "qdrant": store_status(settings, store),
+        "default_collection": settings.collection,
+    }
+
+
+def format_status(status: dict[str, Any]) -> str:
+    lines: list[str] = []
+    llm = status["llm"]
+    if llm["reachable"]:
+        lines.append(f"LM Studio: reachable at {llm['url']}, {len(llm['models'])} model(s)")
+        for m in llm["models"]:
+            state = {True: "loaded", False: "not loaded", None: "state unknown"}[m["loaded"]]
+            ctx = f", context {m['context_length']}" if m.get("context_length") else ""
+            lines.append(f"  - {m['id']} ({m.get('type') or 'unknown type'}, {state}{ctx})")
+    else:
+        lines.append(f"LM Studio: NOT reachable at {llm['url']}")
+        if llm.get("error"):
+            lines.append(f"  {llm['error']}")
+    emb = status["embeddings"]
+    lines.append(f"Embeddings: model {emb['model']} (server {emb['url']})")
+    q = status["qdrant"]
+    where = "embedded at" if q["backend"] == "embedded" else "server at"
+    if not q["reachable"]:
+        lines.append(f"Qdrant: {where} {q['location']}: NOT available")
+        if q.get("error"):
+            lines.append(f"  {q['error']}")
+        return "\n".join(lines)
+    lines.append(f"Qdrant: {where} {q['location']}, {len(q['collections'])} collection(s)")
+    for c in q["collections"]:
+        threshold = "not calibrated" if c.get("threshold") is None else f"{c['threshold']:.3f}"
+        default = " (default)" if c["name"] == status.get("default_collection") else ""
+        lines.append(
+            f"  - {c['name']}{default}: {c['points']} points, model {c.get('embedding_model')}, "
+            f"{c.get('dimension')} dims, strategy {c.get('strategy')}, threshold {threshold}, "
+            f"updated {c.get('updated')}"
+        )
+    return "\n".join(lines)

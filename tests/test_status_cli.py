@@ -1,0 +1,62 @@
+"""`rag status`: what runs, what is indexed; never an API key."""
+
+from __future__ import annotations
+
+import json
+
+from rag.cli import main
+from rag.config import Settings
+from rag.documents import Document
+from rag.embeddings import OpenAIEmbedder
+from rag.ingest import ingest
+from rag.status import gather_status
+from rag.store import Store
+
+
+def _index(data_dir, server) -> None:
+    store = Store(Settings(data_dir=data_dir))
+    embedder = OpenAIEmbedder(server.url, server.model, timeout=10)
+    docs = [Document(url="a.md", title="A", markdown="## Un\n\nPremier texte.\n\n## Deux\n\nSecond texte.")]
+    ingest(docs, store, embedder, "blog", strategy="sections")
+    store.set_threshold("blog", 0.79)
+    embedder.close()
+
+
+def test_status_json_lists_the_collection_with_its_metadata(data_dir, fake_embeddings_server, monkeypatch, capsys):
+    server = fake_embeddings_server(dimension=16)
+    _index(data_dir, server)
+    monkeypatch.setenv("RAG_LLM_URL", server.url)
+    monkeypatch.setenv("RAG_LLM_API_KEY", "llm-secret-value")
+    assert main(["status", "--json"]) == 0
+    out = capsys.readouterr().out
+    assert "llm-secret-value" not in out
+    status = json.loads(out)
+    assert status["llm"]["reachable"] is True
+    models = {m["id"]: m for m in status["llm"]["models"]}
+    assert models[server.model]["type"] == "embeddings" and models[server.model]["loaded"] is True
+    assert models["qwen3-4b-chat"]["context_length"] == 8192
+    qdrant = status["qdrant"]
+    assert qdrant["backend"] == "embedded" and qdrant["location"] == str((data_dir / "qdrant").resolve())
+    [blog] = qdrant["collections"]
+    assert blog["name"] == "blog" and blog["points"] == 2
+    assert blog["embedding_model"] == server.model and blog["dimension"] == 16
+    assert blog["distance"] == "Cosine" and blog["strategy"] == "sections"
+    assert blog["threshold"] == 0.79 and blog["created"] and blog["updated"]
+    assert isinstance(blog["chunk_settings"], dict)
+
+
+def test_status_text_when_lm_studio_is_down(data_dir, monkeypatch, capsys):
+    monkeypatch.setenv("RAG_LLM_URL", "http://127.0.0.1:9/v1")
+    assert main(["status"]) == 0
+    out = capsys.readouterr().out
+    assert "LM Studio: NOT reachable at http://127.0.0.1:9/v1" in out
+    assert "Qdrant: embedded at" in out and "0 collection(s)" in out
+
+
+def test_server_backend_unreachable_is_reported_without_the_key(data_dir):
+    settings = Settings(data_dir=data_dir, qdrant_url="http://127.0.0.1:9", qdrant_api_key="qdrant-secret",
+                        llm_url="http://127.0.0.1:9/v1", timeout=2)
+    status = gather_status(settings)
+    assert status["qdrant"]["backend"] == "server" and status["qdrant"]["reachable"] is False
+    assert "http://127.0.0.1:9" in status["qdrant"]["error"]
+    assert "qdrant-secret" not in json.dumps(status)
