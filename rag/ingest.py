@@ -19,6 +19,7 @@ from typing import Any, Callable, Iterable, Iterator
 
 from rag.chunking import DEFAULT_STRATEGY, make_chunker
 from rag.chunking.base import Chunk
+from rag.embeddings import OVER_LIMIT_NOTE
 from rag.documents import Document, Problem
 from rag.errors import EmbeddingError, RagError, SourceError
 from rag.sparse import sparse_vector
@@ -338,10 +339,7 @@ class _Run:
             self.embed_seconds += time.monotonic() - began
             truncated = getattr(self.embedder, "last_truncated", None) or []
             for label in truncated:
-                self.report.warnings.append(
-                    f"{label}: the chunk is longer than the embedding model reads; its end is not embedded "
-                    "(a smaller chunk size avoids this)"
-                )
+                self.report.warnings.append(f"{label}: {OVER_LIMIT_NOTE}")
             if len(got) != len(batch):
                 raise EmbeddingError(f"the embedding model returned {len(got)} vectors for {len(batch)} chunks")
             for label, vector in zip(labels, got):
