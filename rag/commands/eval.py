@@ -1,0 +1,197 @@
+"""`rag eval`: replay a question set against a collection and report, in plain words."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+from rag.config import Settings
+from rag.errors import RagError, StoreError
+from rag.evaluation import (
+    _slug,
+    compare,
+    embedder_for_collection,
+    format_comparison,
+    format_summary,
+    list_runs,
+    load_run,
+    make_answer_fn,
+    new_run_dir,
+    record_history,
+    run_eval,
+    write_comparison,
+    write_results,
+)
+from rag.questions import load_questions
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    parser = subparsers.add_parser(
+        "eval",
+        help="replay a question set: hit@k, MRR, threshold calibration, answer checks",
+        description=(
+            "Replay a question set (JSON Lines, or CSV with the same columns) against a collection. "
+            "Measures whether the expected article is retrieved (hit@1, hit@3, hit@k, MRR), whether "
+            "the expected answer is in the passages, suggests the score threshold that best separates "
+            "in-base from off-topic questions, and with the chat model checks the answers. Writes "
+            "results.json and results.csv, and keeps the run in $RAG_DATA_DIR/evals for later comparison."
+        ),
+    )
+    parser.add_argument("--questions", required=True, metavar="FILE", help="question set (.jsonl or .csv)")
+    parser.add_argument("--collection", help="collection to measure (default: RAG_COLLECTION, else blog)")
+    parser.add_argument("--no-llm", action="store_true", help="retrieval only: do not call the chat model")
+    parser.add_argument(
+        "--out", metavar="DIR", help="where to write results (default: a new folder under $RAG_DATA_DIR/evals)"
+    )
+    parser.add_argument(
+        "--compare", metavar="COLLECTION2", help="also run the questions against COLLECTION2 and compare"
+    )
+    parser.add_argument(
+        "--compare-run",
+        metavar="RUN",
+        help="compare with an earlier run: its folder or results.json, or 'latest' for the previous run "
+        "of the same collection",
+    )
+    parser.add_argument(
+        "--save-threshold",
+        action="store_true",
+        help="record the suggested threshold in the collection, so `rag ask` uses it",
+    )
+    parser.add_argument("--mode", choices=["auto", "dense", "hybrid"], default="auto", help="retrieval mode")
+    parser.add_argument("--top-k", type=int, metavar="K", help="passages retrieved per question (default: RAG_TOP_K)")
+    parser.add_argument("--json", action="store_true", help="print the summary (and comparison) as JSON")
+    parser.set_defaults(func=run)
+
+
+class _Progress:
+    """Progress on stderr: rewritten in place on a terminal, a few lines otherwise."""
+
+    def __init__(self, label: str) -> None:
+        self.label = label
+        self.tty = sys.stderr.isatty()
+
+    def __call__(self, done: int, total: int, question_id: str) -> None:
+        line = f"{self.label}: {done}/{total} questions ({question_id})"
+        if self.tty:
+            end = "\n" if done == total else ""
+            print(f"\r{line}\033[K", end=end, file=sys.stderr, flush=True)
+        elif done == total or done % 10 == 0:
+            print(line, file=sys.stderr, flush=True)
+
+
+def _run_one(
+    settings: Settings,
+    store: Any,
+    questions: list,
+    collection: str,
+    args: argparse.Namespace,
+    out_dir: Path,
+) -> dict[str, Any]:
+    from rag.threshold import resolve_threshold
+
+    info = store.collection_info(collection)
+    if info is None:
+        existing = ", ".join(store.list_collections()) or "none"
+        raise StoreError(
+            f"The collection {collection!r} does not exist in the {store.describe()} (collections: {existing}). "
+            f"Ingest a source first: rag ingest SOURCE --collection {collection}"
+        )
+    embedder, sentence = embedder_for_collection(settings, info)
+    print(sentence, file=sys.stderr)
+    threshold, source = resolve_threshold(settings.threshold, info, info.get("embedding_model"))
+    answer_fn = None if args.no_llm else make_answer_fn(settings, source)
+    results = run_eval(
+        questions,
+        store,
+        embedder,
+        collection,
+        top_k=args.top_k or settings.top_k,
+        mode=args.mode,
+        threshold=threshold,
+        answer_fn=answer_fn,
+        progress=_Progress(collection),
+        question_set=str(Path(args.questions).resolve()),
+        threshold_source=source,
+    )
+    summary = results["summary"]
+    if args.save_threshold and summary["suggested_threshold"] is not None:
+        store.set_threshold(collection, summary["suggested_threshold"])
+        summary["saved_threshold"] = summary["suggested_threshold"]
+    path = write_results(results, out_dir)
+    summary["path"] = str(out_dir)
+    record_history(settings, path)
+    return results
+
+
+def _previous_run(settings: Settings, spec: str, current: dict[str, Any]) -> dict[str, Any]:
+    if spec != "latest":
+        return load_run(spec)
+    here = Path(current["summary"]["path"]).resolve()
+    collection = current["summary"].get("collection")
+    for run in list_runs(settings):
+        if run.get("collection") != collection or Path(run["path"]).resolve() == here:
+            continue
+        if (Path(run["path"]) / "origin.txt").is_file() and (
+            Path(run["path"]) / "origin.txt"
+        ).read_text(encoding="utf-8").strip() == str(here):
+            continue  # the history copy of this very run
+        return load_run(run["path"])
+    raise RagError(f"No earlier run of the collection {collection!r} in {settings.evals_dir} to compare with.")
+
+
+def run(args: argparse.Namespace) -> int:
+    settings = Settings.from_env()
+    if args.top_k is not None and args.top_k < 1:
+        raise RagError(f"--top-k must be at least 1 (got {args.top_k}).")
+    if args.compare and args.compare_run:
+        raise RagError("Use --compare (another collection) or --compare-run (an earlier run), not both.")
+    questions = load_questions(args.questions)
+    collection = args.collection or settings.collection
+
+    from rag.store import Store
+
+    store = Store(settings)
+    label = f"{collection}-vs-{args.compare}" if args.compare else collection
+    out_dir = Path(args.out) if args.out else new_run_dir(settings, label)
+    results = _run_one(settings, store, questions, collection, args, out_dir)
+
+    comparison = None
+    if args.compare:
+        other_dir = out_dir / f"compare-{_slug(args.compare)}"
+        other = _run_one(settings, store, questions, args.compare, args, other_dir)
+        comparison = compare(results, other)
+        write_comparison(comparison, out_dir)
+    elif args.compare_run:
+        comparison = compare(_previous_run(settings, args.compare_run, results), results)
+        write_comparison(comparison, out_dir)
+
+    summary = results["summary"]
+    if args.json:
+        print(json.dumps({"summary": summary, "comparison": comparison}, ensure_ascii=False, indent=2))
+    else:
+        print(format_summary(results))
+        if comparison is not None:
+            print()
+            print(format_comparison(comparison))
+        print(f"\nresults: {out_dir / 'results.json'} and results.csv")
+
+    status = 0
+    if args.save_threshold:
+        if summary.get("saved_threshold") is not None:
+            print(
+                f"saved threshold {summary['saved_threshold']:.4g} in the collection {collection!r}: "
+                "rag ask uses it unless RAG_THRESHOLD is set",
+                file=sys.stderr,
+            )
+        else:
+            reason = summary["calibration"].get("reason") or "no suggestion"
+            print(f"threshold not saved: {reason}", file=sys.stderr)
+            status = 1
+    errors = summary.get("counts", {}).get("llm_errors", 0)
+    if errors:
+        print(f"the chat model gave no answer to {errors} questions: see llm_error in results.csv", file=sys.stderr)
+        status = 1
+    return status

@@ -1,0 +1,216 @@
+"""The evaluation runner, results files, history and comparison."""
+
+from __future__ import annotations
+
+import csv
+import json
+from datetime import datetime
+
+import pytest
+
+from rag.config import Settings
+from rag.embeddings import EmbeddedEmbedder
+from rag.errors import RagError
+from rag.evaluation import (
+    CONTRACT_SUMMARY_KEYS,
+    compare,
+    format_comparison,
+    format_summary,
+    list_runs,
+    load_run,
+    new_run_dir,
+    record_history,
+    replay,
+    run_eval,
+    write_results,
+)
+from rag.questions import parse_jsonl
+from rag.retrieve import Passage
+from rag.store import Store
+from tests.eval_corpus import QUESTIONS_JSONL, build_collection
+
+QUESTION_KEYS = {"id", "question", "expected_source", "expected_answer", "in_base", "category", "also_in",
+                 "top1_score", "rank", "retrieved", "refused"}
+
+
+def passage(n, url, score, text=""):
+    return Passage(n=n, score=score, title=url, section="", url=url, text=text)
+
+
+HAND_MADE = {
+    # in-base, expected first; its span is in the second passage
+    "Q1 ?": [passage(1, "a.md", 0.91, "rien"), passage(2, "a.md", 0.88, "Lancez KLIST  purge.")],
+    # in-base, found third through also_in; span missing
+    "Q2 ?": [passage(1, "x.md", 0.86), passage(2, "y.md", 0.85), passage(3, "c.md", 0.84)],
+    # in-base, missed
+    "Q3 ?": [passage(1, "x.md", 0.80), passage(2, "y.md", 0.79)],
+    # off-topic
+    "O1 ?": [passage(1, "x.md", 0.78)],
+    "O2 ?": [passage(1, "y.md", 0.84)],
+}
+HAND_SET = parse_jsonl(
+    '{"id": "q1", "question": "Q1 ?", "expected_source": "a.md", "expected_answer": "klist purge", "in_base": true}\n'
+    '{"id": "q2", "question": "Q2 ?", "expected_source": "b.md", "also_in": ["c.md"], '
+    '"expected_answer": "pktmon", "in_base": true}\n'
+    '{"id": "q3", "question": "Q3 ?", "expected_source": "b.md", "in_base": true}\n'
+    '{"id": "o1", "question": "O1 ?", "in_base": false}\n'
+    '{"id": "o2", "question": "O2 ?", "in_base": false}\n'
+)
+
+
+def hand_run(threshold=0.83, **context):
+    seen = []
+    results = replay(
+        HAND_SET, lambda text: HAND_MADE[text], k=3, threshold=threshold,
+        progress=lambda done, total, qid: seen.append((done, total, qid)),
+        context={"collection": "blog", "model": "m", "strategy": "sections", **context},
+    )
+    return results, seen
+
+
+def test_runner_matches_a_hand_count():
+    results, seen = hand_run()
+    assert seen == [(1, 5, "q1"), (2, 5, "q2"), (3, 5, "q3"), (4, 5, "o1"), (5, 5, "o2")]
+    s = results["summary"]
+    assert set(CONTRACT_SUMMARY_KEYS) <= set(s)
+    assert (s["questions"], s["in_base"], s["out_of_base"], s["k"]) == (5, 3, 2, 3)
+    assert s["hit_at_1"] == pytest.approx(1 / 3)
+    assert s["hit_at_3"] == pytest.approx(2 / 3)
+    assert s["mrr"] == pytest.approx((1 + 1 / 3) / 3)
+    assert s["answer_in_context"] == pytest.approx(1 / 2)
+    # threshold 0.83: q1 0.91, q2 0.86 accepted, q3 0.80 refused; o1 0.78 refused, o2 0.84 accepted
+    assert s["in_base_accepted"] == pytest.approx(2 / 3)
+    assert s["out_of_base_refused"] == pytest.approx(1 / 2)
+    assert s["threshold"] == 0.83 and s["collection"] == "blog" and s["llm"] is False
+    # top-1: in 0.91 0.86 0.80, out 0.78 0.84: best split 0.85 (2/3 accepted, 2/2 refused)
+    assert s["suggested_threshold"] == pytest.approx(0.85)
+    cal = s["calibration"]
+    assert "balanced accuracy" in cal["criterion"]
+    assert cal["overlap_sentence"].startswith("1 in-base question scores below the best off-topic one (0.84)")
+    assert cal["at_suggested"]["out_of_base_refused"] == 1.0
+    rows = {r["id"]: r for r in results["questions"]}
+    assert QUESTION_KEYS <= set(rows["q1"])
+    assert (rows["q1"]["rank"], rows["q2"]["rank"], rows["q3"]["rank"]) == (1, 3, None)
+    assert rows["q1"]["top1_score"] == 0.91 and rows["q1"]["answer_in_context"] is True
+    assert rows["q2"]["answer_in_context"] is False and rows["q3"]["answer_in_context"] is None
+    assert rows["q3"]["refused"] and not rows["q2"]["refused"] and not rows["o2"]["refused"]
+    assert rows["o1"]["rank"] is None and rows["o1"]["expected_source"] is None
+    assert rows["q2"]["retrieved"][2] == {"url": "c.md", "score": 0.84}
+
+
+def test_summary_reads_plainly():
+    text = format_summary(hand_run()[0])
+    assert "hit@1 33% (1 of 3 in-base questions find the right article first)" in text
+    assert "hit@3 67% (2 of 3 find it in the first 3 passages)" in text
+    assert "answer in context 50% (1 of 2 expected answers" in text
+    assert "suggested threshold 0.85: 2 of 3 answered, 2 of 2 refused" in text
+    assert "1 in-base question scores below the best off-topic one" in text
+
+
+def test_results_json_and_csv(tmp_path):
+    results, _ = hand_run()
+    path = write_results(results, tmp_path / "run")
+    data = json.loads(path.read_text(encoding="utf-8"))
+    assert set(data) == {"summary", "questions"}
+    assert set(CONTRACT_SUMMARY_KEYS) <= set(data["summary"])
+    raw = (tmp_path / "run" / "results.csv").read_bytes()
+    assert raw.startswith(b"\xef\xbb\xbf")
+    rows = list(csv.DictReader(raw.decode("utf-8-sig").splitlines()))
+    assert [r["id"] for r in rows] == ["q1", "q2", "q3", "o1", "o2"]
+    assert rows[0]["rank"] == "1" and rows[2]["rank"] == "" and rows[2]["refused"] == "true"
+    assert rows[1]["retrieved"].startswith("x.md (0.8600); y.md")
+
+
+def test_history_lists_runs_newest_first_and_keeps_runs_written_elsewhere(tmp_path):
+    settings = Settings(data_dir=tmp_path / "data")
+    assert list_runs(settings) == []
+    old, _ = hand_run(date="2024-01-01T10:00:00+00:00")
+    first = new_run_dir(settings, "blog", now=datetime(2024, 1, 1, 10, 0, 0))
+    assert first.name == "20240101-100000-blog"
+    assert new_run_dir(settings, "blog", now=datetime(2024, 1, 1, 10, 0, 0)).name == "20240101-100000-blog-2"
+    record_history(settings, write_results(old, first))
+    new, _ = hand_run(date="2024-02-01T10:00:00+00:00", strategy="recursive")
+    elsewhere = write_results(new, tmp_path / "mine")
+    kept = record_history(settings, elsewhere)
+    assert kept.parent.parent == settings.evals_dir and (kept.parent / "results.csv").exists()
+    runs = list_runs(settings)
+    assert [r["strategy"] for r in runs] == ["recursive", "sections"]
+    assert runs[0]["collection"] == "blog" and runs[0]["hit_at_1"] == pytest.approx(1 / 3)
+    assert load_run(runs[1]["path"])["summary"]["strategy"] == "sections"
+    with pytest.raises(RagError, match="No results"):
+        load_run(tmp_path / "absent")
+
+
+def test_compare_metric_by_metric_and_question_by_question():
+    a, _ = hand_run(collection="rec", strategy="recursive")
+    b = json.loads(json.dumps(a))
+    b["summary"].update(collection="sec", strategy="sections", hit_at_1=2 / 3)
+    rows = {r["id"]: r for r in b["questions"]}
+    rows["q1"]["rank"] = None  # lost by B
+    rows["q3"]["rank"] = 2  # found by B only
+    rows["q2"]["rank"] = 1  # moved up
+    cmp = compare(a, b)
+    assert cmp["metrics"]["hit_at_1"]["delta"] == pytest.approx(1 / 3)
+    assert cmp["metrics"]["mrr"]["delta"] == 0
+    assert cmp["found"] == {"a_only": ["q1"], "b_only": ["q3"], "both": ["q2"], "neither": []}
+    assert [c["id"] for c in cmp["rank_changes"]] == ["q1", "q2", "q3"]
+    assert cmp["same_question_set"] and cmp["a"]["strategy"] == "recursive"
+    text = format_comparison(cmp)
+    assert "hit@1: 33% -> 67% (+33 points)" in text
+    assert "found by A only: q1" in text and "found by B only: q3" in text
+    assert "q2: 3 -> 1" in text and "q1: 1 -> missed" in text
+
+
+# -- on a tiny real index --------------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def tiny_index(tmp_path_factory):
+    settings = Settings(data_dir=tmp_path_factory.mktemp("data"))
+    store = Store(settings)
+    embedder = EmbeddedEmbedder(threads=1)
+    build_collection(store, embedder, "blog")
+    yield store, embedder
+    store.close()
+
+
+def test_evaluate_on_a_real_index(tiny_index):
+    store, embedder = tiny_index
+    questions = parse_jsonl(QUESTIONS_JSONL)
+    calls = []
+    results = run_eval(questions, store, embedder, "blog", top_k=3, mode="dense", threshold=0.83,
+                       progress=lambda *a: calls.append(a))
+    s = results["summary"]
+    assert len(calls) == 6 and calls[-1] == (6, 6, "o2")
+    assert s["collection"] == "blog" and s["strategy"] == "sections" and s["mode"] == "dense"
+    assert s["model"] == "embedded:multilingual-e5-small" and s["points"] >= 4
+    assert s["hit_at_1"] == 1.0 and s["mrr"] == 1.0
+    assert s["answer_in_context"] == 1.0
+    rows = {r["id"]: r for r in results["questions"]}
+    assert rows["q2"]["retrieved"][0]["url"] == "pktmon.md"
+    assert all(0 < r["top1_score"] <= 1 for r in rows.values())
+    # the e5 model scores the questions the pages answer above the off-topic ones
+    assert min(rows[i]["top1_score"] for i in ("q1", "q2", "q3")) > max(rows[i]["top1_score"] for i in ("o1", "o2"))
+    assert s["threshold_source"] == "setting"
+    # no threshold given: the collection's calibrated one, else the model's default, as `rag ask`
+    hybrid = run_eval(questions, store, embedder, "blog", top_k=3, mode="auto")
+    assert hybrid["summary"]["mode"] == "hybrid" and hybrid["summary"]["hit_at_3"] == 1.0
+    assert hybrid["summary"]["threshold_source"] == "model default" and hybrid["summary"]["threshold"] > 0
+
+
+def test_expected_sources_missing_from_the_collection_are_named(tiny_index):
+    store, embedder = tiny_index
+    questions = parse_jsonl(
+        '{"id": "t", "question": "Comment effacer les tickets Kerberos ?", "expected_source": "kerberso.md", '
+        '"also_in": ["kerberos.md", "old/kerberos.md"], "in_base": true}\n'
+    )
+    results = run_eval(questions, store, embedder, "blog", top_k=2)
+    assert results["summary"]["unknown_sources"] == ["kerberso.md", "old/kerberos.md"]
+    assert results["summary"]["hit_at_1"] == 1.0  # also_in still finds it
+    assert "warning: 2 expected source url(s) are not in the collection" in format_summary(results)
+
+
+def test_evaluate_names_a_missing_collection(tiny_index):
+    store, embedder = tiny_index
+    with pytest.raises(RagError, match="'nope' does not exist"):
+        run_eval(parse_jsonl(QUESTIONS_JSONL), store, embedder, "nope")
