@@ -1,0 +1,169 @@
+"""Documents from a local folder of .md/.markdown/.html/.htm files (recursive).
+
+A document's url is its path relative to the folder with / separators, unless its front matter
+gives a `url:` (files written by `rag fetch` do, so re-ingesting them keeps the site's links).
+"""
+
+from __future__ import annotations
+
+import codecs
+import os
+import re
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Iterable, Iterator
+
+from rag.documents import Document, Problem
+from rag.errors import SourceError
+from rag.markdown import html_title_and_main, html_to_markdown
+from rag.sources.frontmatter import as_groups, as_text, split_front_matter
+
+MARKDOWN_SUFFIXES = (".md", ".markdown")
+HTML_SUFFIXES = (".html", ".htm")
+SUFFIXES = MARKDOWN_SUFFIXES + HTML_SUFFIXES
+
+_ATX_H1 = re.compile(r"^ {0,3}#[ \t]+(.+?)[ \t]*#*[ \t]*$")
+_FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
+_TAG = re.compile(r"<[^>]+>")
+
+
+def _decode(raw: bytes, item: str, problems: list[Problem]) -> str:
+    if raw.startswith(codecs.BOM_UTF8):
+        return raw[len(codecs.BOM_UTF8):].decode("utf-8", errors="replace")
+    try:
+        return raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        problems.append(
+            Problem(
+                item,
+                f"is not valid UTF-8 (byte 0x{raw[exc.start]:02x} at offset {exc.start}): read as Windows-1252 "
+                "(cp1252); save it as UTF-8 if accented letters look wrong",
+                level="warning",
+            )
+        )
+        return raw.decode("cp1252", errors="replace")
+
+
+def first_h1(markdown: str) -> str | None:
+    """The text of the first `# ` heading outside code blocks, without inline HTML anchors."""
+    fence: str | None = None
+    for line in markdown.split("\n"):
+        match = _FENCE.match(line)
+        if fence is not None:
+            if match and match.group(1)[0] == fence[0] and len(match.group(1)) >= len(fence):
+                fence = None
+            continue
+        if match:
+            fence = match.group(1)
+            continue
+        heading = _ATX_H1.match(line)
+        if heading:
+            text = " ".join(_TAG.sub("", heading.group(1)).split())
+            if text:
+                return text
+    return None
+
+
+def _mtime_iso(path: Path) -> str | None:
+    try:
+        return datetime.fromtimestamp(path.stat().st_mtime, tz=timezone.utc).isoformat(timespec="seconds")
+    except OSError:
+        return None
+
+
+def relative_url(path: Path, root: Path) -> str:
+    # abspath, not resolve: a symlinked file keeps the name it has in the folder.
+    try:
+        return Path(os.path.abspath(path)).relative_to(os.path.abspath(root)).as_posix()
+    except ValueError:
+        return path.name
+
+
+def load_file(
+    path: str | Path,
+    root: str | Path,
+    default_access: Iterable[str] = ("public",),
+    problems: list[Problem] | None = None,
+) -> Document | Problem:
+    """One file as a Document, or a Problem saying why it was skipped.
+
+    Warnings about a file that was still used (cp1252 text, bad front matter) are appended to
+    `problems` when a list is given.
+    """
+    path, root = Path(path), Path(root)
+    warnings: list[Problem] = problems if problems is not None else []
+    item = relative_url(path, root)
+    suffix = path.suffix.lower()
+    if suffix not in SUFFIXES:
+        return Problem(item, "is not a .md, .markdown, .html or .htm file, skipped")
+    try:
+        raw = path.read_bytes()
+    except OSError as exc:
+        return Problem(item, f"could not be read ({exc.strerror or exc}), skipped")
+    if b"\x00" in raw:
+        return Problem(item, "is a binary file (it contains NUL bytes), not text: skipped")
+    text = _decode(raw, item, warnings).replace("\r\n", "\n").replace("\r", "\n").lstrip("\ufeff")
+    if not text.strip():
+        return Problem(item, "is empty, skipped")
+    meta, body, front_matter_error = split_front_matter(text)
+    if front_matter_error:
+        warnings.append(Problem(item, front_matter_error, level="warning"))
+
+    title = as_text(meta.get("title"))
+    if suffix in HTML_SUFFIXES:
+        try:
+            page_title, main_html = html_title_and_main(body)
+            markdown = html_to_markdown(main_html)
+        except Exception as exc:  # noqa: BLE001 - a converter failure concerns this file only
+            return Problem(item, f"its HTML could not be converted to Markdown ({type(exc).__name__}: {exc}), skipped")
+        title = title or page_title or None
+    else:
+        markdown = body.strip("\n").rstrip()
+    if not markdown.strip():
+        redirect = as_text(meta.get("redirect_url"))
+        if redirect:
+            return Problem(item, f"has no text, only a redirect to {redirect}: skipped")
+        return Problem(item, "has no text (only front matter or markup), skipped")
+    title = title or first_h1(markdown) or path.stem
+    return Document(
+        url=as_text(meta.get("url")) or item,
+        title=" ".join(title.split()),
+        markdown=markdown,
+        modified=as_text(meta.get("modified")) or _mtime_iso(path),
+        access=as_groups(meta.get("access")) or list(default_access),
+        source="files",
+    )
+
+
+def iter_files(root: str | Path) -> Iterator[Path]:
+    """Supported files under root in a stable order, hidden files and folders left out."""
+    root = Path(root)
+    for folder, dirnames, filenames in os.walk(root):
+        dirnames[:] = sorted(d for d in dirnames if not d.startswith("."))
+        for name in sorted(filenames):
+            if name.startswith(".") or not name.lower().endswith(SUFFIXES):
+                continue
+            yield Path(folder) / name
+
+
+def iter_folder(path: str | Path, default_access: Iterable[str] = ("public",)) -> Iterator[Document | Problem]:
+    """Every supported file under `path` as a Document; unusable files as Problems (and skipped)."""
+    root = Path(path)
+    if not root.exists():
+        raise SourceError(f"No such folder: {root}")
+    if root.is_file():
+        problems: list[Problem] = []
+        result = load_file(root, root.parent, default_access, problems)
+        yield from problems
+        yield result
+        return
+    access = list(default_access)
+    found = 0
+    for file in iter_files(root):
+        found += 1
+        problems = []
+        result = load_file(file, root, access, problems)
+        yield from problems
+        yield result
+    if not found:
+        raise SourceError(f"{root} holds no .md, .markdown, .html or .htm file (hidden folders are skipped)")

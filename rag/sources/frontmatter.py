@@ -1,0 +1,66 @@
+"""YAML front matter: read it off the top of a file, and write it for files `rag fetch` saves."""
+
+from __future__ import annotations
+
+import datetime as _dt
+import re
+from typing import Any
+
+import yaml
+
+# "---" on the first line, YAML, then "---" (or "...") on a line of its own.
+_FRONT_MATTER = re.compile(r"\A---[ \t]*\n(.*?\n)?(?:---|\.\.\.)[ \t]*(?:\n|\Z)", re.S)
+
+
+class FrontMatterError(ValueError):
+    """The block between the --- lines is not valid YAML."""
+
+
+def split_front_matter(text: str) -> tuple[dict[str, Any], str, str | None]:
+    """(metadata, body without the front matter, error message or None).
+
+    A block that is not valid YAML is still removed from the body (it is not prose), and the
+    error says why it was ignored; a block that is YAML but not a mapping is ignored the same way.
+    """
+    match = _FRONT_MATTER.match(text)
+    if not match:
+        return {}, text, None
+    body = text[match.end():]
+    try:
+        data = yaml.safe_load(match.group(1) or "")
+    except yaml.YAMLError as exc:
+        where = getattr(exc, "problem_mark", None)
+        line = f" (line {where.line + 2})" if where is not None else ""
+        return {}, body, f"front matter is not valid YAML{line}: ignored"
+    if data is None:
+        return {}, body, None
+    if not isinstance(data, dict):
+        return {}, body, "front matter is not a list of key: value pairs: ignored"
+    return {str(key): value for key, value in data.items()}, body, None
+
+
+def as_text(value: Any) -> str | None:
+    """A front-matter scalar as text (YAML turns 2024-01-31 into a date)."""
+    if value is None:
+        return None
+    if isinstance(value, (_dt.datetime, _dt.date)):
+        return value.isoformat()
+    if isinstance(value, (str, int, float)):
+        text = str(value).strip()
+        return text or None
+    return None
+
+
+def as_groups(value: Any) -> list[str] | None:
+    """Access groups from a YAML list or a comma-separated string."""
+    if value is None:
+        return None
+    items = value if isinstance(value, (list, tuple)) else str(value).split(",")
+    groups = [str(item).strip() for item in items if item is not None and str(item).strip()]
+    return groups or None
+
+
+def render_front_matter(meta: dict[str, Any]) -> str:
+    """A --- block that split_front_matter reads back to the same values."""
+    dumped = yaml.safe_dump(meta, allow_unicode=True, sort_keys=False, default_flow_style=False, width=10_000)
+    return f"---\n{dumped}---\n"

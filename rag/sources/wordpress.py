@@ -1,0 +1,422 @@
+"""Posts of a WordPress site through its REST API (wp/v2/posts), every page, as Documents.
+
+Site-level failures (not a WordPress site, authentication needed, a page that keeps failing)
+raise SourceError; a single unusable post yields a Problem and the others still come through.
+"""
+
+from __future__ import annotations
+
+import html
+import json
+import re
+import time
+from datetime import datetime
+from email.utils import parsedate_to_datetime
+from typing import Any, Callable, Iterator
+from urllib.parse import unquote, urlsplit, urlunsplit
+
+import httpx
+
+from rag.documents import Document, Problem
+from rag.errors import SourceError
+from rag.markdown import html_to_markdown
+
+FIELDS = "id,link,title,content,modified,status,slug"
+PER_PAGE = 100  # WordPress's maximum
+_CREDENTIALS_HINT = "(--user and --app-password, or RAG_WP_USER and RAG_WP_APP_PASSWORD)"
+# Suffixes people paste after the site's address.
+_API_SUFFIX = re.compile(r"/(?:wp-json(?:/.*)?|index\.php)$")
+
+
+class _Unreachable(Exception):
+    """A request still failed after every retry (message says why, never with credentials)."""
+
+    def __init__(self, reason: str, attempts: int) -> None:
+        super().__init__(reason)
+        self.reason = reason
+        self.attempts = attempts
+
+
+def normalize_site_url(site_url: str) -> tuple[str, str | None, str | None]:
+    """The site's root URL (no trailing slash, no API path), and credentials found in it if any."""
+    raw = (site_url or "").strip()
+    if not raw:
+        raise SourceError("The WordPress site URL is empty: give one like https://blog.example.com")
+    if not re.match(r"^https?://", raw, re.I):
+        raw = "https://" + raw
+    parts = urlsplit(raw)
+    if not parts.hostname:
+        raise SourceError(f"{raw!r} is not a web address: give one like https://blog.example.com")
+    user = unquote(parts.username) if parts.username else None
+    password = unquote(parts.password) if parts.password else None
+    netloc = parts.hostname + (f":{parts.port}" if parts.port else "")
+    path = _API_SUFFIX.sub("", parts.path.rstrip("/")).rstrip("/")
+    return urlunsplit((parts.scheme.lower(), netloc, path, "", "")), user, password
+
+
+def normalize_modified_after(value: str | None) -> str | None:
+    """WordPress wants a full date-time for modified_after; accept a plain date too."""
+    if value is None or not str(value).strip():
+        return None
+    text = str(value).strip()
+    try:
+        parsed = datetime.fromisoformat(text.replace("Z", "+00:00"))
+    except ValueError as exc:
+        raise SourceError(
+            f"--modified-after {text!r} is not an ISO date: use 2024-05-31 or 2024-05-31T12:00:00"
+        ) from exc
+    if parsed.tzinfo is not None:
+        return parsed.isoformat(timespec="seconds")
+    return parsed.strftime("%Y-%m-%dT%H:%M:%S")
+
+
+def _json_or_none(response: httpx.Response) -> tuple[Any, str]:
+    """(parsed JSON, "") or (None, "html" | "invalid" | "empty")."""
+    body = response.text
+    stripped = body.lstrip("\ufeff \t\r\n")
+    if not stripped:
+        return None, "empty"
+    content_type = response.headers.get("content-type", "")
+    if stripped.startswith("<") or "html" in content_type:
+        return None, "html"
+    try:
+        return json.loads(stripped), ""
+    except ValueError:
+        return None, "invalid"
+
+
+def _wp_error(data: Any) -> str:
+    if isinstance(data, dict) and isinstance(data.get("message"), str):
+        code = data.get("code")
+        return f"{code}: {html.unescape(data['message'])}" if code else html.unescape(data["message"])
+    return ""
+
+
+def _retry_after_seconds(value: str | None) -> float | None:
+    if not value:
+        return None
+    try:
+        return max(0.0, float(value))
+    except ValueError:
+        pass
+    try:
+        moment = parsedate_to_datetime(value)
+        return max(0.0, moment.timestamp() - time.time())
+    except (TypeError, ValueError):
+        return None
+
+
+class WordPressSource:
+    """Every post of a WordPress site (pages of 100, as many as X-WP-TotalPages says).
+
+    With `username` and `app_password` (an application password, sent as HTTP basic auth) private
+    posts are read too and get the access group `private_group`; public posts get ["public"].
+    `modified_after` (ISO date) asks only for posts changed after it. Requests that fail with 429
+    or 5xx are retried `retries` times, waiting `backoff` * 2**n seconds or the server's
+    Retry-After, never more than `max_delay`.
+    """
+
+    def __init__(
+        self,
+        site_url: str,
+        username: str | None = None,
+        app_password: str | None = None,
+        timeout: float = 30.0,
+        modified_after: str | None = None,
+        private_group: str = "private",
+        retries: int = 3,
+        backoff: float = 0.5,
+        max_delay: float = 30.0,
+        per_page: int = PER_PAGE,
+        max_pages: int = 1000,
+        progress: Callable[[int, int | None, int | None], None] | None = None,
+    ) -> None:
+        self.site_url, url_user, url_password = normalize_site_url(site_url)
+        self.username = username or url_user
+        self._app_password = app_password or url_password
+        if self._app_password and not self.username:
+            raise SourceError(f"An application password was given without a username {_CREDENTIALS_HINT}")
+        self.timeout = timeout
+        self.modified_after = normalize_modified_after(modified_after)
+        self.private_group = private_group
+        self.retries = max(0, int(retries))
+        self.backoff = backoff
+        self.max_delay = max_delay
+        self.per_page = per_page
+        self.max_pages = max_pages
+        self.progress = progress
+        self.total_posts: int | None = None
+        self.total_pages: int | None = None
+        self.endpoint: str | None = None
+        self._plain_permalinks = False
+
+    def __repr__(self) -> str:
+        secret = "'***'" if self._app_password else "None"
+        return f"WordPressSource({self.site_url!r}, username={self.username!r}, app_password={secret})"
+
+    @property
+    def authenticated(self) -> bool:
+        return bool(self.username and self._app_password)
+
+    # -- public iteration -------------------------------------------------------------------
+
+    def iter_documents(self) -> Iterator[Document | Problem]:
+        for _post, item in self.iter_items():
+            yield item
+
+    def iter_items(self) -> Iterator[tuple[dict | None, Document | Problem]]:
+        """(raw post, Document or Problem) pairs; the raw post is None for site-level warnings."""
+        for post in self.iter_posts():
+            if isinstance(post, Problem):
+                yield None, post
+            else:
+                yield post, self.post_to_document(post)
+
+    def iter_posts(self) -> Iterator[dict | Problem]:
+        """The raw post objects of every page, each once."""
+        auth = httpx.BasicAuth(self.username, self._app_password) if self.authenticated else None
+        with httpx.Client(
+            timeout=httpx.Timeout(self.timeout),
+            auth=auth,
+            follow_redirects=True,
+            headers={"Accept": "application/json", "User-Agent": "rag-workbench"},
+        ) as client:
+            seen: set[Any] = set()
+            page = 1
+            while True:
+                posts, total_pages, stop = self._fetch_page(client, page)
+                if stop:
+                    break
+                if page == 1:
+                    self.total_pages = total_pages
+                if self.progress is not None:
+                    self.progress(page, self.total_pages, self.total_posts)
+                new = 0
+                for post in posts:
+                    key = post.get("id") if isinstance(post, dict) else None
+                    if key is not None and key in seen:
+                        continue
+                    if key is not None:
+                        seen.add(key)
+                    new += 1
+                    yield post
+                if self.total_pages is not None:
+                    if page >= self.total_pages:
+                        break
+                elif not posts:
+                    break
+                elif new == 0:
+                    # A server that ignores ?page= would otherwise be paged forever.
+                    yield Problem(self.site_url, f"page {page} repeated earlier posts: stopped paging there", "warning")
+                    break
+                if page >= self.max_pages:
+                    yield Problem(self.site_url, f"stopped after {page} pages (the limit)", "warning")
+                    break
+                page += 1
+
+    # -- one post -----------------------------------------------------------------------------
+
+    def post_to_document(self, post: Any) -> Document | Problem:
+        if not isinstance(post, dict):
+            return Problem(f"{self.site_url} (an item that is not a post)", f"expected a post object, got {type(post).__name__}")
+        post_id = post.get("id")
+        link = post.get("link")
+        item = f"post {post_id}" + (f" ({link})" if isinstance(link, str) and link else "")
+        if not isinstance(link, str) or not link.strip():
+            return Problem(item, "has no link: it cannot be cited, skipped")
+        content = post.get("content")
+        rendered = content.get("rendered") if isinstance(content, dict) else None
+        if not isinstance(rendered, str):
+            return Problem(item, "has no content.rendered text, skipped")
+        if isinstance(content, dict) and content.get("protected") and not rendered.strip():
+            return Problem(item, "is password-protected: its text is not served by the API, skipped")
+        title_obj = post.get("title")
+        raw_title = title_obj.get("rendered") if isinstance(title_obj, dict) else title_obj
+        if raw_title is not None and not isinstance(raw_title, str):
+            return Problem(item, f"has a title that is not text ({type(raw_title).__name__}), skipped")
+        try:
+            markdown = html_to_markdown(rendered)
+        except Exception as exc:  # noqa: BLE001 - any converter failure concerns this post only
+            return Problem(item, f"its HTML could not be converted to Markdown ({type(exc).__name__}: {exc}), skipped")
+        if not markdown.strip():
+            return Problem(item, "has no text once its HTML is converted (only images or embeds?), skipped")
+        title = " ".join(html.unescape(re.sub(r"<[^>]+>", "", raw_title or "")).split()) or link
+        modified = post.get("modified")
+        status = post.get("status")
+        access = [self.private_group] if status == "private" else ["public"]
+        return Document(
+            url=link.strip(),
+            title=title,
+            markdown=markdown,
+            modified=modified if isinstance(modified, str) else None,
+            access=access,
+            source="wordpress",
+        )
+
+    # -- HTTP -----------------------------------------------------------------------------------
+
+    def _params(self, page: int) -> dict[str, str]:
+        params = {"per_page": str(self.per_page), "page": str(page), "_fields": FIELDS}
+        if self.authenticated:
+            params["status"] = "publish,private"
+        if self.modified_after:
+            params["modified_after"] = self.modified_after
+        return params
+
+    def _get(self, client: httpx.Client, url: str, params: dict[str, str]) -> httpx.Response:
+        attempt = 0
+        while True:
+            retry_after: float | None = None
+            try:
+                response = client.get(url, params=params)
+            except httpx.TimeoutException:
+                reason = f"no answer within {self.timeout:g} s"
+            except httpx.TransportError as exc:
+                reason = f"connection failed ({type(exc).__name__}: {exc})"
+            else:
+                if response.status_code != 429 and response.status_code < 500:
+                    return response
+                reason = f"HTTP {response.status_code}"
+                retry_after = _retry_after_seconds(response.headers.get("retry-after"))
+            if attempt >= self.retries:
+                raise _Unreachable(reason, attempt + 1)
+            delay = retry_after if retry_after is not None else self.backoff * (2**attempt)
+            time.sleep(min(max(delay, 0.0), self.max_delay))
+            attempt += 1
+
+    def _fetch_page(self, client: httpx.Client, page: int) -> tuple[list, int | None, bool]:
+        """(posts, total pages or None, stop) for one page; stop when WordPress says there is no such page."""
+        if self.endpoint is None:
+            response, data = self._discover(client)
+        else:
+            params = self._params(page)
+            url = self.endpoint
+            if self._plain_permalinks:
+                params = {"rest_route": "/wp/v2/posts", **params}
+            try:
+                response = self._get(client, url, params)
+            except _Unreachable as exc:
+                raise SourceError(
+                    f"Page {page} of the posts of {self.site_url} failed after {exc.attempts} attempts: "
+                    f"{exc.reason}. The posts of the earlier pages were read; try again later."
+                ) from None
+            data, problem = _json_or_none(response)
+            if response.status_code == 400 and isinstance(data, dict) and data.get("code") == "rest_post_invalid_page_number":
+                return [], None, True
+            if response.status_code in (401, 403):
+                raise self._auth_error(response, data)
+            if problem or response.status_code >= 400:
+                raise SourceError(self._bad_answer(response, data, problem, f"page {page} of the posts"))
+        if not isinstance(data, list):
+            raise SourceError(
+                f"{self.site_url} answered page {page} of the posts with {type(data).__name__} JSON, not a list of posts: "
+                "is the URL the site's root address?"
+            )
+        if page == 1:
+            self.total_posts = _int_header(response, "x-wp-total")
+        return data, _int_header(response, "x-wp-totalpages"), False
+
+    def _discover(self, client: httpx.Client) -> tuple[httpx.Response, Any]:
+        """Page 1, trying /wp-json/ first and ?rest_route= for sites without pretty permalinks."""
+        pretty = f"{self.site_url}/wp-json/wp/v2/posts"
+        plain = f"{self.site_url}/"
+        attempts: list[tuple[str, httpx.Response, Any, str]] = []
+        for url in (pretty, plain):
+            params = self._params(1)
+            if url == plain:
+                params = {"rest_route": "/wp/v2/posts", **params}
+            try:
+                response = self._get(client, url, params)
+            except _Unreachable as exc:
+                if not exc.reason.startswith("HTTP"):
+                    raise SourceError(
+                        f"Could not reach {self.site_url}: {exc.reason} after {exc.attempts} attempts. "
+                        "Check the address and that the site is up."
+                    ) from None
+                raise SourceError(
+                    f"Page 1 of the posts of {self.site_url} failed after {exc.attempts} attempts: {exc.reason}. "
+                    "The site may be overloaded: try again later."
+                ) from None
+            data, problem = _json_or_none(response)
+            if response.status_code in (401, 403):
+                raise self._auth_error(response, data)
+            if not problem and response.status_code < 400:
+                self.endpoint = url
+                self._plain_permalinks = url == plain
+                return response, data
+            if not problem and response.status_code == 400:
+                # WordPress itself answered and refused a parameter: falling back would not help.
+                raise SourceError(self._bad_answer(response, data, problem, "the posts"))
+            attempts.append((url, response, data, problem))
+        raise SourceError(self._not_wordpress(attempts))
+
+    def _auth_error(self, response: httpx.Response, data: Any) -> SourceError:
+        detail = _wp_error(data) or f"HTTP {response.status_code}"
+        if self.authenticated:
+            return SourceError(
+                f"{self.site_url} refused the credentials of user {self.username!r} ({detail}). "
+                "Check the username and use an application password (Users > Profile > Application Passwords), "
+                "not the login password; private posts also need a user allowed to read them."
+            )
+        return SourceError(
+            f"{self.site_url} requires authentication to read its posts ({detail}): give a username and an "
+            f"application password {_CREDENTIALS_HINT}."
+        )
+
+    def _bad_answer(self, response: httpx.Response, data: Any, problem: str, what: str) -> str:
+        where = f"{self.site_url} ({what})"
+        if problem == "html":
+            return (
+                f"{where} answered HTML instead of JSON (HTTP {response.status_code}): the REST API may be blocked "
+                "by a security or cache plugin, or the address leads to a login page."
+            )
+        if problem == "invalid":
+            return (
+                f"{where} answered invalid JSON (HTTP {response.status_code}, starts with "
+                f"{response.text[:60]!r}): a plugin or PHP warning may be corrupting the API's output."
+            )
+        if problem == "empty":
+            return f"{where} answered an empty body (HTTP {response.status_code}): try again later."
+        detail = _wp_error(data) or f"HTTP {response.status_code}"
+        if response.status_code == 404:
+            return f"{where} answered 404 ({detail}): the posts route is missing or disabled on this site."
+        return f"WordPress refused the request for {what} of {self.site_url}: {detail}"
+
+    def _not_wordpress(self, attempts: list[tuple[str, httpx.Response, Any, str]]) -> str:
+        _, pretty_resp, _, pretty_problem = attempts[0]
+        _, plain_resp, plain_data, plain_problem = attempts[-1]
+        if not pretty_problem and not plain_problem:
+            # WordPress answered JSON errors on both routes (e.g. rest_no_route).
+            return self._bad_answer(plain_resp, plain_data, "", "the posts")
+        if pretty_resp.status_code == 404 and plain_problem:
+            return (
+                f"{self.site_url} does not look like a WordPress site: {self.site_url}/wp-json/ answered 404 and "
+                "?rest_route= gave no JSON. Give the address of the WordPress site itself "
+                "(e.g. https://blog.example.com), or check that its REST API is enabled."
+            )
+        if "invalid" in (pretty_problem, plain_problem):
+            resp = pretty_resp if pretty_problem == "invalid" else plain_resp
+            return self._bad_answer(resp, None, "invalid", "the posts")
+        if pretty_problem:
+            return self._bad_answer(pretty_resp, None, pretty_problem, "the posts")
+        return self._bad_answer(plain_resp, plain_data, plain_problem, "the posts")
+
+
+def _int_header(response: httpx.Response, name: str) -> int | None:
+    value = response.headers.get(name)
+    try:
+        return int(value) if value is not None else None
+    except ValueError:
+        return None
+
+
+def post_slug(post: dict) -> str:
+    """A file-name friendly slug: the post's slug, else the last part of its link, else post-ID."""
+    slug = post.get("slug") if isinstance(post.get("slug"), str) else ""
+    if not slug:
+        link = post.get("link") if isinstance(post.get("link"), str) else ""
+        path = urlsplit(link).path.rstrip("/")
+        slug = path.rsplit("/", 1)[-1] if path else ""
+    slug = unquote(slug)
+    slug = re.sub(r"[^\w.-]+", "-", slug, flags=re.UNICODE).strip("-.")
+    return slug[:120] or f"post-{post.get('id')}"

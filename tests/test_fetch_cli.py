@@ -1,0 +1,128 @@
+"""`rag fetch` against the local WordPress test server, and the folder round trip of its output."""
+
+from __future__ import annotations
+
+import html
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from rag.cli import main
+from rag.documents import Document
+from rag.markdown import html_to_markdown
+from rag.sources.files import iter_folder, load_file
+from rag.sources.frontmatter import split_front_matter
+from rag.sources.wordpress import WordPressSource
+from tests.fixtures.wordpress import load_real_posts
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+@pytest.fixture
+def site(make_wp_server):
+    """22 real posts, 4 a page: 6 pages."""
+    return make_wp_server(posts=load_real_posts("frontity", "worona", "qunit"), max_per_page=4)
+
+
+@pytest.fixture(autouse=True)
+def _no_credentials_from_the_environment(monkeypatch):
+    monkeypatch.delenv("RAG_WP_USER", raising=False)
+    monkeypatch.delenv("RAG_WP_APP_PASSWORD", raising=False)
+
+
+def test_fetch_writes_every_post_once_with_front_matter(site, tmp_path, capsys):
+    out = tmp_path / "out"
+    assert main(["fetch", site.url, "--out", str(out)]) == 0
+    files = sorted(out.glob("*.md"))
+    assert len(files) == 22
+    assert len(site.posts_requests()) == 6
+    names = {f.stem for f in files}
+    assert "the-beauties-of-gullfoss" in names and "the-beauties-of-gullfoss-2" in names
+    posts = {p["link"]: p for p in site.posts}
+    for file in files:
+        meta, body, error = split_front_matter(file.read_text(encoding="utf-8"))
+        assert error is None
+        post = posts[meta["url"]]
+        assert meta["title"] == html.unescape(post["title"]["rendered"])
+        assert meta["modified"] == post["modified"]
+        assert meta["access"] == ["public"]
+        assert "<p>" not in body and body.strip() == html_to_markdown(post["content"]["rendered"])
+    titles = {split_front_matter(f.read_text(encoding="utf-8"))[0]["title"] for f in files}
+    assert {"Switzerland’s Mountains", "The Land of Fire & Ice"} <= titles
+    report = capsys.readouterr()
+    assert "22 posts written" in report.out and "page 6/6" in report.err
+
+
+def test_rerun_overwrites_the_same_files(site, tmp_path):
+    out = tmp_path / "out"
+    assert main(["fetch", site.url, "--out", str(out)]) == 0
+    gullfoss = next(p for p in site.posts if p["slug"] == "the-beauties-of-gullfoss")
+    site.update_post(gullfoss["id"], content="<p>New text about the falls.</p>")
+    assert main(["fetch", site.url, "--out", str(out)]) == 0
+    files = sorted(p.name for p in out.iterdir())
+    assert len(files) == 22, "no duplicates and no temporary files left"
+    assert "New text about the falls." in (out / "the-beauties-of-gullfoss.md").read_text(encoding="utf-8")
+
+
+def test_folder_ingest_of_the_output_reproduces_the_site(site, tmp_path):
+    out = tmp_path / "out"
+    assert main(["fetch", site.url, "--out", str(out)]) == 0
+    from_site = {d.url: d for d in WordPressSource(site.url).iter_documents() if isinstance(d, Document)}
+    from_folder = {d.url: d for d in iter_folder(out) if isinstance(d, Document)}
+    assert set(from_folder) == set(from_site)
+    for url, doc in from_site.items():
+        again = from_folder[url]
+        assert (again.title, again.markdown, again.modified, again.access) == (doc.title, doc.markdown, doc.modified, doc.access)
+        assert again.content_hash == doc.content_hash
+    one = load_file(out / "iceland.md", out)
+    assert isinstance(one, Document) and one.title == "The Land of Fire & Ice"
+
+
+def test_a_broken_post_fails_the_run_but_the_others_are_written(site, tmp_path, capsys):
+    site.add_post("Broken", "", id=8123)["content"] = {"rendered": None}
+    out = tmp_path / "out"
+    assert main(["fetch", site.url, "--out", str(out)]) == 1
+    assert len(list(out.glob("*.md"))) == 22
+    err = capsys.readouterr().err
+    assert "post 8123" in err and "/broken/" in err
+
+
+def test_private_posts_with_credentials_from_the_environment(site, tmp_path, monkeypatch):
+    site.require_auth = True
+    site.add_post("Internal notes", "<p>Only for the team.</p>", status="private", slug="internal-notes")
+    out = tmp_path / "out"
+    assert main(["fetch", site.url, "--out", str(out)]) == 2
+    monkeypatch.setenv("RAG_WP_USER", site.username)
+    monkeypatch.setenv("RAG_WP_APP_PASSWORD", site.app_password)
+    assert main(["fetch", site.url, "--out", str(out), "--private-group", "team"]) == 0
+    meta, body, _ = split_front_matter((out / "internal-notes.md").read_text(encoding="utf-8"))
+    assert meta["access"] == ["team"] and body.strip() == "Only for the team."
+    assert load_file(out / "internal-notes.md", out).access == ["team"]
+
+
+def test_site_errors_exit_2_with_the_reason_and_no_secret(site, tmp_path, capsys):
+    site.require_auth = True
+    secret = "nope nope nope nope"
+    status = main(["fetch", site.url, "--out", str(tmp_path / "o"), "--user", "editor", "--app-password", secret])
+    assert status == 2
+    err = capsys.readouterr().err
+    assert "refused" in err and secret not in err
+
+
+def test_modified_after_only_fetches_recent_posts(site, tmp_path):
+    out = tmp_path / "out"
+    assert main(["fetch", site.url, "--out", str(out), "--modified-after", "2019-06-01"]) == 0
+    expected = [p for p in site.posts if p["modified"] > "2019-06-01T00:00:00"]
+    assert len(list(out.glob("*.md"))) == len(expected) > 0
+
+
+def test_fetch_help_runs_as_a_command():
+    result = subprocess.run(
+        [sys.executable, "-m", "rag", "fetch", "--help"], capture_output=True, text=True, cwd=ROOT, timeout=60,
+        env={**os.environ, "PYTHONPATH": str(ROOT)},
+    )
+    assert result.returncode == 0
+    assert "--app-password" in result.stdout and "--modified-after" in result.stdout
