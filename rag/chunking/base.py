@@ -13,6 +13,9 @@ NO_HEADING_CONTEXT = "no_heading_context"
 OVERSIZED = "oversized"
 TINY = "tiny"
 
+# A body with fewer non-blank characters than this is flagged `tiny`: too little to retrieve well.
+TINY_CHARS = 50
+
 
 @dataclass
 class Chunk:

@@ -1,0 +1,80 @@
+"""Chunking strategies. Their names are part of the contract (CLI, collection metadata, dashboard)."""
+
+from __future__ import annotations
+
+import inspect
+from typing import Any
+
+from rag.chunking.base import (
+    CODE_BLOCK_SPLIT,
+    NO_HEADING_CONTEXT,
+    OVERSIZED,
+    TABLE_SPLIT,
+    TINY,
+    TINY_CHARS,
+    Chunk,
+    Chunker,
+)
+from rag.chunking.markdown import MarkdownChunker
+from rag.chunking.recursive import RecursiveChunker
+from rag.chunking.sections import SectionsChunker
+from rag.chunking.sections_min_max import SectionsMinMaxChunker
+from rag.errors import ConfigError
+
+STRATEGIES: dict[str, type[Chunker]] = {
+    "recursive": RecursiveChunker,
+    "sections": SectionsChunker,
+    "sections_min_max": SectionsMinMaxChunker,
+    "markdown": MarkdownChunker,
+}
+DEFAULT_STRATEGY = "sections"
+WARNINGS = (CODE_BLOCK_SPLIT, TABLE_SPLIT, NO_HEADING_CONTEXT, OVERSIZED, TINY)
+
+
+def _strategy(name: str) -> type[Chunker]:
+    try:
+        return STRATEGIES[name]
+    except KeyError:
+        raise ConfigError(
+            f"unknown chunking strategy {name!r}; choose one of: {', '.join(STRATEGIES)}"
+        ) from None
+
+
+def setting_names(name: str) -> list[str]:
+    """The settings a strategy accepts, e.g. ["chunk_size", "overlap"]."""
+    return [p for p in inspect.signature(_strategy(name).__init__).parameters if p != "self"]
+
+
+def default_settings(name: str) -> dict[str, Any]:
+    return _strategy(name)().settings()
+
+
+def relevant_settings(name: str, settings: dict[str, Any]) -> dict[str, Any]:
+    """Keep the given settings this strategy uses (None means "not given")."""
+    accepted = setting_names(name)
+    return {k: v for k, v in settings.items() if k in accepted and v is not None}
+
+
+def make_chunker(name: str, **settings: Any) -> Chunker:
+    """A chunker for `name` with `settings` over its defaults; ConfigError for unknown names or settings."""
+    accepted = setting_names(name)
+    unknown = sorted(set(settings) - set(accepted))
+    if unknown:
+        raise ConfigError(
+            f"strategy {name!r} has no setting {', '.join(unknown)}; its settings are: {', '.join(accepted)}"
+        )
+    return _strategy(name)(**settings)
+
+
+__all__ = [
+    "STRATEGIES",
+    "DEFAULT_STRATEGY",
+    "WARNINGS",
+    "TINY_CHARS",
+    "Chunk",
+    "Chunker",
+    "make_chunker",
+    "setting_names",
+    "default_settings",
+    "relevant_settings",
+]

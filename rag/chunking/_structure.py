@@ -1,0 +1,232 @@
+"""One pass over a Markdown document: fenced code blocks, tables and headings, with offsets.
+
+Every strategy asks the same questions many times (is this offset inside a block? which heading
+is in effect here?), so the answers are precomputed once and looked up with bisect.
+"""
+
+from __future__ import annotations
+
+import re
+from bisect import bisect_left, bisect_right
+from typing import NamedTuple
+
+CODE = "code"
+TABLE = "table"
+
+_CLOSING_HASHES = re.compile(r"(?:^|[ \t]+)#+$")
+_ANCHOR_TAG = re.compile(r"</?a\b[^>]*>", re.IGNORECASE)
+_NON_SPACE = re.compile(r"\S")
+_FRONT_MATTER_END = re.compile(r"^(?:---|\.\.\.)[ \t]*\r?$", re.M)
+# A line that opens a fence, is a heading, or may be a table delimiter row. Fences may be
+# indented (they often sit inside list items); a backtick fence's info string cannot contain a
+# backtick (CommonMark), which keeps inline ```code``` from opening one.
+_EVENT_LINE = (
+    r"(?:(?P<fence>[ \t]*(?:`{3,}|~{3,}))(?P<info>[^\n]*)"
+    r"|(?P<hashes> {0,3}#{1,6})(?:[ \t]+(?P<title>[^\n]*?))?[ \t]*\r?$"
+    r"|[ \t]*\|?[ \t]*:?-+:?[ \t]*(?:\|[ \t]*:?-+:?[ \t]*)*\|?[ \t]*\r?$)"
+)
+_EVENT = re.compile(_EVENT_LINE, re.M)
+_NEXT_EVENT = re.compile("\n" + _EVENT_LINE, re.M)
+# Rows after the delimiter row: each following line that holds a "|" and does not open a fence.
+_TABLE_ROWS = re.compile(r"(?:\n(?![ \t]*(?:`{3}|~{3}))[^\n|]*\|[^\n]*)*")
+_CLOSERS: dict[tuple[str, int], re.Pattern[str]] = {}
+
+
+def _closing_fence(char: str, length: int) -> re.Pattern[str]:
+    key = (char, length)
+    if key not in _CLOSERS:
+        # Starting at the newline lets the engine jump from line to line.
+        _CLOSERS[key] = re.compile(rf"\n[ \t]*{re.escape(char)}{{{length},}}[ \t]*\r?$", re.M)
+    return _CLOSERS[key]
+
+
+def _trim_cr(text: str, end: int) -> int:
+    return end - 1 if end > 0 and text[end - 1] == "\r" else end
+
+
+class Block(NamedTuple):
+    """A fenced code block or a table: [start, end) from its first character to the end of its
+    last line (the final newline excluded). `header_end` is where a table's header rows stop."""
+
+    kind: str
+    start: int
+    end: int
+    header_end: int = 0
+
+    @property
+    def size(self) -> int:
+        return self.end - self.start
+
+
+class Heading(NamedTuple):
+    start: int  # offset of the heading line
+    level: int
+    text: str  # without the # marks, anchors or closing hashes
+    line: str  # the heading line as written, for repeating it
+
+
+def heading_text(raw: str) -> str:
+    """`<a name="x"></a>Title ##` -> `Title`."""
+    text = raw.strip()
+    if text.endswith("#"):
+        text = _CLOSING_HASHES.sub("", text)
+    if "<" in text:
+        text = _ANCHOR_TAG.sub("", text)
+    return " ".join(text.split())
+
+
+class Structure:
+    """Blocks and headings of one document, found once."""
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+        self.blocks: list[Block] = []
+        self.headings: list[Heading] = []
+        self._scan()
+        self._block_starts = [b.start for b in self.blocks]
+        self._heading_starts = [h.start for h in self.headings]
+        self._paths = self._heading_paths()
+        first = _NON_SPACE.search(text)
+        self.content_start = first.start() if first else len(text)
+        self.title = next((h.text for h in self.headings if h.level == 1), "")
+
+    # -- scanning ---------------------------------------------------------------------------
+
+    def _scan(self) -> None:
+        # One regex walks the lines that matter (fences, headings, table delimiter rows);
+        # the text between them is never looked at line by line.
+        text = self.text
+        size = len(text)
+        pos = free_from = self._front_matter_end()
+        while True:
+            # Searching from a newline lets the regex engine skip ordinary lines at C speed.
+            if pos >= size:
+                return
+            found = _EVENT.match(text, pos) if pos == 0 else None
+            if found is None:
+                # From the newline that ends the previous line, so the line at `pos` is seen too.
+                found = _NEXT_EVENT.search(text, pos - 1 if pos and text[pos - 1] == "\n" else pos)
+                if found is None:
+                    return
+                line_start = found.start() + 1
+            else:
+                line_start = found.start()
+            line_end = text.find("\n", line_start)
+            if line_end < 0:
+                line_end = size
+            if found.group("fence") is not None:
+                marker = found.group("fence").lstrip(" \t")
+                if marker[0] == "`" and "`" in found.group("info"):
+                    pos = line_end + 1  # inline ```code```, not a fence
+                    continue
+                close = _closing_fence(marker[0], len(marker)).search(text, line_end) if line_end < size else None
+                end = _trim_cr(text, close.end()) if close else size  # unclosed: runs to the end
+                start = line_start + len(found.group("fence")) - len(marker)
+                self.blocks.append(Block(CODE, start, max(end, start + 1)))
+                pos = free_from = end + 1
+            elif found.group("hashes") is not None:
+                self.headings.append(
+                    Heading(line_start, found.group("hashes").count("#"), heading_text(found.group("title") or ""),
+                            text[line_start:line_end].strip())
+                )
+                pos = line_end + 1
+            else:
+                pos = self._take_table(line_start, line_end, free_from)
+                if pos > line_end + 1:
+                    free_from = pos
+
+    def _front_matter_end(self) -> int:
+        # YAML comments start with '#': front matter must not be read as headings.
+        text = self.text
+        first_end = text.find("\n")
+        if first_end < 0 or text[:first_end].lstrip("\ufeff").rstrip() != "---":
+            return 0
+        close = _FRONT_MATTER_END.search(text, first_end + 1)
+        return close.end() + 1 if close else 0
+
+    def _take_table(self, delimiter_start: int, delimiter_end: int, free_from: int) -> int:
+        """A table whose delimiter row is the line at `delimiter_start`, if the line above is its
+        header; returns where scanning resumes."""
+        text = self.text
+        header_start = text.rfind("\n", 0, max(delimiter_start - 1, 0)) + 1
+        header = text[header_start : max(delimiter_start - 1, header_start)]
+        if delimiter_start == 0 or header_start < free_from or "|" not in header or not header.strip() \
+                or "|" not in text[delimiter_start:delimiter_end]:
+            return delimiter_end + 1
+        if self.headings and self.headings[-1].start == header_start:
+            self.headings.pop()  # "# a | b" over a delimiter row is a table header
+        last_end = _TABLE_ROWS.match(text, delimiter_end).end()
+        start = header_start + len(header) - len(header.lstrip(" \t"))
+        self.blocks.append(Block(TABLE, start, _trim_cr(text, last_end), _trim_cr(text, delimiter_end)))
+        return last_end + 1
+
+    def _heading_paths(self) -> list[tuple[str, ...]]:
+        paths: list[tuple[str, ...]] = []
+        stack: list[Heading] = []
+        for heading in self.headings:
+            while stack and stack[-1].level >= heading.level:
+                stack.pop()
+            stack.append(heading)
+            paths.append(tuple(h.text for h in stack))
+        return paths
+
+    # -- lookups ----------------------------------------------------------------------------
+
+    def block_around(self, offset: int) -> Block | None:
+        """The block that `offset` falls strictly inside (a cut there would split it)."""
+        i = bisect_left(self._block_starts, offset) - 1
+        if i >= 0:
+            block = self.blocks[i]
+            if offset < block.end:
+                return block
+        return None
+
+    def cuttable(self, offset: int, protect_up_to: int) -> bool:
+        """May a chunk boundary fall at `offset`? Not inside a block of at most `protect_up_to` chars."""
+        block = self.block_around(offset)
+        if block is None:
+            return True
+        if block.size <= protect_up_to:
+            return False
+        # Even in a table too big to keep whole, its header rows stay with the first data row.
+        header = block.header_end + 1 - block.start
+        return not (block.kind == TABLE and offset <= block.header_end + 1 and header <= protect_up_to)
+
+    def snap(self, offset: int, floor: int, protect_up_to: int) -> int:
+        """Move a forced cut out of a protected block: to its start if that is past `floor`, else its end."""
+        block = self.block_around(offset)
+        if block is None or block.size > protect_up_to:
+            return offset
+        return block.start if block.start > floor else block.end
+
+    def is_heading_only(self, start: int, end: int) -> bool:
+        """Is the text in [start, end) one heading line and whitespace?"""
+        first = self.first_content(start, end)
+        i = bisect_left(self._heading_starts, start)
+        if first >= end or i >= len(self.headings) or self.headings[i].start > first:
+            return False
+        line_end = self.text.find("\n", first, end)
+        return line_end < 0 or _NON_SPACE.search(self.text, line_end, end) is None
+
+    def heading_starts(self, start: int, end: int, levels: tuple[int, ...]) -> list[int]:
+        """Offsets of headings of the given levels strictly after `start` and before `end`."""
+        lo = bisect_right(self._heading_starts, start)
+        hi = bisect_left(self._heading_starts, end)
+        return [h.start for h in self.headings[lo:hi] if h.level in levels]
+
+    def headings_of(self, levels: tuple[int, ...]) -> list[Heading]:
+        return [h for h in self.headings if h.level in levels]
+
+    def heading_path_at(self, offset: int) -> list[str]:
+        """Headings in effect at `offset` (a heading starting exactly there counts)."""
+        i = bisect_right(self._heading_starts, offset) - 1
+        return list(self._paths[i]) if i >= 0 else []
+
+    def has_heading_in(self, start: int, end: int) -> bool:
+        i = bisect_left(self._heading_starts, start)
+        return i < len(self._heading_starts) and self._heading_starts[i] < end
+
+    def first_content(self, start: int, end: int) -> int:
+        """First non-whitespace offset in [start, end), or `end`."""
+        found = _NON_SPACE.search(self.text, start, end)
+        return found.start() if found else end

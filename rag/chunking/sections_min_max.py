@@ -1,0 +1,71 @@
+"""`sections_min_max`: sections at headings 1 to 3, small ones merged, long ones cut at paragraphs."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rag.chunking._checks import positive
+from rag.chunking._finish import finish
+from rag.chunking._split import RecursiveSplitter, plain_levels
+from rag.chunking._structure import Structure
+from rag.chunking.base import Chunk, Chunker
+from rag.errors import ConfigError
+
+
+class SectionsMinMaxChunker(Chunker):
+    """Split before each heading of level 1 to 3 (never one inside a code block).
+
+    min_size (default 400): a shorter section joins the next one while the whole stays within
+    max_size (default 1000). A section over max_size is cut between paragraphs (then lines,
+    sentences, words if a paragraph alone is too long), never inside a code block or table that
+    fits; every piece after the first repeats the section's heading line in its header, since
+    the body must stay an exact slice of the document. No overlap: pieces start at a boundary.
+    """
+
+    name = "sections_min_max"
+
+    def __init__(self, min_size: int = 400, max_size: int = 1000) -> None:
+        self.min_size = positive(self.name, "min_size", min_size)
+        self.max_size = positive(self.name, "max_size", max_size)
+        if min_size > max_size:
+            raise ConfigError(f"{self.name}: min_size ({min_size}) must not exceed max_size ({max_size})")
+
+    def settings(self) -> dict[str, Any]:
+        return {"min_size": self.min_size, "max_size": self.max_size}
+
+    def chunk(self, markdown: str, title: str = "") -> list[Chunk]:
+        structure = Structure(markdown)
+        headings = {h.start: h for h in structure.headings_of((1, 2, 3))}
+        bounds = sorted({0, len(markdown), *headings})
+        splitter = RecursiveSplitter(markdown, self.max_size, 0, plain_levels(markdown), structure)
+        spans: list[tuple[int, int]] = []
+        repeated: dict[int, str] = {}  # piece start -> heading line it repeats
+        pending: tuple[int, int] | None = None  # small sections waiting to be joined
+
+        for start, end in zip(bounds, bounds[1:]):
+            if end - start <= self.max_size:
+                if pending and end - pending[0] > self.max_size:
+                    spans.append(pending)
+                    pending = None
+                pending = (pending[0] if pending else start, end)
+                if pending[1] - pending[0] >= self.min_size:
+                    spans.append(pending)
+                    pending = None
+                continue
+            if pending:
+                spans.append(pending)
+                pending = None
+            heading = headings.get(start)
+            for i, piece in enumerate(splitter.split(start, end)):
+                spans.append(piece)
+                if i and heading:
+                    repeated[piece[0]] = heading.line
+        if pending:
+            spans.append(pending)
+        return finish(
+            structure,
+            spans,
+            max_size=self.max_size,
+            header_for=lambda start, _path: repeated.get(start, ""),
+            repeat_table_header=True,
+        )

@@ -1,0 +1,114 @@
+"""`rag preview FILE_OR_URL`: where each chunking strategy cuts a document. Nothing is indexed."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from typing import Any
+
+from rag.chunking import STRATEGIES, default_settings, make_chunker, relevant_settings
+from rag.chunking.base import Chunker
+from rag.chunking.stats import first_line, summarize, warnings_text
+from rag.documents import Document
+from rag.errors import ConfigError
+from rag.sources import load_one
+
+ALL = "all"
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    parser = subparsers.add_parser(
+        "preview",
+        help="show where each chunking strategy cuts a document (no indexing)",
+        description=(
+            "Chunk one document and show the boundaries: chunk count, sizes, warnings "
+            "(code_block_split, table_split, no_heading_context, oversized, tiny) and each chunk's "
+            "offsets. FILE_OR_URL is a .md/.markdown/.html/.htm file or a web page address."
+        ),
+    )
+    parser.add_argument("source", metavar="FILE_OR_URL")
+    parser.add_argument(
+        "--strategy",
+        default=ALL,
+        metavar="NAME",
+        help=f"one of {', '.join(STRATEGIES)}, or {ALL} (default: {ALL})",
+    )
+    parser.add_argument("--json", action="store_true", help="print the document and its chunks as JSON")
+    parser.add_argument("--chunk-size", type=int, help="recursive, markdown: most characters a chunk holds")
+    parser.add_argument("--overlap", type=int, help="recursive, sections, markdown: characters repeated between chunks")
+    parser.add_argument("--min-size", type=int, help="sections_min_max: a shorter section joins the next one")
+    parser.add_argument("--max-size", type=int, help="sections, sections_min_max: longest chunk before a section is cut")
+    parser.add_argument("--timeout", type=float, default=30.0, help="seconds to wait for a URL (default: 30)")
+    parser.set_defaults(func=run)
+
+
+def chunkers(strategy: str, given: dict[str, Any]) -> list[Chunker]:
+    """The chunkers to preview, each with the given settings it uses.
+
+    A default that no longer makes sense next to a size the user gave (overlap 200 with
+    --max-size 150, min_size 400 with --max-size 300) is scaled down instead of refused;
+    values the user typed are checked as given.
+    """
+    if strategy != ALL and strategy not in STRATEGIES:
+        raise ConfigError(f"unknown strategy {strategy!r}; choose one of: {', '.join(STRATEGIES)}, or {ALL}")
+    names = list(STRATEGIES) if strategy == ALL else [strategy]
+    result = []
+    for name in names:
+        settings = {**default_settings(name), **relevant_settings(name, given)}
+        size = settings.get("chunk_size") or settings.get("max_size")
+        if given.get("overlap") is None and settings.get("overlap", 0) >= size:
+            settings["overlap"] = size // 5
+        if given.get("min_size") is None and settings.get("min_size", 0) > size:
+            settings["min_size"] = size * 2 // 5
+        result.append(make_chunker(name, **settings))
+    return result
+
+
+def preview(document: Document, strategy: str = ALL, **given: Any) -> dict[str, Any]:
+    """The JSON document `rag preview --json` prints."""
+    strategies = {}
+    for chunker in chunkers(strategy, given):
+        chunks = chunker.chunk(document.markdown, title=document.title)
+        strategies[chunker.name] = {"settings": chunker.settings(), "chunks": [c.to_dict() for c in chunks]}
+    return {
+        "url": document.url,
+        "title": document.title,
+        "markdown": document.markdown,
+        "strategies": strategies,
+    }
+
+
+def render_text(document: Document, strategy: str = ALL, **given: Any) -> str:
+    lines = [f"{document.title}  ({document.url}, {len(document.markdown)} characters)"]
+    for chunker in chunkers(strategy, given):
+        chunks = chunker.chunk(document.markdown, title=document.title)
+        stats = summarize(chunks)
+        settings = ", ".join(f"{k}={v}" for k, v in chunker.settings().items())
+        lines += [
+            "",
+            f"== {chunker.name} ({settings})",
+            f"   {stats['chunks']} chunks; characters min {stats['min_chars']}, median {stats['median_chars']:g}, "
+            f"max {stats['max_chars']}; warnings: {warnings_text(stats['warnings'])}",
+        ]
+        for c in chunks:
+            flags = f"  [{', '.join(c.warnings)}]" if c.warnings else ""
+            lines.append(f"   #{c.index:<4} {c.start:>7}-{c.end:<7} {c.chars:>5}  {first_line(c)}{flags}")
+    return "\n".join(lines)
+
+
+def run(args: argparse.Namespace) -> int:
+    given = {
+        "chunk_size": args.chunk_size,
+        "overlap": args.overlap,
+        "min_size": args.min_size,
+        "max_size": args.max_size,
+    }
+    chunkers(args.strategy, given)  # a bad strategy or setting fails before any download
+    document = load_one(args.source, timeout=args.timeout)
+    if args.json:
+        json.dump(preview(document, args.strategy, **given), sys.stdout, ensure_ascii=False, indent=1)
+        sys.stdout.write("\n")
+    else:
+        print(render_text(document, args.strategy, **given))
+    return 0
