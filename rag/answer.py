@@ -1,0 +1,391 @@
+"""Answering a question from retrieved passages: threshold, prompt, budget, citations, sources.
+
+Three ways in:
+
+- `ask(question, settings, ...)`: retrieval plus everything below (the CLI and the dashboard).
+- `answer_passages(question, passages, llm, threshold, ...)`: the same from given passages.
+- Streaming by hand (e.g. `st.write_stream`):
+
+      prepared = prepare(question, passages, llm, threshold, threshold_source)
+      if prepared.result is not None:        # refusal, or no answer possible: nothing to stream
+          return prepared.result
+      stream = llm.stream_chat(prepared.messages, **prepared.chat_params())
+      try:
+          for piece in stream: show(piece)
+      except LLMError as exc:
+          return finalize(prepared, error=exc)
+      return finalize(prepared, stream.text, usage=stream.usage)
+
+A refusal (no passage at or above the threshold) never calls the chat model. When the model
+cannot be reached, the passages are still returned and `llm_error` says why there is no answer.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import os
+from dataclasses import dataclass, field
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Any, Callable, Sequence
+
+from rag import budget, citations, prompts
+from rag.errors import LLMError
+from rag.redact import known_secrets, redact
+from rag.threshold import resolve_threshold
+
+log = logging.getLogger(__name__)
+
+DEFAULT_MAX_TOKENS = 1024  # room kept for the answer in the context window, and sent as max_tokens
+TEMPERATURE = 0.2  # factual answers from extracts: little creativity wanted
+
+ANSWER_LOG = "answers.jsonl"
+
+_TEXT = {
+    "fr": {
+        "dropped": "Note : extrait(s) {numbers} non transmis au modèle pour tenir dans sa fenêtre de contexte "
+                   "({context} tokens). Chargez le modèle avec un contexte plus grand ou baissez top k.",
+        "below": "meilleur score {best} < seuil {threshold} ({source})",
+        "empty": "aucun passage trouvé",
+    },
+    "en": {
+        "dropped": "Note: extract(s) {numbers} were not sent to the model, to fit its context window "
+                   "({context} tokens). Load the model with a larger context or lower top k.",
+        "below": "best score {best} < threshold {threshold} ({source})",
+        "empty": "no passage found",
+    },
+}
+
+
+@dataclass
+class AskResult:
+    question: str
+    answer: str | None
+    refused: bool
+    passages: list[Any]
+    sources: list[Any] = field(default_factory=list)
+    invalid_citations: list[int] = field(default_factory=list)
+    dropped_passages: list[int] = field(default_factory=list)
+    threshold: float | None = None
+    llm_error: str | None = None
+    uncited: bool = False
+    threshold_source: str | None = None
+    best_score: float | None = None
+    language: str = "fr"
+    model: str | None = None
+    notes: list[str] = field(default_factory=list)  # shown with the answer (also appended to it)
+    warnings: list[str] = field(default_factory=list)  # shown apart (e.g. context length unknown)
+    refusal_reason: str | None = None
+    raw_answer: str | None = None  # the model's text, before notes were appended
+    cited: list[int] = field(default_factory=list)
+    sent_passages: list[int] = field(default_factory=list)
+    accepted: list[int] = field(default_factory=list)
+    usage: dict[str, Any] | None = None
+    context_length: int | None = None
+    collection: str | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        """The `rag ask --json` contract, plus extra keys."""
+        accepted = set(self.accepted)
+        return {
+            "answer": self.answer,
+            "refused": self.refused,
+            "passages": [_passage_json(p, p.n in accepted) for p in self.passages],
+            "sources": [{"n": p.n, "title": p.title, "section": p.section, "url": p.url} for p in self.sources],
+            "invalid_citations": list(self.invalid_citations),
+            "dropped_passages": list(self.dropped_passages),
+            "threshold": self.threshold,
+            "llm_error": self.llm_error,
+            "uncited": self.uncited,
+            "threshold_source": self.threshold_source,
+            "best_score": self.best_score,
+            "language": self.language,
+            "model": self.model,
+            "refusal_reason": self.refusal_reason,
+            "citations": list(self.cited),
+            "sent_passages": list(self.sent_passages),
+            "notes": list(self.notes),
+            "warnings": list(self.warnings),
+            "usage": self.usage,
+            "context_length": self.context_length,
+            "collection": self.collection,
+        }
+
+    def source_lines(self, markdown: bool = False) -> list[str]:
+        return [citations.source_line(p, markdown=markdown) for p in self.sources]
+
+
+def _passage_json(p: Any, accepted: bool) -> dict[str, Any]:
+    out = {"n": p.n, "score": _round(p.score), "title": p.title, "section": p.section, "url": p.url,
+           "text": p.text, "accepted": accepted}
+    if getattr(p, "rrf_score", None) is not None:
+        out["rrf_score"] = p.rrf_score
+    return out
+
+
+def _round(score: float | None) -> float | None:
+    return None if score is None else round(float(score), 4)
+
+
+@dataclass
+class Prepared:
+    """Everything decided before the chat call; `result` is set when no call is to be made."""
+
+    question: str
+    language: str
+    passages: list[Any]
+    threshold: float
+    threshold_source: str
+    best_score: float | None
+    accepted: list[Any]
+    result: AskResult | None = None
+    messages: list[dict[str, str]] = field(default_factory=list)
+    sent: list[Any] = field(default_factory=list)
+    dropped: list[int] = field(default_factory=list)
+    model: str | None = None
+    context_length: int | None = None
+    max_tokens: int = DEFAULT_MAX_TOKENS
+    notes: list[str] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)
+    log_dir: Path | None = None
+
+    def chat_params(self) -> dict[str, Any]:
+        return {"model": self.model, "max_tokens": self.max_tokens, "temperature": TEMPERATURE}
+
+    def base_result(self, **values: Any) -> AskResult:
+        fields: dict[str, Any] = dict(
+            question=self.question, answer=None, refused=False, passages=self.passages,
+            dropped_passages=list(self.dropped), threshold=self.threshold,
+            threshold_source=self.threshold_source, best_score=_round(self.best_score),
+            language=self.language, model=self.model, notes=list(self.notes),
+            warnings=list(self.warnings), sent_passages=[p.n for p in self.sent],
+            accepted=[p.n for p in self.accepted], context_length=self.context_length,
+        )
+        fields.update(values)
+        return AskResult(**fields)
+
+
+def decide(
+    question: str,
+    passages: Sequence[Any],
+    threshold: float,
+    threshold_source: str = "setting",
+    language: str | None = None,
+) -> Prepared:
+    """Apply the threshold. When nothing is accepted, `result` is the refusal (no chat call)."""
+    language = language or prompts.detect_language(question)
+    passages = list(passages)
+    best = max((p.score for p in passages), default=None)
+    accepted = [p for p in passages if p.score >= threshold]
+    prepared = Prepared(question=question, language=language, passages=passages, threshold=threshold,
+                        threshold_source=threshold_source, best_score=best, accepted=accepted)
+    if not accepted:
+        text = _TEXT[language]
+        reason = (text["below"].format(best=f"{best:.3f}", threshold=f"{threshold:.3f}", source=threshold_source)
+                  if best is not None else text["empty"])
+        refusal = prompts.refusal_sentence(language)
+        prepared.result = prepared.base_result(answer=refusal, raw_answer=refusal, refused=True,
+                                               refusal_reason=reason)
+    return prepared
+
+
+def prepare(
+    question: str,
+    passages: Sequence[Any],
+    llm: Any,
+    threshold: float,
+    threshold_source: str = "setting",
+    *,
+    language: str | None = None,
+    max_tokens: int = DEFAULT_MAX_TOKENS,
+    prompt_file: str | os.PathLike[str] | None = None,
+    log_dir: Path | None = None,
+) -> Prepared:
+    """Threshold, chat model, context length and prompt; passages dropped to fit, if needed."""
+    prepared = decide(question, passages, threshold, threshold_source, language)
+    prepared.max_tokens = max_tokens
+    prepared.log_dir = log_dir
+    if prepared.result is not None:
+        return prepared
+    system = prompts.load_system_prompt(prepared.language, prompt_file)
+    try:
+        prepared.model = llm.chat_model()
+        prepared.context_length = llm.context_length(prepared.model)
+    except LLMError as exc:
+        prepared.result = prepared.base_result(llm_error=str(exc))
+        return prepared
+
+    def build(chosen: list[Any]) -> list[dict[str, str]]:
+        return prompts.build_messages(question, chosen, prepared.language, system)
+
+    fit = budget.fit_passages(prepared.accepted, build, prepared.context_length, max_tokens)
+    prepared.dropped = fit.dropped
+    if prepared.context_length is None:
+        prepared.warnings.append(
+            "The server does not report the model's context length, so the prompt "
+            f"(about {fit.prompt_tokens} tokens) could not be checked against it; if the server "
+            "truncates long prompts, some extracts may be ignored."
+        )
+    if not fit.fits:
+        best = max(prepared.accepted, key=lambda p: p.score)
+        one = budget.estimate_messages(build([best]))
+        prepared.result = prepared.base_result(
+            dropped_passages=[p.n for p in prepared.accepted],
+            llm_error=(
+                f"Even the best passage [{best.n}] does not fit: the prompt with it alone is about {one} "
+                f"tokens, and model {prepared.model!r} is loaded with a context length of "
+                f"{prepared.context_length} tokens, {max_tokens} of which are kept for the answer. "
+                f"Load the model with a larger context (`lms load {prepared.model} --context-length 8192`)."
+            ),
+        )
+        return prepared
+    prepared.sent = fit.kept
+    prepared.messages = fit.messages
+    if fit.dropped:
+        numbers = ", ".join(f"[{n}]" for n in sorted(fit.dropped))
+        prepared.notes.append(_TEXT[prepared.language]["dropped"].format(
+            numbers=numbers, context=prepared.context_length))
+    return prepared
+
+
+def finalize(
+    prepared: Prepared,
+    text: str | None = None,
+    *,
+    error: Exception | str | None = None,
+    usage: dict[str, Any] | None = None,
+    model: str | None = None,
+) -> AskResult:
+    """Check the model's answer (citations, refusal) and build the result; log citation problems."""
+    if prepared.result is not None:
+        return prepared.result
+    if error is not None:
+        message = str(error)
+        if text:
+            message += " The answer was cut off, so it is not shown as an answer."
+        return prepared.base_result(llm_error=message, usage=usage)
+    raw = (text or "").strip()
+    sent_numbers = [p.n for p in prepared.sent]
+    check = citations.check_citations(raw, sent_numbers)
+    refused = prompts.contains_refusal(raw) and not check.valid
+    uncited = not refused and not check.valid
+    answer = raw
+    if prepared.notes:
+        answer = raw + "\n\n" + "\n".join(prepared.notes)
+    result = prepared.base_result(
+        answer=answer, raw_answer=raw, refused=refused,
+        sources=[] if refused else citations.sources(prepared.sent, check.valid),
+        invalid_citations=check.invalid, uncited=uncited, cited=check.cited, usage=usage,
+        model=model or prepared.model,
+        refusal_reason="the model found no answer in the extracts" if refused else None,
+    )
+    if check.invalid or uncited:
+        if check.invalid:
+            log.info("answer cites extracts that were not given: %s (question: %r)", check.invalid, prepared.question)
+        _log_answer(prepared, result)
+    return result
+
+
+def answer_passages(
+    question: str,
+    passages: Sequence[Any],
+    llm: Any,
+    threshold: float,
+    threshold_source: str = "setting",
+    *,
+    on_token: Callable[[str], None] | None = None,
+    language: str | None = None,
+    max_tokens: int = DEFAULT_MAX_TOKENS,
+    prompt_file: str | os.PathLike[str] | None = None,
+    log_dir: Path | None = None,
+) -> AskResult:
+    """Answer from given passages (no retrieval): the core that `ask` wraps."""
+    prepared = prepare(question, passages, llm, threshold, threshold_source, language=language,
+                       max_tokens=max_tokens, prompt_file=prompt_file, log_dir=log_dir)
+    if prepared.result is not None:
+        return prepared.result
+    stream = llm.stream_chat(prepared.messages, **prepared.chat_params())
+    pieces: list[str] = []
+    try:
+        for piece in stream:
+            pieces.append(piece)
+            if on_token is not None:
+                on_token(piece)
+    except LLMError as exc:
+        return finalize(prepared, "".join(pieces), error=exc)
+    return finalize(prepared, "".join(pieces), usage=getattr(stream, "usage", None),
+                    model=getattr(stream, "model", None))
+
+
+def ask(
+    question: str,
+    settings: Any = None,
+    store: Any = None,
+    embedder: Any = None,
+    llm: Any = None,
+    groups: Sequence[str] | None = None,
+    on_token: Callable[[str], None] | None = None,
+    *,
+    collection: str | None = None,
+    top_k: int | None = None,
+    mode: str = "auto",
+    threshold: float | None = None,
+    max_tokens: int = DEFAULT_MAX_TOKENS,
+    prompt_file: str | os.PathLike[str] | None = None,
+) -> AskResult:
+    """Retrieve, then answer. `threshold` (else settings.threshold) overrides the collection's."""
+    from rag.config import Settings
+    from rag.embeddings import EMBEDDED_MODEL_ID, resolve_embedder
+    from rag.llm import LLMClient
+    from rag.retrieve import retrieve
+    from rag.store import Store
+
+    settings = settings or Settings.from_env()
+    collection = collection or settings.collection
+    store = store if store is not None else Store(settings)
+    info = store.collection_info(collection)
+    if embedder is None:
+        chosen = settings
+        # "auto" follows the collection: probing a server is pointless when it was built offline.
+        if not settings.embed_model and info and info.get("embedding_model") == EMBEDDED_MODEL_ID:
+            chosen = settings.replace(embed_model="embedded")
+        embedder, _ = resolve_embedder(chosen, expected_dimension=(info or {}).get("dimension"))
+    passages = retrieve(question, store, embedder, collection, top_k=top_k or settings.top_k,
+                        mode=mode, groups=groups)
+    explicit = threshold if threshold is not None else settings.threshold
+    value, source = resolve_threshold(explicit, info, getattr(embedder, "model_id", None))
+    llm = llm if llm is not None else LLMClient.from_settings(settings)
+    result = answer_passages(question, passages, llm, value, source, on_token=on_token,
+                             max_tokens=max_tokens, prompt_file=prompt_file, log_dir=settings.logs_dir)
+    result.collection = collection
+    return result
+
+
+def _default_log_dir() -> Path:
+    return Path(os.environ.get("RAG_DATA_DIR") or "data") / "logs"
+
+
+def _log_answer(prepared: Prepared, result: AskResult) -> None:
+    """Append the question and answer to answers.jsonl: invalid citations are a hallucination sign."""
+    secrets = known_secrets()
+    record = {
+        "time": datetime.now(timezone.utc).isoformat(timespec="seconds"),
+        "question": redact(prepared.question, secrets),
+        "answer": redact(result.raw_answer or "", secrets),
+        "invalid_citations": result.invalid_citations,
+        "uncited": result.uncited,
+        "citations": result.cited,
+        "sent_passages": result.sent_passages,
+        "passages": [{"n": p.n, "score": _round(p.score), "url": p.url} for p in prepared.passages],
+        "model": result.model,
+        "threshold": result.threshold,
+    }
+    directory = prepared.log_dir or _default_log_dir()
+    try:
+        directory.mkdir(parents=True, exist_ok=True)
+        with open(directory / ANSWER_LOG, "a", encoding="utf-8") as handle:
+            handle.write(json.dumps(record, ensure_ascii=False) + "\n")
+    except OSError as exc:
+        # Losing a log line must not lose the answer.
+        log.warning("could not write %s: %s", directory / ANSWER_LOG, exc)

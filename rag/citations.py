@@ -1,0 +1,96 @@
+"""Citations in an answer, and the sources list built from them.
+
+Recognised forms: `[2]`, `[1][3]`, `[1, 3]`, `[1; 3]` and ranges `[1-3]` / `[1–3]` (expanded; a
+range wider than 20 counts as its two ends only). Not citations: brackets right after a letter or
+digit (`args[1]`), a Markdown link text (`[1](...)`), anything inside inline code or a fenced code
+block (commands are copied verbatim and may contain brackets).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Any, Iterable, Sequence
+
+MAX_RANGE = 20
+
+_NUMBER_OR_RANGE = r"\d{1,4}(?:\s*[-–]\s*\d{1,4})?"
+_CITATION = re.compile(rf"(?<![\w\[])\[\s*({_NUMBER_OR_RANGE}(?:\s*[,;]\s*{_NUMBER_OR_RANGE})*)\s*\](?!\()")
+_FENCE = re.compile(r"(```|~~~).*?(\1|\Z)", re.DOTALL)
+_INLINE_CODE = re.compile(r"`[^`\n]*`")
+
+
+def _without_code(text: str) -> str:
+    text = _FENCE.sub(lambda m: " " * len(m.group(0)), text)
+    return _INLINE_CODE.sub(lambda m: " " * len(m.group(0)), text)
+
+
+def _expand(item: str) -> list[int]:
+    parts = re.split(r"\s*[-–]\s*", item.strip())
+    if len(parts) == 1:
+        return [int(parts[0])]
+    start, end = int(parts[0]), int(parts[1])
+    if start <= end and end - start <= MAX_RANGE:
+        return list(range(start, end + 1))
+    return [start, end]
+
+
+def parse_citations(answer: str) -> list[int]:
+    """Cited numbers, each once, in order of first appearance."""
+    seen: list[int] = []
+    for match in _CITATION.finditer(_without_code(answer or "")):
+        for item in re.split(r"\s*[,;]\s*", match.group(1)):
+            for number in _expand(item):
+                if number not in seen:
+                    seen.append(number)
+    return seen
+
+
+@dataclass
+class CitationCheck:
+    cited: list[int] = field(default_factory=list)
+    valid: list[int] = field(default_factory=list)
+    invalid: list[int] = field(default_factory=list)
+
+
+def check_citations(answer: str, available: Iterable[int]) -> CitationCheck:
+    """Split the cited numbers into those that match an extract sent to the model and the rest."""
+    allowed = set(available)
+    cited = parse_citations(answer)
+    return CitationCheck(
+        cited=cited,
+        valid=[n for n in cited if n in allowed],
+        invalid=[n for n in cited if n not in allowed],
+    )
+
+
+def is_link(url: str | None) -> bool:
+    return bool(url) and bool(re.match(r"^https?://", str(url), re.IGNORECASE))
+
+
+def source_label(passage: Any) -> str:
+    label = f"{passage.title}"
+    if getattr(passage, "section", ""):
+        label += f" / {passage.section}"
+    return label
+
+
+def source_line(passage: Any, markdown: bool = False) -> str:
+    """`[n] title / section - url`; in Markdown only an http(s) URL becomes a link."""
+    label = source_label(passage)
+    url = getattr(passage, "url", "") or ""
+    if markdown:
+        if is_link(url):
+            return f"[{passage.n}] [{_md_escape(label)}]({url})"
+        return f"[{passage.n}] {_md_escape(label)}" + (f" - `{url}`" if url else "")
+    return f"[{passage.n}] {label}" + (f" - {url}" if url else "")
+
+
+def _md_escape(text: str) -> str:
+    return re.sub(r"([\[\]*_`])", r"\\\1", text)
+
+
+def sources(passages: Sequence[Any], cited: Iterable[int]) -> list[Any]:
+    """The cited passages, in citation order."""
+    by_number = {p.n: p for p in passages}
+    return [by_number[n] for n in cited if n in by_number]

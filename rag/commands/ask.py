@@ -1,0 +1,102 @@
+"""`rag ask "QUESTION"`: answer from the indexed articles, with citations and sources."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import textwrap
+from typing import TextIO
+
+from rag.answer import AskResult, ask
+from rag.config import Settings
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    parser = subparsers.add_parser(
+        "ask",
+        help="answer a question from the indexed articles, citing its sources",
+        description=(
+            "Retrieve the passages closest to QUESTION, refuse when none reaches the score threshold, "
+            "otherwise ask the chat model (LM Studio) to answer from them only, then list the cited "
+            "sources. Without --json the answer is streamed as it is written."
+        ),
+    )
+    parser.add_argument("question", metavar="QUESTION", help="the question, in quotes")
+    parser.add_argument("--collection", help="collection to search (default: RAG_COLLECTION or 'blog')")
+    parser.add_argument("--json", action="store_true", help="print the result as JSON only")
+    parser.add_argument("--top-k", type=int, dest="top_k", help="passages to retrieve (default: RAG_TOP_K or 6)")
+    parser.add_argument(
+        "--threshold", type=float,
+        help="minimum dense score to accept a passage (default: RAG_THRESHOLD, else the collection's "
+             "calibrated value, else the embedding model's default)",
+    )
+    parser.add_argument("--mode", choices=("auto", "dense", "hybrid"), default="auto",
+                        help="retrieval: dense, hybrid (dense + BM25), or auto (hybrid when the collection has BM25)")
+    parser.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    settings = Settings.from_env()
+    out = sys.stdout
+    streamed: list[str] = []
+
+    def on_token(piece: str) -> None:
+        streamed.append(piece)
+        out.write(piece)
+        out.flush()
+
+    result = ask(
+        args.question, settings, on_token=None if args.json else on_token,
+        collection=args.collection, top_k=args.top_k, mode=args.mode, threshold=args.threshold,
+    )
+    if args.json:
+        print(json.dumps(result.to_json(), ensure_ascii=False, indent=2))
+    else:
+        print_result(result, out, already_streamed=bool(streamed))
+    # No answer could be written (LM Studio down, no model...): the caller should know.
+    return 1 if result.llm_error else 0
+
+
+def print_result(result: AskResult, out: TextIO, already_streamed: bool = False) -> None:
+    def say(line: str = "") -> None:
+        out.write(line + "\n")
+
+    if result.refused and result.raw_answer and not already_streamed:
+        say(result.raw_answer)
+    elif result.answer is not None and not already_streamed:
+        say(result.raw_answer or "")
+    elif already_streamed:
+        say()
+    if result.refused:
+        say(f"(refused: {result.refusal_reason})")
+    for note in result.notes:
+        say()
+        say(note)
+    if result.llm_error:
+        say("No answer was written: " + result.llm_error)
+        if result.passages:
+            say()
+            say(f"Passages retrieved (threshold {result.threshold:.3f}, {result.threshold_source}):")
+            for p in result.passages:
+                mark = "" if p.n in result.accepted else "  (below threshold)"
+                say(f"  [{p.n}] {p.score:.3f}  {p.title} / {p.section} - {p.url}{mark}")
+                say(textwrap.indent(textwrap.shorten(p.text, 240, placeholder=" …"), "        "))
+    if result.sources:
+        say()
+        say("Sources:")
+        for line in result.source_lines():
+            say(f"  {line}")
+    if result.invalid_citations:
+        say()
+        say("Invalid citations (no such extract was given to the model): "
+            + ", ".join(f"[{n}]" for n in result.invalid_citations))
+    if result.uncited and not result.llm_error:
+        say()
+        say("Warning: the answer cites no extract; check it against the passages.")
+    if result.dropped_passages and not result.notes:
+        say()
+        say("Dropped passages (context window): " + ", ".join(f"[{n}]" for n in result.dropped_passages))
+    for warning in result.warnings:
+        say()
+        say("Warning: " + warning)

@@ -1,0 +1,434 @@
+"""Chat client for LM Studio (or any OpenAI-compatible chat server).
+
+Speaks the OpenAI wire format for chat (`/v1/chat/completions`, streaming over SSE) and reads
+LM Studio's native model list (`/api/v0/models`, else `/api/v1/models`) for the model type, its
+state and the context length it was loaded with. Every failure becomes an LLMError subclass whose
+message says what to do.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+from typing import Any, Iterator, TypedDict
+from urllib.parse import urlsplit
+
+import httpx
+
+from rag.config import normalize_base_url, server_root
+from rag.errors import LLMError
+from rag.redact import strip_userinfo
+
+# Connecting to a local server is instant when it runs; waiting longer only delays the message.
+CONNECT_TIMEOUT = 5.0
+DEFAULT_TIMEOUT = 120.0
+
+# Where Docker leaves a marker file inside every container.
+DOCKERENV = Path("/.dockerenv")
+
+# LM Studio and llama.cpp word a context overflow in several ways depending on the version.
+_OVERFLOW = re.compile(
+    r"n_keep\s*\(?\d*\)?\s*>=?\s*n_ctx|context the overflows|tokens to keep from the initial prompt"
+    r"|exceeds? the available context|exceed_context_size|context_length_exceeded"
+    r"|maximum context length|exceeds? context (window|length)|greater than the context length",
+    re.IGNORECASE,
+)
+
+
+class ServerUnreachable(LLMError):
+    """Nothing answers at the chat server's URL."""
+
+
+class NoModelLoaded(LLMError):
+    """The server runs but has no chat model loaded."""
+
+
+class ModelNotFound(LLMError):
+    """The requested model id is not one the server has loaded."""
+
+
+class ContextOverflow(LLMError):
+    """The prompt is longer than the context length the model was loaded with."""
+
+
+class IncompleteAnswer(LLMError):
+    """The server ended a streamed answer without finishing it."""
+
+
+class LLMTimeout(LLMError):
+    """The server took longer than the read timeout to answer."""
+
+
+class ModelInfo(TypedDict):
+    id: str
+    type: str  # "llm" | "vlm" | "embeddings" | "unknown"
+    state: str  # "loaded" | "not-loaded" | "unknown"
+    max_context_length: int | None
+    loaded_context_length: int | None
+
+
+def in_container() -> bool:
+    return DOCKERENV.exists()
+
+
+class ChatStream:
+    """An iterator over the answer's text pieces; `usage` is filled when the server sends it."""
+
+    def __init__(self, pieces: Iterator[str]) -> None:
+        self._pieces = pieces
+        self.usage: dict[str, Any] | None = None
+        self.finish_reason: str | None = None
+        self.model: str | None = None
+        self.parts: list[str] = []
+
+    def __iter__(self) -> "ChatStream":
+        return self
+
+    def __next__(self) -> str:
+        piece = next(self._pieces)
+        self.parts.append(piece)
+        return piece
+
+    @property
+    def text(self) -> str:
+        return "".join(self.parts)
+
+
+class LLMClient:
+    def __init__(
+        self,
+        base_url: str,
+        model: str | None = None,
+        api_key: str | None = None,
+        timeout: float = DEFAULT_TIMEOUT,
+        connect_timeout: float = CONNECT_TIMEOUT,
+    ) -> None:
+        self.base_url = normalize_base_url(base_url)
+        self.root = server_root(self.base_url)
+        self.model = model or None
+        self.api_key = api_key
+        self.timeout = httpx.Timeout(timeout, connect=connect_timeout)
+        self.last_usage: dict[str, Any] | None = None
+        # What messages show: never a password pasted into the URL.
+        self.shown_url = strip_userinfo(self.base_url)
+        self.shown_root = strip_userinfo(self.root)
+        # One connection pool per client: building a client per request costs ~0.1 s each.
+        self._http = httpx.Client(timeout=self.timeout, headers=self._headers())
+
+    def close(self) -> None:
+        self._http.close()
+
+    def __enter__(self) -> "LLMClient":
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    @classmethod
+    def from_settings(cls, settings: Any) -> "LLMClient":
+        return cls(settings.llm_url, model=settings.llm_model, api_key=settings.llm_api_key,
+                   timeout=settings.timeout)
+
+    # -- requests ---------------------------------------------------------------------------
+
+    def _headers(self) -> dict[str, str]:
+        # LM Studio ignores the key unless authentication is on; sending one costs nothing.
+        return {"Authorization": f"Bearer {self.api_key or 'lm-studio'}"}
+
+    def _unreachable(self, exc: Exception) -> LLMError:
+        message = (
+            f"The chat server at {self.shown_url} is not reachable ({type(exc).__name__}). "
+            "Start LM Studio's local server (Developer tab, or `lms server start`) "
+            "or set RAG_LLM_URL to the right address."
+        )
+        host = urlsplit(self.base_url).hostname or ""
+        if host in ("localhost", "127.0.0.1", "::1") and in_container():
+            message += (
+                " This program runs in a container, where localhost is the container itself: "
+                "use http://host.docker.internal:1234/v1 to reach LM Studio on the host."
+            )
+        return ServerUnreachable(message)
+
+    def _timeout_error(self, what: str) -> LLMError:
+        return LLMTimeout(
+            f"The chat server at {self.shown_url} took longer than {self.timeout.read:.0f} s to {what}. "
+            "The model may still be loading or be too slow for this prompt: retry, use a smaller "
+            "model or fewer passages (lower top k), or raise RAG_TIMEOUT."
+        )
+
+    def _get(self, url: str) -> httpx.Response:
+        try:
+            return self._http.get(url)
+        except httpx.TimeoutException as exc:
+            if isinstance(exc, httpx.ConnectTimeout):
+                raise self._unreachable(exc) from exc
+            raise self._timeout_error("list its models") from exc
+        except httpx.TransportError as exc:
+            raise self._unreachable(exc) from exc
+
+    # -- models -----------------------------------------------------------------------------
+
+    def list_models(self) -> list[ModelInfo]:
+        """Every model the server knows, with type, state and context lengths where it says them."""
+        response = self._get(f"{self.root}/api/v0/models")
+        if response.status_code == 200:
+            models = _parse_v0(_json(response))
+            if models is not None:
+                return models
+        response = self._get(f"{self.root}/api/v1/models")
+        if response.status_code == 200:
+            models = _parse_v1(_json(response))
+            if models is not None:
+                return models
+        response = self._get(f"{self.base_url}/models")
+        if response.status_code != 200:
+            raise LLMError(
+                f"The server at {self.shown_url} answered {response.status_code} to /models: "
+                f"{_error_message(response) or 'no details'}. Check that RAG_LLM_URL points to an "
+                "OpenAI-compatible server such as LM Studio."
+            )
+        data = _json(response)
+        entries = data.get("data") if isinstance(data, dict) else None
+        if not isinstance(entries, list):
+            raise LLMError(f"The server at {self.shown_url} returned a model list this program cannot read.")
+        # A plain OpenAI server says nothing about types or state: guess embeddings from the name.
+        return [
+            ModelInfo(
+                id=str(entry.get("id")),
+                type="embeddings" if "embed" in str(entry.get("id", "")).lower() else "unknown",
+                state="unknown",
+                max_context_length=None,
+                loaded_context_length=None,
+            )
+            for entry in entries
+            if isinstance(entry, dict) and entry.get("id")
+        ]
+
+    def chat_model(self) -> str:
+        """The configured model, else the chat model the server has loaded."""
+        if self.model:
+            return self.model
+        models = self.list_models()
+        loaded = [m for m in models if m["type"] in ("llm", "vlm") and m["state"] == "loaded"]
+        if not loaded:
+            # Without LM Studio's native API, any listed non-embedding model is the best guess.
+            loaded = [m for m in models if m["type"] == "unknown"]
+        if not loaded:
+            embed_only = [m["id"] for m in models if m["type"] == "embeddings" and m["state"] == "loaded"]
+            extra = f" (only embedding models are loaded: {', '.join(embed_only)})" if embed_only else ""
+            raise NoModelLoaded(
+                f"No chat model is loaded in LM Studio at {self.shown_root}{extra}. Load one "
+                "(`lms load <model> --context-length 8192`, or the Developer tab) or set RAG_LLM_MODEL."
+            )
+        return loaded[0]["id"]
+
+    def context_length(self, model: str) -> int | None:
+        """The context length `model` is loaded with, or None when the server does not say."""
+        for info in self.list_models():
+            if info["id"] == model or info["id"].split("@")[0] == model:
+                return info["loaded_context_length"]
+        return None
+
+    # -- chat -------------------------------------------------------------------------------
+
+    def _payload(self, messages: list[dict[str, str]], stream: bool, params: dict[str, Any]) -> dict[str, Any]:
+        payload: dict[str, Any] = {"model": params.pop("model", None) or self.chat_model(),
+                                   "messages": messages, "stream": stream}
+        if stream:
+            payload["stream_options"] = {"include_usage": True}
+        payload.update({k: v for k, v in params.items() if v is not None})
+        return payload
+
+    def stream_chat(self, messages: list[dict[str, str]], **params: Any) -> ChatStream:
+        """Stream the answer piece by piece. The request starts on the first iteration."""
+        payload = self._payload(messages, True, dict(params))
+        stream = ChatStream(iter(()))
+        stream._pieces = self._stream_pieces(payload, stream)
+        return stream
+
+    def _stream_pieces(self, payload: dict[str, Any], stream: ChatStream) -> Iterator[str]:
+        self.last_usage = None
+        try:
+            with self._http.stream("POST", f"{self.base_url}/chat/completions", json=payload) as response:
+                if response.status_code != 200:
+                    response.read()
+                    raise self._http_error(response, payload["model"])
+                done = False
+                for line in response.iter_lines():
+                    line = line.strip()
+                    if not line or line.startswith(":") or line.startswith("event:"):
+                        continue
+                    if line.startswith("data:"):
+                        data = line[len("data:"):].strip()
+                    elif line.startswith("{"):
+                        data = line  # an error body some versions send without SSE framing
+                    else:
+                        continue
+                    if data == "[DONE]":
+                        done = True
+                        break
+                    try:
+                        chunk = json.loads(data)
+                    except ValueError:
+                        continue
+                    if not isinstance(chunk, dict):
+                        continue
+                    if chunk.get("error"):
+                        raise self._error_from_body(chunk, 200, payload["model"])
+                    if chunk.get("usage"):
+                        stream.usage = self.last_usage = chunk["usage"]
+                    if chunk.get("model"):
+                        stream.model = chunk["model"]
+                    for choice in chunk.get("choices") or []:
+                        if choice.get("finish_reason"):
+                            stream.finish_reason = choice["finish_reason"]
+                        piece = (choice.get("delta") or {}).get("content")
+                        if piece:
+                            yield piece
+                if not done and stream.finish_reason is None:
+                    # llama.cpp's Python server, for one, answers an oversized prompt with an
+                    # empty 200 stream: never pass that off as a complete (empty) answer.
+                    raise IncompleteAnswer(
+                        f"The chat server at {self.shown_url} closed the stream before the answer was "
+                        "finished. Its log says why; a common cause is a prompt longer than the context "
+                        f"length model {payload['model']!r} is loaded with: load it with a larger "
+                        "--context-length or ask with a lower top k."
+                    )
+        except httpx.TimeoutException as exc:
+            if isinstance(exc, httpx.ConnectTimeout):
+                raise self._unreachable(exc) from exc
+            raise self._timeout_error("answer") from exc
+        except httpx.TransportError as exc:
+            raise self._unreachable(exc) from exc
+
+    def chat(self, messages: list[dict[str, str]], **params: Any) -> str:
+        """The whole answer in one request (no streaming)."""
+        payload = self._payload(messages, False, dict(params))
+        try:
+            response = self._http.post(f"{self.base_url}/chat/completions", json=payload)
+        except httpx.TimeoutException as exc:
+            if isinstance(exc, httpx.ConnectTimeout):
+                raise self._unreachable(exc) from exc
+            raise self._timeout_error("answer") from exc
+        except httpx.TransportError as exc:
+            raise self._unreachable(exc) from exc
+        if response.status_code != 200:
+            raise self._http_error(response, payload["model"])
+        body = _json(response)
+        if isinstance(body, dict) and body.get("error"):
+            raise self._error_from_body(body, 200, payload["model"])
+        try:
+            self.last_usage = body.get("usage")
+            return body["choices"][0]["message"]["content"] or ""
+        except (KeyError, IndexError, TypeError, AttributeError) as exc:
+            raise LLMError(f"The chat server at {self.shown_url} returned an answer this program cannot read.") from exc
+
+    # -- errors -----------------------------------------------------------------------------
+
+    def _http_error(self, response: httpx.Response, model: str) -> LLMError:
+        return self._error_from_body(_json(response), response.status_code, model)
+
+    def _error_from_body(self, body: Any, status: int, model: str) -> LLMError:
+        error = body.get("error") if isinstance(body, dict) else None
+        if isinstance(error, dict):
+            message, code = str(error.get("message") or ""), str(error.get("code") or "")
+        else:
+            message, code = str(error or body or ""), ""
+        if _OVERFLOW.search(message) or _OVERFLOW.search(code):
+            return ContextOverflow(
+                f"The prompt is longer than the context length model {model!r} is loaded with "
+                f"(server said: {message.strip()[:300]}). Load the model with a larger context "
+                f"(`lms load {model} --context-length 16384`) or ask with a lower top k."
+            )
+        if code == "model_not_found" or (status in (400, 404) and "not found" in message.lower()
+                                          and "model" in message.lower() and code != "no_models_loaded"):
+            loaded = self._loaded_names()
+            return ModelNotFound(
+                f"LM Studio has no model {model!r} loaded. Loaded chat models: "
+                f"{', '.join(loaded) if loaded else 'none'}. Set RAG_LLM_MODEL to one of them "
+                "(or leave it empty to use the loaded one), or load that model in LM Studio."
+            )
+        if status == 404:
+            return NoModelLoaded(
+                f"LM Studio at {self.shown_root} has no chat model loaded (server said: {message.strip()[:200] or '404'}). "
+                "Load one (`lms load <model> --context-length 8192`, or the Developer tab) and ask again."
+            )
+        return LLMError(
+            f"The chat server at {self.shown_url} answered {status}: {message.strip()[:300] or 'no details'}."
+        )
+
+    def _loaded_names(self) -> list[str]:
+        try:
+            models = self.list_models()
+        except LLMError:
+            return []
+        return [m["id"] for m in models if m["type"] in ("llm", "vlm", "unknown") and m["state"] != "not-loaded"]
+
+
+def _json(response: httpx.Response) -> Any:
+    try:
+        return response.json()
+    except ValueError:
+        return {"error": {"message": response.text[:500]}}
+
+
+def _error_message(response: httpx.Response) -> str:
+    body = _json(response)
+    error = body.get("error") if isinstance(body, dict) else None
+    if isinstance(error, dict):
+        return str(error.get("message") or "")
+    return str(error or "")
+
+
+def _int_or_none(value: Any) -> int | None:
+    try:
+        return int(value) if value is not None else None
+    except (TypeError, ValueError):
+        return None
+
+
+def _parse_v0(body: Any) -> list[ModelInfo] | None:
+    entries = body.get("data") if isinstance(body, dict) else None
+    if not isinstance(entries, list):
+        return None
+    models = []
+    for entry in entries:
+        if not isinstance(entry, dict) or not entry.get("id"):
+            continue
+        kind = str(entry.get("type") or "unknown")
+        models.append(ModelInfo(
+            id=str(entry["id"]),
+            type="embeddings" if kind in ("embeddings", "embedding") else kind,
+            state=str(entry.get("state") or "unknown"),
+            max_context_length=_int_or_none(entry.get("max_context_length")),
+            loaded_context_length=_int_or_none(entry.get("loaded_context_length")),
+        ))
+    return models
+
+
+def _parse_v1(body: Any) -> list[ModelInfo] | None:
+    entries = body.get("models") if isinstance(body, dict) else None
+    if not isinstance(entries, list):
+        return None
+    models = []
+    for entry in entries:
+        if not isinstance(entry, dict) or not entry.get("key"):
+            continue
+        kind = str(entry.get("type") or "unknown")
+        if kind == "embedding":
+            kind = "embeddings"
+        elif kind == "llm" and (entry.get("capabilities") or {}).get("vision"):
+            kind = "vlm"
+        instances = [i for i in entry.get("loaded_instances") or [] if isinstance(i, dict)]
+        loaded_ctx = None
+        if instances:
+            loaded_ctx = _int_or_none((instances[0].get("config") or {}).get("context_length"))
+        models.append(ModelInfo(
+            id=str(instances[0].get("id") or entry["key"]) if instances else str(entry["key"]),
+            type=kind,
+            state="loaded" if instances else "not-loaded",
+            max_context_length=_int_or_none(entry.get("max_context_length")),
+            loaded_context_length=loaded_ctx,
+        ))
+    return models

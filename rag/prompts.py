@@ -1,0 +1,114 @@
+"""What is said to the chat model, and in which language.
+
+The system prompt comes from `rag/prompts/{fr,en}.txt`, or from the file named by RAG_PROMPT_FILE
+(or the `prompt_file` argument). In such a file `{refusal}` is replaced by the exact refusal
+sentence of the question's language, and a `{lang}` in the file's path is replaced by `fr` or `en`
+so one can keep one file per language. The user message holds the numbered, fenced extracts and
+the question; its layout stays in code so the citation checks always match it.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import unicodedata
+from importlib import resources
+from pathlib import Path
+from typing import Any, Sequence
+
+from rag.errors import ConfigError
+
+REFUSALS = {
+    "fr": "Je ne trouve pas cette information dans les articles indexés.",
+    "en": "I cannot find this information in the indexed articles.",
+}
+
+# Tag that fences each extract; the system prompt names it.
+TAGS = {"fr": "extrait", "en": "extract"}
+_LABELS = {
+    "fr": ("Extraits :", "Question :"),
+    "en": ("Extracts:", "Question:"),
+}
+SEPARATOR = "---"
+
+_FR_WORDS = set(
+    "le la les des du de un une est sont et en que qui quoi quel quelle quels quelles comment pourquoi "
+    "où ou dans pour avec sur ne pas je tu il elle nous vous ils on ce cette ces au aux se sa son ses "
+    "faut peut-on peut puis-je dois-je est-ce qu c l d j n s mon ma mes leur lorsque quand".split()
+)
+_EN_WORDS = set(
+    "the is are what how why which where who whom does do did can could should would to of in with for "
+    "on a an and not i you it this that these those my your from by be was were when there my "
+    "its into get set use using".split()
+)
+_FR_CHARS = set("éèêëàâçùûüôîïœæ«»")
+
+
+def detect_language(text: str) -> str:
+    """"fr" or "en", from accents and common words; French when unsure (the corpus's language)."""
+    lowered = text.lower()
+    fr = sum(2 for ch in lowered if ch in _FR_CHARS)
+    words = re.findall(r"[a-zà-ÿœæ]+", lowered.replace("’", "'"))
+    fr += sum(1 for w in words if w in _FR_WORDS)
+    en = sum(1 for w in words if w in _EN_WORDS)
+    return "en" if en > fr else "fr"
+
+
+def refusal_sentence(language: str) -> str:
+    return REFUSALS.get(language, REFUSALS["fr"])
+
+
+def _normalize(text: str) -> str:
+    text = unicodedata.normalize("NFKC", text).replace("’", "'").replace("‘", "'")
+    text = re.sub(r"[*_`\"«»“”]", " ", text)
+    return re.sub(r"\s+", " ", text).strip().strip(" .!").casefold()
+
+
+def contains_refusal(answer: str) -> bool:
+    """True when the answer contains one of the exact refusal sentences (any language)."""
+    normalized = _normalize(answer)
+    return any(_normalize(sentence) in normalized for sentence in REFUSALS.values())
+
+
+def load_system_prompt(language: str, prompt_file: str | os.PathLike[str] | None = None) -> str:
+    """The system prompt for `language`, from the override file if one is set."""
+    path = prompt_file if prompt_file is not None else (os.environ.get("RAG_PROMPT_FILE") or None)
+    if path:
+        resolved = Path(str(path).replace("{lang}", language)).expanduser()
+        try:
+            template = resolved.read_text(encoding="utf-8-sig")
+        except OSError as exc:
+            raise ConfigError(
+                f"The prompt file {resolved} cannot be read ({exc.strerror or exc}). "
+                "Fix RAG_PROMPT_FILE or unset it to use the built-in prompt."
+            ) from exc
+    else:
+        template = resources.files("rag").joinpath("prompts", f"{language}.txt").read_text(encoding="utf-8")
+    return template.replace("{refusal}", refusal_sentence(language)).strip()
+
+
+def _defuse(text: str, tag: str) -> str:
+    # An article that contains the fence tag itself must not be able to close its extract early.
+    return re.sub(rf"<(/?)\s*{tag}\b", lambda m: f"‹{m.group(1)}{tag}", text, flags=re.IGNORECASE)
+
+
+def format_extract(passage: Any, language: str) -> str:
+    tag = TAGS[language]
+    heading = f"[{passage.n}] {passage.title}"
+    if getattr(passage, "section", ""):
+        heading += f" / {passage.section}"
+    body = _defuse(str(passage.text).strip(), tag)
+    return f'<{tag} n="{passage.n}">\n{_defuse(heading, tag)}\n{body}\n</{tag}>'
+
+
+def build_context(passages: Sequence[Any], language: str) -> str:
+    return f"\n\n{SEPARATOR}\n\n".join(format_extract(p, language) for p in passages)
+
+
+def build_messages(question: str, passages: Sequence[Any], language: str,
+                   system_prompt: str | None = None) -> list[dict[str, str]]:
+    """The chat messages: system rules, then the fenced extracts and the question."""
+    system = system_prompt if system_prompt is not None else load_system_prompt(language)
+    extracts_label, question_label = _LABELS[language]
+    user = f"{extracts_label}\n\n{build_context(passages, language)}\n\n{question_label} {question.strip()}"
+    return [{"role": "system", "content": system}, {"role": "user", "content": user}]

@@ -1,0 +1,101 @@
+"""`rag ask` end to end: a tiny real collection (embedded model, Qdrant local mode), the CLI,
+and the LM Studio emulator as the chat model."""
+
+from __future__ import annotations
+
+import json
+import re
+import shutil
+
+import pytest
+
+from rag.cli import main
+from rag.prompts import REFUSALS
+
+DOCS = "docs-fr/docs/WindowsServerDocs/administration/windows-commands"
+
+
+@pytest.fixture
+def collection(corpora, data_dir, tmp_path, monkeypatch, capsys):
+    """arp and ksetup-addkdc pages indexed with the embedded model into collection 'mini'."""
+    folder = tmp_path / "pages"
+    folder.mkdir()
+    for name in ("arp.md", "ksetup-addkdc.md"):
+        shutil.copy(corpora / DOCS / name, folder / name)
+    monkeypatch.setenv("RAG_EMBED_MODEL", "embedded")
+    assert main(["ingest", str(folder), "--collection", "mini"]) == 0
+    capsys.readouterr()
+    return "mini"
+
+
+def _env(monkeypatch, lmstudio):
+    monkeypatch.setenv("RAG_LLM_URL", lmstudio.url)
+    monkeypatch.delenv("RAG_THRESHOLD", raising=False)
+
+
+def cite_present(messages) -> str:
+    numbers = re.findall(r'<extrait n="(\d+)">', messages[-1]["content"])
+    return "La commande `arp -a` affiche la table ARP " + "".join(f"[{n}]" for n in numbers[:1]) + "."
+
+
+def test_ask_json_answers_with_sources_from_the_collection(collection, lmstudio, monkeypatch, capsys, data_dir):
+    _env(monkeypatch, lmstudio)
+    lmstudio.answer = cite_present
+    status = main(["ask", "Comment afficher la table ARP ?", "--collection", collection, "--json",
+                   "--top-k", "3", "--threshold", "0.5"])
+    data = json.loads(capsys.readouterr().out)
+    assert status == 0
+    assert {"answer", "refused", "passages", "sources", "invalid_citations", "dropped_passages",
+            "threshold", "llm_error"} <= set(data)
+    assert data["refused"] is False and data["llm_error"] is None and data["threshold"] == 0.5
+    assert data["threshold_source"] == "setting"
+    assert len(data["passages"]) == 3 and data["passages"][0]["url"] == "arp.md"
+    assert [s["n"] for s in data["sources"]] == [1]
+    assert data["sources"][0]["url"] == "arp.md"
+    assert lmstudio.chat_calls == 1
+
+
+def test_ask_refuses_out_of_base_without_calling_the_model(collection, lmstudio, monkeypatch, capsys):
+    _env(monkeypatch, lmstudio)
+    status = main(["ask", "Quelle est la recette de la tarte tatin ?", "--collection", collection, "--json"])
+    data = json.loads(capsys.readouterr().out)
+    assert status == 0 and data["refused"] is True and data["answer"] == REFUSALS["fr"]
+    assert data["threshold_source"] == "model default" and data["best_score"] < data["threshold"]
+    assert lmstudio.chat_calls == 0
+
+
+def test_ask_in_the_terminal_streams_then_lists_sources_and_problems(collection, lmstudio, monkeypatch, capsys):
+    _env(monkeypatch, lmstudio)
+    lmstudio.answer = "La commande `arp -a` affiche la table [1]. Autre chose [9]."
+    status = main(["ask", "Comment afficher la table ARP ?", "--collection", collection, "--threshold", "0.5",
+                   "--mode", "dense"])
+    out = capsys.readouterr().out
+    assert status == 0
+    assert out.startswith(lmstudio.answer)
+    assert "Sources:" in out and "[1] " in out and "- arp.md" in out
+    assert "Invalid citations" in out and "[9]" in out
+
+
+def test_ask_with_lm_studio_down_shows_passages_and_the_reason(collection, lmstudio, monkeypatch, capsys):
+    _env(monkeypatch, lmstudio)
+    lmstudio.down()
+    status = main(["ask", "Comment ajouter un KDC avec ksetup ?", "--collection", collection, "--threshold", "0.5"])
+    out = capsys.readouterr().out
+    assert status == 1
+    assert "No answer was written" in out and "not reachable" in out
+    assert "ksetup-addkdc.md" in out
+
+
+def test_the_collections_calibrated_threshold_applies_unless_one_is_given(collection, lmstudio, monkeypatch,
+                                                                          capsys, data_dir):
+    from rag.config import Settings
+    from rag.store import Store
+
+    _env(monkeypatch, lmstudio)
+    Store(Settings.from_env()).set_threshold(collection, 0.99)
+    main(["ask", "Comment afficher la table ARP ?", "--collection", collection, "--json"])
+    data = json.loads(capsys.readouterr().out)
+    assert data["threshold"] == 0.99 and data["threshold_source"] == "collection" and data["refused"]
+    main(["ask", "Comment afficher la table ARP ?", "--collection", collection, "--json", "--threshold", "0.5"])
+    data = json.loads(capsys.readouterr().out)
+    assert data["threshold_source"] == "setting" and not data["refused"]
