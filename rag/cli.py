@@ -9,7 +9,7 @@ import sys
 from rag.errors import RagError
 
 # Order is the order `rag --help` lists them.
-COMMANDS = ["preview", "fetch"]
+COMMANDS = ["preview", "fetch", "ingest", "ask", "eval", "status", "migrate"]
 
 
 def build_parser() -> argparse.ArgumentParser:
