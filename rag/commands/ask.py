@@ -9,6 +9,7 @@ import textwrap
 from typing import TextIO
 
 from rag.answer import AskResult, ask
+from rag.citations import source_label
 from rag.config import Settings
 
 
@@ -80,7 +81,7 @@ def print_result(result: AskResult, out: TextIO, already_streamed: bool = False)
             say(f"Passages retrieved (threshold {result.threshold:.3f}, {result.threshold_source}):")
             for p in result.passages:
                 mark = "" if p.n in result.accepted else "  (below threshold)"
-                say(f"  [{p.n}] {p.score:.3f}  {p.title} / {p.section} - {p.url}{mark}")
+                say(f"  [{p.n}] {p.score:.3f}  {source_label(p)} - {p.url}{mark}")
                 say(textwrap.indent(textwrap.shorten(p.text, 240, placeholder=" …"), "        "))
     if result.sources:
         say()
