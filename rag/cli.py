@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import logging
 import sys
 
 from rag.errors import RagError
+from rag.redact import RedactingFilter, install_redaction, known_secrets, redact
 
 # Order is the order `rag --help` lists them.
 COMMANDS = ["preview", "fetch", "ingest", "ask", "eval", "status", "migrate"]
@@ -23,13 +25,27 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _redact_logs() -> None:
+    """One RedactingFilter on the root logger and its handlers, with the secrets set now."""
+    root = logging.getLogger()
+    for owner in [root, *root.handlers]:
+        for old in [f for f in owner.filters if isinstance(f, RedactingFilter)]:
+            owner.removeFilter(old)
+    install_redaction(root)
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
+    # Warnings from rag and the libraries go to stderr, with every configured secret masked.
+    if not logging.getLogger().handlers:
+        logging.basicConfig(level=logging.WARNING, format="%(levelname)s: %(name)s: %(message)s")
+    _redact_logs()
     try:
         return int(args.func(args) or 0)
     except RagError as exc:
-        print(f"error: {exc}", file=sys.stderr)
+        secrets = known_secrets() + [getattr(args, "app_password", None) or ""]
+        print(f"error: {redact(str(exc), secrets)}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         print("interrupted: run the same command again to resume", file=sys.stderr)

@@ -122,7 +122,10 @@ def is_unchanged(doc: Document, points: list[StoredPoint], build: str) -> bool:
     return {p.id for p in points} == {point_id(doc.url, i) for i in range(chunks)}
 
 
-def _payload(doc: Document, chunk: Chunk, position: int, strategy: str, build: str, model: str, total: int) -> dict[str, Any]:
+def _payload(
+    doc: Document, chunk: Chunk, position: int, strategy: str, build: str, model: str, total: int,
+    content_hash: str | None = None,
+) -> dict[str, Any]:
     return {
         # The contract's keys.
         "url": doc.url,
@@ -136,7 +139,7 @@ def _payload(doc: Document, chunk: Chunk, position: int, strategy: str, build: s
         "strategy": strategy,
         "source": doc.source,
         "access": list(doc.access),
-        "content_hash": doc.content_hash,
+        "content_hash": content_hash or doc.content_hash,
         # Added: completeness and build checks for re-runs, and offsets for previews.
         "chunks": total,
         "build": build,
@@ -238,12 +241,13 @@ class _Run:
         for item in self.iterate():
             self.recreate_once()
             if isinstance(item, Problem):
-                self.seen.add(item.item)  # a file that failed to read keeps its old points
                 self.current = item.item
                 if item.level == "warning":
+                    # The document it is about follows: marking it seen would drop it as a duplicate.
                     self.report.warnings.append(str(item))
                     self.tell("indexed", "warning")
                 else:
+                    self.seen.add(item.item)  # a file that failed to read keeps its old points
                     self.report.failed.append((item.item, item.message))
                     self.docs_done += 1
                     self.tell("indexed", "failed")
@@ -256,7 +260,14 @@ class _Run:
         if self.full and self.report.aborted is None:
             self.recreate_once()  # an empty source still means an empty, rebuilt collection
         if self.prune and self.report.aborted is None and not self.full:
-            self.prune_unseen()
+            if self.seen or not self.index:
+                self.prune_unseen()
+            else:
+                # A site or folder that answers empty by mistake must not empty the collection.
+                self.report.warnings.append(
+                    "the source listed no document: nothing was pruned; to empty the collection on purpose, "
+                    "rebuild it with --full"
+                )
         if self.store.exists(self.collection):
             self.store.update_metadata(
                 self.collection, strategy=self.strategy, chunk_settings=self.chunk_settings
@@ -303,12 +314,16 @@ class _Run:
             return "failed"
         self.embed_failures_in_a_row = 0
         self.tell("writing")
+        # Hashed once: per chunk, a 5 MB document would be hashed thousands of times over.
+        content_hash = doc.content_hash
         records = [
             PointRecord(
                 id=point_id(doc.url, position),
                 dense=vector,
                 sparse=sparse_vector(chunk.embedding_text),
-                payload=_payload(doc, chunk, position, self.strategy, self.build, self.model, len(chunks)),
+                payload=_payload(
+                    doc, chunk, position, self.strategy, self.build, self.model, len(chunks), content_hash
+                ),
             )
             # Ids and `order` follow the position, so they are always 0..n-1 (is_unchanged relies on it).
             for position, (chunk, vector) in enumerate(zip(chunks, vectors))

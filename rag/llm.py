@@ -18,7 +18,7 @@ import httpx
 
 from rag.config import normalize_base_url, server_root
 from rag.errors import LLMError
-from rag.redact import strip_userinfo
+from rag.redact import redact, strip_userinfo
 
 # Connecting to a local server is instant when it runs; waiting longer only delays the message.
 CONNECT_TIMEOUT = 5.0
@@ -185,7 +185,7 @@ class LLMClient:
         if response.status_code != 200:
             raise LLMError(
                 f"The server at {self.shown_url} answered {response.status_code} to /models: "
-                f"{_error_message(response) or 'no details'}. Check that RAG_LLM_URL points to an "
+                f"{redact(_error_message(response), [self.api_key]) or 'no details'}. Check that RAG_LLM_URL points to an "
                 "OpenAI-compatible server such as LM Studio."
             )
         data = _json(response)
@@ -335,6 +335,8 @@ class LLMClient:
             message, code = str(error.get("message") or ""), str(error.get("code") or "")
         else:
             message, code = str(error or body or ""), ""
+        # Some servers and proxies quote the key they refused: it must not reach the user's screen.
+        message = redact(message, [self.api_key])
         if _OVERFLOW.search(message) or _OVERFLOW.search(code):
             return ContextOverflow(
                 f"The prompt is longer than the context length model {model!r} is loaded with "

@@ -16,6 +16,9 @@ from rag.sparse import sparse_query
 from rag.store import Hit, Store
 
 MODES = ("auto", "dense", "hybrid")
+# A question, even with a pasted error message, fits in this; far longer is a pasted document,
+# which would dilute the query vector and crowd the extracts out of the model's context window.
+MAX_QUESTION_CHARS = 4000
 
 
 class QuestionError(RagError):
@@ -89,6 +92,11 @@ def retrieve(
     """
     if not question or not question.strip():
         raise QuestionError("The question is empty: type a question.")
+    if len(question.strip()) > MAX_QUESTION_CHARS:
+        raise QuestionError(
+            f"The question is {len(question.strip()):,} characters long; the limit is {MAX_QUESTION_CHARS:,}. "
+            "Ask a shorter question: keep only the relevant lines of a pasted log or error message."
+        )
     if top_k < 1:
         raise QuestionError(f"top_k must be at least 1 (got {top_k}).")
     info = store.check_model(collection, embedder.model_id)

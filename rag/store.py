@@ -13,7 +13,8 @@ import warnings
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import Any, Callable, Iterable, Iterator, Sequence
+from typing import Any, Iterable, Iterator, Sequence
+from urllib.parse import urlsplit
 
 import httpx
 from qdrant_client import QdrantClient
@@ -22,7 +23,7 @@ from qdrant_client.http.exceptions import ResponseHandlingException, UnexpectedR
 
 from rag.config import Settings
 from rag.errors import StoreError
-from rag.redact import strip_userinfo
+from rag.redact import redact, strip_userinfo
 
 DENSE = "dense"
 SPARSE = "bm25"
@@ -41,6 +42,10 @@ _REGISTRY_LOCK = threading.Lock()
 def point_id(url: str, index: int) -> str:
     """Deterministic point id of chunk `index` of the document at `url`."""
     return str(uuid.uuid5(uuid.NAMESPACE_URL, f"{url}#{index}"))
+
+
+def _loopback(url: str) -> bool:
+    return (urlsplit(url).hostname or "") in ("localhost", "127.0.0.1", "::1")
 
 
 def now_iso() -> str:
@@ -91,12 +96,18 @@ class Store:
             self.backend = "server"
             self.location = strip_userinfo(settings.qdrant_url)  # a URL may carry user:password
             key: tuple = ("server", settings.qdrant_url, settings.qdrant_api_key)
-            factory: Callable[[], QdrantClient] = lambda: QdrantClient(
-                url=settings.qdrant_url,
-                api_key=settings.qdrant_api_key,
-                timeout=max(1, int(settings.timeout)),
-                check_compatibility=False,  # avoids a version probe (and its warning) at construction
-            )
+            def factory() -> QdrantClient:
+                with warnings.catch_warnings():
+                    if _loopback(settings.qdrant_url):
+                        # A key over plain http on this machine is the documented local setup:
+                        # the client's warning (a Python source line in the output) is only noise.
+                        warnings.filterwarnings("ignore", message="Api key is used with an insecure connection")
+                    return QdrantClient(
+                        url=settings.qdrant_url,
+                        api_key=settings.qdrant_api_key,
+                        timeout=max(1, int(settings.timeout)),
+                        check_compatibility=False,  # avoids a version probe (and its warning) at construction
+                    )
         else:
             self.backend = "embedded"
             path = Path(settings.qdrant_path).resolve()
@@ -145,6 +156,7 @@ class Store:
                         "check RAG_QDRANT_API_KEY."
                     ) from exc
                 detail = exc.content.decode("utf-8", "replace")[:300] if exc.content else exc.reason_phrase
+                detail = redact(detail, [self.settings.qdrant_api_key])
                 raise StoreError(f"Qdrant at {self.location} answered {exc.status_code}: {detail}") from exc
 
     def close(self) -> None:

@@ -12,6 +12,7 @@ from rag.config import Settings
 from rag.embeddings import resolve_embedder
 from rag.ingest import ingest
 from rag.progress import ProgressPrinter
+from rag.redact import strip_userinfo
 from rag.sources import WordPressSource, is_url, open_source
 from rag.store import Store
 
@@ -77,7 +78,7 @@ def run(args: argparse.Namespace) -> int:
     store = Store(settings)  # first: a locked embedded store fails before any model loads
     embedder, sentence = resolve_embedder(settings)
     print(sentence, file=sys.stderr, flush=True)
-    print(f"Indexing {args.source} into {collection!r} ({store.describe()}, strategy {args.strategy})",
+    print(f"Indexing {strip_userinfo(args.source)} into {collection!r} ({store.describe()}, strategy {args.strategy})",
           file=sys.stderr, flush=True)
     options = _source_options(args)
     if is_url(args.source):

@@ -13,6 +13,7 @@ import numpy as np
 from rag.config import normalize_base_url
 from rag.embeddings.base import Embedder, label_for
 from rag.embeddings.discovery import ServerModels, list_models, server_down_message
+from rag.redact import redact
 from rag.embeddings.prefixes import prefixes_for
 from rag.errors import EmbeddingError
 
@@ -147,7 +148,8 @@ class OpenAIEmbedder(Embedder):
                 f"{self._model!r} ({where}): {exc}"
             ) from exc
         if response.status_code != 200:
-            message = _server_message(response)
+            # Some servers and proxies quote the key they refused: it must not reach the user's screen.
+            message = redact(_server_message(response), [self.api_key])
             if response.status_code == 400 and _TOO_LONG.search(message):
                 if len(batch) > 1:
                     # The server does not say which input overflowed: one at a time names it
@@ -161,7 +163,7 @@ class OpenAIEmbedder(Embedder):
                     f"{message}). Use a strategy with smaller chunks, or load the model with a longer "
                     "context length."
                 )
-            raise EmbeddingError(self._http_error_message(response.status_code, message, where))
+            raise EmbeddingError(redact(self._http_error_message(response.status_code, message, where), [self.api_key]))
         vectors = self._parse(response, len(batch), where)
         return self.check_vectors(vectors, len(batch), labels, offset)
 
