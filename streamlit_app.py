@@ -1,10 +1,15 @@
-"""Entry point: page config, navigation over pages/, the shared sidebar. Nothing else."""
+"""Entry point: navigation over pages/, then the frame (page config, access gate, sidebar)."""
 
 import streamlit as st
 
-st.set_page_config(page_title="RAG workbench", page_icon="📚", layout="wide")
+from ui import access, frame
 
+frame.page_config()
 pages = [
-    st.Page("pages/1_Ask.py", title="Ask", icon="💬", default=True),
+    st.Page("pages/1_Ask.py", title="Ask", icon=":material/forum:", default=True),
+    st.Page("pages/2_Ingest.py", title="Ingest", icon=":material/upload_file:"),
+    st.Page("pages/3_Evaluate.py", title="Evaluate", icon=":material/analytics:"),
 ]
-st.navigation(pages).run()
+page = st.navigation(pages, position="sidebar" if access.allowed(access.mode()) else "hidden")
+frame.run()
+page.run()

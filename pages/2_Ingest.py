@@ -1,0 +1,31 @@
+"""Ingest: pick a source, see how each chunking strategy cuts a document, export, then index."""
+
+import streamlit as st
+
+from rag.document_inputs import split_items
+from ui import frame, ingest_view
+from ui import resources as R
+
+frame.ensure()
+st.title("Ingest")
+settings = R.settings()
+store = R.store(settings)
+
+items = ingest_view.choose_source()
+if not items:
+    st.info("Choose a source above: its documents are listed here, then previewed and indexed.")
+    st.stop()
+documents, problems = split_items(items)
+ingest_view.document_table(documents, problems)
+if not documents:
+    st.stop()
+
+st.subheader("Chunking preview")
+by_url = {d.url: d for d in documents}
+url = st.selectbox("Document", list(by_url), format_func=lambda u: f"{by_url[u].title} ({u})", key="preview_doc")
+given = ingest_view.chunk_settings()
+previews = ingest_view.preview(by_url[url], given)
+if previews is None:
+    st.stop()
+ingest_view.export(by_url[url], given, previews, settings, store)
+ingest_view.index_section(items, previews, settings, store)

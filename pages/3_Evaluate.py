@@ -1,0 +1,32 @@
+"""Evaluate: replay a question set, read the metrics, calibrate the threshold, compare collections."""
+
+import streamlit as st
+
+from ui import eval_view, frame
+from ui import resources as R
+
+frame.ensure()
+st.title("Evaluate")
+settings = R.settings()
+store = R.store(settings)
+
+picked = eval_view.question_set()
+names = store.list_collections()
+chosen = st.multiselect("Collections (two to compare them)", names, max_selections=2, key="eval_collections",
+                        default=[settings.collection] if settings.collection in names else None)
+with_llm = st.checkbox("Include the chat model's answers (one chat call per question: slower)")
+if st.button("Run the evaluation", type="primary", disabled=not (picked and chosen), key="run_eval"):
+    eval_view.run(picked[0], picked[1], chosen, with_llm, settings, store)
+
+results = st.session_state.get(eval_view.RESULTS)
+if results:
+    runs, paths = results["runs"], results["paths"]
+    tabs = st.tabs(list(runs)) if len(runs) > 1 else [st.container()]
+    for tab, (name, run) in zip(tabs, runs.items()):
+        with tab:
+            eval_view.show_run(name, run, paths[name], store)
+    if len(runs) == 2:
+        st.subheader("Side by side")
+        eval_view.comparison(*runs.values())
+st.subheader("Earlier runs")
+eval_view.earlier_runs(settings, next(iter(results["runs"].values())) if results else None)

@@ -1,0 +1,67 @@
+"""A ready `curl` command that embeds a document's chunks in one request, to try a server by hand.
+
+Two wire formats: LM Studio (OpenAI-compatible `/v1/embeddings`, with `"encoding_format": "float"`
+because LM Studio always returns floats) and Ollama (`/api/embed`, with `"truncate": false` so a
+chunk longer than the model's window is an error instead of a silent cut).
+
+The JSON body goes through a quoted heredoc (`<<'END'`): the shell expands nothing inside it, so
+quotes, `$`, backticks or backslashes in a chunk cannot break or alter the command. The body is
+one line of JSON, so no chunk can end the heredoc early either.
+"""
+
+from __future__ import annotations
+
+import json
+import shlex
+from typing import Any, Sequence
+
+from rag.config import normalize_base_url, server_root
+
+LMSTUDIO = "lmstudio"
+OLLAMA = "ollama"
+TARGETS = (LMSTUDIO, OLLAMA)
+DEFAULT_URLS = {LMSTUDIO: "http://localhost:1234/v1", OLLAMA: "http://localhost:11434"}
+HEREDOC_END = "RAG_EMBED_REQUEST"
+
+
+def request_body(texts: Sequence[str], model: str, target: str = LMSTUDIO) -> dict[str, Any]:
+    """The JSON body that embeds every text in one call."""
+    if target == LMSTUDIO:
+        return {"model": model, "input": list(texts), "encoding_format": "float"}
+    if target == OLLAMA:
+        return {"model": model, "input": list(texts), "truncate": False}
+    raise ValueError(f"unknown embeddings server kind {target!r}: use one of {', '.join(TARGETS)}")
+
+
+def endpoint(base_url: str, target: str = LMSTUDIO) -> str:
+    """The embeddings endpoint for a base URL typed with or without /v1 (or a pasted endpoint)."""
+    if target == LMSTUDIO:
+        return normalize_base_url(base_url) + "/embeddings"
+    if target == OLLAMA:
+        return server_root(base_url) + "/api/embed"
+    raise ValueError(f"unknown embeddings server kind {target!r}: use one of {', '.join(TARGETS)}")
+
+
+def curl_command(texts: Sequence[str], model: str, base_url: str | None = None, target: str = LMSTUDIO) -> str:
+    """A shell command (bash, zsh, sh) posting every text to the server in one request."""
+    url = endpoint(base_url or DEFAULT_URLS[target], target)
+    # ensure_ascii keeps the body plain ASCII: no terminal or locale can mangle accents.
+    body = json.dumps(request_body(texts, model, target), ensure_ascii=True, separators=(",", ":"))
+    return (
+        f"curl -sS {shlex.quote(url)} \\\n"
+        "  -H 'Content-Type: application/json' \\\n"
+        f"  --data-binary @- <<'{HEREDOC_END}'\n"
+        f"{body}\n"
+        f"{HEREDOC_END}\n"
+    )
+
+
+def suggested_model(embed_model: str | None, server_models: Sequence[dict[str, Any]] = ()) -> str:
+    """The model id to put in the command: the configured server model, else the first embedding
+    model the server lists, else a placeholder the user must replace."""
+    if embed_model and embed_model.strip().lower() != "embedded":
+        return embed_model.strip()
+    for model in server_models:
+        if model.get("type") == "embeddings" and model.get("id"):
+            return str(model["id"])
+    return "YOUR-EMBEDDING-MODEL"

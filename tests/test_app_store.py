@@ -1,0 +1,36 @@
+"""The embedded Qdrant folder admits one process: the app says so clearly and what to do."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+from streamlit.testing.v1 import AppTest
+
+APP = str(Path(__file__).resolve().parent.parent / "streamlit_app.py")
+HOLD = (
+    "import sys, time\n"
+    "from qdrant_client import QdrantClient\n"
+    "client = QdrantClient(path=sys.argv[1])\n"
+    "print('ready', flush=True)\n"
+    "sys.stdin.read()\n"
+)
+
+
+def test_a_store_held_by_another_process_is_explained(app_env, tmp_path, monkeypatch):
+    data = tmp_path / "data"
+    (data / "qdrant").mkdir(parents=True)
+    monkeypatch.setenv("RAG_DATA_DIR", str(data))
+    holder = subprocess.Popen([sys.executable, "-c", HOLD, str(data / "qdrant")], stdin=subprocess.PIPE,
+                              stdout=subprocess.PIPE, text=True)
+    try:
+        assert holder.stdout.readline().strip() == "ready"
+        at = AppTest.from_file(APP, default_timeout=60).run()
+    finally:
+        holder.communicate("", timeout=30)
+    assert not at.exception, [e.value for e in at.exception]
+    assert at.error[0].value.startswith("**The vector store cannot be opened.** Another process")
+    advice = at.info[0].value
+    assert "admits one process at a time" in advice and "RAG_QDRANT_URL=http://localhost:6333" in advice
+    assert not at.chat_input  # nothing runs on a store it cannot open

@@ -1,0 +1,157 @@
+"""Per-process resources (store, embedders, chat client) and per-session settings.
+
+Clients and models are built once per process (st.cache_resource); the status shown in the
+sidebar is cached for a few seconds (st.cache_data) so reruns stay cheap. The sidebar's
+per-session overrides live in st.session_state under the keys below.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import streamlit as st
+
+from rag.config import Settings, normalize_base_url
+from rag.embeddings import resolve_embedder
+from rag.errors import ConfigError, RagError, StoreError
+from rag.evaluation import embedder_for_collection
+from rag.llm import LLMClient
+from rag.status import gather_status
+from rag.store import Store
+
+# Session keys of the sidebar's overrides (widget keys too).
+LLM_URL, COLLECTION, TOP_K, THRESHOLD, MODE, GROUPS = "llm_url", "collection", "top_k", "threshold", "mode", "groups"
+# Set by a page to select a collection on the next run (a widget's key cannot change after it is drawn).
+NEXT_COLLECTION = "next_collection"
+STATUS_TTL = 10  # seconds
+
+
+def base_settings() -> Settings:
+    try:
+        return Settings.from_env()
+    except ConfigError as exc:
+        st.error(f"A setting is wrong: {exc}")
+        st.stop()
+        raise  # unreachable: st.stop() ends the run
+
+
+def init_session(base: Settings) -> None:
+    """Defaults for the overrides, from the environment, the first time a session runs."""
+    defaults: dict[str, Any] = {
+        LLM_URL: base.llm_url, COLLECTION: base.collection, TOP_K: base.top_k,
+        THRESHOLD: base.threshold, MODE: "auto",
+    }
+    for key, value in defaults.items():
+        st.session_state.setdefault(key, value)
+    pending = st.session_state.pop(NEXT_COLLECTION, None)
+    if pending:
+        st.session_state[COLLECTION] = pending
+
+
+def settings() -> Settings:
+    """The environment's settings with this session's overrides applied."""
+    base = base_settings()
+    init_session(base)
+    state = st.session_state
+    llm_url = base.llm_url
+    try:
+        llm_url = normalize_base_url(state[LLM_URL] or base.llm_url)
+    except ConfigError:
+        pass  # the sidebar shows the error next to the field; keep the environment's URL meanwhile
+    embed_url = llm_url if base.embed_url == base.llm_url else base.embed_url
+    return base.replace(
+        llm_url=llm_url, embed_url=embed_url, collection=state[COLLECTION] or base.collection,
+        top_k=int(state[TOP_K] or base.top_k), threshold=state[THRESHOLD],
+    )
+
+
+def mode() -> str:
+    return st.session_state.get(MODE) or "auto"
+
+
+def groups() -> list[str] | None:
+    """The signed-in reader's access groups (set by the gate); the retrieval filter."""
+    return st.session_state.get(GROUPS)
+
+
+def _store_key(s: Settings) -> tuple:
+    return (str(s.qdrant_path.resolve()), s.qdrant_url, s.qdrant_api_key, s.timeout)
+
+
+@st.cache_resource(show_spinner=False)
+def _store(key: tuple, _settings: Settings) -> Store:
+    return Store(_settings)
+
+
+def store(s: Settings) -> Store:
+    """The process's store; a clear stop when the embedded folder is held by another process."""
+    try:
+        return _store(_store_key(s), s)
+    except StoreError as exc:
+        st.error(f"**The vector store cannot be opened.** {exc}")
+        if not s.qdrant_url:
+            st.info(
+                "The embedded Qdrant store admits one process at a time. Stop the other process "
+                "(another `streamlit run`, or a `rag ingest` still running), then reload this page. "
+                "To work from several processes at once, run the Qdrant server "
+                "(`docker compose up -d qdrant`) and set `RAG_QDRANT_URL=http://localhost:6333`."
+            )
+        st.stop()
+        raise
+
+
+@st.cache_resource(show_spinner=False, ttl=600)
+def _collection_embedder(key: tuple, _settings: Settings, _info: dict) -> Any:
+    return embedder_for_collection(_settings, _info)[0]
+
+
+@st.cache_resource(show_spinner=False, ttl=60)
+def _new_embedder(key: tuple, _settings: Settings) -> tuple[Any, str]:
+    # ttl: in auto mode the answer depends on whether LM Studio runs right now.
+    return resolve_embedder(_settings)
+
+
+def embedder_for(s: Settings, info: dict | None) -> Any:
+    """The embedder that can query `info`'s collection (its own model), or the configured one
+    for a new collection. Raises RagError when that model is not available."""
+    if info and info.get("embedding_model"):
+        key = (info.get("embedding_model"), info.get("dimension"), s.embed_url, s.embed_threads)
+        return _collection_embedder(key, s, info)
+    return new_embedder(s)[0]
+
+
+def new_embedder(s: Settings) -> tuple[Any, str]:
+    return _new_embedder((s.embed_model, s.embed_url, s.embed_threads, s.llm_api_key), s)
+
+
+@st.cache_resource(show_spinner=False)
+def _llm(url: str, model: str | None, api_key: str | None, timeout: float) -> LLMClient:
+    return LLMClient(url, model=model, api_key=api_key, timeout=timeout)
+
+
+def llm(s: Settings) -> LLMClient:
+    return _llm(s.llm_url, s.llm_model, s.llm_api_key, s.timeout)
+
+
+@st.cache_data(ttl=STATUS_TTL, show_spinner=False)
+def _status(key: tuple, _settings: Settings, _store: Store | None) -> dict:
+    return gather_status(_settings, _store)
+
+
+def status(s: Settings, st_store: Store | None) -> dict:
+    """LM Studio and Qdrant status, at most STATUS_TTL seconds old."""
+    return _status((s.llm_url, s.llm_model, s.embed_url, s.embed_model) + _store_key(s), s, st_store)
+
+
+def refresh_status() -> None:
+    """After indexing or saving a threshold: the sidebar must show the new numbers now."""
+    _status.clear()
+
+
+def collection_info(st_store: Store, name: str) -> dict | None:
+    try:
+        return st_store.collection_info(name)
+    except RagError as exc:
+        st.error(str(exc))
+        st.stop()
+        raise

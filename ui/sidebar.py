@@ -1,0 +1,102 @@
+"""The shared sidebar: is LM Studio answering, which Qdrant, which collection, session overrides."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import streamlit as st
+
+from rag.config import normalize_base_url
+from rag.errors import ConfigError
+from rag.ingest import EMBEDDED_COMFORT_LIMIT
+from rag.retrieve import MODES
+from rag.safe_markdown import escape_link_text
+from rag.store import Store
+from rag.threshold import default_threshold
+from ui import resources as R
+
+
+def _llm_lines(llm: dict[str, Any]) -> None:
+    if not llm["reachable"]:
+        st.markdown(f":red-badge[:material/error: not answering] **LM Studio** at `{llm['url']}`")
+        if llm.get("error"):
+            st.caption(llm["error"])
+        return
+    st.markdown(f":green-badge[:material/check_circle: answering] **LM Studio** at `{llm['url']}`")
+    models = llm.get("models") or []
+    chat = [m for m in models if m.get("type") in ("llm", "vlm") and m.get("loaded") is not False]
+    embed = [m for m in models if m.get("type") == "embeddings" and m.get("loaded") is not False]
+    for label, group in (("chat", chat), ("embeddings", embed)):
+        if not group:
+            st.caption(f"{label}: no model loaded")
+        for m in group:
+            ctx = f", context {m['context_length']}" if m.get("context_length") else ""
+            st.caption(f"{label}: `{m['id']}`{ctx}")
+
+
+def _collection_lines(info: dict[str, Any] | None, name: str, embedded: bool) -> None:
+    if not info:
+        st.caption(f"`{name}` does not exist yet: load the demo corpus or ingest a source.")
+        return
+    threshold = info.get("threshold")
+    shown = (f"{threshold:.3f} (calibrated)" if threshold is not None
+             else f"{default_threshold(info.get('embedding_model')):.3f} (model default)")
+    st.caption(
+        f"{info.get('points', 0)} points · model `{info.get('embedding_model')}` "
+        f"({info.get('dimension')} dims) · strategy `{info.get('strategy')}` · threshold {shown}"
+    )
+    if embedded and (info.get("points") or 0) > EMBEDDED_COMFORT_LIMIT:
+        st.caption(
+            f":orange-badge[slow] over {EMBEDDED_COMFORT_LIMIT:,} chunks the embedded Qdrant searches by brute "
+            "force: a Qdrant server (RAG_QDRANT_URL, `rag migrate`) is faster."
+        )
+
+
+def _synced(widget: Any, label: str, name: str, **kwargs: Any) -> Any:
+    """A widget editing the session value `name`.
+
+    The value lives under its own session key, not the widget's: a widget's identity differs
+    when Streamlit runs a page file directly rather than through streamlit_app.py (see
+    ui.frame), and a widget-owned value would then fall back to its default. The widget is
+    set from that value before it is drawn, so a page may change the value (a new collection).
+    """
+    key = f"sidebar_{name}"
+    st.session_state[key] = st.session_state[name]
+
+    def copy() -> None:
+        st.session_state[name] = st.session_state[key]
+
+    return widget(label, key=key, on_change=copy, **kwargs)
+
+
+def render(settings: Any, store: Store | None, caption: str) -> None:
+    status = R.status(settings, store)
+    with st.sidebar:
+        st.caption(escape_link_text(caption))
+        _llm_lines(status["llm"])
+        q = status["qdrant"]
+        where = "embedded" if q["backend"] == "embedded" else "server"
+        badge = ":green-badge[:material/check_circle: open]" if q["reachable"] else ":red-badge[:material/error: unavailable]"
+        st.markdown(f"{badge} **Qdrant** {where}: `{q['location']}`")
+        if q.get("error"):
+            st.caption(q["error"])
+        infos = {c["name"]: c for c in q.get("collections") or []}
+        current = st.session_state[R.COLLECTION]
+        names = sorted(set(infos) | {current})
+        _synced(st.selectbox, "Collection", R.COLLECTION, options=names)
+        _collection_lines(infos.get(st.session_state[R.COLLECTION]), st.session_state[R.COLLECTION],
+                          q["backend"] == "embedded")
+        with st.expander("Session settings"):
+            _synced(st.text_input, "LM Studio URL", R.LLM_URL, help="with or without /v1; this session only")
+            try:
+                normalize_base_url(st.session_state[R.LLM_URL])
+            except ConfigError as exc:
+                st.error(str(exc))
+            _synced(st.number_input, "Passages retrieved (top k)", R.TOP_K, min_value=1, max_value=30, step=1)
+            _synced(
+                st.number_input, "Score threshold", R.THRESHOLD, min_value=0.0, max_value=1.0, step=0.01,
+                format="%.3f", placeholder="the collection's",
+                help="empty: the collection's calibrated value, else the model's default",
+            )
+            _synced(st.selectbox, "Retrieval", R.MODE, options=list(MODES),
+                    help="auto = hybrid (dense + BM25) when the collection has BM25 vectors")
