@@ -14,16 +14,17 @@ LLM_STATUS_TIMEOUT = 5.0  # status must answer quickly even when LM Studio hangs
 
 
 def llm_status(settings: Settings) -> dict[str, Any]:
-    client = LLMClient(
+    # Closed at once: the dashboard asks for the status every few seconds.
+    with LLMClient(
         settings.llm_url, model=settings.llm_model, api_key=settings.llm_api_key,
         timeout=min(settings.timeout, LLM_STATUS_TIMEOUT),
-    )
-    result: dict[str, Any] = {"url": client.base_url, "reachable": False, "error": None, "models": []}
-    try:
-        models = client.list_models()
-    except RagError as exc:
-        result["error"] = str(exc)
-        return result
+    ) as client:
+        result: dict[str, Any] = {"url": client.base_url, "reachable": False, "error": None, "models": []}
+        try:
+            models = client.list_models()
+        except RagError as exc:
+            result["error"] = str(exc)
+            return result
     result["reachable"] = True
     result["models"] = [
         {

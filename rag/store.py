@@ -7,6 +7,7 @@ that location's lock. A second *process* on the same folder gets a clear StoreEr
 
 from __future__ import annotations
 
+import atexit
 import threading
 import uuid
 import warnings
@@ -36,6 +37,18 @@ _PAGE = 256
 
 # location key -> (client, lock). Module level: one client per process per path or URL.
 _CLIENTS: dict[tuple, tuple[QdrantClient, threading.RLock]] = {}
+
+
+@atexit.register
+def _close_all() -> None:
+    # Closed while the interpreter still works: qdrant-client's own __del__ at shutdown fails noisily.
+    for client, lock in list(_CLIENTS.values()):
+        with lock:
+            try:
+                client.close()
+            except Exception:  # noqa: BLE001 - shutting down, nothing left to report to
+                pass
+    _CLIENTS.clear()
 _REGISTRY_LOCK = threading.Lock()
 
 
