@@ -30,12 +30,14 @@ def folder(tmp_path) -> Path:
         "---\n"
         "title: Kerberos & NTLM\n"
         "url: https://blog.example.com/kerberos/\n"
+        "source: wordpress\n"
         "modified: 2024-03-01T10:00:00\n"
         "access: [staff, admins]\n"
         "---\n"
         "# A heading that is not the title\n\nBody text.\n"
     ))
     _write(root, "guides/nested/deep.markdown", "Intro line.\n\n# Deep heading <a name=\"x\"></a>\n\nText.\n")
+    _write(root, "guides/hugo.md", "---\ntitle: About\nurl: /about/\n---\nA page of another site generator.\n")
     _write(root, "guides/no-heading.md", "Just some text, no heading.\n")
     _write(root, "guides/comma-access.md", "---\naccess: staff, ops\nmodified: 2024-01-31\n---\nText.\n")
     _write(root, "pages/page.html", (
@@ -72,6 +74,7 @@ def test_folder_yields_every_usable_file_and_reports_the_others(folder):
     assert set(docs) == {
         "https://blog.example.com/kerberos/",
         "guides/nested/deep.markdown",
+        "guides/hugo.md",
         "guides/no-heading.md",
         "guides/comma-access.md",
         "pages/page.html",
@@ -143,7 +146,7 @@ def test_hidden_files_and_other_extensions_are_ignored(folder):
 
 
 def test_open_source_for_paths(folder, tmp_path):
-    assert len([i for i in open_source(str(folder)) if isinstance(i, Document)]) == 9
+    assert len([i for i in open_source(str(folder)) if isinstance(i, Document)]) == 10
     single = list(open_source(str(folder / "guides/no-heading.md")))
     assert [d.url for d in single] == ["no-heading.md"]
     with pytest.raises(SourceError, match="No such file or folder"):
@@ -170,7 +173,7 @@ def test_unreadable_file_is_reported_and_the_rest_still_loads(folder):
     (folder / "guides" / "dangling.md").symlink_to(folder / "gone.md")
     docs, problems = _by_item(list(iter_folder(folder)))
     assert "could not be read" in problems["guides/dangling.md"][0].message
-    assert len(docs) == 9
+    assert len(docs) == 10
 
 
 def test_docs_fr_corpus_loads_with_titles_from_front_matter(corpora):

@@ -14,6 +14,7 @@ from pathlib import Path
 
 from rag.documents import Document, Problem
 from rag.errors import SourceError
+from rag.sources.files import FETCHED_SOURCE
 from rag.sources.frontmatter import render_front_matter
 from rag.sources.wordpress import WordPressSource, post_slug
 
@@ -61,7 +62,8 @@ def write_atomically(path: Path, text: str) -> None:
 
 
 def document_file_text(document: Document, post_id: object = None) -> str:
-    meta: dict[str, object] = {"title": document.title, "url": document.url}
+    # `source: wordpress` tells the folder loader to keep the post's link as its url.
+    meta: dict[str, object] = {"title": document.title, "url": document.url, "source": FETCHED_SOURCE}
     if document.modified:
         meta["modified"] = document.modified
     meta["access"] = list(document.access)

@@ -21,6 +21,7 @@ from rag.sources.frontmatter import as_groups, as_text, split_front_matter
 MARKDOWN_SUFFIXES = (".md", ".markdown")
 HTML_SUFFIXES = (".html", ".htm")
 SUFFIXES = MARKDOWN_SUFFIXES + HTML_SUFFIXES
+FETCHED_SOURCE = "wordpress"  # front-matter `source` written by `rag fetch`
 
 _ATX_H1 = re.compile(r"^ {0,3}#[ \t]+(.+?)[ \t]*#*[ \t]*$")
 _FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
@@ -116,17 +117,22 @@ def load_file(
             markdown = html_to_markdown(main_html)
         except Exception as exc:  # noqa: BLE001 - a converter failure concerns this file only
             return Problem(item, f"its HTML could not be converted to Markdown ({type(exc).__name__}: {exc}), skipped")
-        title = title or page_title or None
     else:
+        page_title = None
         markdown = body.strip("\n").rstrip()
     if not markdown.strip():
         redirect = as_text(meta.get("redirect_url"))
         if redirect:
             return Problem(item, f"has no text, only a redirect to {redirect}: skipped")
         return Problem(item, "has no text (only front matter or markup), skipped")
-    title = title or first_h1(markdown) or path.stem
+    # The contract's order: front matter, then the first `# ` heading; an HTML <title> often
+    # carries a site suffix, so it only comes before the file name.
+    title = title or first_h1(markdown) or page_title or path.stem
+    # A folder document's url is its relative path, except in `rag fetch` output, whose files
+    # keep the post's link so that ingesting the folder reproduces the site.
+    fetched = as_text(meta.get("source")) == FETCHED_SOURCE
     return Document(
-        url=as_text(meta.get("url")) or item,
+        url=(as_text(meta.get("url")) if fetched else None) or item,
         title=" ".join(title.split()),
         markdown=markdown,
         modified=as_text(meta.get("modified")) or _mtime_iso(path),
