@@ -94,6 +94,18 @@ def test_dockerfile_installs_the_package_and_runs_streamlit_on_all_interfaces():
         assert (ROOT / path).exists(), f"the Dockerfile copies {path}, which does not exist"
 
 
+def test_the_image_holds_every_local_module_the_app_imports():
+    # Everything the dashboard imports from this repository must be copied (or pip-installed).
+    text = (ROOT / "Dockerfile").read_text(encoding="utf-8")
+    copied = {Path(p).parts[0] for p in re.findall(r"^COPY (\S+)", text, re.MULTILINE)}
+    sources = [ROOT / "streamlit_app.py", *(ROOT / "pages").glob("*.py"), *(ROOT / "ui").glob("*.py")]
+    local = {p.name for p in ROOT.iterdir() if p.is_dir() and (p / "__init__.py").exists()}
+    for source in sources:
+        for module in re.findall(r"^\s*(?:from|import)\s+(\w+)", source.read_text(encoding="utf-8"), re.MULTILINE):
+            if module in local:
+                assert module in copied, f"{source.name} imports {module}, which the Dockerfile does not copy"
+
+
 def test_dockerignore_keeps_secrets_and_local_data_out_of_the_image():
     ignored = (ROOT / ".dockerignore").read_text(encoding="utf-8").split()
     for entry in (".env", ".venv", "data", ".git", ".streamlit/secrets.toml"):
