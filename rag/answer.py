@@ -336,7 +336,7 @@ def ask(
 ) -> AskResult:
     """Retrieve, then answer. `threshold` (else settings.threshold) overrides the collection's."""
     from rag.config import Settings
-    from rag.embeddings import EMBEDDED_MODEL_ID, resolve_embedder
+    from rag.embeddings import embedder_for_collection
     from rag.llm import LLMClient
     from rag.retrieve import retrieve
     from rag.store import Store
@@ -346,11 +346,7 @@ def ask(
     store = store if store is not None else Store(settings)
     info = store.collection_info(collection)
     if embedder is None:
-        chosen = settings
-        # "auto" follows the collection: probing a server is pointless when it was built offline.
-        if not settings.embed_model and info and info.get("embedding_model") == EMBEDDED_MODEL_ID:
-            chosen = settings.replace(embed_model="embedded")
-        embedder, _ = resolve_embedder(chosen, expected_dimension=(info or {}).get("dimension"))
+        embedder, _ = embedder_for_collection(settings, info)
     passages = retrieve(question, store, embedder, collection, top_k=top_k or settings.top_k,
                         mode=mode, groups=groups)
     explicit = threshold if threshold is not None else settings.threshold

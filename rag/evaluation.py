@@ -644,11 +644,6 @@ def embedder_for_collection(settings: Settings, info: Mapping[str, Any]) -> tupl
     Two collections built with two models are compared with one embedder each; any other
     model would score nonsense, so the collection's recorded model wins over RAG_EMBED_MODEL.
     """
-    from rag.embeddings import EMBEDDED_MODEL_ID, resolve_embedder
+    from rag.embeddings import embedder_for_collection as for_collection
 
-    model = info.get("embedding_model")
-    choice = "embedded" if model == EMBEDDED_MODEL_ID else model
-    if choice and (settings.embed_model or "").strip() != choice:
-        settings = settings.replace(embed_model=choice)
-    dimension = info.get("dimension")
-    return resolve_embedder(settings, expected_dimension=int(dimension) if dimension else None)
+    return for_collection(settings, info, follow_collection=True)

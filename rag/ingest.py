@@ -21,7 +21,7 @@ from rag.chunking import DEFAULT_STRATEGY, make_chunker
 from rag.chunking.base import Chunk
 from rag.embeddings import OVER_LIMIT_NOTE
 from rag.documents import Document, Problem
-from rag.errors import EmbeddingError, RagError, SourceError
+from rag.errors import ConfigError, EmbeddingError, RagError, SourceError
 from rag.sparse import sparse_vector
 from rag.store import PointRecord, Store, StoredPoint, now_iso, point_id
 
@@ -411,7 +411,7 @@ def ingest(
     store: Store,
     embedder: Any,
     collection: str,
-    strategy: str = DEFAULT_STRATEGY,
+    strategy: str | None = None,
     chunk_settings: dict[str, Any] | None = None,
     full: bool = False,
     prune: bool = False,
@@ -419,11 +419,41 @@ def ingest(
 ) -> IngestReport:
     """Index `items` into `collection`; see the module docstring for the guarantees.
 
+    `strategy` None: the collection's own strategy and settings, else the default strategy.
     `full` rebuilds the collection from scratch; `prune` deletes the points of urls this run
     did not see (only when the source was read to the end). A failed document is reported in
-    `report.failed` and the others are still indexed. StoreError is fatal and propagates.
+    `report.failed` and the others are still indexed. StoreError is fatal and propagates, and
+    so does ConfigError for a strategy that differs from the one the collection was built with.
     """
+    info = store.collection_info(collection)
+    strategy, chunk_settings = resolve_strategy(info, strategy, chunk_settings, full)
     return _Run(items, store, embedder, collection, strategy, chunk_settings, full, prune, progress).run()
 
 
-__all__ = ["IngestProgress", "IngestReport", "ingest", "is_unchanged", "build_key", "now_iso"]
+def resolve_strategy(
+    info: dict[str, Any] | None,
+    strategy: str | None,
+    chunk_settings: dict[str, Any] | None,
+    full: bool,
+) -> tuple[str, dict[str, Any] | None]:
+    """The strategy a run uses. One collection holds chunks of one strategy and one set of
+    settings, as its metadata says: mixing them would make that record, and evaluations, lie."""
+    built = (info or {}).get("strategy") if (info or {}).get("points") else None
+    if strategy is None:
+        if built and not full:
+            recorded = (info or {}).get("chunk_settings")
+            return built, (dict(recorded) if isinstance(recorded, dict) and chunk_settings is None else chunk_settings)
+        return DEFAULT_STRATEGY, chunk_settings
+    if built and not full:
+        wanted = make_chunker(strategy, **(chunk_settings or {})).settings()
+        recorded = (info or {}).get("chunk_settings") or {}
+        if built != strategy or (recorded and dict(recorded) != wanted):
+            name = (info or {}).get("name") or "the collection"
+            raise ConfigError(
+                f"{name!r} was built with the strategy {built} {recorded}; this run asks for {strategy} "
+                f"{wanted}. Rebuild it with --full, or index into another collection (--collection NAME)."
+            )
+    return strategy, chunk_settings
+
+
+__all__ = ["IngestProgress", "IngestReport", "ingest", "resolve_strategy", "is_unchanged", "build_key", "now_iso"]

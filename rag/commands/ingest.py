@@ -9,8 +9,8 @@ import sys
 
 from rag.chunking import DEFAULT_STRATEGY, STRATEGIES
 from rag.config import Settings
-from rag.embeddings import resolve_embedder
-from rag.ingest import ingest
+from rag.embeddings import embedder_for_collection
+from rag.ingest import ingest, resolve_strategy
 from rag.progress import ProgressPrinter
 from rag.redact import strip_userinfo
 from rag.sources import WordPressSource, is_url, open_source
@@ -44,8 +44,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     )
     parser.add_argument("source", metavar="SOURCE", help="WordPress site URL or local folder (or file)")
     parser.add_argument("--collection", metavar="C", help="collection name [$RAG_COLLECTION or blog]")
-    parser.add_argument("--strategy", metavar="S", default=DEFAULT_STRATEGY, choices=sorted(STRATEGIES),
-                        help=f"chunking strategy: {', '.join(sorted(STRATEGIES))} [{DEFAULT_STRATEGY}]")
+    parser.add_argument("--strategy", metavar="S", default=None, choices=sorted(STRATEGIES),
+                        help=f"chunking strategy: {', '.join(sorted(STRATEGIES))} "
+                             f"[the collection's own, else {DEFAULT_STRATEGY}]")
     parser.add_argument("--full", action="store_true",
                         help="rebuild the collection from scratch (also the way to change its embedding model)")
     parser.add_argument("--prune", action="store_true",
@@ -76,9 +77,11 @@ def run(args: argparse.Namespace) -> int:
     settings = Settings.from_env()
     collection = args.collection or settings.collection
     store = Store(settings)  # first: a locked embedded store fails before any model loads
-    embedder, sentence = resolve_embedder(settings)
+    info = None if args.full else store.collection_info(collection)
+    strategy, _ = resolve_strategy(info, args.strategy, None, args.full)
+    embedder, sentence = embedder_for_collection(settings, info)
     print(sentence, file=sys.stderr, flush=True)
-    print(f"Indexing {strip_userinfo(args.source)} into {collection!r} ({store.describe()}, strategy {args.strategy})",
+    print(f"Indexing {strip_userinfo(args.source)} into {collection!r} ({store.describe()}, strategy {strategy})",
           file=sys.stderr, flush=True)
     options = _source_options(args)
     if is_url(args.source):

@@ -5,7 +5,7 @@ from rag.embeddings.discovery import ModelInfo, ServerModels, list_models
 from rag.embeddings.embedded import MAX_TOKENS, OVER_LIMIT_NOTE, MODEL_ID as EMBEDDED_MODEL_ID, EmbeddedEmbedder
 from rag.embeddings.prefixes import QWEN3_QUERY_PREFIX, prefixes_for
 from rag.embeddings.remote import OpenAIEmbedder
-from rag.embeddings.resolve import resolve_embedder
+from rag.embeddings.resolve import embedder_for_collection, resolve_embedder
 
 __all__ = [
     "EMBEDDED_MODEL_ID",
@@ -20,5 +20,6 @@ __all__ = [
     "ServerModels",
     "list_models",
     "prefixes_for",
+    "embedder_for_collection",
     "resolve_embedder",
 ]

@@ -96,3 +96,27 @@ def resolve_embedder(
     state = " (not loaded yet: the server loads it on first use)" if chosen.loaded is False else ""
     return embedder, f"{server.server_name} at {url} answered: using {chosen.id}{state}."
 
+
+
+def embedder_for_collection(
+    settings: Settings,
+    info: Mapping[str, object] | None,
+    *,
+    follow_collection: bool = False,
+) -> tuple[Embedder, str]:
+    """The embedder for an existing collection (`info` from Store.collection_info, or None).
+
+    In auto mode (RAG_EMBED_MODEL unset), or with `follow_collection`, it is the model that built
+    the collection: probing a server is pointless when the vectors came from another model. An
+    explicit other model is kept, so that the store's model check names both.
+    """
+    info = info or {}
+    model = info.get("embedding_model")
+    dimension = info.get("dimension")
+    if isinstance(model, str) and model and (follow_collection or not settings.embed_model):
+        from rag.embeddings.embedded import MODEL_ID as EMBEDDED_MODEL_ID
+
+        choice = EMBEDDED if model == EMBEDDED_MODEL_ID else model
+        if (settings.embed_model or "").strip() != choice:
+            settings = settings.replace(embed_model=choice)
+    return resolve_embedder(settings, expected_dimension=int(dimension) if isinstance(dimension, int) else None)

@@ -1,0 +1,84 @@
+"""A collection keeps one strategy and one embedding model: re-runs follow them, changes are refused."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from rag.cli import main
+from rag.config import Settings
+from rag.store import Store
+
+ARTICLE = (
+    "---\ntitle: Tickets Kerberos\n---\n\n## Lister\n\n" + "La commande klist affiche les tickets. " * 40
+    + "\n\n## Purger\n\n" + "La commande klist purge vide le cache. " * 40 + "\n"
+)
+
+
+@pytest.fixture
+def folder(tmp_path) -> Path:
+    root = tmp_path / "blog"
+    root.mkdir()
+    (root / "klist.md").write_text(ARTICLE, encoding="utf-8")
+    return root
+
+
+@pytest.fixture
+def server(data_dir, fake_embeddings_server, monkeypatch):
+    server = fake_embeddings_server(dimension=16)
+    monkeypatch.setenv("RAG_EMBED_URL", server.url)
+    monkeypatch.setenv("RAG_LLM_URL", server.url)
+    return server
+
+
+def _info(data_dir: Path, collection: str) -> dict:
+    return Store(Settings(data_dir=data_dir)).collection_info(collection)
+
+
+def test_a_rerun_without_strategy_keeps_the_collections_own(folder, server, data_dir, monkeypatch, capsys):
+    monkeypatch.setenv("RAG_EMBED_MODEL", server.model)
+    assert main(["ingest", str(folder), "--collection", "base", "--strategy", "recursive"]) == 0
+    points = _info(data_dir, "base")["points"]
+    capsys.readouterr()
+
+    (folder / "klist.md").write_text(ARTICLE + "\n## Ajout\n\nUne section de plus.\n", encoding="utf-8")
+    assert main(["ingest", str(folder), "--collection", "base"]) == 0
+    err = capsys.readouterr().err
+    assert "strategy recursive" in err
+    info = _info(data_dir, "base")
+    assert info["strategy"] == "recursive"
+    assert info["points"] >= points
+
+
+def test_another_strategy_on_a_built_collection_is_refused_and_changes_nothing(folder, server, data_dir, monkeypatch, capsys):
+    monkeypatch.setenv("RAG_EMBED_MODEL", server.model)
+    assert main(["ingest", str(folder), "--collection", "base", "--strategy", "sections"]) == 0
+    before = {p.id: p.payload for p in Store(Settings(data_dir=data_dir)).scroll("base")}
+    capsys.readouterr()
+
+    assert main(["ingest", str(folder), "--collection", "base", "--strategy", "recursive"]) == 2
+    err = capsys.readouterr().err
+    assert "sections" in err and "recursive" in err and "--full" in err
+    after = {p.id: p.payload for p in Store(Settings(data_dir=data_dir)).scroll("base")}
+    assert after == before and _info(data_dir, "base")["strategy"] == "sections"
+
+    assert main(["ingest", str(folder), "--collection", "base", "--strategy", "recursive", "--full"]) == 0
+    assert _info(data_dir, "base")["strategy"] == "recursive"
+
+
+def test_auto_mode_reuses_the_model_that_built_the_collection(folder, server, data_dir, monkeypatch, capsys):
+    monkeypatch.setenv("RAG_EMBED_MODEL", "embedded")
+    assert main(["ingest", str(folder), "--collection", "offline"]) == 0
+    capsys.readouterr()
+
+    # Later an embeddings server answers, and RAG_EMBED_MODEL is unset (auto): the collection
+    # was built with the bundled model, so that model keeps being used, with no mixed vectors.
+    monkeypatch.delenv("RAG_EMBED_MODEL")
+    (folder / "klist.md").write_text(ARTICLE + "\n## Ajout\n\nUne section de plus.\n", encoding="utf-8")
+    assert main(["ingest", str(folder), "--collection", "offline"]) == 0
+    out, err = capsys.readouterr()
+    assert "embedded" in err.splitlines()[0]
+    assert "1 changed" in out
+    assert server.embedding_requests == []
+    assert _info(data_dir, "offline")["embedding_model"].startswith("embedded")
