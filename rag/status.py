@@ -57,16 +57,33 @@ def store_status(settings: Settings, store: Store | None = None) -> dict[str, An
     return result
 
 
+def embedding_choice(settings: Settings, llm: dict[str, Any]) -> str:
+    """Which model a new collection would be embedded with, in one sentence."""
+    if settings.embed_model:
+        return f"RAG_EMBED_MODEL={settings.embed_model}"
+    if settings.embed_url != settings.llm_url:
+        return (f"auto: the embedding model of {settings.embed_url} if it answers, "
+                "else the bundled multilingual-e5-small")
+    if not llm["reachable"]:
+        return "auto: no server answers, so the bundled multilingual-e5-small (384 dims)"
+    served = [m["id"] for m in llm["models"] if m.get("type") == "embeddings"]
+    if served:
+        return f"auto: the server's embedding model {served[0]}"
+    return "auto: the server lists no embedding model, so the bundled multilingual-e5-small (384 dims)"
+
+
 def gather_status(settings: Settings, store: Store | None = None) -> dict[str, Any]:
     """LM Studio (reachable, models), the embedding setting, Qdrant (backend, collections).
 
     Never includes an API key. Failures are reported in the `error` fields, never raised.
     """
+    llm = llm_status(settings)
     return {
-        "llm": llm_status(settings),
+        "llm": llm,
         "embeddings": {
             "url": settings.embed_url,
             "model": settings.embed_model or "auto",
+            "choice": embedding_choice(settings, llm),
         },
         "qdrant": store_status(settings, store),
         "default_collection": settings.collection,
@@ -87,7 +104,7 @@ def format_status(status: dict[str, Any]) -> str:
         if llm.get("error"):
             lines.append(f"  {llm['error']}")
     emb = status["embeddings"]
-    lines.append(f"Embeddings: model {emb['model']} (server {emb['url']})")
+    lines.append(f"Embeddings for a new collection: {emb['choice']}; an existing one keeps its own model")
     q = status["qdrant"]
     where = "embedded at" if q["backend"] == "embedded" else "server at"
     if not q["reachable"]:

@@ -60,3 +60,20 @@ def test_server_backend_unreachable_is_reported_without_the_key(data_dir):
     assert status["qdrant"]["backend"] == "server" and status["qdrant"]["reachable"] is False
     assert "http://127.0.0.1:9" in status["qdrant"]["error"]
     assert "qdrant-secret" not in json.dumps(status)
+
+
+def test_status_says_which_embedding_model_a_new_collection_gets(data_dir, fake_embeddings_server, monkeypatch, capsys):
+    server = fake_embeddings_server(dimension=16)
+    monkeypatch.delenv("RAG_EMBED_MODEL", raising=False)
+    monkeypatch.setenv("RAG_LLM_URL", server.url)
+    monkeypatch.delenv("RAG_EMBED_URL", raising=False)
+    main(["status"])
+    assert f"the server's embedding model {server.model}" in capsys.readouterr().out
+
+    monkeypatch.setenv("RAG_LLM_URL", "http://127.0.0.1:9/v1")
+    main(["status"])
+    assert "no server answers, so the bundled multilingual-e5-small" in capsys.readouterr().out
+
+    monkeypatch.setenv("RAG_EMBED_MODEL", "embedded")
+    main(["status"])
+    assert "RAG_EMBED_MODEL=embedded" in capsys.readouterr().out
