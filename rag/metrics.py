@@ -10,11 +10,10 @@ from __future__ import annotations
 
 from typing import Any, Iterable, Mapping, Sequence
 
+from rag.textnorm import normalize_answer
+
 
 def _normalize(text: str) -> str:
-    # Imported late: rag.textnorm is owned elsewhere and shared with the demo corpus.
-    from rag.textnorm import normalize_answer
-
     return normalize_answer(text)
 
 

@@ -99,3 +99,26 @@ def test_the_collections_calibrated_threshold_applies_unless_one_is_given(collec
     main(["ask", "Comment afficher la table ARP ?", "--collection", collection, "--json", "--threshold", "0.5"])
     data = json.loads(capsys.readouterr().out)
     assert data["threshold_source"] == "setting" and not data["refused"]
+
+
+def test_ask_as_a_reader_of_some_groups_never_sees_other_documents(corpora, data_dir, tmp_path, lmstudio,
+                                                                     monkeypatch, capsys):
+    public, staff = tmp_path / "public", tmp_path / "staff"
+    public.mkdir()
+    staff.mkdir()
+    shutil.copy(corpora / DOCS / "arp.md", public / "arp.md")
+    shutil.copy(corpora / DOCS / "ksetup-addkdc.md", staff / "ksetup-addkdc.md")
+    monkeypatch.setenv("RAG_EMBED_MODEL", "embedded")
+    assert main(["ingest", str(public), "--collection", "mixed"]) == 0
+    assert main(["ingest", str(staff), "--collection", "mixed", "--access", "staff"]) == 0
+    _env(monkeypatch, lmstudio)
+    capsys.readouterr()
+
+    question = ["ask", "Comment ajouter une adresse de KDC avec ksetup ?", "--collection", "mixed", "--json"]
+    main(question + ["--groups", "public"])
+    as_public = json.loads(capsys.readouterr().out)
+    assert as_public["passages"] and {p["url"] for p in as_public["passages"]} == {"arp.md"}
+
+    main(question + ["--groups", "public", "staff"])
+    as_staff = json.loads(capsys.readouterr().out)
+    assert as_staff["passages"][0]["url"] == "ksetup-addkdc.md"

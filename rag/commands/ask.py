@@ -34,6 +34,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     )
     parser.add_argument("--mode", choices=("auto", "dense", "hybrid"), default="auto",
                         help="retrieval: dense, hybrid (dense + BM25), or auto (hybrid when the collection has BM25)")
+    parser.add_argument("--groups", nargs="+", metavar="GROUP",
+                        help="answer as a reader in these access groups, e.g. public "
+                             "(default: every document; the command line is the administrator's)")
     parser.set_defaults(func=run)
 
 
@@ -50,6 +53,7 @@ def run(args: argparse.Namespace) -> int:
     result = ask(
         args.question, settings, on_token=None if args.json else on_token,
         collection=args.collection, top_k=args.top_k, mode=args.mode, threshold=args.threshold,
+        groups=args.groups,
     )
     if args.json:
         print(json.dumps(result.to_json(), ensure_ascii=False, indent=2))

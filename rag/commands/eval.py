@@ -63,6 +63,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--mode", choices=["auto", "dense", "hybrid"], default="auto", help="retrieval mode")
     parser.add_argument("--top-k", type=int, metavar="K", help="passages retrieved per question (default: RAG_TOP_K)")
     parser.add_argument("--json", action="store_true", help="print the summary (and comparison) as JSON")
+    parser.add_argument("--groups", nargs="+", metavar="GROUP",
+                        help="retrieve as a reader in these access groups (default: every document)")
     parser.set_defaults(func=run)
 
 
@@ -115,6 +117,7 @@ def _run_one(
         progress=_Progress(collection),
         question_set=str(Path(args.questions).resolve()),
         threshold_source=source,
+        groups=args.groups,
     )
     summary = results["summary"]
     if args.save_threshold and summary["suggested_threshold"] is not None:
