@@ -290,3 +290,21 @@ def test_spaces_longer_than_a_chunk_are_not_lost():
         chunks = chunker.chunk(text)
         check_common(text, chunks, overlap=chunker.settings().get("overlap", 0))
         check_concatenates(text, chunks)
+
+
+def test_table_split_marks_the_pieces_that_lost_the_header_row():
+    from rag.chunking import make_chunker
+
+    rows = "\n".join(f"| 0x{i:02x} | valeur numéro {i} du masque de chiffrement |" for i in range(40))
+    markdown = "## Valeurs\n\n| Bit | Sens |\n|---|---|\n" + rows + "\n\nFin de l'article.\n"
+    for name, settings in (("recursive", {"chunk_size": 600, "overlap": 0}),
+                           ("sections_min_max", {"min_size": 100, "max_size": 600})):
+        chunks = make_chunker(name, **settings).chunk(markdown, "Types de chiffrement")
+        table_pieces = [c for c in chunks if "| 0x" in c.text]
+        assert len(table_pieces) > 1, name
+        first, *rest = table_pieces
+        assert "| Bit | Sens |" in first.text and "table_split" not in first.warnings, name
+        for piece in rest:
+            assert "| Bit | Sens |" not in piece.text and "table_split" in piece.warnings, name
+        if name == "sections_min_max":
+            assert all("| Bit | Sens |" in piece.header for piece in rest)

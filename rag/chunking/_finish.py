@@ -49,6 +49,8 @@ def finish(
             block = structure.block_around(offset)
             if block is None:
                 continue
+            if block.kind == TABLE and offset == end:
+                continue  # this piece keeps the header row: `table_split` marks the pieces without it
             name = CODE_BLOCK_SPLIT if block.kind == CODE else TABLE_SPLIT
             if name not in warnings:
                 warnings.append(name)
