@@ -69,6 +69,7 @@ def test_lm_studio_down_still_shows_passages_and_why(app_env, lmstudio):
     reason = texts(at.warning)
     assert "No answer was written" in reason and "not reachable" in reason
     assert at.expander[0].label.startswith("6 passages retrieved")
+    assert at.expander[0].proto.expanded, "without an answer the passages are shown open"
     assert "kerberos-erreurs.md" in texts(at.expander[0].markdown)
     # The sidebar says LM Studio is not answering.
     assert "not answering" in texts(at.sidebar.markdown)

@@ -83,7 +83,9 @@ def render_result(result: AskResult, turn: int, answer_slot: Any = None) -> None
     if not result.passages:
         return
     accepted = set(result.accepted)
-    with st.expander(f"{len(result.passages)} passages retrieved (threshold {result.threshold:.3f})"):
+    # Without an answer, the passages are what the reader came for: show them open.
+    with st.expander(f"{len(result.passages)} passages retrieved (threshold {result.threshold:.3f})",
+                     expanded=bool(result.llm_error)):
         st.plotly_chart(score_chart(D.passage_rows(result), result.threshold), key=f"scores_{turn}")
         for p in result.passages:
             st.markdown(D.passage_markdown(p, p.n in accepted, result.threshold))
