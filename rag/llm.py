@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 import re
 from pathlib import Path
-from typing import Any, Iterator, TypedDict
+from typing import Any, Callable, Iterator, TypedDict
 from urllib.parse import urlsplit
 
 import httpx
@@ -157,30 +157,28 @@ class LLMClient:
             "model or fewer passages (lower top k), or raise RAG_TIMEOUT."
         )
 
+    def _transport_error(self, exc: httpx.TransportError, what: str) -> LLMError:
+        """A timeout while the server works on `what`, else (a connect timeout too) unreachable."""
+        if isinstance(exc, httpx.TimeoutException) and not isinstance(exc, httpx.ConnectTimeout):
+            return self._timeout_error(what)
+        return self._unreachable(exc)
+
     def _get(self, url: str) -> httpx.Response:
         try:
             return self._http.get(url)
-        except httpx.TimeoutException as exc:
-            if isinstance(exc, httpx.ConnectTimeout):
-                raise self._unreachable(exc) from exc
-            raise self._timeout_error("list its models") from exc
         except httpx.TransportError as exc:
-            raise self._unreachable(exc) from exc
+            raise self._transport_error(exc, "list its models") from exc
 
     # -- models -----------------------------------------------------------------------------
 
     def list_models(self) -> list[ModelInfo]:
         """Every model the server knows, with type, state and context lengths where it says them."""
-        response = self._get(f"{self.root}/api/v0/models")
-        if response.status_code == 200:
-            models = _parse_v0(_json(response))
-            if models is not None:
-                return models
-        response = self._get(f"{self.root}/api/v1/models")
-        if response.status_code == 200:
-            models = _parse_v1(_json(response))
-            if models is not None:
-                return models
+        for path, parse in (("/api/v0/models", _parse_v0), ("/api/v1/models", _parse_v1)):
+            response = self._get(f"{self.root}{path}")
+            if response.status_code == 200:
+                models = parse(_json(response))
+                if models is not None:
+                    return models
         response = self._get(f"{self.base_url}/models")
         if response.status_code != 200:
             raise LLMError(
@@ -188,22 +186,10 @@ class LLMClient:
                 f"{redact(_error_message(response), [self.api_key]) or 'no details'}. Check that RAG_LLM_URL points to an "
                 "OpenAI-compatible server such as LM Studio."
             )
-        data = _json(response)
-        entries = data.get("data") if isinstance(data, dict) else None
-        if not isinstance(entries, list):
+        models = _parse_openai(_json(response))
+        if models is None:
             raise LLMError(f"The server at {self.shown_url} returned a model list this program cannot read.")
-        # A plain OpenAI server says nothing about types or state: guess embeddings from the name.
-        return [
-            ModelInfo(
-                id=str(entry.get("id")),
-                type="embeddings" if "embed" in str(entry.get("id", "")).lower() else "unknown",
-                state="unknown",
-                max_context_length=None,
-                loaded_context_length=None,
-            )
-            for entry in entries
-            if isinstance(entry, dict) and entry.get("id")
-        ]
+        return models
 
     def chat_model(self) -> str:
         """The configured model, else the chat model the server has loaded."""
@@ -295,24 +281,16 @@ class LLMClient:
                         f"length model {payload['model']!r} is loaded with: load it with a larger "
                         "--context-length or ask with a lower top k."
                     )
-        except httpx.TimeoutException as exc:
-            if isinstance(exc, httpx.ConnectTimeout):
-                raise self._unreachable(exc) from exc
-            raise self._timeout_error("answer") from exc
         except httpx.TransportError as exc:
-            raise self._unreachable(exc) from exc
+            raise self._transport_error(exc, "answer") from exc
 
     def chat(self, messages: list[dict[str, str]], **params: Any) -> str:
         """The whole answer in one request (no streaming)."""
         payload = self._payload(messages, False, dict(params))
         try:
             response = self._http.post(f"{self.base_url}/chat/completions", json=payload)
-        except httpx.TimeoutException as exc:
-            if isinstance(exc, httpx.ConnectTimeout):
-                raise self._unreachable(exc) from exc
-            raise self._timeout_error("answer") from exc
         except httpx.TransportError as exc:
-            raise self._unreachable(exc) from exc
+            raise self._transport_error(exc, "answer") from exc
         if response.status_code != 200:
             raise self._http_error(response, payload["model"])
         body = _json(response)
@@ -390,47 +368,66 @@ def _int_or_none(value: Any) -> int | None:
         return None
 
 
-def _parse_v0(body: Any) -> list[ModelInfo] | None:
-    entries = body.get("data") if isinstance(body, dict) else None
+def _parse_models(body: Any, list_key: str, id_key: str,
+                  read: Callable[[dict[str, Any]], ModelInfo]) -> list[ModelInfo] | None:
+    """`read` of every entry of body[list_key] that has an id_key; None when there is no such list."""
+    entries = body.get(list_key) if isinstance(body, dict) else None
     if not isinstance(entries, list):
         return None
-    models = []
-    for entry in entries:
-        if not isinstance(entry, dict) or not entry.get("id"):
-            continue
-        kind = str(entry.get("type") or "unknown")
-        models.append(ModelInfo(
-            id=str(entry["id"]),
-            type="embeddings" if kind in ("embeddings", "embedding") else kind,
-            state=str(entry.get("state") or "unknown"),
-            max_context_length=_int_or_none(entry.get("max_context_length")),
-            loaded_context_length=_int_or_none(entry.get("loaded_context_length")),
-        ))
-    return models
+    return [read(entry) for entry in entries if isinstance(entry, dict) and entry.get(id_key)]
+
+
+def _model_v0(entry: dict[str, Any]) -> ModelInfo:
+    kind = str(entry.get("type") or "unknown")
+    return ModelInfo(
+        id=str(entry["id"]),
+        type="embeddings" if kind in ("embeddings", "embedding") else kind,
+        state=str(entry.get("state") or "unknown"),
+        max_context_length=_int_or_none(entry.get("max_context_length")),
+        loaded_context_length=_int_or_none(entry.get("loaded_context_length")),
+    )
+
+
+def _model_v1(entry: dict[str, Any]) -> ModelInfo:
+    kind = str(entry.get("type") or "unknown")
+    if kind == "embedding":
+        kind = "embeddings"
+    elif kind == "llm" and (entry.get("capabilities") or {}).get("vision"):
+        kind = "vlm"
+    instances = [i for i in entry.get("loaded_instances") or [] if isinstance(i, dict)]
+    loaded_ctx = None
+    if instances:
+        loaded_ctx = _int_or_none((instances[0].get("config") or {}).get("context_length"))
+    return ModelInfo(
+        id=str(instances[0].get("id") or entry["key"]) if instances else str(entry["key"]),
+        type=kind,
+        state="loaded" if instances else "not-loaded",
+        max_context_length=_int_or_none(entry.get("max_context_length")),
+        loaded_context_length=loaded_ctx,
+    )
+
+
+def _model_openai(entry: dict[str, Any]) -> ModelInfo:
+    # A plain OpenAI server says nothing about types or state: guess embeddings from the name.
+    return ModelInfo(
+        id=str(entry["id"]),
+        type="embeddings" if "embed" in str(entry["id"]).lower() else "unknown",
+        state="unknown",
+        max_context_length=None,
+        loaded_context_length=None,
+    )
+
+
+def _parse_v0(body: Any) -> list[ModelInfo] | None:
+    """LM Studio's /api/v0/models."""
+    return _parse_models(body, "data", "id", _model_v0)
 
 
 def _parse_v1(body: Any) -> list[ModelInfo] | None:
-    entries = body.get("models") if isinstance(body, dict) else None
-    if not isinstance(entries, list):
-        return None
-    models = []
-    for entry in entries:
-        if not isinstance(entry, dict) or not entry.get("key"):
-            continue
-        kind = str(entry.get("type") or "unknown")
-        if kind == "embedding":
-            kind = "embeddings"
-        elif kind == "llm" and (entry.get("capabilities") or {}).get("vision"):
-            kind = "vlm"
-        instances = [i for i in entry.get("loaded_instances") or [] if isinstance(i, dict)]
-        loaded_ctx = None
-        if instances:
-            loaded_ctx = _int_or_none((instances[0].get("config") or {}).get("context_length"))
-        models.append(ModelInfo(
-            id=str(instances[0].get("id") or entry["key"]) if instances else str(entry["key"]),
-            type=kind,
-            state="loaded" if instances else "not-loaded",
-            max_context_length=_int_or_none(entry.get("max_context_length")),
-            loaded_context_length=loaded_ctx,
-        ))
-    return models
+    """LM Studio's /api/v1/models."""
+    return _parse_models(body, "models", "key", _model_v1)
+
+
+def _parse_openai(body: Any) -> list[ModelInfo] | None:
+    """The OpenAI /v1/models."""
+    return _parse_models(body, "data", "id", _model_openai)

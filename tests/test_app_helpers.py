@@ -6,8 +6,7 @@ from __future__ import annotations
 import json
 import shutil
 import subprocess
-import threading
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import BaseHTTPRequestHandler
 from types import SimpleNamespace
 
 import pytest
@@ -21,6 +20,7 @@ from rag.embed_request import curl_command, endpoint, request_body, suggested_mo
 from rag.errors import QuestionSetError
 from rag.commands.preview import preview
 from rag.sources import load_one
+from tests.fixtures.net import start_http_server, stop_http_server
 
 NASTY = [
     "It's a \"quoted\" $HOME `whoami` $(id) \\ back\\slash",
@@ -48,13 +48,11 @@ class _Echo(BaseHTTPRequestHandler):
 @pytest.fixture
 def echo_server():
     _Echo.received = []
-    server = ThreadingHTTPServer(("127.0.0.1", 0), _Echo)
-    threading.Thread(target=server.serve_forever, daemon=True).start()
+    server, thread, port = start_http_server(_Echo)
     try:
-        yield f"http://127.0.0.1:{server.server_address[1]}", _Echo.received
+        yield f"http://127.0.0.1:{port}", _Echo.received
     finally:
-        server.shutdown()
-        server.server_close()
+        stop_http_server(server, thread)
 
 
 @pytest.mark.parametrize("target,path,extra", [

@@ -4,14 +4,13 @@ chromium. Load the demo corpus, ask a question, get a cited answer, run the eval
 from __future__ import annotations
 
 import os
-import socket
 import subprocess
 import sys
-import time
 from pathlib import Path
 
-import httpx
 import pytest
+
+from tests.fixtures.net import free_port, stop_process, wait_until_up
 
 ROOT = Path(__file__).resolve().parent.parent
 CHROMIUM = Path("/usr/bin/chromium")
@@ -30,26 +29,6 @@ def settle(page) -> None:
     expect(running).to_have_count(0, timeout=2 * MINUTE)
 
 
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
-
-
-def _wait_healthy(url: str, proc: subprocess.Popen, log: Path, seconds: float = 60) -> None:
-    deadline = time.monotonic() + seconds
-    while time.monotonic() < deadline:
-        if proc.poll() is not None:
-            pytest.fail(f"streamlit exited with {proc.returncode}:\n{log.read_text()}")
-        try:
-            if httpx.get(f"{url}/_stcore/health", timeout=2).text == "ok":
-                return
-        except httpx.HTTPError:
-            pass
-        time.sleep(0.3)
-    pytest.fail(f"streamlit did not answer within {seconds:.0f} s:\n{log.read_text()}")
-
-
 @pytest.fixture
 def app_url(tmp_path: Path, lmstudio) -> str:
     lmstudio.answer = ANSWER
@@ -57,7 +36,7 @@ def app_url(tmp_path: Path, lmstudio) -> str:
            if not k.startswith("RAG_") and not k.startswith("STREAMLIT_")}
     env.update(RAG_DATA_DIR=str(tmp_path / "data"), RAG_EMBED_MODEL="embedded", RAG_EMBED_THREADS="2",
                RAG_LLM_URL=lmstudio.url)
-    port = _free_port()
+    port = free_port()
     log = tmp_path / "streamlit.log"
     with open(log, "w") as out:
         proc = subprocess.Popen(
@@ -68,15 +47,11 @@ def app_url(tmp_path: Path, lmstudio) -> str:
         )
     url = f"http://127.0.0.1:{port}"
     try:
-        _wait_healthy(url, proc, log)
+        wait_until_up(f"{url}/_stcore/health", 60, process=proc, name="streamlit", details=log.read_text,
+                      ready=lambda response: response.text == "ok", interval=0.3)
         yield url
     finally:
-        proc.terminate()
-        try:
-            proc.wait(timeout=15)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait()
+        stop_process(proc, timeout=15)
 
 
 @pytest.mark.timeout(420)

@@ -4,7 +4,6 @@ exactly the points of a clean run."""
 
 from __future__ import annotations
 
-import threading
 from http.server import ThreadingHTTPServer
 
 import pytest
@@ -15,6 +14,7 @@ from rag.embeddings import OpenAIEmbedder
 from rag.ingest import IngestProgress, ingest
 from rag.store import Store
 from tests.fixtures.embeddings_server import FakeEmbeddingsServer, _handler
+from tests.fixtures.net import start_http_server, stop_http_server
 
 DOCS = 6
 FAILING_FROM = 3  # the fault starts once two documents are indexed
@@ -40,15 +40,11 @@ class RestartableServer:
         return f"http://127.0.0.1:{self.port}/v1"
 
     def start(self) -> None:
-        self.httpd = ThreadingHTTPServer(("127.0.0.1", self.port), self.handler)
-        self.httpd.daemon_threads = True
-        self.port = self.httpd.server_address[1]
-        threading.Thread(target=self.httpd.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True).start()
+        self.httpd, self.thread, self.port = start_http_server(self.handler, self.port)
 
     def stop(self) -> None:
         if self.httpd is not None:
-            self.httpd.shutdown()
-            self.httpd.server_close()
+            stop_http_server(self.httpd, self.thread)
             self.httpd = None
 
 

@@ -17,15 +17,6 @@ from rag.config import Settings
 from rag.store import Store
 
 
-@pytest.fixture
-def env(data_dir, fake_embeddings_server, monkeypatch):
-    server = fake_embeddings_server(dimension=16)
-    monkeypatch.setenv("RAG_EMBED_URL", server.url)
-    monkeypatch.setenv("RAG_EMBED_MODEL", server.model)
-    monkeypatch.setenv("RAG_LLM_URL", server.url)
-    return server
-
-
 def _points(data_dir: Path) -> list[dict]:
     store = Store(Settings(data_dir=data_dir))
     try:
@@ -34,7 +25,7 @@ def _points(data_dir: Path) -> list[dict]:
         store.close()
 
 
-def test_bad_files_are_reported_by_name_and_the_good_ones_indexed(tmp_path, env, data_dir, capsys):
+def test_bad_files_are_reported_by_name_and_the_good_ones_indexed(tmp_path, fake_embeddings_env, data_dir, capsys):
     root = tmp_path / "notes"
     root.mkdir()
     (root / "ok.md").write_text("# Pare-feu\n\nOuvrez le port 88 pour Kerberos.\n", encoding="utf-8")
@@ -85,7 +76,7 @@ def fast_data_dir(data_dir, monkeypatch):
         yield Path(folder)
 
 
-def test_a_five_megabyte_markdown_file_is_chunked_and_indexed_in_bounded_memory(tmp_path, env, fast_data_dir):
+def test_a_five_megabyte_markdown_file_is_chunked_and_indexed_in_bounded_memory(tmp_path, fake_embeddings_env, fast_data_dir):
     data_dir = fast_data_dir
     root = tmp_path / "big"
     root.mkdir()

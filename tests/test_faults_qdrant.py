@@ -17,14 +17,10 @@ API_KEY = "qdrant-key-7f3a9c1e"
 
 
 @pytest.fixture
-def closed_url(data_dir, monkeypatch, fake_embeddings_server) -> str:
+def closed_url(fake_embeddings_env, monkeypatch) -> str:
     url = f"http://127.0.0.1:{free_port()}"  # bound then released: nothing listens there
-    server = fake_embeddings_server(dimension=16)
     monkeypatch.setenv("RAG_QDRANT_URL", url)
     monkeypatch.setenv("RAG_QDRANT_API_KEY", API_KEY)
-    monkeypatch.setenv("RAG_EMBED_URL", server.url)
-    monkeypatch.setenv("RAG_EMBED_MODEL", server.model)
-    monkeypatch.setenv("RAG_LLM_URL", server.url)
     monkeypatch.setenv("RAG_TIMEOUT", "5")
     return url
 

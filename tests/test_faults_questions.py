@@ -13,10 +13,8 @@ from rag.retrieve import MAX_QUESTION_CHARS
 
 
 @pytest.fixture
-def indexed(tmp_path, data_dir, fake_embeddings_server, lmstudio, monkeypatch, capsys):
-    server = fake_embeddings_server(dimension=16)
-    monkeypatch.setenv("RAG_EMBED_URL", server.url)
-    monkeypatch.setenv("RAG_EMBED_MODEL", server.model)
+def indexed(tmp_path, fake_embeddings_env, lmstudio, monkeypatch, capsys):
+    server = fake_embeddings_env
     monkeypatch.setenv("RAG_LLM_URL", lmstudio.url)
     monkeypatch.delenv("RAG_THRESHOLD", raising=False)
     root = tmp_path / "notes"

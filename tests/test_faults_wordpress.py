@@ -12,14 +12,10 @@ from tests.fixtures.wordpress import load_real_posts
 
 
 @pytest.fixture
-def env(data_dir, fake_embeddings_server, monkeypatch):
-    server = fake_embeddings_server(dimension=16)
-    monkeypatch.setenv("RAG_EMBED_URL", server.url)
-    monkeypatch.setenv("RAG_EMBED_MODEL", server.model)
-    monkeypatch.setenv("RAG_LLM_URL", server.url)
+def env(fake_embeddings_env, monkeypatch):
     monkeypatch.delenv("RAG_WP_USER", raising=False)
     monkeypatch.delenv("RAG_WP_APP_PASSWORD", raising=False)
-    return server
+    return fake_embeddings_env
 
 
 @pytest.fixture

@@ -102,17 +102,15 @@ INJECTION = (
 
 
 @pytest.fixture
-def indexed(tmp_path, data_dir, fake_embeddings_server, lmstudio, monkeypatch, capsys):
-    server = fake_embeddings_server(dimension=16)
-    monkeypatch.setenv("RAG_EMBED_URL", server.url)
-    monkeypatch.setenv("RAG_EMBED_MODEL", server.model)
+def indexed(tmp_path, fake_embeddings_env, lmstudio, monkeypatch, capsys):
+    server = fake_embeddings_env
     monkeypatch.setenv("RAG_LLM_URL", lmstudio.url)
     root = tmp_path / "notes"
     root.mkdir()
     (root / "consignes.md").write_text(INJECTION, encoding="utf-8")
     (root / "ntp.md").write_text("# Heure\n\n## Réglage\n\nw32tm /resync force la synchronisation.\n",
                                  encoding="utf-8")
-    (root / "lien.md").write_text("---\nurl: \"javascript:alert(1)\"\n---\n# Lien piégé\n\nTexte ordinaire.\n",
+    (root / "lien.md").write_text("---\nurl: \"javascript:alert(1)\"\nsource: wordpress\n---\n# Lien piégé\n\nTexte ordinaire.\n",
                                   encoding="utf-8")
     assert main(["ingest", str(root)]) == 0
     capsys.readouterr()

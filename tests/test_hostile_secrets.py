@@ -5,15 +5,14 @@ key back in their errors), and no output, log or results file may contain them."
 from __future__ import annotations
 
 import json
-import threading
-from http.server import ThreadingHTTPServer
 from pathlib import Path
 
 import pytest
 
 from rag.cli import main
 from rag.redact import redact
-from tests.fixtures.embeddings_server import FakeEmbeddingsServer, _handler, free_port
+from tests.fixtures.embeddings_server import FakeEmbeddingsServer, _handler
+from tests.fixtures.net import free_port, start_http_server, stop_http_server
 from tests.fixtures.wordpress import load_real_posts
 
 QDRANT_KEY = "qdrant-SECRET-5a1b7e"
@@ -29,13 +28,10 @@ def _leaks(text: str) -> list[str]:
 
 
 @pytest.fixture
-def setup(data_dir, fake_embeddings_server, lmstudio, make_wp_server, monkeypatch, capsys):
-    embeddings = fake_embeddings_server(dimension=16)
+def setup(fake_embeddings_env, lmstudio, make_wp_server, monkeypatch, capsys):
     wp = make_wp_server(posts=load_real_posts("frontity")[:2])
     wp.users[wp.username] = WP_PASSWORD
     wp.add_post("Runbook interne", "<p>La rotation des clés a lieu le lundi.</p>", status="private")
-    monkeypatch.setenv("RAG_EMBED_URL", embeddings.url)
-    monkeypatch.setenv("RAG_EMBED_MODEL", embeddings.model)
     monkeypatch.setenv("RAG_LLM_URL", lmstudio.url)
     monkeypatch.setenv("RAG_LLM_API_KEY", LLM_KEY)
     monkeypatch.setenv("RAG_QDRANT_API_KEY", QDRANT_KEY)  # set, though the embedded store ignores it
@@ -138,10 +134,9 @@ def test_embeddings_server_errors_never_carry_the_key():
     from rag.errors import EmbeddingError
 
     state = _EchoingEmbeddings(url="", root="", dimension=8)
-    httpd = ThreadingHTTPServer(("127.0.0.1", 0), _handler(state))
-    threading.Thread(target=httpd.serve_forever, daemon=True).start()
+    httpd, thread, port = start_http_server(_handler(state))
     try:
-        embedder = OpenAIEmbedder(f"http://127.0.0.1:{httpd.server_address[1]}/v1", state.model, api_key=LLM_KEY)
+        embedder = OpenAIEmbedder(f"http://127.0.0.1:{port}/v1", state.model, api_key=LLM_KEY)
         embedder.dimension  # noqa: B018 - measured once while the server accepts the key
         state.refuse = True
         with pytest.raises(EmbeddingError) as caught:
@@ -149,8 +144,7 @@ def test_embeddings_server_errors_never_carry_the_key():
         assert LLM_KEY not in str(caught.value) and "401" in str(caught.value)
         embedder.close()
     finally:
-        httpd.shutdown()
-        httpd.server_close()
+        stop_http_server(httpd, thread)
 
 
 def test_redaction_covers_the_forms_a_secret_takes():

@@ -30,26 +30,17 @@ def folder(tmp_path) -> Path:
     return root
 
 
-@pytest.fixture
-def env(data_dir, fake_embeddings_server, monkeypatch):
-    server = fake_embeddings_server(dimension=16)
-    monkeypatch.setenv("RAG_EMBED_URL", server.url)
-    monkeypatch.setenv("RAG_EMBED_MODEL", server.model)
-    monkeypatch.setenv("RAG_LLM_URL", server.url)
-    return server
-
-
 def _urls(data_dir: Path, collection: str = "blog") -> set[str]:
     store = Store(Settings(data_dir=data_dir))
     return {p.payload["url"] for p in store.scroll(collection)}
 
 
-def test_folder_with_a_binary_file_indexes_the_others_and_exits_1(folder, env, data_dir, capsys):
+def test_folder_with_a_binary_file_indexes_the_others_and_exits_1(folder, fake_embeddings_env, data_dir, capsys):
     (folder / "photo.md").write_bytes(b"\x89PNG\r\n\x1a\n\x00\x00\x00binary")
     status = main(["ingest", str(folder)])
     out, err = capsys.readouterr()
     assert status == 1
-    assert err.splitlines()[0].startswith(f"RAG_EMBED_MODEL={env.model}")
+    assert err.splitlines()[0].startswith(f"RAG_EMBED_MODEL={fake_embeddings_env.model}")
     assert "photo.md" in out and "FAILED" in out
     assert "3 new" in out and "1 failed" in out
     assert _urls(data_dir) == {"kerberos.md", "notes/dns.md", "gpo.html"}
@@ -61,7 +52,7 @@ def test_folder_with_a_binary_file_indexes_the_others_and_exits_1(folder, env, d
     assert "3 unchanged" in out and "0 failed" in out
 
 
-def test_access_option_and_json_summary(folder, env, data_dir, capsys):
+def test_access_option_and_json_summary(folder, fake_embeddings_env, data_dir, capsys):
     import json
 
     assert main(["ingest", str(folder), "--collection", "team", "--access", "private", "--json",
@@ -73,7 +64,7 @@ def test_access_option_and_json_summary(folder, env, data_dir, capsys):
     assert store.collection_info("team")["strategy"] == "recursive"
 
 
-def test_real_command_progress_and_locked_store(folder, env, data_dir):
+def test_real_command_progress_and_locked_store(folder, fake_embeddings_env, data_dir):
     run_env = dict(os.environ, RAG_DATA_DIR=str(data_dir))
     command = [sys.executable, "-m", "rag", "ingest", str(folder)]
     done = subprocess.run(command, capture_output=True, text=True, env=run_env, timeout=120)

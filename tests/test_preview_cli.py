@@ -7,7 +7,6 @@ import json
 import shutil
 import subprocess
 import sys
-import threading
 from pathlib import Path
 
 import pytest
@@ -16,6 +15,7 @@ from rag.chunking import STRATEGIES
 from rag.chunking.base import Chunk
 from rag.chunking.stats import first_line, summarize, warnings_text
 from rag.cli import main
+from tests.fixtures.net import start_http_server, stop_http_server
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -137,12 +137,9 @@ def web_page(tmp_path):
         def log_message(self, *args):
             pass
 
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Quiet)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    yield f"http://127.0.0.1:{server.server_address[1]}/post.html"
-    server.shutdown()
-    server.server_close()
+    server, thread, port = start_http_server(Quiet)
+    yield f"http://127.0.0.1:{port}/post.html"
+    stop_http_server(server, thread)
 
 
 def test_a_url_is_fetched_and_previewed(web_page, capsys):
