@@ -29,7 +29,7 @@ def table(rows: int) -> str:
 
 def test_the_four_contract_names_and_default():
     assert list(STRATEGIES) == ["recursive", "sections", "sections_min_max", "markdown"]
-    assert DEFAULT_STRATEGY == "sections"
+    assert DEFAULT_STRATEGY == "markdown"
     assert {name: STRATEGIES[name]().settings() for name in STRATEGIES} == {
         "recursive": {"chunk_size": 1000, "overlap": 200},
         "sections": {"max_size": 2000, "overlap": 200},

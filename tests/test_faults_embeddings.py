@@ -139,11 +139,11 @@ def test_a_server_that_stays_down_stops_the_run_early_and_says_why(server, store
         if p.phase == "indexed" and p.docs_done == 1:
             server.stop()
 
-    report = ingest(docs, store, embedder, "blog", prune=True, progress=progress)
+    report = ingest(docs, store, embedder, "blog", strategy="sections", prune=True, progress=progress)
     # Five failures in a row: the server is down, not five documents bad. No pruning then.
     assert len(report.failed) == 5 and report.aborted
     assert "5 documents in a row failed to embed" in report.aborted
     assert "No embeddings server answers at" in report.aborted
     assert "Stopped early" in report.summary()
-    assert store.count("blog") == 3 and report.new == 1
+    assert store.count("blog") == 3 and report.new == 1  # the first document's three sections
     embedder.close()

@@ -12,7 +12,8 @@ from rag.config import Settings
 from rag.documents import Document, Problem
 from rag.embeddings import EmbeddedEmbedder, OpenAIEmbedder
 from rag.errors import StoreError
-from rag.ingest import IngestProgress, ingest
+from rag.ingest import IngestProgress
+from rag.ingest import ingest as run_ingest
 from rag.retrieve import retrieve
 from rag.store import Store, point_id
 
@@ -26,6 +27,12 @@ def _doc(slug: str, sections: int, modified: str = "2024-01-01T00:00:00", extra:
         url=f"https://blog.example/{slug}/", title=f"Article {slug}", markdown=f"Introduction de {slug}.\n\n{body}",
         modified=modified, access=access or ["public"], source="test",
     )
+
+
+def ingest(*args, **kwargs):
+    # These documents are small: one chunk per `## ` section is what gives each several points.
+    kwargs.setdefault("strategy", "sections")
+    return run_ingest(*args, **kwargs)
 
 
 def _corpus() -> list[Document]:
@@ -210,9 +217,8 @@ def test_killed_process_mid_write_then_rerun_gives_exactly_the_right_points(data
         from pathlib import Path
         from rag.config import Settings
         from rag.embeddings import OpenAIEmbedder
-        from rag.ingest import ingest
         from rag.store import Store
-        from tests.test_ingest import _corpus
+        from tests.test_ingest import _corpus, ingest
 
         store = Store(Settings(data_dir=Path({str(data_dir)!r})))
         real_upsert = store.upsert
