@@ -28,7 +28,9 @@ from rag.store import PointRecord, Store, StoredPoint, now_iso, point_id
 _EMBED_BATCH = 16  # chunks per embedding call: progress moves within long documents
 _VERIFY_SAMPLE = 5
 _MAX_EMBED_FAILURES_IN_A_ROW = 5  # the server is down, not one document bad: stop instead of failing all
-EMBEDDED_COMFORT_LIMIT = 20_000  # local mode is brute force and writes slowly beyond this
+# Measured (benchmarks/README.md): local mode is brute force; past about 5k chunks hybrid
+# search and access-filtered search take over 100 ms a question, past 20k dense search too.
+EMBEDDED_COMFORT_LIMIT = 5_000
 _INDEX_KEYS = ["url", "order", "modified", "content_hash", "access", "build", "chunks"]
 
 
@@ -276,8 +278,9 @@ class _Run:
             points = self.store.count(self.collection)
             if self.store.backend == "embedded" and points > EMBEDDED_COMFORT_LIMIT:
                 self.report.warnings.append(
-                    f"the collection holds {points} chunks: the embedded Qdrant searches by brute force and "
-                    "slows down past about 20k; a Qdrant server (RAG_QDRANT_URL, `rag migrate`) is faster"
+                    f"the collection holds {points} chunks: the embedded Qdrant searches by brute force, so "
+                    f"past about {EMBEDDED_COMFORT_LIMIT:,} hybrid and access-filtered searches slow down "
+                    "(about 0.2 s at 10k); a Qdrant server (RAG_QDRANT_URL, `rag migrate`) is faster"
                 )
         self.report.seconds = time.monotonic() - self.started
         self.current = ""

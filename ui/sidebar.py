@@ -48,7 +48,7 @@ def _collection_lines(info: dict[str, Any] | None, name: str, embedded: bool) ->
     if embedded and (info.get("points") or 0) > EMBEDDED_COMFORT_LIMIT:
         st.caption(
             f":orange-badge[slow] over {EMBEDDED_COMFORT_LIMIT:,} chunks the embedded Qdrant searches by brute "
-            "force: a Qdrant server (RAG_QDRANT_URL, `rag migrate`) is faster."
+            "force (hybrid about 0.2 s a question at 10k): a Qdrant server (RAG_QDRANT_URL, `rag migrate`) is faster."
         )
 
 

