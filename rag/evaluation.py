@@ -7,22 +7,23 @@ the tests share one runner; the metrics themselves are pure (rag.metrics, rag.ca
 
 from __future__ import annotations
 
-import csv
 import json
-import re
-import shutil
 import time
 from datetime import datetime
 from pathlib import Path
-from typing import Any, Callable, Iterable, Mapping, Sequence
+from typing import Any, Callable, Mapping, Sequence
 
 from rag.calibration import calibrate
 from rag.config import Settings
 from rag.errors import RagError
 from rag.metrics import contains_answer, hit_rank, llm_metrics, retrieval_metrics, threshold_shares
+from rag.eval_report import format_comparison, format_summary
+from rag.eval_runs import CSV_FILE, RESULTS_FILE, list_runs, load_run, new_run_dir, record_history, write_results
 from rag.questions import Question, load_questions
 
 __all__ = [
+    "CSV_FILE",
+    "RESULTS_FILE",
     "CONTRACT_SUMMARY_KEYS",
     "LLM_SUMMARY_KEYS",
     "calibrate",
@@ -47,8 +48,6 @@ CONTRACT_SUMMARY_KEYS = (
     "answer_in_context", "threshold", "suggested_threshold", "in_base_accepted", "out_of_base_refused",
 )
 LLM_SUMMARY_KEYS = ("answer_contains_expected", "refusal_rate_out_of_base", "invalid_citation_rate")
-RESULTS_FILE = "results.json"
-CSV_FILE = "results.csv"
 COMPARISON_FILE = "comparison.json"
 
 ProgressFn = Callable[[int, int, str], None]
@@ -271,133 +270,6 @@ def run_eval(
     )
 
 
-# -- writing and history -------------------------------------------------------------------
-
-CSV_COLUMNS = [
-    "id", "question", "in_base", "category", "expected_source", "also_in", "expected_answer",
-    "top1_score", "top1_url", "rank", "refused", "answer_in_context", "retrieved",
-]
-CSV_LLM_COLUMNS = [
-    "answer", "answer_refused", "answer_contains_expected", "citations", "invalid_citations",
-    "uncited", "llm_error",
-]
-
-
-def _csv_cell(value: Any) -> Any:
-    if value is None:
-        return ""
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, float):
-        return f"{value:.4f}"
-    if isinstance(value, (list, tuple)):
-        parts = []
-        for item in value:
-            if isinstance(item, Mapping) and "url" in item:
-                score = item.get("score")
-                parts.append(f"{item['url']} ({score:.4f})" if isinstance(score, (int, float)) else str(item["url"]))
-            else:
-                parts.append(str(item))
-        return "; ".join(parts)
-    return value
-
-
-def write_results(results: Mapping[str, Any], out_dir: str | Path) -> Path:
-    """Write results.json and results.csv into out_dir; return the results.json path."""
-    out = Path(out_dir)
-    out.mkdir(parents=True, exist_ok=True)
-    path = out / RESULTS_FILE
-    path.write_text(json.dumps(results, ensure_ascii=False, indent=2) + "\n", encoding="utf-8")
-    columns = CSV_COLUMNS + (CSV_LLM_COLUMNS if results["summary"].get("llm") else [])
-    # utf-8-sig: a spreadsheet opening the file then shows accents correctly.
-    with (out / CSV_FILE).open("w", encoding="utf-8-sig", newline="") as handle:
-        writer = csv.writer(handle)
-        writer.writerow(columns)
-        for row in results["questions"]:
-            writer.writerow([_csv_cell(row.get(c)) for c in columns])
-    return path
-
-
-def _slug(text: str) -> str:
-    return re.sub(r"[^A-Za-z0-9_.-]+", "-", text).strip("-") or "run"
-
-
-def new_run_dir(settings: Settings, collection: str, now: datetime | None = None) -> Path:
-    """A fresh folder $RAG_DATA_DIR/evals/<timestamp>-<collection>/ (suffixed if taken)."""
-    stamp = (now or datetime.now()).strftime("%Y%m%d-%H%M%S")
-    base = Path(settings.evals_dir) / f"{stamp}-{_slug(collection)}"
-    path, n = base, 2
-    while path.exists():
-        path = base.with_name(f"{base.name}-{n}")
-        n += 1
-    path.mkdir(parents=True)
-    return path
-
-
-def _inside(path: Path, folder: Path) -> bool:
-    try:
-        path.resolve().relative_to(folder.resolve())
-        return True
-    except ValueError:
-        return False
-
-
-def record_history(settings: Settings, results_path: str | Path) -> Path:
-    """Keep a run in the history: a run written outside $RAG_DATA_DIR/evals is copied there."""
-    results_path = Path(results_path)
-    if _inside(results_path, Path(settings.evals_dir)):
-        return results_path
-    summary = json.loads(results_path.read_text(encoding="utf-8"))["summary"]
-    folder = new_run_dir(settings, str(summary.get("collection") or "run"))
-    shutil.copy2(results_path, folder / RESULTS_FILE)
-    csv_path = results_path.with_name(CSV_FILE)
-    if csv_path.exists():
-        shutil.copy2(csv_path, folder / CSV_FILE)
-    (folder / "origin.txt").write_text(f"{results_path.parent.resolve()}\n", encoding="utf-8")
-    return folder / RESULTS_FILE
-
-
-HISTORY_KEYS = (
-    "date", "collection", "model", "strategy", "chunk_settings", "mode", "k", "llm", "questions",
-    "in_base", "out_of_base", "hit_at_1", "hit_at_3", "hit_at_k", "mrr", "answer_in_context",
-    "threshold", "suggested_threshold", "question_set",
-)
-
-
-def list_runs(settings: Settings) -> list[dict[str, Any]]:
-    """Every run kept under $RAG_DATA_DIR/evals, newest first: its folder and build settings."""
-    root = Path(settings.evals_dir)
-    if not root.is_dir():
-        return []
-    runs = []
-    for path in root.rglob(RESULTS_FILE):
-        try:
-            summary = json.loads(path.read_text(encoding="utf-8"))["summary"]
-        except (OSError, ValueError, KeyError, TypeError):
-            continue  # a half-written or foreign file is not a run
-        entry = {key: summary.get(key) for key in HISTORY_KEYS}
-        entry["path"] = str(path.parent)
-        runs.append(entry)
-    runs.sort(key=lambda r: (str(r.get("date") or ""), r["path"]), reverse=True)
-    return runs
-
-
-def load_run(path: str | Path) -> dict[str, Any]:
-    """Load results.json from a run folder (or the file itself)."""
-    path = Path(path)
-    file = path / RESULTS_FILE if path.is_dir() else path
-    try:
-        data = json.loads(file.read_text(encoding="utf-8"))
-    except FileNotFoundError as exc:
-        raise RagError(f"No results at {file}: give a run folder from `rag eval` or its results.json") from exc
-    except ValueError as exc:
-        raise RagError(f"{file} is not valid JSON ({exc}); run `rag eval` again to rewrite it") from exc
-    if not isinstance(data, dict) or "summary" not in data or "questions" not in data:
-        raise RagError(f"{file} is not a `rag eval` results file (no summary/questions)")
-    data["summary"].setdefault("path", str(file.parent))
-    return data
-
-
 # -- comparison ----------------------------------------------------------------------------
 
 COMPARED_METRICS = (
@@ -454,173 +326,6 @@ def write_comparison(comparison: Mapping[str, Any], out_dir: str | Path) -> Path
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(json.dumps(comparison, ensure_ascii=False, indent=2) + "\n", encoding="utf-8")
     return path
-
-
-# -- plain-language reports ----------------------------------------------------------------
-
-_LABELS = {
-    "hit_at_1": "hit@1", "hit_at_3": "hit@3", "hit_at_k": "hit@k", "mrr": "MRR",
-    "answer_in_context": "answer in context", "in_base_accepted": "in-base accepted",
-    "out_of_base_refused": "off-topic refused", "threshold": "threshold",
-    "suggested_threshold": "suggested threshold", "answer_contains_expected": "answer contains expected",
-    "refusal_rate_out_of_base": "off-topic refusals", "refusal_rate_in_base": "in-base refusals",
-    "invalid_citation_rate": "invalid citations", "uncited_rate": "uncited answers",
-}
-_SCORES = {"mrr", "threshold", "suggested_threshold"}
-
-
-def _pct(value: float | None) -> str:
-    return "n/a" if value is None else f"{value * 100:.0f}%"
-
-
-def _num(value: float | None) -> str:
-    return "n/a" if value is None else f"{value:.2f}"
-
-
-def _of(n: int, total: int, what: str) -> str:
-    return f"{n} of {total} {what}"
-
-
-def _build_line(s: Mapping[str, Any]) -> str:
-    parts = [f"model {s.get('model')}", f"strategy {s.get('strategy')}"]
-    if s.get("mode"):
-        parts.append(f"{s['mode']} retrieval")
-    parts.append(f"top {s.get('k')}")
-    return f"Collection {s.get('collection')} ({', '.join(parts)})"
-
-
-def format_summary(results: Mapping[str, Any]) -> str:
-    """A summary a non-developer can read."""
-    s = results["summary"]
-    c = s.get("counts", {})
-    n_in, n_out, k = s["in_base"], s["out_of_base"], s["k"]
-    lines = [_build_line(s), f"{s['questions']} questions: {n_in} in-base, {n_out} off-topic"]
-    unknown = s.get("unknown_sources") or []
-    if unknown:
-        lines.append(
-            f"warning: {len(unknown)} expected source url(s) are not in the collection, so their questions "
-            f"cannot be found (a typo, or the article was not ingested): {_ids(unknown, 5)}"
-        )
-    if n_in:
-        lines += [
-            f"hit@1 {_pct(s['hit_at_1'])} ({_of(c.get('hit_at_1', 0), n_in, 'in-base questions')} "
-            "find the right article first)",
-            f"hit@3 {_pct(s['hit_at_3'])} ({c.get('hit_at_3', 0)} of {n_in} find it in the first 3 passages)",
-            f"hit@{k} {_pct(s['hit_at_k'])} ({c.get('hit_at_k', 0)} of {n_in} find it among the {k} "
-            "passages retrieved)",
-            f"MRR {_num(s['mrr'])} (1.00 = always first, 0.50 = second on average)",
-        ]
-    else:
-        lines.append("no in-base question: retrieval quality cannot be measured")
-    if s.get("answer_in_context") is None:
-        lines.append("answer in context n/a (no in-base question has an expected_answer)")
-    else:
-        lines.append(
-            f"answer in context {_pct(s['answer_in_context'])} ({c.get('answer_in_context', 0)} of "
-            f"{c.get('with_expected_answer', 0)} expected answers appear word for word in the passages)"
-        )
-    if s.get("threshold") is not None:
-        lines.append(
-            f"at threshold {_num(s['threshold'])}: {c.get('in_base_accepted', 0)} of {n_in} in-base questions "
-            f"answered ({_pct(s['in_base_accepted'])}), {c.get('out_of_base_refused', 0)} of {n_out} "
-            f"off-topic refused ({_pct(s['out_of_base_refused'])})"
-        )
-    cal = s.get("calibration") or {}
-    if s.get("suggested_threshold") is not None:
-        at = cal.get("at_suggested") or {}
-        now = (cal.get("at_current") or {}).get("balanced_accuracy")
-        versus = f"; {_num(now)} at the current threshold" if now is not None else ""
-        lines.append(
-            f"suggested threshold {_num(s['suggested_threshold'])}: {at.get('in_base_accepted_count')} of {n_in} "
-            f"answered, {at.get('out_of_base_refused_count')} of {n_out} refused "
-            f"(balanced accuracy {_num(cal.get('balanced_accuracy'))}{versus})"
-        )
-    elif cal.get("reason"):
-        lines.append(f"no suggested threshold: {cal['reason']}")
-    if cal.get("overlap_sentence") and n_in and n_out:
-        lines.append(cal["overlap_sentence"])
-    if s.get("llm"):
-        answered = c.get("answered", 0)
-        if c.get("with_expected_answer"):
-            lines.append(
-                f"answers containing the expected text {_pct(s.get('answer_contains_expected'))} "
-                f"({c.get('answer_contains_expected', 0)} of {c.get('with_expected_answer', 0)})"
-            )
-        if n_out:
-            lines.append(
-                f"off-topic questions refused {_pct(s.get('refusal_rate_out_of_base'))} "
-                f"({c.get('out_of_base_answer_refused', 0)} of {n_out})"
-            )
-        lines.append(
-            f"answers citing an extract that does not exist {_pct(s.get('invalid_citation_rate'))} "
-            f"({c.get('with_invalid_citations', 0)} of {answered} answers)"
-        )
-        lines.append(
-            f"answers with no citation {_pct(s.get('uncited_rate'))} ({c.get('uncited', 0)} of {answered} answers)"
-        )
-        if c.get("llm_errors"):
-            lines.append(f"{c['llm_errors']} questions got no answer from the chat model (see llm_error in the CSV)")
-    return "\n".join(lines)
-
-
-def _delta(key: str, d: Mapping[str, Any]) -> str:
-    fmt = _num if key in _SCORES else _pct
-    text = f"{fmt(d['a'])} -> {fmt(d['b'])}"
-    if d["delta"] is None:
-        return text
-    if key in _SCORES:
-        return f"{text} ({d['delta']:+.2f})" if abs(d["delta"]) >= 0.005 else f"{text} (same)"
-    points = round(d["delta"] * 100)
-    return f"{text} ({points:+d} points)" if points else f"{text} (same)"
-
-
-def _ids(ids: Iterable[str], limit: int = 12) -> str:
-    ids = list(ids)
-    shown = ", ".join(ids[:limit])
-    return shown + (f" ... (+{len(ids) - limit})" if len(ids) > limit else "")
-
-
-def format_comparison(cmp: Mapping[str, Any]) -> str:
-    """A readable diff of two runs."""
-    a = cmp["a"].get("collection") or "A"
-    b = cmp["b"].get("collection") or "B"
-    if a == b:
-        a, b = f"{a} ({cmp['a'].get('date')})", f"{b} ({cmp['b'].get('date')})"
-    def side(label: str, name: str, info: Mapping[str, Any]) -> str:
-        return (f"{label} = {name} (strategy {info.get('strategy')}, model {info.get('model')}, "
-                f"{info.get('mode')} retrieval, top {info.get('k')})")
-
-    lines = [side("A", a, cmp["a"]), side("B", b, cmp["b"])]
-    if not cmp["same_question_set"]:
-        lines.append(
-            f"the question sets differ: {cmp['common_questions']} questions in common "
-            "(only those are compared question by question)"
-        )
-    for key, d in cmp["metrics"].items():
-        label = _LABELS.get(key, key)
-        if key == "hit_at_k" and cmp["a"].get("k") == cmp["b"].get("k") and cmp["a"].get("k"):
-            label = f"hit@{cmp['a']['k']}"
-        lines.append(f"  {label}: {_delta(key, d)}")
-    found = cmp["found"]
-    lines.append(
-        f"found by both {len(found['both'])}, by A only {len(found['a_only'])}, "
-        f"by B only {len(found['b_only'])}, by neither {len(found['neither'])}"
-    )
-    if found["a_only"]:
-        lines.append(f"  found by A only: {_ids(found['a_only'])}")
-    if found["b_only"]:
-        lines.append(f"  found by B only: {_ids(found['b_only'])}")
-    changes = cmp["rank_changes"]
-    if changes:
-        better = sum(
-            1 for c in changes if c["rank_a"] is None or (c["rank_b"] is not None and c["rank_b"] < c["rank_a"])
-        )
-        lines.append(f"rank changed for {len(changes)} questions ({better} better in B, {len(changes) - better} worse)")
-        for c in changes[:12]:
-            ra = c["rank_a"] if c["rank_a"] is not None else "missed"
-            rb = c["rank_b"] if c["rank_b"] is not None else "missed"
-            lines.append(f"  {c['id']}: {ra} -> {rb}")
-    return "\n".join(lines)
 
 
 def make_answer_fn(settings: Settings, threshold_source: str = "setting", llm: Any = None) -> AnswerFn:

@@ -10,8 +10,8 @@ from typing import Any
 
 from rag.config import Settings
 from rag.errors import RagError, StoreError
+from rag.eval_runs import _slug
 from rag.evaluation import (
-    _slug,
     compare,
     embedder_for_collection,
     format_comparison,
