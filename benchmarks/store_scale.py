@@ -146,7 +146,7 @@ def main(argv: list[str] | None = None) -> int:
         store.ensure_collection(COLLECTION, EMBEDDED_MODEL_ID, 384, corpus.strategy, corpus.settings)
         try:
             for size in sizes:
-                step_start, step_points = corpus.written, 0
+                step_points = 0
                 step_seconds, tail = 0.0, []  # (points, seconds) of each batch, for the last-1000 rate
                 while corpus.written < size and writing < args.write_budget:
                     batch = corpus.next_batch()
