@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Callable, Iterable
 
-from rag.chunking._structure import CODE, TABLE, Structure
+from rag.chunking._structure import CODE, Structure
 from rag.chunking.base import (
     CODE_BLOCK_SPLIT,
     NO_HEADING_CONTEXT,
@@ -37,33 +37,40 @@ def finish(
     repeat_table_header: bool = False,
 ) -> list[Chunk]:
     text = structure.text
+    # Bound once: this loop runs per chunk, and these lookups are all it does besides slicing.
+    first_content, path_at = structure.first_content, structure.heading_path_at
+    block_around, has_heading_in = structure.block_around, structure.has_heading_in
+    content_start = structure.content_start
     chunks: list[Chunk] = []
     for start, end in spans:
-        first = structure.first_content(start, end)
+        first = first_content(start, end)
         if first >= end:
             continue  # whitespace only: nothing to embed
-        path = structure.heading_path_at(first)
+        path = path_at(first)
         header = header_for(start, path) if header_for else ""
         warnings: list[str] = []
-        for offset in (start, end):
-            block = structure.block_around(offset)
-            if block is None:
-                continue
-            if block.kind == TABLE and offset == end:
-                continue  # this piece keeps the header row: `table_split` marks the pieces without it
-            name = CODE_BLOCK_SPLIT if block.kind == CODE else TABLE_SPLIT
-            if name not in warnings:
-                warnings.append(name)
-            if block.kind == TABLE and offset == start and repeat_table_header:
-                # The body must stay a slice, so the table's header rows travel in the header.
-                rows = text[block.start : block.header_end]
-                header = f"{header}\n\n{rows}" if header else rows
-        if not header and start > structure.content_start and not structure.has_heading_in(start, end):
+        block = block_around(start)
+        if block is not None:
+            if block.kind == CODE:
+                warnings.append(CODE_BLOCK_SPLIT)
+            else:
+                warnings.append(TABLE_SPLIT)
+                if repeat_table_header:
+                    # The body must stay a slice, so the table's header rows travel in the header.
+                    rows = text[block.start : block.header_end]
+                    header = f"{header}\n\n{rows}" if header else rows
+        block = block_around(end)
+        # A table cut at the end keeps its header row: `table_split` marks the pieces without it.
+        if block is not None and block.kind == CODE and CODE_BLOCK_SPLIT not in warnings:
+            warnings.append(CODE_BLOCK_SPLIT)
+        if not header and start > content_start and not has_heading_in(start, end):
             warnings.append(NO_HEADING_CONTEXT)
         if end - start > max_size:
             warnings.append(OVERSIZED)
-        body = text[start:end]
-        if len(body.strip()) < TINY_CHARS:
+        # The body starts with content at `first`; when it also ends with content, its stripped
+        # length is end - first and no stripped copy is needed.
+        stripped = end - first if not text[end - 1].isspace() else len(text[first:end].rstrip())
+        if stripped < TINY_CHARS:
             warnings.append(TINY)
-        chunks.append(Chunk(len(chunks), start, end, body, header, path, warnings))
+        chunks.append(Chunk(len(chunks), start, end, text[start:end], header, path, warnings))
     return chunks

@@ -34,10 +34,12 @@ NON_SPACE = re.compile(r"\S")
 
 def regex_level(text: str, pattern: re.Pattern[str]) -> Level:
     finditer = pattern.finditer
+    match_end = re.Match.end
 
     def points(start: int, end: int) -> list[int]:
-        # Matches are never empty, so only the last one can end at `end`.
-        found = [m.end() for m in finditer(text, start, end)]
+        # Matches are never empty, so only the last one can end at `end`. (map() over the
+        # unbound method keeps the per-match loop in C.)
+        found = list(map(match_end, finditer(text, start, end)))
         if found and found[-1] >= end:
             found.pop()
         return found
@@ -161,7 +163,8 @@ class RecursiveSplitter:
         text = self.text
         search = NON_SPACE.search
         # Only a piece that starts with whitespace can be blank: check those alone.
-        if not any(text[p].isspace() for p in points) and not text[start].isspace():
+        # (map() keeps this per-point test in C: it runs on every cut of every level.)
+        if not text[start].isspace() and not any(map(str.isspace, map(text.__getitem__, points))):
             return points
         cuts: list[int] = []
         left = start

@@ -26,18 +26,24 @@ _EVENT_LINE = (
     r"|[ \t]*\|?[ \t]*:?-+:?[ \t]*(?:\|[ \t]*:?-+:?[ \t]*)*\|?[ \t]*\r?$)"
 )
 _EVENT = re.compile(_EVENT_LINE, re.M)
-_NEXT_EVENT = re.compile("\n" + _EVENT_LINE, re.M)
+# The lookahead is implied by the alternatives (their first character is one of these): it only
+# lets the engine reject most lines after one character instead of trying all three alternatives.
+_NEXT_EVENT = re.compile("\n(?=[ \t`~#|:-])" + _EVENT_LINE, re.M)
 # Rows after the delimiter row: each following line that holds a "|" and does not open a fence.
 _TABLE_ROWS = re.compile(r"(?:\n(?![ \t]*(?:`{3}|~{3}))[^\n|]*\|[^\n]*)*")
-_CLOSERS: dict[tuple[str, int], re.Pattern[str]] = {}
+# Keyed by the opening marker itself ("```", "~~~~"): it is one character repeated, so it fixes
+# both the character and the least length, and the lookup needs no tuple.
+_CLOSERS: dict[str, re.Pattern[str]] = {}
 
 
-def _closing_fence(char: str, length: int) -> re.Pattern[str]:
-    key = (char, length)
-    if key not in _CLOSERS:
+def _closing_fence(marker: str) -> re.Pattern[str]:
+    closer = _CLOSERS.get(marker)
+    if closer is None:
         # Starting at the newline lets the engine jump from line to line.
-        _CLOSERS[key] = re.compile(rf"\n[ \t]*{re.escape(char)}{{{length},}}[ \t]*\r?$", re.M)
-    return _CLOSERS[key]
+        closer = _CLOSERS[marker] = re.compile(
+            rf"\n[ \t]*{re.escape(marker[0])}{{{len(marker)},}}[ \t]*\r?$", re.M
+        )
+    return closer
 
 
 def _trim_cr(text: str, end: int) -> int:
@@ -111,22 +117,22 @@ class Structure:
                 line_start = found.start() + 1
             else:
                 line_start = found.start()
-            line_end = text.find("\n", line_start)
-            if line_end < 0:
-                line_end = size
-            if found.group("fence") is not None:
-                marker = found.group("fence").lstrip(" \t")
-                if marker[0] == "`" and "`" in found.group("info"):
+            # Every alternative runs to the end of its line, so the match ends where the line does.
+            line_end = found.end()
+            fence, info, hashes, title = found.groups()  # one call instead of a lookup per name
+            if fence is not None:
+                marker = fence.lstrip(" \t")
+                if marker[0] == "`" and "`" in info:
                     pos = line_end + 1  # inline ```code```, not a fence
                     continue
-                close = _closing_fence(marker[0], len(marker)).search(text, line_end) if line_end < size else None
+                close = _closing_fence(marker).search(text, line_end) if line_end < size else None
                 end = _trim_cr(text, close.end()) if close else size  # unclosed: runs to the end
-                start = line_start + len(found.group("fence")) - len(marker)
+                start = line_start + len(fence) - len(marker)
                 self.blocks.append(Block(CODE, start, max(end, start + 1)))
                 pos = free_from = end + 1
-            elif found.group("hashes") is not None:
+            elif hashes is not None:
                 self.headings.append(
-                    Heading(line_start, found.group("hashes").count("#"), heading_text(found.group("title") or ""),
+                    Heading(line_start, hashes.count("#"), heading_text(title or ""),
                             text[line_start:line_end].strip())
                 )
                 pos = line_end + 1
@@ -162,12 +168,16 @@ class Structure:
 
     def _heading_paths(self) -> list[tuple[str, ...]]:
         paths: list[tuple[str, ...]] = []
-        stack: list[Heading] = []
+        # (level, path up to and including that heading): a path extends its parent's tuple
+        # instead of being rebuilt from the whole stack.
+        stack: list[tuple[int, tuple[str, ...]]] = []
         for heading in self.headings:
-            while stack and stack[-1].level >= heading.level:
+            level = heading.level
+            while stack and stack[-1][0] >= level:
                 stack.pop()
-            stack.append(heading)
-            paths.append(tuple(h.text for h in stack))
+            path = (stack[-1][1] if stack else ()) + (heading.text,)
+            stack.append((level, path))
+            paths.append(path)
         return paths
 
     # -- lookups ----------------------------------------------------------------------------
