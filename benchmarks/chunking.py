@@ -179,7 +179,7 @@ def machine() -> dict:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--runs", type=int, default=9, help="runs per measurement; the median is kept (default 7)")
+    parser.add_argument("--runs", type=int, default=9, help="runs per measurement; the median is kept (default 9)")
     parser.add_argument("--out", type=Path, default=OUT)
     args = parser.parse_args(argv)
 
