@@ -20,6 +20,7 @@ RUN pip install .
 COPY streamlit_app.py ./
 COPY pages ./pages
 COPY ui ./ui
+COPY .streamlit/config.toml ./.streamlit/config.toml
 
 # Run unprivileged; /data is the volume for logs, evaluations and an embedded store.
 RUN useradd --create-home --uid 1000 rag && mkdir -p /data && chown rag:rag /data
