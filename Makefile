@@ -1,10 +1,11 @@
 # Two entry points: `make run` (the app) and `make test` (the whole suite). Both set up everything.
+# `make test-fast` is the tight loop: the suite without the tests marked slow.
 PY ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: run test install browser bench clean
+.PHONY: run test test-fast install browser bench clean
 
 $(BIN)/python:
 	$(PY) -m venv $(VENV)
@@ -19,12 +20,18 @@ install: $(VENV)/.installed
 run: install
 	$(BIN)/streamlit run streamlit_app.py
 
-# The browser test drives Debian's chromium; install it when it is missing.
+# The browser test drives Debian's chromium at /usr/bin/chromium (Playwright's Python package comes
+# with the test extras; no Playwright browser download). Install it when it is missing.
+CHROMIUM := /usr/bin/chromium
 browser:
-	@command -v chromium >/dev/null 2>&1 || { $(SUDO) apt-get update -qq && $(SUDO) apt-get install -y -qq chromium >/dev/null; }
+	@test -x $(CHROMIUM) || { $(SUDO) apt-get update -qq && $(SUDO) apt-get install -y -qq chromium >/dev/null; }
+	@test -x $(CHROMIUM) || { echo "$(CHROMIUM) is still missing after apt-get install chromium" >&2; exit 1; }
 
 test: install browser
 	$(BIN)/python -m pytest
+
+test-fast: install browser
+	$(BIN)/python -m pytest -m "not slow"
 
 bench: install
 	$(BIN)/pip install --quiet -e '.[bench]'

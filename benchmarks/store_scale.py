@@ -27,6 +27,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from _common import (  # noqa: E402
     DOCS_FR,
     RESULTS,
+    corpus_path,
     finish,
     folder_bytes,
     latency_summary,
@@ -60,7 +61,7 @@ class SyntheticCorpus:
         self.settings = chunker.settings()
         self.build = build_key(strategy, self.settings, EMBEDDED_MODEL_ID)
         self.docs = []
-        for doc in load_documents(DOCS_FR):
+        for doc in load_documents(corpus_path(DOCS_FR)):
             chunks = chunker.chunk(doc.markdown, title=doc.title)
             if chunks:
                 sparse = [sparse_vector(c.embedding_text) for c in chunks]
