@@ -317,3 +317,67 @@ class PrecomputedQueryEmbedder(Embedder):
 
     def describe(self) -> str:
         return f"precomputed query vectors of {self.model_id}"
+
+
+class CachedEmbedder(Embedder):
+    """Wraps a real embedder and keeps every document and query vector on disk, by text hash.
+
+    Re-indexing the same chunks (another payload, another benchmark run) then costs no model
+    time; a changed chunk is a new text and is embedded for real. The cache belongs to the
+    machine (a folder outside the repository), never to a result.
+    """
+
+    def __init__(self, inner: Embedder, folder: Path) -> None:
+        super().__init__()
+        self.inner = inner
+        self.model_id = inner.model_id
+        self.folder = folder
+        folder.mkdir(parents=True, exist_ok=True)
+        self._memory: dict[str, list[float]] = {}
+        self._path = folder / (hashlib.blake2b(inner.model_id.encode(), digest_size=6).hexdigest() + ".jsonl")
+        if self._path.exists():
+            for line in self._path.read_text(encoding="utf-8").splitlines():
+                key, vector = json.loads(line)
+                self._memory[key] = vector
+        self.misses = 0
+
+    @staticmethod
+    def _key(kind: str, text: str) -> str:
+        return kind + hashlib.blake2b(text.encode("utf-8"), digest_size=16).hexdigest()
+
+    def _save(self, items: list[tuple[str, list[float]]]) -> None:
+        with open(self._path, "a", encoding="utf-8") as handle:
+            for key, vector in items:
+                self._memory[key] = vector
+                handle.write(json.dumps([key, [round(x, 7) for x in vector]]) + "\n")
+
+    @property
+    def dimension(self) -> int:  # type: ignore[override]
+        return self.inner.dimension
+
+    @property
+    def last_over_limit(self) -> list[str]:  # type: ignore[override]
+        return getattr(self.inner, "last_over_limit", [])
+
+    @last_over_limit.setter
+    def last_over_limit(self, value: list[str]) -> None:
+        pass
+
+    def embed_documents(self, texts: list[str], labels: list[str] | None = None) -> list[list[float]]:
+        keys = [self._key("d", t) for t in texts]
+        missing = [i for i, k in enumerate(keys) if k not in self._memory]
+        if missing:
+            vectors = self.inner.embed_documents([texts[i] for i in missing],
+                                                 labels=[labels[i] for i in missing] if labels else None)
+            self.misses += len(missing)
+            self._save([(keys[i], v) for i, v in zip(missing, vectors)])
+        return [self._memory[k] for k in keys]
+
+    def embed_query(self, text: str) -> list[float]:
+        key = self._key("q", text)
+        if key not in self._memory:
+            self._save([(key, self.inner.embed_query(text))])
+        return self._memory[key]
+
+    def describe(self) -> str:
+        return self.inner.describe() + " (vectors cached on disk)"
