@@ -337,7 +337,10 @@ class CachedEmbedder(Embedder):
         self._path = folder / (hashlib.blake2b(inner.model_id.encode(), digest_size=6).hexdigest() + ".jsonl")
         if self._path.exists():
             for line in self._path.read_text(encoding="utf-8").splitlines():
-                key, vector = json.loads(line)
+                try:
+                    key, vector = json.loads(line)
+                except ValueError:
+                    continue  # a line cut by an interrupted run: that text is embedded again
                 self._memory[key] = vector
         self.misses = 0
 
