@@ -210,8 +210,7 @@ def prepare(
         return prepared
     system = prompts.load_system_prompt(prepared.language, prompt_file)
     try:
-        prepared.model = llm.chat_model()
-        prepared.context_length = llm.context_length(prepared.model)
+        prepared.model, prepared.context_length = llm.model_and_context()
     except LLMError as exc:
         prepared.result = prepared.base_result(llm_error=str(exc))
         return prepared

@@ -195,7 +195,20 @@ class LLMClient:
         """The configured model, else the chat model the server has loaded."""
         if self.model:
             return self.model
+        return self._loaded_chat_model(self.list_models())
+
+    def context_length(self, model: str) -> int | None:
+        """The context length `model` is loaded with, or None when the server does not say."""
+        return _loaded_context(self.list_models(), model)
+
+    def model_and_context(self) -> tuple[str, int | None]:
+        """The chat model and its loaded context length from one read of the model list: an
+        answer needs both, and each read is a round trip (two listings on older LM Studio)."""
         models = self.list_models()
+        model = self.model or self._loaded_chat_model(models)
+        return model, _loaded_context(models, model)
+
+    def _loaded_chat_model(self, models: list[ModelInfo]) -> str:
         loaded = [m for m in models if m["type"] in ("llm", "vlm") and m["state"] == "loaded"]
         if not loaded:
             # Without LM Studio's native API, any listed non-embedding model is the best guess.
@@ -208,13 +221,6 @@ class LLMClient:
                 "(`lms load <model> --context-length 8192`, or the Developer tab) or set RAG_LLM_MODEL."
             )
         return loaded[0]["id"]
-
-    def context_length(self, model: str) -> int | None:
-        """The context length `model` is loaded with, or None when the server does not say."""
-        for info in self.list_models():
-            if info["id"] == model or info["id"].split("@")[0] == model:
-                return info["loaded_context_length"]
-        return None
 
     # -- chat -------------------------------------------------------------------------------
 
@@ -359,6 +365,13 @@ def _error_message(response: httpx.Response) -> str:
     if isinstance(error, dict):
         return str(error.get("message") or "")
     return str(error or "")
+
+
+def _loaded_context(models: list[ModelInfo], model: str) -> int | None:
+    for info in models:
+        if info["id"] == model or info["id"].split("@")[0] == model:
+            return info["loaded_context_length"]
+    return None
 
 
 def _int_or_none(value: Any) -> int | None:

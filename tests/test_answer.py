@@ -223,3 +223,16 @@ def test_streaming_api_by_hand_matches_the_contract(lmstudio, data_dir):
     assert data["threshold"] == 0.8 and data["threshold_source"] == "model default"
     assert data["sent_passages"] == [1] and data["language"] == "fr"
     json.dumps(data)  # serialisable as is
+
+
+@pytest.mark.parametrize("native_api", ["v0", "v1", None])
+def test_one_answer_reads_the_model_list_once(lmstudio, data_dir, native_api):
+    # Older LM Studio answers 404 on /api/v0 then /api/v1: a second read of the list per answer
+    # would cost up to three more round trips before the first word.
+    lmstudio.native_api = native_api
+    result = answer_passages(FR_QUESTION, [make(1, 0.9)], LLMClient(lmstudio.url), 0.8)
+    assert result.answer and result.llm_error is None
+    listings = [r for r in lmstudio.requests if r["method"] == "GET"]
+    reads = {"v0": 1, "v1": 2, None: 3}[native_api]  # the paths one read of the list tries
+    assert len(listings) == reads, [r["path"] for r in listings]
+    assert lmstudio.chat_calls == 1
