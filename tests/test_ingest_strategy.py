@@ -82,3 +82,21 @@ def test_auto_mode_reuses_the_model_that_built_the_collection(folder, server, da
     assert "1 changed" in out
     assert server.embedding_requests == []
     assert _info(data_dir, "offline")["embedding_model"].startswith("embedded")
+
+
+@pytest.mark.parametrize("command", [["ingest", "FOLDER"], ["ask", "Quelle commande purge les tickets ?", "--json"]])
+def test_another_embedding_model_of_another_size_names_both_models(folder, server, data_dir, monkeypatch, capsys, command):
+    monkeypatch.setenv("RAG_EMBED_MODEL", "embedded")
+    assert main(["ingest", str(folder), "--collection", "offline"]) == 0
+    built_with = _info(data_dir, "offline")["embedding_model"]
+    before = {p.id: p.payload for p in Store(Settings(data_dir=data_dir)).scroll("offline")}
+    capsys.readouterr()
+
+    monkeypatch.setenv("RAG_EMBED_MODEL", server.model)  # 16 dimensions, the collection has 384
+    args = [str(folder) if a == "FOLDER" else a for a in command]
+    assert main([*args, "--collection", "offline"]) == 2
+    err = capsys.readouterr().err
+    assert built_with in err and server.model in err, err
+    assert "384 dimensions" in err
+    after = {p.id: p.payload for p in Store(Settings(data_dir=data_dir)).scroll("offline")}
+    assert after == before

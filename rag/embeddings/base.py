@@ -25,8 +25,10 @@ class Embedder(ABC):
 
     model_id: str = ""
 
-    def __init__(self, expected_dimension: int | None = None) -> None:
+    def __init__(self, expected_dimension: int | None = None, expected_model: str | None = None) -> None:
+        # What the collection was built with, so that a mismatch can name both models.
         self.expected_dimension = expected_dimension
+        self.expected_model = expected_model
         self._dimension: int | None = None
         self._dimension_lock = threading.Lock()
         # Labels of the inputs of the last embed_documents call that the model could not read
@@ -102,6 +104,14 @@ class Embedder(ABC):
 
     def _check_dimension(self, size: int, label: str) -> None:
         if self.expected_dimension is not None and size != self.expected_dimension:
+            if self.expected_model and self.expected_model != self.model_id:
+                raise EmbeddingError(
+                    f"The collection was built with the embedding model {self.expected_model} "
+                    f"({self.expected_dimension} dimensions), but the current embedding model is "
+                    f"{self.model_id} ({size} dimensions, measured on {label}). Vectors of two models "
+                    "cannot be compared: use the original model (RAG_EMBED_MODEL), re-index into a new "
+                    "collection (--collection NAME), or rebuild this one with --full."
+                )
             raise EmbeddingError(
                 f"The embedding model {self.model_id!r} returned {size} dimensions for {label}, but the "
                 f"collection expects {self.expected_dimension}: it was built with another model or "

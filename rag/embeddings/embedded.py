@@ -39,8 +39,10 @@ class EmbeddedEmbedder(Embedder):
 
     model_id = MODEL_ID
 
-    def __init__(self, threads: int | None = None, expected_dimension: int | None = None) -> None:
-        super().__init__(expected_dimension)
+    def __init__(
+        self, threads: int | None = None, expected_dimension: int | None = None, expected_model: str | None = None
+    ) -> None:
+        super().__init__(expected_dimension, expected_model)
         self.threads = threads or None
         self._e5 = _model(self.threads)
 

@@ -38,8 +38,9 @@ class OpenAIEmbedder(Embedder):
         query_prefix: str | None = None,
         document_prefix: str | None = None,
         expected_dimension: int | None = None,
+        expected_model: str | None = None,
     ) -> None:
-        super().__init__(expected_dimension)
+        super().__init__(expected_dimension, expected_model)
         self.base_url = normalize_base_url(base_url)
         self.api_key = api_key
         self.timeout = float(timeout)

@@ -31,6 +31,7 @@ def resolve_embedder(
     settings: Settings,
     expected_dimension: int | None = None,
     env: Mapping[str, str] | None = None,
+    expected_model: str | None = None,
 ) -> tuple[Embedder, str]:
     """RAG_EMBED_MODEL: "embedded", a server model id, or unset (= the server's embedding model
     if it answers, else the embedded one). Returns the embedder and a sentence for the user.
@@ -45,7 +46,7 @@ def resolve_embedder(
     url = settings.embed_url
 
     if choice.lower() == EMBEDDED:
-        embedder = EmbeddedEmbedder(settings.embed_threads, expected_dimension)
+        embedder = EmbeddedEmbedder(settings.embed_threads, expected_dimension, expected_model)
         return embedder, f"RAG_EMBED_MODEL=embedded: using {embedder.describe()}."
 
     def remote(model: str | None, timeout: float) -> OpenAIEmbedder:
@@ -57,6 +58,7 @@ def resolve_embedder(
             query_prefix=query_prefix,
             document_prefix=document_prefix,
             expected_dimension=expected_dimension,
+            expected_model=expected_model,
         )
 
     if choice:
@@ -82,11 +84,11 @@ def resolve_embedder(
     try:
         server = list_models(url, _api_key(settings), PROBE_TIMEOUT)
     except EmbeddingError:
-        fallback = EmbeddedEmbedder(settings.embed_threads, expected_dimension)
+        fallback = EmbeddedEmbedder(settings.embed_threads, expected_dimension, expected_model)
         return fallback, f"No embeddings server at {url}: using {fallback.describe()}."
     chosen = server.pick_embedding_model()
     if chosen is None:
-        fallback = EmbeddedEmbedder(settings.embed_threads, expected_dimension)
+        fallback = EmbeddedEmbedder(settings.embed_threads, expected_dimension, expected_model)
         return fallback, (
             f"{server.server_name} at {url} answered but offers no embedding model: "
             f"using {fallback.describe()}."
@@ -119,4 +121,8 @@ def embedder_for_collection(
         choice = EMBEDDED if model == EMBEDDED_MODEL_ID else model
         if (settings.embed_model or "").strip() != choice:
             settings = settings.replace(embed_model=choice)
-    return resolve_embedder(settings, expected_dimension=int(dimension) if isinstance(dimension, int) else None)
+    return resolve_embedder(
+        settings,
+        expected_dimension=int(dimension) if isinstance(dimension, int) else None,
+        expected_model=model if isinstance(model, str) and model else None,
+    )
