@@ -25,13 +25,18 @@ class Document:
         return digest.hexdigest()
 
 
+ERROR, SKIPPED, WARNING = "error", "skipped", "warning"
+
+
 @dataclass
 class Problem:
     """An item a source could not use (or used with a caveat). Reported, never fatal."""
 
     item: str
     message: str
-    level: str = "error"  # "error": the item was skipped; "warning": used with a caveat
+    # "error": the item could not be used (a failure); "skipped": it has nothing to index (no
+    # text, only a redirect or a link), which is not a failure; "warning": used with a caveat.
+    level: str = "error"
 
     def __str__(self) -> str:
         return f"{self.item}: {self.message}"

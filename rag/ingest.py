@@ -20,7 +20,7 @@ from typing import Any, Callable, Iterable, Iterator
 from rag.chunking import DEFAULT_STRATEGY, make_chunker
 from rag.chunking.base import Chunk
 from rag.embeddings import OVER_LIMIT_NOTE
-from rag.documents import Document, Problem
+from rag.documents import SKIPPED, WARNING, Document, Problem
 from rag.errors import ConfigError, EmbeddingError, RagError, SourceError
 from rag.sparse import sparse_vector
 from rag.store import PointRecord, Store, StoredPoint, now_iso, point_id
@@ -43,7 +43,7 @@ class IngestProgress:
     eta: float | None  # seconds left, when the total is known
     current: str  # title of the document being processed
     phase: str  # "reading" | "embedding" | "writing" | "indexed" | "pruning" | "verifying" | "done"
-    outcome: str = ""  # with phase "indexed": "new" | "changed" | "unchanged" | "failed" | "warning"
+    outcome: str = ""  # with phase "indexed": "new" | "changed" | "unchanged" | "skipped" | "failed" | "warning"
 
 
 @dataclass
@@ -55,6 +55,7 @@ class IngestReport:
     changed: int = 0
     unchanged: int = 0
     failed: list[tuple[str, str]] = field(default_factory=list)  # (item, reason)
+    skipped: list[tuple[str, str]] = field(default_factory=list)  # (item, reason): nothing to index, not a failure
     pruned: int = 0
     chunks_written: int = 0
     points_deleted: int = 0
@@ -74,14 +75,17 @@ class IngestReport:
     def to_dict(self) -> dict[str, Any]:
         data = asdict(self)
         data["failed"] = [{"item": item, "reason": reason} for item, reason in self.failed]
+        data["skipped"] = [{"item": item, "reason": reason} for item, reason in self.skipped]
         data["ok"] = self.ok
         return data
 
     def summary(self) -> str:
         lines = [
             f"Collection {self.collection!r} ({self.strategy}, {self.embedding_model}): "
-            f"{self.new} new, {self.changed} changed, {self.unchanged} unchanged, {len(self.failed)} failed, "
-            f"{self.pruned} pruned; {self.chunks_written} chunks written in {self.seconds:.1f}s.",
+            f"{self.new} new, {self.changed} changed, {self.unchanged} unchanged, "
+            + (f"{len(self.skipped)} skipped (no text), " if self.skipped else "")
+            + f"{len(self.failed)} failed, {self.pruned} pruned; "
+            f"{self.chunks_written} chunks written in {self.seconds:.1f}s.",
         ]
         if self.verify_error:
             lines.append(f"Verification FAILED: {self.verify_error}")
@@ -91,6 +95,8 @@ class IngestReport:
             lines.append(f"Stopped early: {self.aborted}")
         for message in self.warnings:
             lines.append(f"warning: {message}")
+        for item, reason in self.skipped:
+            lines.append(f"skipped {item}: {reason}")
         for item, reason in self.failed:
             lines.append(f"FAILED {item}: {reason}")
         return "\n".join(lines)
@@ -186,7 +192,7 @@ class _Run:
             if self._sized_total is None:
                 # Warnings accompany a document; they are not documents themselves.
                 self._sized_total = sum(
-                    1 for x in self.items if not (isinstance(x, Problem) and x.level == "warning")
+                    1 for x in self.items if not (isinstance(x, Problem) and x.level == WARNING)
                 )
             return self._sized_total
         total = getattr(self.items, "total", None)
@@ -244,10 +250,15 @@ class _Run:
             self.recreate_once()
             if isinstance(item, Problem):
                 self.current = item.item
-                if item.level == "warning":
+                if item.level == WARNING:
                     # The document it is about follows: marking it seen would drop it as a duplicate.
                     self.report.warnings.append(str(item))
                     self.tell("indexed", "warning")
+                elif item.level == SKIPPED:
+                    # Not marked seen: a post that became a redirect stub loses its old points on --prune.
+                    self.report.skipped.append((item.item, item.message))
+                    self.docs_done += 1
+                    self.tell("indexed", "skipped")
                 else:
                     self.seen.add(item.item)  # a file that failed to read keeps its old points
                     self.report.failed.append((item.item, item.message))

@@ -36,20 +36,48 @@ def test_bad_files_are_reported_by_name_and_the_good_ones_indexed(tmp_path, fake
     (root / "front-matter-only.md").write_text("---\ntitle: Rien\n---\n", encoding="utf-8")
     (root / "page.html").write_text("<html><body><script>alert(1)</script></body></html>", encoding="utf-8")
 
-    assert main(["ingest", str(root)]) == 1
+    assert main(["ingest", str(root)]) == 1  # the binary file is a failure
     out, err = capsys.readouterr()
     assert "Traceback" not in out + err
     assert "FAILED image.md: is a binary file (it contains NUL bytes)" in out
-    assert "FAILED empty.md: is empty, skipped" in out
-    assert "FAILED blank.markdown: is empty, skipped" in out
-    assert "FAILED front-matter-only.md: has no text" in out
-    assert "FAILED page.html: has no text" in out
+    # Files with nothing to index are skipped with the reason, not counted as failures.
+    assert "skipped empty.md: is empty, skipped" in out
+    assert "skipped blank.markdown: is empty, skipped" in out
+    assert "skipped front-matter-only.md: has no text" in out
+    assert "skipped page.html: has no text" in out
     assert "warning: latin.md: is not valid UTF-8" in out and "cp1252" in out
-    assert "2 new" in out and "5 failed" in out
+    assert "2 new" in out and "4 skipped (no text)" in out and "1 failed" in out
     points = _points(data_dir)
     assert {p["url"] for p in points} == {"ok.md", "latin.md"}
     latin = next(p for p in points if p["url"] == "latin.md")
     assert latin["title"] == "Clé réseau" and "bloque l'accès" in latin["text"]
+
+
+def test_redirect_stubs_and_lone_links_are_skipped_and_the_run_succeeds(tmp_path, fake_embeddings_env, data_dir, capsys):
+    # A real documentation export holds redirect pages (front matter and no text): they used to
+    # make every ingestion exit 1.
+    root = tmp_path / "docs"
+    root.mkdir()
+    (root / "klist.md").write_text("# klist\n\nLa commande klist affiche les tickets Kerberos.\n", encoding="utf-8")
+    (root / "old-page.md").write_text(
+        "---\nredirect_url: /windows-server/security/klist.md\nms.topic: article\n---\n", encoding="utf-8")
+    (root / "moved.md").write_text("[Nouvelle adresse](https://docs.example/klist/)\n", encoding="utf-8")
+    (root / "links.html").write_text(
+        '<html><body><main><ul><li><a href="https://a.example/">https://a.example/</a></li>'
+        '<li><a href="https://b.example/">https://b.example/</a></li></ul></main></body></html>', encoding="utf-8")
+
+    assert main(["ingest", str(root)]) == 0
+    out = capsys.readouterr().out
+    assert "1 new" in out and "3 skipped (no text)" in out and "0 failed" in out
+    assert "skipped old-page.md: has no text, only a redirect to /windows-server/security/klist.md" in out
+    assert "skipped moved.md: has no text, only a link to https://docs.example/klist/" in out
+    assert "skipped links.html: has no text, only 2 links" in out
+    assert {p["url"] for p in _points(data_dir)} == {"klist.md"}
+
+    assert main(["ingest", str(root), "--json"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert report["ok"] and report["failed"] == [] and report["unchanged"] == 1
+    assert {s["item"] for s in report["skipped"]} == {"old-page.md", "moved.md", "links.html"}
 
 
 _MEASURE = """

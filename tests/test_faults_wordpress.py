@@ -77,16 +77,28 @@ def test_an_empty_site_indexes_nothing_and_prunes_nothing(site, data_dir, capsys
     assert _points(data_dir) == before
 
 
-def test_an_empty_post_is_reported_and_the_others_are_kept(site, data_dir, capsys):
+def test_a_post_with_no_text_is_skipped_and_the_run_succeeds(site, data_dir, capsys):
     before = _points(data_dir)
     empty = site.add_post("Brouillon vide", "")
     blank = site.add_post("Espaces seuls", "<p>&nbsp;</p>\n<p> </p>\n<div></div>")
-    assert main(["ingest", site.url]) == 1
+    moved = site.add_post("Déplacé", '<p><a href="https://new.example/kerberos/">https://new.example/kerberos/</a></p>')
+    assert main(["ingest", site.url]) == 0
     out = capsys.readouterr().out
-    assert "3 unchanged" in out and "2 failed" in out
-    assert f"FAILED post {empty['id']} ({empty['link']}): has no text" in out
-    assert f"FAILED post {blank['id']} ({blank['link']}): has no text" in out
+    assert "3 unchanged" in out and "3 skipped (no text)" in out and "0 failed" in out
+    assert f"skipped post {empty['id']} ({empty['link']}): has no text" in out
+    assert f"skipped post {blank['id']} ({blank['link']}): has no text" in out
+    assert f"skipped post {moved['id']} ({moved['link']}): has no text, only a link to https://new.example/kerberos/" in out
     assert _points(data_dir) == before
+
+
+def test_a_post_that_became_a_redirect_stub_loses_its_points_on_prune(site, data_dir, capsys):
+    post = site.posts[0]
+    post["content"] = {"rendered": '<p><a href="https://new.example/">https://new.example/</a></p>', "protected": False}
+    post["modified"] = "2030-01-01T00:00:00"
+    assert main(["ingest", site.url, "--prune"]) == 0
+    out = capsys.readouterr().out
+    assert "1 skipped (no text)" in out and "1 pruned" in out
+    assert post["link"] not in {p["url"] for p in _points(data_dir).values()}
 
 
 def test_a_two_megabyte_post_is_indexed_whole(site, data_dir, capsys):

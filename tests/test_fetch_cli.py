@@ -126,3 +126,14 @@ def test_fetch_help_runs_as_a_command():
     )
     assert result.returncode == 0
     assert "--app-password" in result.stdout and "--modified-after" in result.stdout
+
+
+def test_a_post_with_no_text_is_skipped_and_fetch_succeeds(make_wp_server, tmp_path, capsys):
+    site = make_wp_server(posts=load_real_posts("frontity")[:2])
+    moved = site.add_post("Ancienne adresse", '<p><a href="https://new.example/">https://new.example/</a></p>')
+    out = tmp_path / "out"
+    assert main(["fetch", site.url, "--out", str(out)]) == 0
+    report = capsys.readouterr()
+    assert f"skipped: post {moved['id']} ({moved['link']}): has no text, only a link to https://new.example/" in report.err
+    assert "2 posts written" in report.out and "1 skipped (no text" in report.out
+    assert len(list(out.glob("*.md"))) == 2

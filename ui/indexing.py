@@ -62,6 +62,10 @@ def show_report(report: IngestReport) -> None:
     (st.success if report.ok else st.warning)(summary)
     if report.failed:
         st.dataframe([{"document": item, "reason": reason} for item, reason in report.failed], hide_index=True)
+    if report.skipped:
+        st.caption(f"{len(report.skipped)} skipped: no text to index (only a redirect or a link).")
+        st.dataframe([{"document": item, "reason": reason} for item, reason in report.skipped], hide_index=True,
+                     key="skipped_documents")
     if report.aborted:
         st.error(f"Stopped early: {report.aborted}")
     if report.verify_error:

@@ -12,7 +12,7 @@ import sys
 import tempfile
 from pathlib import Path
 
-from rag.documents import Document, Problem
+from rag.documents import SKIPPED, WARNING, Document, Problem
 from rag.errors import SourceError
 from rag.sources.files import FETCHED_SOURCE
 from rag.sources.frontmatter import render_front_matter
@@ -26,7 +26,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         description=(
             "Read every post of SITE through the WordPress REST API and write one Markdown file per post "
             "(named after its slug) with front matter: title, url, modified, access. Running it again "
-            "overwrites the same files. Exit status 1 if any post could not be converted."
+            "overwrites the same files. A post with no text (only a redirect or a link) is skipped with a "
+            "note. Exit status 1 if any post could not be converted."
         ),
     )
     parser.add_argument("site", metavar="SITE", help="the WordPress site's address, e.g. https://blog.example.com")
@@ -95,13 +96,15 @@ def run(args: argparse.Namespace) -> int:
         progress=on_page,
     )
     names: dict[str, object] = {}
-    written = failed = warned = 0
+    written = failed = warned = skipped = 0
     for post, item in source.iter_items():
         if isinstance(item, Problem):
-            stream_label = "warning" if item.level == "warning" else "problem"
+            stream_label = {WARNING: "warning", SKIPPED: "skipped"}.get(item.level, "problem")
             print(f"{stream_label}: {item}", file=sys.stderr, flush=True)
-            if item.level == "warning":
+            if item.level == WARNING:
                 warned += 1
+            elif item.level == SKIPPED:
+                skipped += 1
             else:
                 failed += 1
             continue
@@ -115,6 +118,8 @@ def run(args: argparse.Namespace) -> int:
         written += 1
         print(f"wrote {target.name}  {item.title}", flush=True)
     summary = f"{written} post{'s' if written != 1 else ''} written to {out_dir}"
+    if skipped:
+        summary += f", {skipped} skipped (no text: only a redirect or a link)"
     if failed:
         summary += f", {failed} failed (see the problems above)"
     if warned:

@@ -39,6 +39,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
             "Read SOURCE (a WordPress site URL or a local folder of .md/.markdown/.html/.htm files), "
             "chunk it, embed it and store it in a Qdrant collection. Re-running is safe and only "
             "re-embeds documents that changed; an interrupted run resumes where it stopped. "
+            "A document with no text (only a redirect or a link) is skipped with a note, not a failure. "
             "Exit status: 0 all indexed, 1 some documents failed (the others are indexed), 2 fatal error."
         ),
     )

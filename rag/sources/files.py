@@ -13,10 +13,11 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Iterable, Iterator
 
-from rag.documents import Document, Problem
+from rag.documents import SKIPPED, Document, Problem
 from rag.errors import SourceError
 from rag.markdown import html_title_and_main, html_to_markdown
 from rag.sources.frontmatter import as_groups, as_text, split_front_matter
+from rag.sources.notext import no_text_reason
 
 MARKDOWN_SUFFIXES = (".md", ".markdown")
 HTML_SUFFIXES = (".html", ".htm")
@@ -105,7 +106,7 @@ def load_file(
         return Problem(item, "is a binary file (it contains NUL bytes), not text: skipped")
     text = _decode(raw, item, warnings).replace("\r\n", "\n").replace("\r", "\n").lstrip("\ufeff")
     if not text.strip():
-        return Problem(item, "is empty, skipped")
+        return Problem(item, "is empty, skipped", level=SKIPPED)
     meta, body, front_matter_error = split_front_matter(text)
     if front_matter_error:
         warnings.append(Problem(item, front_matter_error, level="warning"))
@@ -120,11 +121,9 @@ def load_file(
     else:
         page_title = None
         markdown = body.strip("\n").rstrip()
-    if not markdown.strip():
-        redirect = as_text(meta.get("redirect_url"))
-        if redirect:
-            return Problem(item, f"has no text, only a redirect to {redirect}: skipped")
-        return Problem(item, "has no text (only front matter or markup), skipped")
+    no_text = no_text_reason(markdown, as_text(meta.get("redirect_url")))
+    if no_text:
+        return Problem(item, no_text, level=SKIPPED)
     # The contract's order: front matter, then the first `# ` heading; an HTML <title> often
     # carries a site suffix, so it only comes before the file name.
     title = title or first_h1(markdown) or page_title or path.stem

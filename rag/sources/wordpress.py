@@ -17,9 +17,10 @@ from urllib.parse import unquote, urlsplit, urlunsplit
 
 import httpx
 
-from rag.documents import Document, Problem
+from rag.documents import SKIPPED, Document, Problem
 from rag.errors import SourceError
 from rag.markdown import html_to_markdown
+from rag.sources.notext import no_text_reason
 
 FIELDS = "id,link,title,content,modified,status,slug"
 PER_PAGE = 100  # WordPress's maximum
@@ -239,7 +240,10 @@ class WordPressSource:
         except Exception as exc:  # noqa: BLE001 - any converter failure concerns this post only
             return Problem(item, f"its HTML could not be converted to Markdown ({type(exc).__name__}: {exc}), skipped")
         if not markdown.strip():
-            return Problem(item, "has no text once its HTML is converted (only images or embeds?), skipped")
+            return Problem(item, "has no text once its HTML is converted (only images or embeds?), skipped", SKIPPED)
+        no_text = no_text_reason(markdown)
+        if no_text:
+            return Problem(item, no_text, SKIPPED)
         title = " ".join(html.unescape(re.sub(r"<[^>]+>", "", raw_title or "")).split()) or link
         modified = post.get("modified")
         status = post.get("status")
