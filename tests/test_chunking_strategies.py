@@ -159,12 +159,14 @@ def test_sections_split_at_level_two_and_ignore_code():
     chunks = make_chunker("sections").chunk(text, title="Mon article")
     check_common(text, chunks, overlap=0)
     assert [c.header for c in chunks] == [
-        "Article: Mon article\nSection: Mon article",
+        "Article: Mon article\nSection: Introduction",
         "Article: Mon article\nSection: Premier",
         "Article: Mon article\nSection: Second",
     ]
     assert chunks[1].text.startswith("## Premier") and "## pas un titre" in chunks[1].text
-    assert chunks[0].embedding_text.startswith("Article: Mon article\nSection: Mon article\n\nIntro")
+    assert chunks[0].embedding_text.startswith("Article: Mon article\nSection: Introduction\n\nIntro")
+    # The cited section is the one the embedded header names, even under a `### ` heading.
+    assert [c.section for c in chunks] == ["Introduction", "Premier", "Second"]
     untitled = make_chunker("sections").chunk(text)
     assert untitled[0].header == "Section: Introduction"
 
@@ -172,8 +174,9 @@ def test_sections_split_at_level_two_and_ignore_code():
 def test_sections_uses_the_first_heading_when_no_title_is_given():
     text = "# Titre du document\n\nIntro.\n\n## Partie\n\nTexte.\n"
     chunks = make_chunker("sections").chunk(text)
-    assert chunks[0].header == "Article: Titre du document\nSection: Titre du document"
+    assert chunks[0].header == "Article: Titre du document\nSection: Introduction"
     assert chunks[1].heading_path == ["Titre du document", "Partie"]
+    assert [c.section for c in chunks] == ["Introduction", "Partie"]
 
 
 def test_long_section_pieces_all_keep_the_header_and_blocks():
@@ -186,6 +189,28 @@ def test_long_section_pieces_all_keep_the_header_and_blocks():
     assert len(long_pieces) > 3
     assert all(c.header == "Article: T\nSection: Longue" for c in long_pieces)
     assert all(c.chars <= 500 and not c.warnings for c in long_pieces)
+
+
+@pytest.mark.parametrize("strategy", ["recursive", "sections", "sections_min_max", "markdown"])
+def test_text_before_the_first_section_is_the_introduction_in_every_strategy(strategy):
+    text = ("# Kerberos\n\n" + paragraph(30, "intro_") + "\n\n## Purger\n\n" + paragraph(30, "purge_")
+            + "\n\n### Détail\n\n" + paragraph(30, "detail_") + "\n")
+    settings = {"max_size": 300} if strategy.startswith("sections") else {"chunk_size": 300, "overlap": 0}
+    if strategy == "sections_min_max":
+        settings["min_size"] = 50
+    chunks = make_chunker(strategy, **settings).chunk(text, title="Kerberos")
+    first = next(c for c in chunks if "intro_" in c.text)
+    assert first.section == "Introduction"
+    assert all(c.section for c in chunks)  # never "": a citation always names a section
+    for chunk in chunks:
+        if chunk.header.startswith("Article:"):
+            assert chunk.header.split("\n")[1] == f"Section: {chunk.section}"
+    if strategy != "recursive":  # the baseline may cut anywhere
+        detail = next(c for c in chunks if c.text.lstrip().startswith("### Détail"))
+        # `sections` cuts at `## ` only: a piece under a `### ` heading belongs to its `## ` section.
+        assert detail.section == ("Purger" if strategy == "sections" else "Détail")
+    untitled = make_chunker(strategy, **settings).chunk("Du texte sans aucun titre, assez long pour un extrait.\n")
+    assert untitled[0].section == "Introduction"
 
 
 # -- sections_min_max ---------------------------------------------------------------------------

@@ -302,3 +302,23 @@ def test_wordpress_site_twice_then_edit_then_delete_with_prune(store, embedder, 
     fourth = ingest(_site(wp), store, embedder, "blog", prune=True)
     assert fourth.pruned_urls == [private["link"]] and fourth.unchanged == 4
     assert private["link"] not in _by_url(store)
+
+
+@pytest.mark.parametrize("strategy", ["sections", "markdown"])
+def test_the_introduction_is_a_named_section_in_the_payload_and_the_citations(store, embedder, lmstudio, data_dir, strategy):
+    from rag.answer import answer_passages
+    from rag.llm import LLMClient
+
+    run_ingest([_doc("kerberos", 2)], store, embedder, "blog", strategy=strategy,
+               chunk_settings={"chunk_size": 60, "overlap": 0} if strategy == "markdown" else None)
+    points = sorted(_points(store).values(), key=lambda p: p["order"])
+    assert points[0]["text"].startswith("Introduction de kerberos") and points[0]["section"] == "Introduction"
+    for p in points:  # what is embedded names the section that citations name
+        assert p["section"] and p["header"].split("\n")[1] == f"Section: {p['section']}"
+    passages = retrieve("Introduction de kerberos", store, embedder, "blog", top_k=3)
+    intro = next(p for p in passages if p.url.endswith("/kerberos/") and p.text.startswith("Introduction"))
+    lmstudio.answer = f"L'article commence ainsi [{intro.n}]."
+    result = answer_passages("Comment commence l'article kerberos ?", passages, LLMClient(lmstudio.url), -1.0)
+    assert result.to_json()["sources"] == [
+        {"n": intro.n, "title": "Article kerberos", "section": "Introduction", "url": "https://blog.example/kerberos/"}
+    ]

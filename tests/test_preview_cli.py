@@ -65,12 +65,13 @@ def test_json_has_the_contract_shape_for_every_strategy(guide, capsys):
         assert set(result) == {"settings", "chunks"}
         assert result["chunks"], name
         for chunk in result["chunks"]:
-            assert set(chunk) == {"index", "start", "end", "text", "header", "heading_path", "warnings", "chars"}
+            assert set(chunk) == {"index", "start", "end", "text", "header", "heading_path", "section", "warnings",
+                                  "chars"}
             assert chunk["text"] == data["markdown"][chunk["start"] : chunk["end"]]
             assert chunk["chars"] == chunk["end"] - chunk["start"]
     sections = data["strategies"]["sections"]["chunks"]
     assert [c["header"] for c in sections] == [
-        "Article: Guide Kerberos\nSection: Guide Kerberos",
+        "Article: Guide Kerberos\nSection: Introduction",
         "Article: Guide Kerberos\nSection: Lister les tickets",
         "Article: Guide Kerberos\nSection: Paramètres",
     ]
@@ -119,7 +120,7 @@ def test_html_file_is_converted_before_chunking(tmp_path, capsys):
     chunks = data["strategies"]["sections"]["chunks"]
     assert data["title"] == "Page HTML"
     assert "<p>" not in data["markdown"]
-    assert [c["header"].split("\n")[-1] for c in chunks] == ["Section: Page HTML", "Section: Commande"]
+    assert [c["header"].split("\n")[-1] for c in chunks] == ["Section: Introduction", "Section: Commande"]
 
 
 @pytest.fixture

@@ -11,12 +11,23 @@ from rag.chunking.base import (
     OVERSIZED,
     TABLE_SPLIT,
     TINY,
+    INTRODUCTION,
     TINY_CHARS,
     Chunk,
 )
 
-# (body start, heading path at the body's first character) -> context header
-HeaderFor = Callable[[int, list[str]], str]
+# (body start, the chunk's section) -> context header
+HeaderFor = Callable[[int, str], str]
+# (body start, heading path at the body's first character) -> the chunk's section
+SectionFor = Callable[[int, list[str]], str]
+
+
+def section_label(path: list[str], *titles: str) -> str:
+    """The section a chunk belongs to: the deepest heading in effect, or "Introduction" before
+    the first section heading (no heading yet, or only the article's own title)."""
+    if not path or (len(path) == 1 and path[0] in titles):
+        return INTRODUCTION
+    return path[-1]
 
 
 def context_header(title: str, section: str) -> str:
@@ -33,7 +44,9 @@ def finish(
     spans: Iterable[tuple[int, int]],
     *,
     max_size: int,
+    title: str = "",
     header_for: HeaderFor | None = None,
+    section_for: SectionFor | None = None,
     repeat_table_header: bool = False,
 ) -> list[Chunk]:
     text = structure.text
@@ -47,7 +60,8 @@ def finish(
         if first >= end:
             continue  # whitespace only: nothing to embed
         path = path_at(first)
-        header = header_for(start, path) if header_for else ""
+        section = section_for(start, path) if section_for else section_label(path, title, structure.title)
+        header = header_for(start, section) if header_for else ""
         warnings: list[str] = []
         block = block_around(start)
         if block is not None:
@@ -72,5 +86,5 @@ def finish(
         stripped = end - first if not text[end - 1].isspace() else len(text[first:end].rstrip())
         if stripped < TINY_CHARS:
             warnings.append(TINY)
-        chunks.append(Chunk(len(chunks), start, end, text[start:end], header, path, warnings))
+        chunks.append(Chunk(len(chunks), start, end, text[start:end], header, path, warnings, section))
     return chunks

@@ -15,6 +15,9 @@ TINY = "tiny"
 
 # A body with fewer non-blank characters than this is flagged `tiny`: too little to retrieve well.
 TINY_CHARS = 50
+# The section of the text before a document's first section heading (the seed articles' name;
+# the same word in French and English).
+INTRODUCTION = "Introduction"
 
 
 @dataclass
@@ -26,14 +29,12 @@ class Chunk:
     header: str = ""  # context prefix kept apart from the body, e.g. "Article: ...\nSection: ..."
     heading_path: list[str] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
+    # The section a citation names; the strategies that put a section in the header name the same.
+    section: str = ""
 
     @property
     def chars(self) -> int:
         return self.end - self.start
-
-    @property
-    def section(self) -> str:
-        return self.heading_path[-1] if self.heading_path else ""
 
     @property
     def embedding_text(self) -> str:

@@ -9,14 +9,14 @@ from rag.chunking._finish import context_header, finish
 from rag.chunking._split import RecursiveSplitter, heading_levels, plain_levels
 from rag.chunking._structure import Structure
 from rag.chunking.base import Chunk, Chunker
-from rag.chunking.sections import INTRODUCTION
 
 
 class MarkdownChunker(Chunker):
     """Separators: headings level 1, 2, ... 6 (at line start, outside code), then blank line,
     newline, sentence end, space, character. Several short sections share a chunk while they fit
     in chunk_size (default 1000); overlap (default 200) repeats whole pieces. No cut inside a
-    code block or table that fits. Header: `Article: {title}` / `Section: {section at the start}`.
+    code block or table that fits. Header: `Article: {title}` / `Section: {section at the start}`
+    ("Introduction" before the first section heading), the section its citations name.
     """
 
     name = "markdown"
@@ -37,6 +37,7 @@ class MarkdownChunker(Chunker):
             structure,
             splitter.split(0, len(markdown)),
             max_size=self.chunk_size,
-            header_for=lambda _start, path: context_header(title, path[-1] if path else title or INTRODUCTION),
+            title=title,
+            header_for=lambda _start, section: context_header(title, section),
             repeat_table_header=True,
         )

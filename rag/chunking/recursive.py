@@ -34,4 +34,4 @@ class RecursiveChunker(Chunker):
     def chunk(self, markdown: str, title: str = "") -> list[Chunk]:
         structure = Structure(markdown)
         splitter = RecursiveSplitter(markdown, self.chunk_size, self.overlap, plain_levels(markdown))
-        return finish(structure, splitter.split(0, len(markdown)), max_size=self.chunk_size)
+        return finish(structure, splitter.split(0, len(markdown)), max_size=self.chunk_size, title=title)

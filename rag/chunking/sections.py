@@ -8,16 +8,15 @@ from rag.chunking._checks import overlap_below, positive
 from rag.chunking._finish import context_header, finish
 from rag.chunking._split import RecursiveSplitter, heading_levels, plain_levels
 from rag.chunking._structure import Structure
-from rag.chunking.base import Chunk, Chunker
-
-INTRODUCTION = "Introduction"
+from rag.chunking.base import INTRODUCTION, Chunk, Chunker
 
 
 class SectionsChunker(Chunker):
     """Split before each `## ` heading (never one inside a code block).
 
-    Every chunk's header is `Article: {title}` / `Section: {section}`; the text before the first
-    `## ` is the section named after the title (or "Introduction"). A section longer than
+    Every chunk's header is `Article: {title}` / `Section: {section}`, and its citations name the
+    same section: the `## ` heading, or "Introduction" for the text before the first one (as in
+    the seed article). A section longer than
     max_size (default 2000) is split recursively, deeper headings first, with `overlap`
     (default 200), never inside a code block or table that fits; each piece keeps the header.
     """
@@ -40,7 +39,7 @@ class SectionsChunker(Chunker):
         ends = [h.start for h in h2[1:]] + [len(markdown)]
         sections = [(h.start, end, h.text) for h, end in zip(h2, ends)]
         if not h2 or h2[0].start > 0:
-            sections.insert(0, (0, h2[0].start if h2 else len(markdown), title or INTRODUCTION))
+            sections.insert(0, (0, h2[0].start if h2 else len(markdown), INTRODUCTION))
         spans: list[tuple[int, int]] = []
         owner: dict[int, str] = {}  # chunk start -> its section name
         for start, end, name in sections:
@@ -51,6 +50,8 @@ class SectionsChunker(Chunker):
             structure,
             spans,
             max_size=self.max_size,
-            header_for=lambda start, _path: context_header(title, owner[start]),
+            title=title,
+            section_for=lambda start, _path: owner[start],
+            header_for=lambda _start, section: context_header(title, section),
             repeat_table_header=True,
         )

@@ -66,6 +66,7 @@ class SectionsMinMaxChunker(Chunker):
             structure,
             spans,
             max_size=self.max_size,
-            header_for=lambda start, _path: repeated.get(start, ""),
+            title=title,
+            header_for=lambda start, _section: repeated.get(start, ""),
             repeat_table_header=True,
         )
