@@ -37,6 +37,9 @@ class Problem:
     # "error": the item could not be used (a failure); "skipped": it has nothing to index (no
     # text, only a redirect or a link), which is not a failure; "warning": used with a caveat.
     level: str = "error"
+    # An item refused for safety (a link leaving the folder, unreadable front matter) also loses
+    # what an earlier run indexed under its name; an unreadable file keeps it.
+    withdraw: bool = False
 
     def __str__(self) -> str:
         return f"{self.item}: {self.message}"

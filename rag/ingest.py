@@ -260,7 +260,10 @@ class _Run:
                     self.docs_done += 1
                     self.tell("indexed", "skipped")
                 else:
-                    self.seen.add(item.item)  # a file that failed to read keeps its old points
+                    if item.withdraw:
+                        self.withdraw(item.item)
+                    else:
+                        self.seen.add(item.item)  # a file that failed to read keeps its old points
                     self.report.failed.append((item.item, item.message))
                     self.docs_done += 1
                     self.tell("indexed", "failed")
@@ -382,6 +385,13 @@ class _Run:
             vectors.extend(got)
             self.chunks_done += len(batch)
         return vectors
+
+    def withdraw(self, url: str) -> None:
+        """Remove what an earlier run indexed under `url`: the source now refuses it for safety."""
+        stale = self.index.pop(url, [])
+        if stale:
+            self.report.points_deleted += self.store.delete_points(self.collection, [p.id for p in stale])
+            self.report.warnings.append(f"{url}: its earlier copy was removed from the collection")
 
     def prune_unseen(self) -> None:
         self.tell("pruning")

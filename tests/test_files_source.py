@@ -81,12 +81,12 @@ def test_folder_yields_every_usable_file_and_reports_the_others(folder):
         "pages/fragment.htm",
         "enc/cp1252.md",
         "enc/bom.md",
-        "enc/broken-yaml.md",
     }
     assert set(problems) == {"bad/binary.md", "bad/empty.md", "bad/blank.md", "bad/only-front-matter.md", "enc/cp1252.md", "enc/broken-yaml.md"}
     assert "binary" in problems["bad/binary.md"][0].message
     assert "empty" in problems["bad/empty.md"][0].message and "empty" in problems["bad/blank.md"][0].message
-    assert [p.level for p in problems["bad/binary.md"]] == ["error"]
+    for name in ("bad/binary.md", "enc/broken-yaml.md"):
+        assert [p.level for p in problems[name]] == ["error"]
     for name in ("bad/empty.md", "bad/blank.md", "bad/only-front-matter.md"):
         assert [p.level for p in problems[name]] == ["skipped"]  # nothing to index: not a failure
     assert all(d.source == "files" for d in docs.values())
@@ -134,11 +134,11 @@ def test_cp1252_file_is_read_with_a_warning_and_bom_is_dropped(folder):
     assert items.index(warning) < items.index(docs["enc/cp1252.md"]), "the warning comes before its document"
 
 
-def test_invalid_front_matter_is_a_warning_and_the_body_is_kept(folder):
+def test_invalid_front_matter_is_an_error_and_nothing_is_indexed(folder):
     docs, problems = _by_item(list(iter_folder(folder)))
-    assert problems["enc/broken-yaml.md"][0].level == "warning"
-    assert docs["enc/broken-yaml.md"].title == "Kept heading"
-    assert docs["enc/broken-yaml.md"].markdown.startswith("# Kept heading")
+    assert [p.level for p in problems["enc/broken-yaml.md"]] == ["error"]
+    assert "front matter is not valid YAML" in problems["enc/broken-yaml.md"][0].message
+    assert "enc/broken-yaml.md" not in docs
 
 
 def test_hidden_files_and_other_extensions_are_ignored(folder):
@@ -147,7 +147,7 @@ def test_hidden_files_and_other_extensions_are_ignored(folder):
 
 
 def test_open_source_for_paths(folder, tmp_path):
-    assert len([i for i in open_source(str(folder)) if isinstance(i, Document)]) == 10
+    assert len([i for i in open_source(str(folder)) if isinstance(i, Document)]) == 9
     single = list(open_source(str(folder / "guides/no-heading.md")))
     assert [d.url for d in single] == ["no-heading.md"]
     with pytest.raises(SourceError, match="No such file or folder"):
@@ -174,7 +174,7 @@ def test_unreadable_file_is_reported_and_the_rest_still_loads(folder):
     (folder / "guides" / "dangling.md").symlink_to(folder / "gone.md")
     docs, problems = _by_item(list(iter_folder(folder)))
     assert "could not be read" in problems["guides/dangling.md"][0].message
-    assert len(docs) == 10
+    assert len(docs) == 9
 
 
 def test_docs_fr_corpus_loads_with_titles_from_front_matter(corpora):

@@ -16,6 +16,7 @@ from rag.documents import SKIPPED, WARNING, Document, Problem
 from rag.errors import SourceError
 from rag.sources.files import FETCHED_SOURCE
 from rag.sources.frontmatter import render_front_matter
+from rag.sources.limits import DEFAULT_MAX_DOC_MB, MAX_DOC_MB_ENV, max_document_bytes
 from rag.sources.wordpress import WordPressSource, post_slug
 
 
@@ -44,6 +45,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         help="access group given to private posts (default: private)",
     )
     parser.add_argument("--timeout", type=float, default=30.0, help="seconds to wait for each request (default: 30)")
+    parser.add_argument("--max-doc-mb", metavar="MB", type=float, default=None,
+                        help=f"skip a post larger than this [${MAX_DOC_MB_ENV} or {DEFAULT_MAX_DOC_MB:g}]")
     parser.set_defaults(func=run)
 
 
@@ -94,6 +97,7 @@ def run(args: argparse.Namespace) -> int:
         modified_after=args.modified_after,
         private_group=args.private_group,
         progress=on_page,
+        max_bytes=max_document_bytes(args.max_doc_mb),
     )
     names: dict[str, object] = {}
     written = failed = warned = skipped = 0

@@ -14,6 +14,7 @@ from rag.ingest import ingest, resolve_strategy
 from rag.progress import ProgressPrinter
 from rag.redact import strip_userinfo
 from rag.sources import WordPressSource, is_url, open_source
+from rag.sources.limits import DEFAULT_MAX_DOC_MB, MAX_DOC_MB_ENV, max_document_bytes
 from rag.store import Store
 
 
@@ -53,7 +54,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--prune", action="store_true",
                         help="delete the points of documents no longer in the source (only after a complete read)")
     parser.add_argument("--access", metavar="GROUP", nargs="+",
-                        help="access groups of a folder's documents [public]")
+                        help="access groups of a folder's documents [public]; a file's front-matter "
+                             "access can only narrow them (the stricter wins), access: [] means editors only")
+    parser.add_argument("--max-doc-mb", metavar="MB", type=float, default=None,
+                        help=f"skip a file or post larger than this [${MAX_DOC_MB_ENV} or {DEFAULT_MAX_DOC_MB:g}]")
     parser.add_argument("--user", metavar="NAME", default=os.environ.get("RAG_WP_USER"),
                         help="WordPress user, to include private posts [$RAG_WP_USER]")
     parser.add_argument("--app-password", metavar="PASSWORD", default=None,
@@ -63,7 +67,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def _source_options(args: argparse.Namespace) -> dict:
-    options: dict = {}
+    options: dict = {"max_bytes": max_document_bytes(args.max_doc_mb)}
     if args.access:
         options["default_access"] = list(args.access)
     password = args.app_password or os.environ.get("RAG_WP_APP_PASSWORD") or None
@@ -88,7 +92,7 @@ def run(args: argparse.Namespace) -> int:
     if is_url(args.source):
         items = _SiteListing(WordPressSource(
             args.source, username=options.get("username"), app_password=options.get("app_password"),
-            timeout=min(settings.timeout, 30.0),
+            timeout=min(settings.timeout, 30.0), max_bytes=options["max_bytes"],
         ))
     else:
         items = list(open_source(args.source, **options))  # a folder is listed first: known total

@@ -13,6 +13,7 @@ from rag.chunking.stats import first_line, summarize, warnings_text
 from rag.documents import Document
 from rag.errors import ConfigError
 from rag.sources import load_one
+from rag.sources.limits import DEFAULT_MAX_DOC_MB, MAX_DOC_MB_ENV, max_document_bytes
 
 ALL = "all"
 
@@ -40,6 +41,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--min-size", type=int, help="sections_min_max: a shorter section joins the next one")
     parser.add_argument("--max-size", type=int, help="sections, sections_min_max: longest chunk before a section is cut")
     parser.add_argument("--timeout", type=float, default=30.0, help="seconds to wait for a URL (default: 30)")
+    parser.add_argument("--max-doc-mb", metavar="MB", type=float, default=None,
+                        help=f"refuse a document larger than this [${MAX_DOC_MB_ENV} or {DEFAULT_MAX_DOC_MB:g}]")
     parser.set_defaults(func=run)
 
 
@@ -105,7 +108,7 @@ def run(args: argparse.Namespace) -> int:
         "max_size": args.max_size,
     }
     chunkers(args.strategy, given)  # a bad strategy or setting fails before any download
-    document = load_one(args.source, timeout=args.timeout)
+    document = load_one(args.source, timeout=args.timeout, max_bytes=max_document_bytes(args.max_doc_mb))
     if args.json:
         json.dump(preview(document, args.strategy, **given), sys.stdout, ensure_ascii=False, indent=1)
         sys.stdout.write("\n")

@@ -13,6 +13,7 @@ from rag.documents import Document, Problem
 from rag.errors import SourceError
 from rag.markdown import html_title_and_main, html_to_markdown
 from rag.sources.files import SUFFIXES, first_h1, iter_folder, load_file
+from rag.sources.limits import max_document_bytes, not_text, too_big
 from rag.sources.wordpress import WordPressSource
 
 __all__ = ["open_source", "load_one", "is_url", "WordPressSource", "iter_folder", "load_file"]
@@ -34,7 +35,8 @@ def open_source(source: str, **opts: Any) -> Iterator[Document | Problem]:
     """Documents (and Problems) of a WordPress site URL, a folder, or a single file.
 
     Options a source does not know are ignored, so callers can pass e.g. username, app_password,
-    modified_after, private_group, timeout (WordPress) and default_access (files) together.
+    modified_after, private_group, timeout (WordPress), default_access (files) and max_bytes (both)
+    together.
     """
     text = str(source).strip()
     if is_url(text):
@@ -51,14 +53,15 @@ def open_source(source: str, **opts: Any) -> Iterator[Document | Problem]:
     return iter_folder(path, **_accepted(iter_folder, opts))
 
 
-def load_one(file_or_url: str, timeout: float = 30.0) -> Document:
+def load_one(file_or_url: str, timeout: float = 30.0, max_bytes: int | None = None) -> Document:
     """One document for a preview: a local file, or a single web page (its article/main/body)."""
     text = str(file_or_url).strip()
+    limit = max_document_bytes() if max_bytes is None else max_bytes
     if not is_url(text):
         path = Path(text).expanduser()
         if not path.is_file():
             raise SourceError(f"No such file: {text}. Give a .md, .markdown, .html or .htm file, or a page URL.")
-        result = load_file(path, path.parent)
+        result = load_file(path, path.parent, max_bytes=limit)
         if isinstance(result, Problem):
             raise SourceError(str(result))
         return result
@@ -70,6 +73,9 @@ def load_one(file_or_url: str, timeout: float = 30.0) -> Document:
         raise SourceError(f"Could not fetch {text}: {type(exc).__name__}: {exc}") from None
     if response.status_code >= 400:
         raise SourceError(f"{text} answered HTTP {response.status_code}: check the address")
+    oversized = too_big(len(response.content), limit)
+    if oversized:
+        raise SourceError(f"{text} {oversized}")
     content_type = response.headers.get("content-type", "")
     body = response.text
     url = str(response.url)
@@ -80,6 +86,9 @@ def load_one(file_or_url: str, timeout: float = 30.0) -> Document:
         title, markdown = "", body.strip()
     if not markdown.strip():
         raise SourceError(f"{text} has no text to preview")
+    encoded = not_text(markdown)
+    if encoded:
+        raise SourceError(f"{text} {encoded}")
     return Document(
         url=url,
         title=title or first_h1(markdown) or url,

@@ -16,7 +16,9 @@ from typing import Iterable, Iterator
 from rag.documents import SKIPPED, Document, Problem
 from rag.errors import SourceError
 from rag.markdown import html_title_and_main, html_to_markdown
-from rag.sources.frontmatter import as_groups, as_text, split_front_matter
+from rag.sources.access_rule import AccessValueError, declared_access, effective_access
+from rag.sources.frontmatter import as_text, split_front_matter
+from rag.sources.limits import max_document_bytes, not_text, too_big
 from rag.sources.notext import no_text_reason
 
 MARKDOWN_SUFFIXES = (".md", ".markdown")
@@ -81,16 +83,35 @@ def relative_url(path: Path, root: Path) -> str:
         return path.name
 
 
+def _inside(path: str, root: str) -> bool:
+    return path == root or path.startswith(root.rstrip(os.sep) + os.sep)
+
+
+def _link_problem(path: Path, root: Path, item: str) -> Problem | None:
+    """A symbolic link whose target leaves the folder is not followed (say where it points)."""
+    if not path.is_symlink():
+        return None
+    target = os.path.realpath(path)
+    if _inside(target, os.path.realpath(root)):
+        return None
+    return Problem(
+        item, f"is a symbolic link to {target}, outside the folder: not followed, skipped", withdraw=True
+    )
+
+
 def load_file(
     path: str | Path,
     root: str | Path,
     default_access: Iterable[str] = ("public",),
     problems: list[Problem] | None = None,
+    max_bytes: int | None = None,
 ) -> Document | Problem:
     """One file as a Document, or a Problem saying why it was skipped.
 
-    Warnings about a file that was still used (cp1252 text, bad front matter) are appended to
-    `problems` when a list is given.
+    Warnings about a file that was still used (cp1252 text, no access group left) are appended to
+    `problems` when a list is given. A file whose front matter cannot be read is refused, never
+    indexed with default settings: its access is unknown. See access_rule for how `default_access`
+    and the front matter's `access` combine. `max_bytes` defaults to RAG_MAX_DOC_MB.
     """
     path, root = Path(path), Path(root)
     warnings: list[Problem] = problems if problems is not None else []
@@ -98,10 +119,18 @@ def load_file(
     suffix = path.suffix.lower()
     if suffix not in SUFFIXES:
         return Problem(item, "is not a .md, .markdown, .html or .htm file, skipped")
+    refused = _link_problem(path, root, item)
+    if refused is not None:
+        return refused
+    limit = max_document_bytes() if max_bytes is None else max_bytes
     try:
-        raw = path.read_bytes()
+        with open(os.path.realpath(path), "rb") as handle:
+            raw = handle.read(limit + 1)  # never more than the cap in memory, whatever the size
     except OSError as exc:
         return Problem(item, f"could not be read ({exc.strerror or exc}), skipped")
+    if len(raw) > limit:
+        size = max(len(raw), _size(path))
+        return Problem(item, too_big(size, limit) or "is over the size limit, skipped")
     if b"\x00" in raw:
         return Problem(item, "is a binary file (it contains NUL bytes), not text: skipped")
     text = _decode(raw, item, warnings).replace("\r\n", "\n").replace("\r", "\n").lstrip("\ufeff")
@@ -109,7 +138,16 @@ def load_file(
         return Problem(item, "is empty, skipped", level=SKIPPED)
     meta, body, front_matter_error = split_front_matter(text)
     if front_matter_error:
-        warnings.append(Problem(item, front_matter_error, level="warning"))
+        return Problem(
+            item,
+            f"{front_matter_error}: not indexed, since its access groups cannot be read. Fix the front "
+            'matter (a value holding ": " needs quotes, e.g. title: "Incident: rotation")',
+            withdraw=True,
+        )
+    try:
+        declared = declared_access(meta)
+    except AccessValueError as exc:
+        return Problem(item, f"{exc}: not indexed", withdraw=True)
 
     title = as_text(meta.get("title"))
     if suffix in HTML_SUFFIXES:
@@ -124,6 +162,18 @@ def load_file(
     no_text = no_text_reason(markdown, as_text(meta.get("redirect_url")))
     if no_text:
         return Problem(item, no_text, level=SKIPPED)
+    encoded = not_text(markdown)
+    if encoded:
+        return Problem(item, encoded)
+    folder_access = list(default_access)
+    access = effective_access(folder_access, declared)
+    if not access and declared:
+        warnings.append(Problem(
+            item,
+            f"its front matter allows {', '.join(declared)} and the folder {', '.join(folder_access)}: "
+            "no group in common, so only editors will see it",
+            level="warning",
+        ))
     # The contract's order: front matter, then the first `# ` heading; an HTML <title> often
     # carries a site suffix, so it only comes before the file name.
     title = title or first_h1(markdown) or page_title or path.stem
@@ -135,30 +185,58 @@ def load_file(
         title=" ".join(title.split()),
         markdown=markdown,
         modified=as_text(meta.get("modified")) or _mtime_iso(path),
-        access=as_groups(meta.get("access")) or list(default_access),
+        access=access,
         source="files",
     )
 
 
+def _size(path: Path) -> int:
+    try:
+        return os.stat(path).st_size
+    except OSError:
+        return 0
+
+
 def iter_files(root: str | Path) -> Iterator[Path]:
-    """Supported files under root in a stable order, hidden files and folders left out."""
+    """Supported files under root in a stable order, hidden files and folders left out.
+
+    Links to folders are yielded too (never descended into), so the caller can say it skipped them.
+    """
     root = Path(root)
     for folder, dirnames, filenames in os.walk(root):
-        dirnames[:] = sorted(d for d in dirnames if not d.startswith("."))
+        visible = sorted(d for d in dirnames if not d.startswith("."))
+        dirnames[:] = [d for d in visible if not os.path.islink(os.path.join(folder, d))]
+        for name in visible:
+            if name not in dirnames:
+                yield Path(folder) / name
         for name in sorted(filenames):
             if name.startswith(".") or not name.lower().endswith(SUFFIXES):
                 continue
             yield Path(folder) / name
 
 
-def iter_folder(path: str | Path, default_access: Iterable[str] = ("public",)) -> Iterator[Document | Problem]:
-    """Every supported file under `path` as a Document; unusable files as Problems (and skipped)."""
+def _folder_link(path: Path, root: Path) -> Problem:
+    item = relative_url(path, root)
+    target = os.path.realpath(path)
+    if _inside(target, os.path.realpath(root)):
+        return Problem(item, f"is a link to the folder {target}, already inside the source: not followed", level="warning")
+    return Problem(item, f"is a symbolic link to the folder {target}, outside the source: not followed, skipped")
+
+
+def iter_folder(
+    path: str | Path, default_access: Iterable[str] = ("public",), max_bytes: int | None = None,
+) -> Iterator[Document | Problem]:
+    """Every supported file under `path` as a Document; unusable files as Problems (and skipped).
+
+    A symbolic link is followed only when its target is inside the folder.
+    """
     root = Path(path)
     if not root.exists():
         raise SourceError(f"No such folder: {root}")
+    limit = max_document_bytes() if max_bytes is None else max_bytes
     if root.is_file():
         problems: list[Problem] = []
-        result = load_file(root, root.parent, default_access, problems)
+        result = load_file(root, root.parent, default_access, problems, limit)
         yield from problems
         yield result
         return
@@ -166,8 +244,11 @@ def iter_folder(path: str | Path, default_access: Iterable[str] = ("public",)) -
     found = 0
     for file in iter_files(root):
         found += 1
+        if os.path.isdir(file) and os.path.islink(file):
+            yield _folder_link(file, root)
+            continue
         problems = []
-        result = load_file(file, root, access, problems)
+        result = load_file(file, root, access, problems, limit)
         yield from problems
         yield result
     if not found:

@@ -9,7 +9,8 @@ from typing import Any
 import yaml
 
 # "---" on the first line, YAML, then "---" (or "...") on a line of its own.
-_FRONT_MATTER = re.compile(r"\A---[ \t]*\n(.*?\n)?(?:---|\.\.\.)[ \t]*(?:\n|\Z)", re.S)
+_FRONT_MATTER = re.compile(r"\A---[ \t]*+\n(.*?\n)?(?:---|\.\.\.)[ \t]*+(?:\n|\Z)", re.S)
+_OPENING = re.compile(r"\A---[ \t]*+\n")
 
 
 class FrontMatterError(ValueError):
@@ -19,11 +20,14 @@ class FrontMatterError(ValueError):
 def split_front_matter(text: str) -> tuple[dict[str, Any], str, str | None]:
     """(metadata, body without the front matter, error message or None).
 
-    A block that is not valid YAML is still removed from the body (it is not prose), and the
-    error says why it was ignored; a block that is YAML but not a mapping is ignored the same way.
+    With an error the metadata is empty and the body is what follows the block: callers that
+    index the document must refuse it (its access could not be read), not fall back to defaults.
+    A "---" first line never closed is an error too: the rest of the file would be YAML read as prose.
     """
     match = _FRONT_MATTER.match(text)
     if not match:
+        if _OPENING.match(text):
+            return {}, text, "front matter opened by --- on line 1 is never closed by a --- line"
         return {}, text, None
     body = text[match.end():]
     try:
@@ -31,11 +35,12 @@ def split_front_matter(text: str) -> tuple[dict[str, Any], str, str | None]:
     except yaml.YAMLError as exc:
         where = getattr(exc, "problem_mark", None)
         line = f" (line {where.line + 2})" if where is not None else ""
-        return {}, body, f"front matter is not valid YAML{line}: ignored"
+        reason = getattr(exc, "problem", None)
+        return {}, body, f"front matter is not valid YAML{line}" + (f": {reason}" if reason else "")
     if data is None:
         return {}, body, None
     if not isinstance(data, dict):
-        return {}, body, "front matter is not a list of key: value pairs: ignored"
+        return {}, body, "front matter is not a list of key: value pairs"
     return {str(key): value for key, value in data.items()}, body, None
 
 

@@ -21,6 +21,7 @@ from rag.documents import SKIPPED, Document, Problem
 from rag.errors import SourceError
 from rag.markdown import html_to_markdown
 from rag.sources.notext import no_text_reason
+from rag.sources.limits import max_document_bytes, not_text, too_big
 
 FIELDS = "id,link,title,content,modified,status,slug"
 PER_PAGE = 100  # WordPress's maximum
@@ -131,6 +132,7 @@ class WordPressSource:
         per_page: int = PER_PAGE,
         max_pages: int = 1000,
         progress: Callable[[int, int | None, int | None], None] | None = None,
+        max_bytes: int | None = None,
     ) -> None:
         self.site_url, url_user, url_password = normalize_site_url(site_url)
         self.username = username or url_user
@@ -146,6 +148,7 @@ class WordPressSource:
         self.per_page = per_page
         self.max_pages = max_pages
         self.progress = progress
+        self.max_bytes = max_document_bytes() if max_bytes is None else max_bytes
         self.total_posts: int | None = None
         self.total_pages: int | None = None
         self.endpoint: str | None = None
@@ -235,6 +238,9 @@ class WordPressSource:
         raw_title = title_obj.get("rendered") if isinstance(title_obj, dict) else title_obj
         if raw_title is not None and not isinstance(raw_title, str):
             return Problem(item, f"has a title that is not text ({type(raw_title).__name__}), skipped")
+        oversized = too_big(len(rendered.encode("utf-8")), self.max_bytes)
+        if oversized:
+            return Problem(item, oversized)
         try:
             markdown = html_to_markdown(rendered)
         except Exception as exc:  # noqa: BLE001 - any converter failure concerns this post only
@@ -244,7 +250,11 @@ class WordPressSource:
         no_text = no_text_reason(markdown)
         if no_text:
             return Problem(item, no_text, SKIPPED)
-        title = " ".join(html.unescape(re.sub(r"<[^>]+>", "", raw_title or "")).split()) or link
+        encoded = not_text(markdown)
+        if encoded:
+            return Problem(item, encoded)
+        # [^<>]: a title full of unclosed "<" must not make the pattern rescan it from every one.
+        title = " ".join(html.unescape(re.sub(r"<[^<>]*>", "", raw_title or "")).split()) or link
         modified = post.get("modified")
         status = post.get("status")
         access = [self.private_group] if status == "private" else ["public"]
