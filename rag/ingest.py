@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-import math
 import time
 from collections.abc import Sized
 from dataclasses import asdict, dataclass, field
@@ -20,6 +19,7 @@ from typing import Any, Callable, Iterable, Iterator
 from rag.chunking import DEFAULT_STRATEGY, make_chunker
 from rag.chunking.base import Chunk
 from rag.embeddings import OVER_LIMIT_NOTE
+from rag.embeddings.base import vector_problem
 from rag.documents import SKIPPED, WARNING, Document, Problem
 from rag.errors import ConfigError, EmbeddingError, RagError, SourceError
 from rag.sparse import sparse_vector
@@ -309,8 +309,10 @@ class _Run:
         self.seen.add(doc.url)
         old = self.index.get(doc.url, [])
         if is_unchanged(doc, old, self.build):
-            self.report.unchanged += 1
-            return "unchanged"
+            if self.vectors_usable(old):
+                self.report.unchanged += 1
+                return "unchanged"
+            self.report.warnings.append(f"{doc.url}: its stored vectors were unusable: re-embedded")
         try:
             chunks = self.chunker.chunk(doc.markdown, title=doc.title)
         except RagError as exc:
@@ -359,6 +361,15 @@ class _Run:
         self.report.new_urls.append(doc.url)
         return "new"
 
+    def vectors_usable(self, points: list[StoredPoint]) -> bool:
+        """Do the stored vectors of an otherwise unchanged document hold up? (Earlier versions
+        stored NaN points from a server returning 1e308, and verification only samples.)"""
+        stored = self.store.get_points(self.collection, [p.id for p in points], with_vectors=True)
+        return len(stored) == len(points) and all(
+            len(p.vector or []) == self.embedder.dimension and vector_problem(p.vector or []) is None
+            for p in stored
+        )
+
     def embed(self, doc: Document, chunks: list[Chunk]) -> list[list[float]]:
         dimension = self.embedder.dimension
         vectors: list[list[float]] = []
@@ -380,8 +391,11 @@ class _Run:
                         f"the embedding model returned {len(vector)} dimensions for {label}, "
                         f"the collection has {dimension}"
                     )
-                if not any(vector):
-                    raise EmbeddingError(f"the embedding model returned an all-zero vector for {label}")
+                # Checked here too, whatever the embedder: a vector the store turns into NaN
+                # would stay there looking indexed.
+                problem = vector_problem(vector)
+                if problem is not None:
+                    raise EmbeddingError(f"the embedding model returned {problem} for {label}: not stored")
             vectors.extend(got)
             self.chunks_done += len(batch)
         return vectors
@@ -424,8 +438,12 @@ class _Run:
                     f"point {point.id} ({point.payload.get('url')}) has {len(vector)} dimensions, expected {dimension}"
                 )
                 return
-            if not any(vector) or not math.isfinite(sum(vector)):
-                self.report.verify_error = f"point {point.id} ({point.payload.get('url')}) has an unusable vector"
+            problem = vector_problem(vector)
+            if problem is not None:
+                self.report.verify_error = (
+                    f"point {point.id} ({point.payload.get('url')}) has an unusable vector ({problem}); "
+                    "the next run re-embeds that document"
+                )
                 return
         self.report.verified = len(sample)
 

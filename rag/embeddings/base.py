@@ -7,10 +7,33 @@ import threading
 from abc import ABC, abstractmethod
 from typing import Sequence
 
+import numpy as np
+
 from rag.errors import EmbeddingError
 
 # A short text whose only job is to reveal the vector size the model really returns.
 PROBE_TEXT = "dimension probe"
+
+
+def vector_problem(values: Sequence[float]) -> str | None:
+    """Why a vector cannot be stored, or None.
+
+    Qdrant keeps 32-bit floats and normalises for cosine: a value like 1e308 is finite here but
+    becomes infinite there, and the stored point is NaN. So the check is made the store's way.
+    """
+    array = np.asarray(values, dtype=np.float64)
+    if array.size == 0:
+        return "an empty vector"
+    if not np.isfinite(array).all():
+        return "NaN or infinite values"
+    if not array.any():
+        return "an all-zero vector"
+    with np.errstate(over="ignore", under="ignore", invalid="ignore"):
+        stored = array.astype(np.float32)
+        norm = np.sqrt(np.dot(stored, stored))
+    if not (np.isfinite(stored).all() and np.isfinite(norm) and norm > 0):
+        return "values too large or too small for 32-bit floats (they would be stored as infinite or NaN)"
+    return None
 
 
 def label_for(labels: Sequence[str] | None, i: int) -> str:
@@ -97,6 +120,12 @@ class Embedder(ABC):
                     f"The embedding model {self.model_id!r} returned an all-zero vector for {label}: "
                     "check that the loaded model is an embedding model and that the server answers floats; "
                     "reload the model or use another one."
+                )
+            problem = vector_problem(values)
+            if problem is not None:
+                raise EmbeddingError(
+                    f"The embedding model {self.model_id!r} returned {problem} for {label}: the model or "
+                    "server is broken or misconfigured; reload it or use another embedding model."
                 )
             self._check_dimension(len(values), label)
             checked.append(values)
