@@ -36,12 +36,26 @@ def _build_line(s: Mapping[str, Any]) -> str:
     return f"Collection {s.get('collection')} ({', '.join(parts)})"
 
 
+def incomplete_notes(summary: Mapping[str, Any]) -> list[str]:
+    """Sentences saying which questions were not scored, and why the run stopped (if it did)."""
+    notes = []
+    failed = summary.get("failed_questions") or []
+    if failed:
+        notes.append(f"warning: {len(failed)} question(s) failed and are not scored: "
+                     f"{_ids([f['id'] for f in failed], 5)}")
+    if summary.get("stopped"):
+        notes.append(f"warning: stopped after {summary['questions']} of {summary.get('question_set_size')} "
+                     f"questions ({summary['stopped']}); the figures cover the questions scored")
+    return notes
+
+
 def format_summary(results: Mapping[str, Any]) -> str:
     """A summary a non-developer can read."""
     s = results["summary"]
     c = s.get("counts", {})
     n_in, n_out, k = s["in_base"], s["out_of_base"], s["k"]
     lines = [_build_line(s), f"{s['questions']} questions: {n_in} in-base, {n_out} off-topic"]
+    lines += incomplete_notes(s)
     unknown = s.get("unknown_sources") or []
     if unknown:
         lines.append(

@@ -59,6 +59,8 @@ AnswerFn = Callable[[str, Sequence[Any], "float | None"], Any]
 
 # -- running -------------------------------------------------------------------------------
 
+_MAX_FAILURES_IN_A_ROW = 3  # the server is down, not one question bad: stop and keep what was scored
+
 
 def _top1(passages: Sequence[Any]) -> float | None:
     # The threshold applies to the dense cosine; in hybrid mode the RRF order may put a lower
@@ -171,17 +173,45 @@ def replay(
     `context` (collection, model, strategy, chunk_settings, mode...) is merged into the summary
     so a results file says how the collection it measured was built.
     Returns {"summary": {...}, "questions": [...]}.
+
+    Finished work is never lost: a question that fails (RagError) is named in the summary's
+    `failed_questions` and the others go on; after several failures in a row, an unexpected error
+    or an interrupt, the run stops and the summary's `stopped` says why, with the questions
+    scored so far kept and summarised.
     """
     started = time.monotonic()
     rows: list[dict[str, Any]] = []
+    failed: list[dict[str, Any]] = []
+    stopped: str | None = None
+    in_a_row = 0
     total = len(questions)
     for done, q in enumerate(questions, start=1):
-        passages = list(retrieve_fn(q.question))
-        result = answer_fn(q.question, passages, threshold) if answer_fn is not None else None
+        try:
+            passages = list(retrieve_fn(q.question))
+            result = answer_fn(q.question, passages, threshold) if answer_fn is not None else None
+        except RagError as exc:
+            failed.append({"id": q.id, "line": q.line, "error": str(exc)})
+            in_a_row += 1
+            if in_a_row >= _MAX_FAILURES_IN_A_ROW:
+                stopped = f"{in_a_row} questions in a row failed; last error: {exc}"
+                break
+            if progress is not None:
+                progress(done, total, q.id)
+            continue
+        except Exception as exc:  # noqa: BLE001 - whatever broke, the scored questions are written
+            stopped = f"question {q.id!r} raised {type(exc).__name__}: {exc}"
+            break
+        except KeyboardInterrupt:
+            stopped = f"interrupted at question {q.id!r}"
+            break
+        in_a_row = 0
         rows.append(question_row(q, passages, threshold, result))
         if progress is not None:
             progress(done, total, q.id)
     summary = summarize(rows, k, threshold, with_llm=answer_fn is not None)
+    summary["question_set_size"] = total
+    summary["failed_questions"] = failed
+    summary["stopped"] = stopped
     summary.update(dict(context or {}))
     summary["llm"] = answer_fn is not None
     summary.setdefault("date", datetime.now().astimezone().isoformat(timespec="seconds"))

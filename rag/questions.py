@@ -21,6 +21,9 @@ REQUIRED = ["id", "question", "in_base"]
 _TRUE = {"true", "1", "oui", "yes", "vrai", "y", "o"}
 _FALSE = {"false", "0", "non", "no", "faux", "n"}
 _MAX_REPORTED = 20
+# A question is a sentence or two. Far longer text is a pasted document (or a broken CSV row):
+# it would overflow the embedding model's context and stop the evaluation mid-way.
+MAX_QUESTION_CHARS = 2000
 
 
 @dataclass(frozen=True)
@@ -121,6 +124,12 @@ def question_from_mapping(
         text = ""
     elif not text.strip():
         problems.add(line, "missing field 'question' (it is empty)")
+    elif len(text.strip()) > MAX_QUESTION_CHARS:
+        problems.add(
+            line,
+            f"'question' is {len(text.strip()):,} characters long, over the {MAX_QUESTION_CHARS:,} a question may "
+            "have: shorten it (a pasted article? a CSV row with an unclosed quote?)",
+        )
 
     in_base = obj["in_base"]
     if not isinstance(in_base, bool):

@@ -12,6 +12,7 @@ from rag import eval_display as E
 from rag.charts import calibration_chart
 from rag.demo import QUESTIONS_PATH
 from rag.errors import QuestionSetError, RagError
+from rag.eval_report import incomplete_notes
 from rag.evaluation import (CSV_FILE, compare, list_runs, load_run, make_answer_fn, new_run_dir, run_eval,
                             write_results)
 from rag.questions import Question, load_questions
@@ -139,6 +140,8 @@ def show_run(name: str, results: Mapping[str, Any], folder: str, store: Any) -> 
         f"model `{s.get('model')}` · strategy `{s.get('strategy')}` · {s.get('mode')} retrieval · top {s.get('k')}"
         + (" · with the chat model" if s.get("llm") else " · retrieval only")
     )
+    for note in incomplete_notes(s):
+        st.warning(note.removeprefix("warning: "))
     metrics(s)
     st.markdown("#### Threshold calibration")
     chosen = calibration(name, results, store)

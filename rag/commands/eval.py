@@ -120,7 +120,8 @@ def _run_one(
         groups=args.groups,
     )
     summary = results["summary"]
-    if args.save_threshold and summary["suggested_threshold"] is not None:
+    complete = not summary.get("stopped") and not summary.get("failed_questions")
+    if args.save_threshold and summary["suggested_threshold"] is not None and complete:
         store.set_threshold(collection, summary["suggested_threshold"])
         summary["saved_threshold"] = summary["suggested_threshold"]
     path = write_results(results, out_dir)
@@ -182,6 +183,17 @@ def run(args: argparse.Namespace) -> int:
         print(f"\nresults: {out_dir / 'results.json'} and results.csv")
 
     status = 0
+    for failure in summary.get("failed_questions") or []:
+        print(f"question {failure['id']} (line {failure['line']}) failed, not scored: {failure['error']}",
+              file=sys.stderr)
+        status = 1
+    if summary.get("stopped"):
+        print(
+            f"the evaluation stopped after {summary['questions']} of {summary.get('question_set_size')} questions: "
+            f"{summary['stopped']}. The questions scored so far are in {out_dir / 'results.json'}.",
+            file=sys.stderr,
+        )
+        status = 2
     if args.save_threshold:
         if summary.get("saved_threshold") is not None:
             print(
@@ -191,10 +203,12 @@ def run(args: argparse.Namespace) -> int:
             )
         else:
             reason = summary["calibration"].get("reason") or "no suggestion"
+            if summary.get("stopped") or summary.get("failed_questions"):
+                reason = "some questions were not scored, so the calibration is partial"
             print(f"threshold not saved: {reason}", file=sys.stderr)
-            status = 1
+            status = max(status, 1)
     errors = summary.get("counts", {}).get("llm_errors", 0)
     if errors:
         print(f"the chat model gave no answer to {errors} questions: see llm_error in results.csv", file=sys.stderr)
-        status = 1
+        status = max(status, 1)
     return status
