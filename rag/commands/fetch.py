@@ -11,13 +11,15 @@ import os
 import sys
 import tempfile
 from pathlib import Path
+from urllib.parse import urlsplit
 
 from rag.documents import SKIPPED, WARNING, Document, Problem
 from rag.errors import SourceError
+from rag.sources.fetched import stale_files
 from rag.sources.files import FETCHED_SOURCE
 from rag.sources.frontmatter import render_front_matter
 from rag.sources.limits import DEFAULT_MAX_DOC_MB, MAX_DOC_MB_ENV, max_document_bytes
-from rag.sources.wordpress import WordPressSource, post_slug
+from rag.sources.wordpress import KNOWN_TYPES, WordPressSource, parse_types, post_slug
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -47,6 +49,15 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--timeout", type=float, default=30.0, help="seconds to wait for each request (default: 30)")
     parser.add_argument("--max-doc-mb", metavar="MB", type=float, default=None,
                         help=f"skip a post larger than this [${MAX_DOC_MB_ENV} or {DEFAULT_MAX_DOC_MB:g}]")
+    parser.add_argument(
+        "--types", default="posts", metavar="TYPES",
+        help=f"content types to read, comma-separated: {', '.join(KNOWN_TYPES)} (default: posts)",
+    )
+    parser.add_argument(
+        "--prune", action="store_true",
+        help="delete the files this command wrote earlier for posts the site no longer lists "
+             "(only after the whole site was read; never other files)",
+    )
     parser.set_defaults(func=run)
 
 
@@ -65,7 +76,7 @@ def write_atomically(path: Path, text: str) -> None:
         raise
 
 
-def document_file_text(document: Document, post_id: object = None) -> str:
+def document_file_text(document: Document, post_id: object = None, rest_base: str | None = None) -> str:
     # `source: wordpress` tells the folder loader to keep the post's link as its url.
     meta: dict[str, object] = {"title": document.title, "url": document.url, "source": FETCHED_SOURCE}
     if document.modified:
@@ -73,13 +84,40 @@ def document_file_text(document: Document, post_id: object = None) -> str:
     meta["access"] = list(document.access)
     if post_id is not None:
         meta["wordpress_id"] = post_id
+    if rest_base:
+        meta["wordpress_type"] = rest_base  # which listing it came from: --prune compares by type
     return render_front_matter(meta) + "\n" + document.markdown + "\n"
+
+
+def _prune(out_dir: Path, written: list[str], failed_ids: list[object], types: tuple[str, ...],
+           hosts: set[str]) -> int:
+    """Delete the files of posts the site no longer lists; the number deleted."""
+    if not hosts:
+        # A site that answers an empty list by mistake must not empty the folder.
+        print("warning: the site listed no post: nothing was removed", file=sys.stderr, flush=True)
+        return 0
+    removed = 0
+    for path in stale_files(out_dir, written, failed_ids, types, hosts):
+        try:
+            path.unlink()
+        except OSError as exc:
+            print(f"problem: could not remove {path.name}: {exc.strerror or exc}", file=sys.stderr, flush=True)
+            continue
+        removed += 1
+        print(f"removed {path.name}  (no longer on the site)", flush=True)
+    return removed
 
 
 def run(args: argparse.Namespace) -> int:
     out_dir: Path = args.out
     if out_dir.exists() and not out_dir.is_dir():
         raise SourceError(f"--out {out_dir} is a file, not a folder")
+    if args.prune and args.modified_after:
+        raise SourceError(
+            "--prune cannot be combined with --modified-after: the site then lists only the posts changed "
+            "since that date, and every other file would look deleted"
+        )
+    types = parse_types(args.types)
     out_dir.mkdir(parents=True, exist_ok=True)
     username = args.user or os.environ.get("RAG_WP_USER") or None
     password = args.app_password or os.environ.get("RAG_WP_APP_PASSWORD") or None
@@ -87,7 +125,8 @@ def run(args: argparse.Namespace) -> int:
     def on_page(page: int, total_pages: int | None, total_posts: int | None) -> None:
         of = f"/{total_pages}" if total_pages else ""
         posts = f" ({total_posts} posts)" if total_posts is not None else ""
-        print(f"page {page}{of}{posts}", file=sys.stderr, flush=True)
+        kind = f"{source.current_type}: " if len(types) > 1 else ""
+        print(f"{kind}page {page}{of}{posts}", file=sys.stderr, flush=True)
 
     source = WordPressSource(
         args.site,
@@ -98,10 +137,16 @@ def run(args: argparse.Namespace) -> int:
         private_group=args.private_group,
         progress=on_page,
         max_bytes=max_document_bytes(args.max_doc_mb),
+        types=types,
     )
     names: dict[str, object] = {}
     written = failed = warned = skipped = 0
+    written_names: list[str] = []
+    failed_ids: list[object] = []
+    hosts: set[str] = set()
     for post, item in source.iter_items():
+        if isinstance(post, dict) and isinstance(post.get("link"), str):
+            hosts.add(urlsplit(post["link"]).netloc)
         if isinstance(item, Problem):
             stream_label = {WARNING: "warning", SKIPPED: "skipped"}.get(item.level, "problem")
             print(f"{stream_label}: {item}", file=sys.stderr, flush=True)
@@ -111,6 +156,8 @@ def run(args: argparse.Namespace) -> int:
                 skipped += 1
             else:
                 failed += 1
+                if isinstance(post, dict):
+                    failed_ids.append(post.get("id"))  # its earlier file stays: the failure may pass
             continue
         post_id = post.get("id") if isinstance(post, dict) else None
         name = post_slug(post) if isinstance(post, dict) else "post"
@@ -118,10 +165,14 @@ def run(args: argparse.Namespace) -> int:
             name = f"{name}-{post_id}"
         names[name] = post_id
         target = out_dir / f"{name}.md"
-        write_atomically(target, document_file_text(item, post_id))
+        write_atomically(target, document_file_text(item, post_id, source.current_type))
+        written_names.append(target.name)
         written += 1
         print(f"wrote {target.name}  {item.title}", flush=True)
+    removed = _prune(out_dir, written_names, failed_ids, types, hosts) if args.prune else 0
     summary = f"{written} post{'s' if written != 1 else ''} written to {out_dir}"
+    if args.prune:
+        summary += f", {removed} removed"
     if skipped:
         summary += f", {skipped} skipped (no text: only a redirect or a link)"
     if failed:

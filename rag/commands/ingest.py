@@ -15,6 +15,7 @@ from rag.progress import ProgressPrinter
 from rag.redact import strip_userinfo
 from rag.sources import WordPressSource, is_url, open_source
 from rag.sources.limits import DEFAULT_MAX_DOC_MB, MAX_DOC_MB_ENV, max_document_bytes
+from rag.sources.wordpress import KNOWN_TYPES, parse_types
 from rag.store import Store
 
 
@@ -62,6 +63,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                         help="WordPress user, to include private posts [$RAG_WP_USER]")
     parser.add_argument("--app-password", metavar="PASSWORD", default=None,
                         help="WordPress application password [$RAG_WP_APP_PASSWORD]")
+    parser.add_argument("--types", default="posts", metavar="TYPES",
+                        help=f"a WordPress site's content types, comma-separated: {', '.join(KNOWN_TYPES)} [posts]")
     parser.add_argument("--json", action="store_true", help="print the summary as JSON on stdout")
     parser.set_defaults(func=run)
 
@@ -92,7 +95,7 @@ def run(args: argparse.Namespace) -> int:
     if is_url(args.source):
         items = _SiteListing(WordPressSource(
             args.source, username=options.get("username"), app_password=options.get("app_password"),
-            timeout=min(settings.timeout, 30.0), max_bytes=options["max_bytes"],
+            timeout=min(settings.timeout, 30.0), max_bytes=options["max_bytes"], types=parse_types(args.types),
         ))
     else:
         items = list(open_source(args.source, **options))  # a folder is listed first: known total

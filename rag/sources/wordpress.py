@@ -1,4 +1,6 @@
-"""Posts of a WordPress site through its REST API (wp/v2/posts), every page, as Documents.
+"""Posts (and pages) of a WordPress site through its REST API (wp/v2/posts, wp/v2/pages), every
+page of results, as Documents. The API is found at /wp-json/, at /index.php/wp-json/ (sites with
+"index.php" permalinks, no URL rewriting) or through ?rest_route= (plain permalinks).
 
 Site-level failures (not a WordPress site, authentication needed, a page that keeps failing)
 raise SourceError; a single unusable post yields a Problem and the others still come through.
@@ -12,7 +14,7 @@ import re
 import time
 from datetime import datetime
 from email.utils import parsedate_to_datetime
-from typing import Any, Callable, Iterator
+from typing import Any, Callable, Iterable, Iterator
 from urllib.parse import unquote, urlsplit, urlunsplit
 
 import httpx
@@ -23,11 +25,18 @@ from rag.markdown import html_to_markdown
 from rag.sources.notext import no_text_reason
 from rag.sources.limits import max_document_bytes, not_text, too_big
 
-FIELDS = "id,link,title,content,modified,status,slug"
+FIELDS = "id,link,title,content,modified,status,slug,type"
 PER_PAGE = 100  # WordPress's maximum
+DEFAULT_TYPES = ("posts",)
+KNOWN_TYPES = ("posts", "pages")
 _CREDENTIALS_HINT = "(--user and --app-password, or RAG_WP_USER and RAG_WP_APP_PASSWORD)"
-# Suffixes people paste after the site's address.
-_API_SUFFIX = re.compile(r"/(?:wp-json(?:/.*)?|index\.php)$")
+# Suffixes people paste after the site's address: /index.php, /wp-json/..., or both.
+_API_SUFFIX = re.compile(r"(?:/index\.php)?(?:/wp-json(?:/.*)?)?$")
+# A REST base: posts, pages, or a custom post type's (e.g. "docs").
+_TYPE_NAME = re.compile(r"[a-z][a-z0-9_-]{0,40}")
+# Where the REST API answers, tried in this order: pretty permalinks, "index.php" permalinks
+# (PATH_INFO, the seed blog's setting), then no permalinks at all (?rest_route=).
+PRETTY, INDEX_PHP, PLAIN = "/wp-json", "/index.php/wp-json", "?rest_route="
 
 
 class _Unreachable(Exception):
@@ -54,6 +63,29 @@ def normalize_site_url(site_url: str) -> tuple[str, str | None, str | None]:
     netloc = parts.hostname + (f":{parts.port}" if parts.port else "")
     path = _API_SUFFIX.sub("", parts.path.rstrip("/")).rstrip("/")
     return urlunsplit((parts.scheme.lower(), netloc, path, "", "")), user, password
+
+
+def parse_types(value: str | Iterable[str] | None) -> tuple[str, ...]:
+    """"posts,pages" (or a list) as REST bases, in order, each once; SourceError for a bad name."""
+    if value is None:
+        return DEFAULT_TYPES
+    names = value.split(",") if isinstance(value, str) else list(value)
+    types: list[str] = []
+    for raw in names:
+        name = str(raw).strip().lower()
+        if not name:
+            continue
+        if name in ("post", "page"):
+            name += "s"  # the REST base is plural
+        if not _TYPE_NAME.fullmatch(name):
+            raise SourceError(
+                f"--types {raw!r} is not a content type: use posts, pages, or both (posts,pages)"
+            )
+        if name not in types:
+            types.append(name)
+    if not types:
+        raise SourceError("--types is empty: use posts, pages, or both (posts,pages)")
+    return tuple(types)
 
 
 def normalize_modified_after(value: str | None) -> str | None:
@@ -109,7 +141,8 @@ def _retry_after_seconds(value: str | None) -> float | None:
 
 
 class WordPressSource:
-    """Every post of a WordPress site (pages of 100, as many as X-WP-TotalPages says).
+    """Every post of a WordPress site (pages of 100, as many as X-WP-TotalPages says), and its
+    pages too when `types` asks for them (("posts", "pages"), read in that order).
 
     With `username` and `app_password` (an application password, sent as HTTP basic auth) private
     posts are read too and get the access group `private_group`; public posts get ["public"].
@@ -133,6 +166,7 @@ class WordPressSource:
         max_pages: int = 1000,
         progress: Callable[[int, int | None, int | None], None] | None = None,
         max_bytes: int | None = None,
+        types: str | Iterable[str] | None = None,
     ) -> None:
         self.site_url, url_user, url_password = normalize_site_url(site_url)
         self.username = username or url_user
@@ -149,10 +183,11 @@ class WordPressSource:
         self.max_pages = max_pages
         self.progress = progress
         self.max_bytes = max_document_bytes() if max_bytes is None else max_bytes
-        self.total_posts: int | None = None
-        self.total_pages: int | None = None
-        self.endpoint: str | None = None
-        self._plain_permalinks = False
+        self.types = parse_types(types)
+        self.current_type = self.types[0]
+        self.total_posts: int | None = None  # items of every type whose first page was read
+        self.total_pages: int | None = None  # pages of results of the type being read
+        self.api: str | None = None  # PRETTY, INDEX_PHP or PLAIN once found
 
     def __repr__(self) -> str:
         secret = "'***'" if self._app_password else "None"
@@ -177,7 +212,7 @@ class WordPressSource:
                 yield post, self.post_to_document(post)
 
     def iter_posts(self) -> Iterator[dict | Problem]:
-        """The raw post objects of every page, each once."""
+        """The raw objects of every page of results of every type, each once."""
         auth = httpx.BasicAuth(self.username, self._app_password) if self.authenticated else None
         with httpx.Client(
             timeout=httpx.Timeout(self.timeout),
@@ -185,38 +220,46 @@ class WordPressSource:
             follow_redirects=True,
             headers={"Accept": "application/json", "User-Agent": "rag-workbench"},
         ) as client:
-            seen: set[Any] = set()
-            page = 1
-            while True:
-                posts, total_pages, stop = self._fetch_page(client, page)
-                if stop:
+            seen: set[Any] = set()  # ids: unique across posts and pages (one table in WordPress)
+            for kind in self.types:
+                self.current_type = kind
+                yield from self._iter_type(client, kind, seen)
+
+    def _iter_type(self, client: httpx.Client, kind: str, seen: set[Any]) -> Iterator[dict | Problem]:
+        page = 1
+        while True:
+            posts, total_pages, total, stop = self._fetch_page(client, kind, page)
+            if stop:
+                break
+            if page == 1:
+                self.total_pages = total_pages
+                if total is not None:
+                    self.total_posts = (self.total_posts or 0) + total
+            if self.progress is not None:
+                self.progress(page, self.total_pages, self.total_posts)
+            new = 0
+            for post in posts:
+                key = post.get("id") if isinstance(post, dict) else None
+                if key is not None and key in seen:
+                    continue
+                if key is not None:
+                    seen.add(key)
+                new += 1
+                yield post
+            if self.total_pages is not None:
+                if page >= self.total_pages:
                     break
-                if page == 1:
-                    self.total_pages = total_pages
-                if self.progress is not None:
-                    self.progress(page, self.total_pages, self.total_posts)
-                new = 0
-                for post in posts:
-                    key = post.get("id") if isinstance(post, dict) else None
-                    if key is not None and key in seen:
-                        continue
-                    if key is not None:
-                        seen.add(key)
-                    new += 1
-                    yield post
-                if self.total_pages is not None:
-                    if page >= self.total_pages:
-                        break
-                elif not posts:
-                    break
-                elif new == 0:
-                    # A server that ignores ?page= would otherwise be paged forever.
-                    yield Problem(self.site_url, f"page {page} repeated earlier posts: stopped paging there", "warning")
-                    break
-                if page >= self.max_pages:
-                    yield Problem(self.site_url, f"stopped after {page} pages (the limit)", "warning")
-                    break
-                page += 1
+            elif not posts:
+                break
+            elif new == 0:
+                # A server that ignores ?page= would otherwise be paged forever.
+                yield Problem(self.site_url, f"page {page} of the {kind} repeated earlier items: stopped paging there",
+                              "warning")
+                break
+            if page >= self.max_pages:
+                yield Problem(self.site_url, f"stopped after {page} pages of {kind} (the limit)", "warning")
+                break
+            page += 1
 
     # -- one post -----------------------------------------------------------------------------
 
@@ -225,7 +268,8 @@ class WordPressSource:
             return Problem(f"{self.site_url} (an item that is not a post)", f"expected a post object, got {type(post).__name__}")
         post_id = post.get("id")
         link = post.get("link")
-        item = f"post {post_id}" + (f" ({link})" if isinstance(link, str) and link else "")
+        kind = post.get("type") if isinstance(post.get("type"), str) and post.get("type") else "post"
+        item = f"{kind} {post_id}" + (f" ({link})" if isinstance(link, str) and link else "")
         if not isinstance(link, str) or not link.strip():
             return Problem(item, "has no link: it cannot be cited, skipped")
         content = post.get("content")
@@ -277,6 +321,13 @@ class WordPressSource:
             params["modified_after"] = self.modified_after
         return params
 
+    def _request(self, api: str, kind: str, page: int) -> tuple[str, dict[str, str]]:
+        """The URL and query of one page of results of `kind` through the API entry `api`."""
+        route = f"/wp/v2/{kind}"
+        if api == PLAIN:
+            return f"{self.site_url}/", {"rest_route": route, **self._params(page)}
+        return f"{self.site_url}{api}{route}", self._params(page)
+
     def _get(self, client: httpx.Client, url: str, params: dict[str, str]) -> httpx.Response:
         attempt = 0
         while True:
@@ -298,47 +349,40 @@ class WordPressSource:
             time.sleep(min(max(delay, 0.0), self.max_delay))
             attempt += 1
 
-    def _fetch_page(self, client: httpx.Client, page: int) -> tuple[list, int | None, bool]:
-        """(posts, total pages or None, stop) for one page; stop when WordPress says there is no such page."""
-        if self.endpoint is None:
-            response, data = self._discover(client)
+    def _fetch_page(self, client: httpx.Client, kind: str, page: int) -> tuple[list, int | None, int | None, bool]:
+        """(items, total pages, total items, stop) for one page of `kind`; stop when WordPress
+        says there is no such page."""
+        if self.api is None:
+            response, data = self._discover(client, kind)
         else:
-            params = self._params(page)
-            url = self.endpoint
-            if self._plain_permalinks:
-                params = {"rest_route": "/wp/v2/posts", **params}
+            url, params = self._request(self.api, kind, page)
             try:
                 response = self._get(client, url, params)
             except _Unreachable as exc:
                 raise SourceError(
-                    f"Page {page} of the posts of {self.site_url} failed after {exc.attempts} attempts: "
-                    f"{exc.reason}. The posts of the earlier pages were read; try again later."
+                    f"Page {page} of the {kind} of {self.site_url} failed after {exc.attempts} attempts: "
+                    f"{exc.reason}. The {kind} of the earlier pages were read; try again later."
                 ) from None
             data, problem = _json_or_none(response)
             if response.status_code == 400 and isinstance(data, dict) and data.get("code") == "rest_post_invalid_page_number":
-                return [], None, True
+                return [], None, None, True
             if response.status_code in (401, 403):
                 raise self._auth_error(response, data)
             if problem or response.status_code >= 400:
-                raise SourceError(self._bad_answer(response, data, problem, f"page {page} of the posts"))
+                raise SourceError(self._bad_answer(response, data, problem, f"page {page} of the {kind}"))
         if not isinstance(data, list):
             raise SourceError(
-                f"{self.site_url} answered page {page} of the posts with {type(data).__name__} JSON, not a list of posts: "
+                f"{self.site_url} answered page {page} of the {kind} with {type(data).__name__} JSON, not a list: "
                 "is the URL the site's root address?"
             )
-        if page == 1:
-            self.total_posts = _int_header(response, "x-wp-total")
-        return data, _int_header(response, "x-wp-totalpages"), False
+        total = _int_header(response, "x-wp-total") if page == 1 else None
+        return data, _int_header(response, "x-wp-totalpages"), total, False
 
-    def _discover(self, client: httpx.Client) -> tuple[httpx.Response, Any]:
-        """Page 1, trying /wp-json/ first and ?rest_route= for sites without pretty permalinks."""
-        pretty = f"{self.site_url}/wp-json/wp/v2/posts"
-        plain = f"{self.site_url}/"
+    def _discover(self, client: httpx.Client, kind: str) -> tuple[httpx.Response, Any]:
+        """Page 1, trying /wp-json/, then /index.php/wp-json/, then ?rest_route=."""
         attempts: list[tuple[str, httpx.Response, Any, str]] = []
-        for url in (pretty, plain):
-            params = self._params(1)
-            if url == plain:
-                params = {"rest_route": "/wp/v2/posts", **params}
+        for api in (PRETTY, INDEX_PHP, PLAIN):
+            url, params = self._request(api, kind, 1)
             try:
                 response = self._get(client, url, params)
             except _Unreachable as exc:
@@ -348,21 +392,20 @@ class WordPressSource:
                         "Check the address and that the site is up."
                     ) from None
                 raise SourceError(
-                    f"Page 1 of the posts of {self.site_url} failed after {exc.attempts} attempts: {exc.reason}. "
+                    f"Page 1 of the {kind} of {self.site_url} failed after {exc.attempts} attempts: {exc.reason}. "
                     "The site may be overloaded: try again later."
                 ) from None
             data, problem = _json_or_none(response)
             if response.status_code in (401, 403):
                 raise self._auth_error(response, data)
             if not problem and response.status_code < 400:
-                self.endpoint = url
-                self._plain_permalinks = url == plain
+                self.api = api
                 return response, data
             if not problem and response.status_code == 400:
                 # WordPress itself answered and refused a parameter: falling back would not help.
-                raise SourceError(self._bad_answer(response, data, problem, "the posts"))
+                raise SourceError(self._bad_answer(response, data, problem, f"the {kind}"))
             attempts.append((url, response, data, problem))
-        raise SourceError(self._not_wordpress(attempts))
+        raise SourceError(self._not_wordpress(attempts, kind))
 
     def _auth_error(self, response: httpx.Response, data: Any) -> SourceError:
         detail = _wp_error(data) or f"HTTP {response.status_code}"
@@ -393,27 +436,30 @@ class WordPressSource:
             return f"{where} answered an empty body (HTTP {response.status_code}): try again later."
         detail = _wp_error(data) or f"HTTP {response.status_code}"
         if response.status_code == 404:
-            return f"{where} answered 404 ({detail}): the posts route is missing or disabled on this site."
+            hint = "" if "posts" in what else " Check --types: posts, pages, or a custom content type's REST base."
+            return f"{where} answered 404 ({detail}): that route is missing or disabled on this site.{hint}"
         return f"WordPress refused the request for {what} of {self.site_url}: {detail}"
 
-    def _not_wordpress(self, attempts: list[tuple[str, httpx.Response, Any, str]]) -> str:
+    def _not_wordpress(self, attempts: list[tuple[str, httpx.Response, Any, str]], kind: str) -> str:
+        what = f"the {kind}"
         _, pretty_resp, _, pretty_problem = attempts[0]
         _, plain_resp, plain_data, plain_problem = attempts[-1]
         if not pretty_problem and not plain_problem:
-            # WordPress answered JSON errors on both routes (e.g. rest_no_route).
-            return self._bad_answer(plain_resp, plain_data, "", "the posts")
+            # WordPress answered JSON errors on every route (e.g. rest_no_route).
+            return self._bad_answer(plain_resp, plain_data, "", what)
         if pretty_resp.status_code == 404 and plain_problem:
             return (
-                f"{self.site_url} does not look like a WordPress site: {self.site_url}/wp-json/ answered 404 and "
-                "?rest_route= gave no JSON. Give the address of the WordPress site itself "
-                "(e.g. https://blog.example.com), or check that its REST API is enabled."
+                f"{self.site_url} does not look like a WordPress site: {self.site_url}/wp-json/ and "
+                f"{self.site_url}/index.php/wp-json/ answered no JSON, and neither did ?rest_route=. Give the "
+                "address of the WordPress site itself (e.g. https://blog.example.com), or check that its REST "
+                "API is enabled."
             )
-        if "invalid" in (pretty_problem, plain_problem):
-            resp = pretty_resp if pretty_problem == "invalid" else plain_resp
-            return self._bad_answer(resp, None, "invalid", "the posts")
+        if any(problem == "invalid" for _, _, _, problem in attempts):
+            resp = next(r for _, r, _, problem in attempts if problem == "invalid")
+            return self._bad_answer(resp, None, "invalid", what)
         if pretty_problem:
-            return self._bad_answer(pretty_resp, None, pretty_problem, "the posts")
-        return self._bad_answer(plain_resp, plain_data, plain_problem, "the posts")
+            return self._bad_answer(pretty_resp, None, pretty_problem, what)
+        return self._bad_answer(plain_resp, plain_data, plain_problem, what)
 
 
 def _int_header(response: httpx.Response, name: str) -> int | None:
