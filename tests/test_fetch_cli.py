@@ -137,3 +137,51 @@ def test_a_post_with_no_text_is_skipped_and_fetch_succeeds(make_wp_server, tmp_p
     assert f"skipped: post {moved['id']} ({moved['link']}): has no text, only a link to https://new.example/" in report.err
     assert "2 posts written" in report.out and "1 skipped (no text" in report.out
     assert len(list(out.glob("*.md"))) == 2
+
+
+def test_prune_removes_only_the_files_of_posts_gone_from_the_site(make_wp_server, tmp_path, capsys):
+    from tests.fixtures.wordpress import load_real_pages
+
+    site = make_wp_server(posts=load_real_posts("frontity")[:4], pages=load_real_pages()[:2])
+    out = tmp_path / "out"
+    assert main(["fetch", site.url, "--out", str(out), "--types", "posts,pages"]) == 0
+    before = {f.name for f in out.glob("*.md")}
+    assert len(before) == 6
+    about = split_front_matter((out / "about.md").read_text(encoding="utf-8"))[0]
+    assert about["wordpress_type"] == "pages"
+    # What --prune must never touch: a note of the user's, and a file fetched from another site.
+    (out / "my-notes.md").write_text("# Mes notes\n\nÀ garder.\n", encoding="utf-8")
+    (out / "other-site.md").write_text(
+        "---\ntitle: Ailleurs\nurl: https://other.example/post/\nsource: wordpress\nwordpress_id: 1\n---\n\nTexte.\n",
+        encoding="utf-8")
+    gone, broken = site.posts[0], site.posts[1]
+    site.delete_post(gone["id"])
+    broken["content"] = {"rendered": None}  # fails to convert: its earlier file is kept
+    capsys.readouterr()
+
+    assert main(["fetch", site.url, "--out", str(out), "--prune"]) == 1  # posts only, one failure
+    report = capsys.readouterr()
+    gone_file = f"{gone['slug']}.md"
+    assert f"removed {gone_file}" in report.out and "1 removed" in report.out
+    left = {f.name for f in out.glob("*.md")}
+    assert left == (before - {gone_file}) | {"my-notes.md", "other-site.md"}  # pages kept: not read this time
+
+    site.pages.pop(0)
+    assert main(["fetch", site.url, "--out", str(out), "--prune", "--types", "posts,pages"]) == 1
+    assert "about.md" not in {f.name for f in out.glob("*.md")}
+
+
+def test_prune_refuses_an_incomplete_listing_and_keeps_everything(make_wp_server, tmp_path, capsys):
+    site = make_wp_server(posts=load_real_posts("frontity")[:3])
+    out = tmp_path / "out"
+    assert main(["fetch", site.url, "--out", str(out)]) == 0
+    assert main(["fetch", site.url, "--out", str(out), "--prune", "--modified-after", "2019-01-01"]) == 2
+    assert "--modified-after" in capsys.readouterr().err
+    kept = list(site.posts)
+    site.posts.clear()  # a site that suddenly lists nothing
+    assert main(["fetch", site.url, "--out", str(out), "--prune"]) == 0
+    assert "nothing was removed" in capsys.readouterr().err
+    site.posts[:] = kept
+    site.fail_pages = {1: 500}  # a read that fails half-way prunes nothing either
+    assert main(["fetch", site.url, "--out", str(out), "--prune"]) == 2
+    assert len(list(out.glob("*.md"))) == 3

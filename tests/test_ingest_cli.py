@@ -79,3 +79,17 @@ def test_real_command_progress_and_locked_store(folder, fake_embeddings_env, dat
     assert locked.returncode == 2
     assert "Another process" in locked.stderr and "RAG_QDRANT_URL" in locked.stderr
     holder.close()
+
+
+def test_a_sites_pages_are_indexed_with_types_and_pruned_without(make_wp_server, fake_embeddings_env, data_dir, capsys):
+    from tests.fixtures.wordpress import load_real_pages, load_real_posts
+
+    site = make_wp_server(posts=load_real_posts("frontity")[:2], pages=load_real_pages()[:2])
+    assert main(["ingest", site.url, "--types", "posts,pages"]) == 0
+    assert "4 new" in capsys.readouterr().out
+    assert {p["link"] for p in site.pages} <= _urls(data_dir)
+
+    assert main(["ingest", site.url, "--prune"]) == 0  # posts only: the pages are no longer in the source
+    out = capsys.readouterr().out
+    assert "2 unchanged" in out and "2 pruned" in out
+    assert _urls(data_dir) == {p["link"] for p in site.posts}

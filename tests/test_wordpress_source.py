@@ -11,7 +11,7 @@ from rag.errors import SourceError
 from rag.markdown import html_to_markdown
 from rag.sources import load_one, open_source
 from rag.sources.wordpress import WordPressSource
-from tests.fixtures.wordpress import load_real_posts
+from tests.fixtures.wordpress import load_real_pages, load_real_posts
 
 FAST = {"backoff": 0.01, "max_delay": 0.05}
 
@@ -282,3 +282,48 @@ def test_the_test_server_speaks_like_wordpress(small_site):
     assert dates == sorted(dates, reverse=True)
     home = httpx.get(small_site.url + "/", timeout=5)
     assert "api.w.org" in home.headers["link"]
+
+
+def test_pages_are_read_as_well_as_posts_when_asked(make_wp_server):
+    site = make_wp_server(posts=load_real_posts("frontity")[:3], pages=load_real_pages(), max_per_page=10)
+    posts_only, _ = _split(list(WordPressSource(site.url, **FAST).iter_documents()))
+    assert len(posts_only) == 3 and site.pages_requests() == []
+
+    source = WordPressSource(site.url, types="posts,pages", **FAST)
+    items = list(source.iter_documents())
+    docs, problems = _split(items)
+    page_links = {p["link"] for p in site.pages}
+    pages = [d for d in docs if d.url in page_links]
+    # The 22 real pages, three of whose are empty or hold a few characters.
+    assert len(pages) + len([p for p in problems if p.item.startswith("page ")]) == 22
+    assert len(pages) >= 15 and len(docs) == 3 + len(pages)
+    about = next(d for d in pages if d.title == "About The Tests")
+    assert about.source == "wordpress" and about.access == ["public"] and about.markdown
+    assert all(p.level == "skipped" for p in problems), problems  # pages with no text are not failures
+    assert [int(r.query["page"]) for r in site.pages_requests()] == [1, 2, 3]
+    assert source.total_posts == 3 + 22
+
+
+def test_content_types_are_checked_before_any_request(make_wp_server):
+    site = make_wp_server(posts=load_real_posts("frontity")[:1])
+    with pytest.raises(SourceError, match="posts, pages"):
+        WordPressSource(site.url, types="posts,../users")
+    with pytest.raises(SourceError, match="Check --types"):
+        list(WordPressSource(site.url, types="posts,recipes", **FAST).iter_documents())
+    assert WordPressSource(site.url, types="post, page,pages").types == ("posts", "pages")
+
+
+def test_a_site_with_index_php_permalinks_is_read_through_index_php(make_wp_server):
+    # The seed blog's permalinks: /index.php/2026/10/27/slug/ and /index.php/wp-json/.
+    site = make_wp_server(posts=load_real_posts("frontity", "worona"), index_php_permalinks=True, max_per_page=5)
+    added = site.add_post("Kerberos", "<p>Purger les tickets avec klist purge.</p>")
+    assert added["link"].startswith(site.url + "/index.php/")
+    for given in (site.url, site.url + "/index.php", site.url + "/index.php/wp-json/wp/v2/posts"):
+        site.requests.clear()
+        docs, problems = _split(list(WordPressSource(given, **FAST).iter_documents()))
+        assert len(docs) == 22 and problems == []
+        paths = [r.path for r in site.requests]
+        assert paths[0] == "/wp-json/wp/v2/posts" and site.requests[0].status == 404
+        assert paths[1:] == ["/index.php/wp-json/wp/v2/posts"] * 5  # found once, then every page there
+        assert all("rest_route" not in r.query for r in site.requests)
+    assert any(d.url == added["link"] for d in docs)
