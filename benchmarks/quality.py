@@ -3,7 +3,7 @@
     .venv/bin/python benchmarks/quality.py                  # demo then CNIL: 8-15 minutes
     .venv/bin/python benchmarks/quality.py --corpus demo    # demo set only: 1-2 minutes
 
-Two question sets, measured the same way (rag.evaluation.run_eval, top_k 6, no LLM):
+Two question sets, measured the same way (rag.evaluate.runner.run_eval, top_k 6, no LLM):
 
 - demo: the shipped rag/demo/questions.jsonl over rag/demo/articles -> benchmarks/results/quality.json
 - cnil: the public PIAF paraphrase set (168 questions) over the 523 CNIL FAQ documents
@@ -46,10 +46,10 @@ from _common import (  # noqa: E402
 from rag.chunking import STRATEGIES, make_chunker  # noqa: E402
 from rag.demo import DEMO_DIR, QUESTIONS_PATH  # noqa: E402
 from rag.embeddings import EmbeddedEmbedder  # noqa: E402
-from rag.evaluation import run_eval  # noqa: E402
-from rag.ingest import ingest  # noqa: E402
-from rag.questions import load_questions  # noqa: E402
-from rag.store import Store  # noqa: E402
+from rag.evaluate.runner import run_eval  # noqa: E402
+from rag.index.ingest import ingest  # noqa: E402
+from rag.evaluate.questions import load_questions  # noqa: E402
+from rag.index.store import Store  # noqa: E402
 
 TOP_K = 6
 MODES = ("dense", "hybrid")
@@ -114,7 +114,7 @@ def run_set(name: str, strategies: list[str], threads: int, max_minutes: float) 
         "settings": {"top_k": TOP_K, "modes": list(MODES), "embedding_model": model.model_id,
                      "embed_threads": threads, "documents": spec["docs_label"],
                      "document_count": len(docs), "question_set": spec["questions_label"],
-                     "threshold": "none set: each collection uses the model default (rag.threshold)"},
+                     "threshold": "none set: each collection uses the model default (rag.answer.threshold)"},
         "strategies": {},
         "skipped": {},
     }

@@ -1,4 +1,4 @@
-"""Query latency of rag.retrieve at 1k and 10k chunks, dense and hybrid, without the LLM.
+"""Query latency of rag.answer.retrieve at 1k and 10k chunks, dense and hybrid, without the LLM.
 
     .venv/bin/python benchmarks/query_latency.py     # about 4 minutes; writes benchmarks/results/query_latency.json
 
@@ -42,9 +42,9 @@ from store_scale import COLLECTION, SyntheticCorpus  # noqa: E402
 
 from rag.demo import QUESTIONS_PATH  # noqa: E402
 from rag.embeddings import EMBEDDED_MODEL_ID, EmbeddedEmbedder  # noqa: E402
-from rag.questions import load_questions  # noqa: E402
-from rag.retrieve import retrieve  # noqa: E402
-from rag.store import Store  # noqa: E402
+from rag.evaluate.questions import load_questions  # noqa: E402
+from rag.answer.retrieve import retrieve  # noqa: E402
+from rag.index.store import Store  # noqa: E402
 
 OUT = RESULTS / "query_latency.json"
 SIZES = (1_000, 10_000)

@@ -42,10 +42,10 @@ from _common import (  # noqa: E402
 from rag.chunking import DEFAULT_STRATEGY, make_chunker  # noqa: E402
 from rag.demo import QUESTIONS_PATH  # noqa: E402
 from rag.embeddings import EMBEDDED_MODEL_ID  # noqa: E402
-from rag.ingest import _payload, build_key  # noqa: E402
-from rag.questions import load_questions  # noqa: E402
-from rag.sparse import sparse_query, sparse_vector  # noqa: E402
-from rag.store import PointRecord, Store, point_id  # noqa: E402
+from rag.index.ingest import _payload, build_key  # noqa: E402
+from rag.evaluate.questions import load_questions  # noqa: E402
+from rag.index.sparse import sparse_query, sparse_vector  # noqa: E402
+from rag.index.store import PointRecord, Store, point_id  # noqa: E402
 
 OUT = RESULTS / "store_scale.json"
 SIZES = (1_000, 10_000, 20_000)

@@ -2,7 +2,7 @@
 
 import streamlit as st
 
-from rag.safe_markdown import escape_link_text
+from ui.present.safe_markdown import escape_link_text
 from ui import ask_view, frame
 from ui import resources as R
 

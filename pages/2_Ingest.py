@@ -2,7 +2,7 @@
 
 import streamlit as st
 
-from rag.document_inputs import split_items
+from rag.sources.uploads import split_items
 from ui import frame, ingest_view
 from ui import resources as R
 

@@ -6,9 +6,9 @@ from typing import Any
 
 from rag.config import Settings
 from rag.errors import RagError
-from rag.llm import LLMClient
+from rag.answer.llm import LLMClient
 from rag.redact import strip_userinfo
-from rag.store import Store
+from rag.index.store import Store
 
 LLM_STATUS_TIMEOUT = 5.0  # status must answer quickly even when LM Studio hangs
 

@@ -113,6 +113,6 @@ def test_rag_package_does_not_import_streamlit():
     import subprocess
     import sys
 
-    code = "import sys, rag.access, rag.redact, rag.safe_markdown, rag.migrate; print('streamlit' in sys.modules)"
+    code = "import sys, rag.access, rag.redact, ui.present.safe_markdown, rag.index.migrate; print('streamlit' in sys.modules)"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.strip() == "False"

@@ -7,11 +7,11 @@ import re
 
 import pytest
 
-from rag.answer import AskResult, answer_passages, decide, finalize, prepare
-from rag.llm import LLMClient
-from rag.prompts import REFUSALS, build_messages, detect_language, load_system_prompt
-from rag.retrieve import Passage
-from rag.threshold import resolve_threshold
+from rag.answer.pipeline import AskResult, answer_passages, decide, finalize, prepare
+from rag.answer.llm import LLMClient
+from rag.answer.prompts import REFUSALS, build_messages, detect_language, load_system_prompt
+from rag.answer.retrieve import Passage
+from rag.answer.threshold import resolve_threshold
 
 CONTRACT_KEYS = {"answer", "refused", "passages", "sources", "invalid_citations", "dropped_passages",
                  "threshold", "llm_error"}

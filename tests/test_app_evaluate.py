@@ -10,8 +10,8 @@ from streamlit.testing.v1 import AppTest
 from rag.config import Settings
 from rag.documents import Document
 from rag.embeddings import EmbeddedEmbedder
-from rag.ingest import ingest
-from rag.store import Store
+from rag.index.ingest import ingest
+from rag.index.store import Store
 
 APP = str(Path(__file__).resolve().parent.parent / "streamlit_app.py")
 TIMEOUT = 180

@@ -1,5 +1,5 @@
-"""The pure helpers behind the dashboard pages (rag.embed_request, answer_display, eval_display,
-document_inputs, charts): what they produce is what the pages show or hand to the user."""
+"""The pure helpers behind the dashboard pages (ui.present, rag.embeddings.curl, rag.sources.uploads,
+rag.chunking.preview): what they produce is what the pages show or hand to the user."""
 
 from __future__ import annotations
 
@@ -11,14 +11,15 @@ from types import SimpleNamespace
 
 import pytest
 
-from rag import answer_display as D
-from rag import eval_display as E
-from rag.charts import calibration_chart, score_chart
-from rag.document_inputs import (PASTED_URL, document_rows, documents_from_uploads, pasted_document,
-                                 preview_chunks, preview_json, split_items, stats_rows, warning_sentences)
-from rag.embed_request import curl_command, endpoint, request_body, suggested_model
+from rag.chunking.preview import preview_chunks, preview_json
+from rag.sources.uploads import PASTED_URL, documents_from_uploads, pasted_document, split_items
+from ui.present import answer as D
+from ui.present import evaluation as E
+from ui.present.charts import calibration_chart, score_chart
+from ui.present.documents import document_rows, stats_rows, warning_sentences
+from rag.embeddings.curl import curl_command, endpoint, request_body, suggested_model
 from rag.errors import QuestionSetError
-from rag.commands.preview import preview
+from rag.chunking.preview import preview
 from rag.sources import load_one
 from tests.fixtures.net import start_http_server, stop_http_server
 

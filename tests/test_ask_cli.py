@@ -9,8 +9,8 @@ import shutil
 
 import pytest
 
-from rag.cli import main
-from rag.prompts import REFUSALS
+from rag.cli.main import main
+from rag.answer.prompts import REFUSALS
 
 DOCS = "docs-fr/docs/WindowsServerDocs/administration/windows-commands"
 
@@ -89,7 +89,7 @@ def test_ask_with_lm_studio_down_shows_passages_and_the_reason(collection, lmstu
 def test_the_collections_calibrated_threshold_applies_unless_one_is_given(collection, lmstudio, monkeypatch,
                                                                           capsys, data_dir):
     from rag.config import Settings
-    from rag.store import Store
+    from rag.index.store import Store
 
     _env(monkeypatch, lmstudio)
     Store(Settings.from_env()).set_threshold(collection, 0.99)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from rag.calibration import accepted_refused, calibrate
+from rag.evaluate.calibration import accepted_refused, calibrate
 
 
 def test_fully_separated_groups():

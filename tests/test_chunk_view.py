@@ -1,4 +1,4 @@
-from rag.chunk_view import render_html, segments
+from ui.present.chunks import render_html, segments
 from rag.chunking.base import Chunk
 
 

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from rag.citations import check_citations, parse_citations, source_line, sources
-from rag.retrieve import Passage
+from rag.answer.citations import check_citations, parse_citations, source_line, sources
+from rag.answer.retrieve import Passage
 
 
 def passage(n: int, url: str = "https://blog.example/kerberos/", section: str = "Tickets") -> Passage:

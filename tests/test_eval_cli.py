@@ -8,11 +8,11 @@ from pathlib import Path
 
 import pytest
 
-from rag.cli import main
+from rag.cli.main import main
 from rag.config import Settings
 from rag.embeddings import EmbeddedEmbedder
-from rag.evaluation import CONTRACT_SUMMARY_KEYS, LLM_SUMMARY_KEYS, list_runs
-from rag.store import Store
+from rag.evaluate.runner import CONTRACT_SUMMARY_KEYS, LLM_SUMMARY_KEYS, list_runs
+from rag.index.store import Store
 from tests.eval_corpus import QUESTIONS_JSONL, build_collection
 
 QUESTION_KEYS = {"id", "question", "expected_source", "expected_answer", "in_base", "category", "also_in",
@@ -35,7 +35,7 @@ def index_dir(tmp_path_factory) -> Path:
 def env(index_dir, tmp_path, monkeypatch) -> Path:
     """The shared index as RAG_DATA_DIR (history under it is cleared per test), a question file."""
     # Only this command's parser: the test does not depend on the other commands' modules.
-    monkeypatch.setattr("rag.cli.COMMANDS", ["eval"])
+    monkeypatch.setattr("rag.cli.main.COMMANDS", ["eval"])
     monkeypatch.setenv("RAG_DATA_DIR", str(index_dir))
     monkeypatch.setenv("RAG_THRESHOLD", "0.83")
     monkeypatch.delenv("RAG_COLLECTION", raising=False)
@@ -50,7 +50,7 @@ def env(index_dir, tmp_path, monkeypatch) -> Path:
 
 
 def test_eval_is_listed_after_ask():
-    from rag import cli
+    from rag.cli import main as cli
 
     assert cli.COMMANDS.index("eval") == cli.COMMANDS.index("ask") + 1
 

@@ -11,7 +11,7 @@ import pytest
 from rag.config import Settings
 from rag.embeddings import EmbeddedEmbedder
 from rag.errors import RagError
-from rag.evaluation import (
+from rag.evaluate.runner import (
     CONTRACT_SUMMARY_KEYS,
     compare,
     format_comparison,
@@ -24,9 +24,9 @@ from rag.evaluation import (
     run_eval,
     write_results,
 )
-from rag.questions import parse_jsonl
-from rag.retrieve import Passage
-from rag.store import Store
+from rag.evaluate.questions import parse_jsonl
+from rag.answer.retrieve import Passage
+from rag.index.store import Store
 from tests.eval_corpus import QUESTIONS_JSONL, build_collection
 
 QUESTION_KEYS = {"id", "question", "expected_source", "expected_answer", "in_base", "category", "also_in",

@@ -12,9 +12,9 @@ from pathlib import Path
 
 import pytest
 
-from rag.cli import main
+from rag.cli.main import main
 from rag.config import Settings
-from rag.store import Store
+from rag.index.store import Store
 
 
 def _points(data_dir: Path) -> list[dict]:
@@ -82,7 +82,7 @@ def test_redirect_stubs_and_lone_links_are_skipped_and_the_run_succeeds(tmp_path
 
 _MEASURE = """
 import resource, sys
-from rag.cli import main
+from rag.cli.main import main
 before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
 status = main(sys.argv[1:])
 after = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss

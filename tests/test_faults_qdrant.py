@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from rag.cli import main
+from rag.cli.main import main
 from tests.fixtures.embeddings_server import free_port
 
 API_KEY = "qdrant-key-7f3a9c1e"
@@ -79,7 +79,7 @@ def test_status_and_ask_on_an_embedded_store_held_by_another_process(data_dir, t
             import sys
             from pathlib import Path
             from rag.config import Settings
-            from rag.store import Store
+            from rag.index.store import Store
             Store(Settings(data_dir=Path({str(data_dir)!r}))).list_collections()
             print("ready", flush=True)
             sys.stdin.readline()
@@ -91,7 +91,7 @@ def test_status_and_ask_on_an_embedded_store_held_by_another_process(data_dir, t
         assert holder.stdout.readline().strip() == "ready"
         for command, expected_status in ((["status"], 1), (["ask", "Une question ?"], 2)):
             done = subprocess.run(
-                [sys.executable, "-c", f"{env_code}; from rag.cli import main; sys.exit(main({command!r}))"],
+                [sys.executable, "-c", f"{env_code}; from rag.cli.main import main; sys.exit(main({command!r}))"],
                 capture_output=True, text=True, timeout=60,
             )
             output = done.stdout + done.stderr

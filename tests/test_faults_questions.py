@@ -7,9 +7,9 @@ import json
 
 import pytest
 
-from rag.cli import main
-from rag.prompts import REFUSALS
-from rag.retrieve import MAX_QUESTION_CHARS
+from rag.cli.main import main
+from rag.answer.prompts import REFUSALS
+from rag.answer.retrieve import MAX_QUESTION_CHARS
 
 
 @pytest.fixture

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import pytest
 
-from rag.cli import main
+from rag.cli.main import main
 from rag.config import Settings
-from rag.store import Store
+from rag.index.store import Store
 from tests.fixtures.wordpress import load_real_posts
 
 

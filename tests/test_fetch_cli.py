@@ -10,9 +10,9 @@ from pathlib import Path
 
 import pytest
 
-from rag.cli import main
+from rag.cli.main import main
 from rag.documents import Document
-from rag.markdown import html_to_markdown
+from rag.sources.html import html_to_markdown
 from rag.sources.files import iter_folder, load_file
 from rag.sources.frontmatter import split_front_matter
 from rag.sources.wordpress import WordPressSource

@@ -8,12 +8,12 @@ import re
 
 import pytest
 
-from rag.citations import source_line
-from rag.cli import main
-from rag.markdown import html_to_markdown
-from rag.prompts import REFUSALS
-from rag.retrieve import Passage
-from rag.safe_markdown import sanitize_markdown
+from rag.answer.citations import source_line
+from rag.cli.main import main
+from rag.sources.html import html_to_markdown
+from rag.answer.prompts import REFUSALS
+from rag.answer.retrieve import Passage
+from ui.present.safe_markdown import sanitize_markdown
 
 HOSTILE_HTML = """
 <h2>Réglage du pare-feu</h2>
@@ -160,8 +160,8 @@ def test_sources_come_from_metadata_and_only_http_urls_become_links(indexed, lms
     assert main(["ask", "Que disent les notes ?", "--threshold", "-1"]) == 0
     out = capsys.readouterr().out
     assert "evil.example" not in out.split("Sources:")[1]
-    from rag.answer_display import sources_markdown
-    from rag.retrieve import Passage as P
+    from ui.present.answer import sources_markdown
+    from rag.answer.retrieve import Passage as P
 
     listed = sources_markdown([P(n=s["n"], score=1.0, title=s["title"], section=s["section"], url=s["url"], text="")
                                for s in result["sources"]])

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from rag.cli import main
+from rag.cli.main import main
 from rag.redact import redact
 from tests.fixtures.embeddings_server import FakeEmbeddingsServer, _handler
 from tests.fixtures.net import free_port, start_http_server, stop_http_server
@@ -109,7 +109,7 @@ def test_no_secret_in_any_output_log_or_results_file(setup, lmstudio, data_dir, 
 
 
 def test_chat_server_errors_never_carry_the_key(lmstudio):
-    from rag.llm import LLMClient
+    from rag.answer.llm import LLMClient
 
     lmstudio.force_error = (403, {"error": f"forbidden for Authorization: Bearer {LLM_KEY}"})
     client = LLMClient(lmstudio.url, api_key=LLM_KEY)

@@ -12,10 +12,10 @@ from rag.config import Settings
 from rag.documents import Document, Problem
 from rag.embeddings import EmbeddedEmbedder, OpenAIEmbedder
 from rag.errors import StoreError
-from rag.ingest import IngestProgress
-from rag.ingest import ingest as run_ingest
-from rag.retrieve import retrieve
-from rag.store import Store, point_id
+from rag.index.ingest import IngestProgress
+from rag.index.ingest import ingest as run_ingest
+from rag.answer.retrieve import retrieve
+from rag.index.store import Store, point_id
 
 
 def _doc(slug: str, sections: int, modified: str = "2024-01-01T00:00:00", extra: str = "", access=None) -> Document:
@@ -217,7 +217,7 @@ def test_killed_process_mid_write_then_rerun_gives_exactly_the_right_points(data
         from pathlib import Path
         from rag.config import Settings
         from rag.embeddings import OpenAIEmbedder
-        from rag.store import Store
+        from rag.index.store import Store
         from tests.test_ingest import _corpus, ingest
 
         store = Store(Settings(data_dir=Path({str(data_dir)!r})))

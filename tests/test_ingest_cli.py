@@ -9,9 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from rag.cli import main
+from rag.cli.main import main
 from rag.config import Settings
-from rag.store import Store
+from rag.index.store import Store
 
 ARTICLES = {
     "kerberos.md": "---\ntitle: Kerberos et RC4\n---\n\n## Pourquoi\n\nRC4 est obsolète.\n\n## Comment\n\n"

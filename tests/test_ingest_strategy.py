@@ -6,9 +6,9 @@ from pathlib import Path
 
 import pytest
 
-from rag.cli import main
+from rag.cli.main import main
 from rag.config import Settings
-from rag.store import Store
+from rag.index.store import Store
 
 ARTICLE = (
     "---\ntitle: Tickets Kerberos\n---\n\n## Lister\n\n" + "La commande klist affiche les tickets. " * 40

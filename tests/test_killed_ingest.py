@@ -17,7 +17,7 @@ import time
 from pathlib import Path
 
 from rag.config import Settings
-from rag.store import Store
+from rag.index.store import Store
 
 RAG = Path(sys.executable).parent / "rag"
 DOCUMENTS = 12

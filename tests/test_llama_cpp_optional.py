@@ -20,10 +20,10 @@ import sys
 
 import pytest
 
-from rag.answer import answer_passages
+from rag.answer.pipeline import answer_passages
 from rag.errors import LLMError
-from rag.llm import ContextOverflow, LLMClient
-from rag.retrieve import Passage
+from rag.answer.llm import ContextOverflow, LLMClient
+from rag.answer.retrieve import Passage
 from tests.fixtures.net import free_port, stop_process, wait_until_up
 
 PYTHON = os.environ.get("RAG_LLAMA_PYTHON") or sys.executable

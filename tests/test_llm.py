@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from rag import llm as llm_module
+from rag.answer import llm as llm_module
 from rag.errors import LLMError
-from rag.llm import (
+from rag.answer.llm import (
     ContextOverflow,
     IncompleteAnswer,
     LLMClient,

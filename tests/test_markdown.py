@@ -7,7 +7,7 @@ import re
 import pytest
 from bs4 import BeautifulSoup
 
-from rag.markdown import html_to_markdown
+from rag.sources.html import html_to_markdown
 from tests.fixtures.wordpress import load_real_posts, wxr_items
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from rag.metrics import contains_answer, hit_rank, llm_metrics, retrieval_metrics, threshold_shares
+from rag.evaluate.metrics import contains_answer, hit_rank, llm_metrics, retrieval_metrics, threshold_shares
 
 
 def test_hit_rank_counts_expected_source_and_also_in():

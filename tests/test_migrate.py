@@ -10,11 +10,11 @@ import pytest
 from qdrant_client import QdrantClient
 from qdrant_client import models as qm
 
-from rag.commands import migrate as migrate_command
+from rag.cli import migrate as migrate_command
 from rag.config import Settings
 from rag.errors import StoreError
-from rag.migrate import copy_collection
-from rag.store import DENSE, SPARSE, PointRecord, Store, point_id
+from rag.index.migrate import copy_collection
+from rag.index.store import DENSE, SPARSE, PointRecord, Store, point_id
 
 DIM = 8
 
@@ -170,7 +170,7 @@ def test_migrate_command_copies_every_collection_of_the_embedded_store(tmp_path,
 
 
 def test_migrate_command_without_an_embedded_store_says_where_it_looked(data_dir, tmp_path, capsys):
-    from rag.cli import main
+    from rag.cli.main import main
 
     assert main(["migrate", "--to", str(tmp_path / "x")]) == 2
     err = capsys.readouterr().err

@@ -14,7 +14,7 @@ import pytest
 from rag.chunking import STRATEGIES
 from rag.chunking.base import Chunk
 from rag.chunking.stats import first_line, summarize, warnings_text
-from rag.cli import main
+from rag.cli.main import main
 from tests.fixtures.net import start_http_server, stop_http_server
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -7,7 +7,7 @@ import json
 import pytest
 
 from rag.errors import QuestionSetError
-from rag.questions import Question, load_questions, parse_jsonl
+from rag.evaluate.questions import Question, load_questions, parse_jsonl
 
 GOOD = [
     {"id": "q1", "question": "Comment activer X ?", "expected_source": "a.md",

@@ -8,9 +8,9 @@ from rag.config import Settings
 from rag.documents import Document
 from rag.embeddings import EmbeddedEmbedder
 from rag.errors import StoreError
-from rag.ingest import ingest
-from rag.retrieve import QuestionError, retrieve
-from rag.store import Store
+from rag.index.ingest import ingest
+from rag.answer.retrieve import QuestionError, retrieve
+from rag.index.store import Store
 
 ARTICLES = {
     "tls-schannel": (

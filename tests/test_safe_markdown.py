@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from rag.safe_markdown import link_markdown, safe_link, sanitize_markdown
+from ui.present.safe_markdown import link_markdown, safe_link, sanitize_markdown
 
 POST = """# Hardening notes
 

@@ -4,7 +4,7 @@ import os
 import subprocess
 import sys
 
-from rag.sparse import sparse_query, sparse_vector, tokenize
+from rag.index.sparse import sparse_query, sparse_vector, tokenize
 
 DOC = (
     "Après la mise à jour KB5008380, l'authentification Kerberos échoue avec l'erreur 0x80090308 : "
@@ -66,7 +66,7 @@ def test_empty_text_gives_an_empty_vector():
 
 
 def test_indices_are_the_same_in_another_process():
-    code = "from rag.sparse import sparse_vector; import sys; print(sparse_vector(sys.argv[1]))"
+    code = "from rag.index.sparse import sparse_vector; import sys; print(sparse_vector(sys.argv[1]))"
     other = subprocess.run(
         [sys.executable, "-c", code, DOC], capture_output=True, text=True, check=True, timeout=60,
         env=dict(os.environ, PYTHONHASHSEED="12345"),  # another salt for str hashes

@@ -4,13 +4,13 @@ from __future__ import annotations
 
 import json
 
-from rag.cli import main
+from rag.cli.main import main
 from rag.config import Settings
 from rag.documents import Document
 from rag.embeddings import OpenAIEmbedder
-from rag.ingest import ingest
+from rag.index.ingest import ingest
 from rag.status import gather_status
-from rag.store import Store
+from rag.index.store import Store
 
 
 def _index(data_dir, server) -> None:

@@ -10,7 +10,7 @@ import pytest
 
 from rag.config import Settings
 from rag.errors import StoreError
-from rag.store import PointRecord, Store, point_id
+from rag.index.store import PointRecord, Store, point_id
 
 
 @pytest.fixture
@@ -109,7 +109,7 @@ def test_second_process_on_the_same_folder_gets_a_clear_message(data_dir, tmp_pa
             import sys, time
             from pathlib import Path
             from rag.config import Settings
-            from rag.store import Store
+            from rag.index.store import Store
             store = Store(Settings(data_dir=Path({str(data_dir)!r})))
             store.list_collections()
             print("ready", flush=True)

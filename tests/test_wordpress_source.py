@@ -8,7 +8,7 @@ import pytest
 
 from rag.documents import Document, Problem
 from rag.errors import SourceError
-from rag.markdown import html_to_markdown
+from rag.sources.html import html_to_markdown
 from rag.sources import load_one, open_source
 from rag.sources.wordpress import WordPressSource
 from tests.fixtures.wordpress import load_real_pages, load_real_posts

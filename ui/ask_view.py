@@ -6,16 +6,16 @@ from typing import Any
 
 import streamlit as st
 
-from rag import answer_display as D
-from rag.answer import AskResult, finalize, prepare
-from rag.charts import score_chart
+from ui.present import answer as D
+from rag.answer.pipeline import AskResult, finalize, prepare
+from ui.present.charts import score_chart
 from rag.demo import DEMO_DIR, QUESTIONS_PATH
 from rag.errors import LLMError, RagError
-from rag.questions import load_questions
-from rag.retrieve import retrieve
-from rag.safe_markdown import sanitize_markdown
+from rag.evaluate.questions import load_questions
+from rag.answer.retrieve import retrieve
+from ui.present.safe_markdown import sanitize_markdown
 from rag.sources import iter_folder
-from rag.threshold import resolve_threshold
+from rag.answer.threshold import resolve_threshold
 from ui import indexing
 from ui import resources as R
 

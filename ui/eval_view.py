@@ -8,14 +8,14 @@ from typing import Any, Mapping, Sequence
 
 import streamlit as st
 
-from rag import eval_display as E
-from rag.charts import calibration_chart
+from ui.present import evaluation as E
+from ui.present.charts import calibration_chart
 from rag.demo import QUESTIONS_PATH
 from rag.errors import QuestionSetError, RagError
-from rag.eval_report import incomplete_notes
-from rag.evaluation import (CSV_FILE, compare, list_runs, load_run, make_answer_fn, new_run_dir, run_eval,
+from rag.evaluate.report import incomplete_notes
+from rag.evaluate.runner import (CSV_FILE, compare, list_runs, load_run, make_answer_fn, new_run_dir, run_eval,
                             write_results)
-from rag.questions import Question, load_questions
+from rag.evaluate.questions import Question, load_questions
 from ui import resources as R
 
 RESULTS = "eval_results"  # {"runs": {collection: results}, "paths": {collection: folder}}

@@ -8,9 +8,9 @@ import streamlit as st
 
 from rag.documents import Document, Problem
 from rag.errors import RagError
-from rag.ingest import IngestProgress, IngestReport, ingest
-from rag.progress import format_progress
-from rag.safe_markdown import escape_link_text
+from rag.index.ingest import IngestProgress, IngestReport, ingest
+from rag.index.progress import format_progress
+from ui.present.safe_markdown import escape_link_text
 from ui import resources as R
 
 REPORT = "ingest_report"

@@ -8,9 +8,11 @@ from typing import Any, Sequence
 
 import streamlit as st
 
-from rag import document_inputs as DI
-from rag import embed_request as ER
-from rag.chunk_view import render_html
+from rag.chunking.preview import preview_chunks, preview_json
+from rag.embeddings import curl as ER
+from rag.sources.uploads import documents_from_uploads, pasted_document
+from ui.present import documents as DI
+from ui.present.chunks import render_html
 from rag.chunking import DEFAULT_STRATEGY, STRATEGIES
 from rag.demo import DEMO_DIR
 from rag.documents import Document, Problem
@@ -52,11 +54,11 @@ def choose_source() -> list[Document | Problem] | None:
     if kind == UPLOAD:
         files = st.file_uploader("Markdown or HTML files", type=["md", "markdown", "html", "htm"],
                                  accept_multiple_files=True)
-        return DI.documents_from_uploads([(f.name, f.getvalue()) for f in files]) if files else None
+        return documents_from_uploads([(f.name, f.getvalue()) for f in files]) if files else None
     if kind == PASTE:
         title = st.text_input("Title (optional)")
         text = st.text_area("Markdown", height=220, placeholder="# Title\n\n## A section\n\nText…")
-        return [DI.pasted_document(text, title)] if text.strip() else None
+        return [pasted_document(text, title)] if text.strip() else None
     return list(iter_folder(DEMO_DIR))
 
 
@@ -85,7 +87,7 @@ def _slug(text: str) -> str:
 
 def preview(document: Document, given: dict[str, Any]) -> list[tuple[Any, list[Any]]] | None:
     try:
-        previews = DI.preview_chunks(document, given)
+        previews = preview_chunks(document, given)
     except RagError as exc:
         st.error(f"These settings do not work: {exc}")
         return None
@@ -108,7 +110,7 @@ def preview(document: Document, given: dict[str, Any]) -> list[tuple[Any, list[A
 def export(document: Document, given: dict[str, Any], previews: Sequence[tuple[Any, list[Any]]], settings: Any,
            store: Any) -> None:
     st.download_button(
-        "Download the chunks (JSON)", json.dumps(DI.preview_json(document, given), ensure_ascii=False, indent=1),
+        "Download the chunks (JSON)", json.dumps(preview_json(document, given), ensure_ascii=False, indent=1),
         file_name=f"{_slug(document.url)}.chunks.json", mime="application/json", key="export_json",
     )
     with st.expander("Embed these chunks by hand with curl"):

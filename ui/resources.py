@@ -14,10 +14,10 @@ import streamlit as st
 from rag.config import Settings, normalize_base_url
 from rag.embeddings import resolve_embedder
 from rag.errors import ConfigError, RagError, StoreError
-from rag.evaluation import embedder_for_collection
-from rag.llm import LLMClient
+from rag.evaluate.runner import embedder_for_collection
+from rag.answer.llm import LLMClient
 from rag.status import gather_status
-from rag.store import Store
+from rag.index.store import Store
 
 # Session keys of the sidebar's overrides (widget keys too).
 LLM_URL, COLLECTION, TOP_K, THRESHOLD, MODE, GROUPS = "llm_url", "collection", "top_k", "threshold", "mode", "groups"

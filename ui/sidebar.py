@@ -8,11 +8,11 @@ import streamlit as st
 
 from rag.config import normalize_base_url
 from rag.errors import ConfigError
-from rag.ingest import EMBEDDED_COMFORT_LIMIT
-from rag.retrieve import MODES
-from rag.safe_markdown import escape_link_text
-from rag.store import Store
-from rag.threshold import default_threshold
+from rag.index.ingest import EMBEDDED_COMFORT_LIMIT
+from rag.answer.retrieve import MODES
+from ui.present.safe_markdown import escape_link_text
+from rag.index.store import Store
+from rag.answer.threshold import default_threshold
 from ui import resources as R
 
 

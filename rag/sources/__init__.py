@@ -11,7 +11,7 @@ import httpx
 
 from rag.documents import Document, Problem
 from rag.errors import SourceError
-from rag.markdown import html_title_and_main, html_to_markdown
+from rag.sources.html import html_title_and_main, html_to_markdown
 from rag.sources.files import SUFFIXES, first_h1, iter_folder, load_file
 from rag.sources.limits import max_document_bytes, not_text, too_big
 from rag.sources.wordpress import WordPressSource

@@ -15,7 +15,7 @@ from typing import Iterable, Iterator
 
 from rag.documents import SKIPPED, Document, Problem
 from rag.errors import SourceError
-from rag.markdown import html_title_and_main, html_to_markdown
+from rag.sources.html import html_title_and_main, html_to_markdown
 from rag.sources.access_rule import AccessValueError, declared_access, effective_access
 from rag.sources.frontmatter import as_text, split_front_matter
 from rag.sources.limits import max_document_bytes, not_text, too_big

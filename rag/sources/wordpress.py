@@ -21,7 +21,7 @@ import httpx
 
 from rag.documents import SKIPPED, Document, Problem
 from rag.errors import SourceError
-from rag.markdown import html_to_markdown
+from rag.sources.html import html_to_markdown
 from rag.sources.notext import no_text_reason
 from rag.sources.limits import max_document_bytes, not_text, too_big
 

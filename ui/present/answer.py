@@ -1,6 +1,6 @@
 """What the ask page shows around an answer, as safe Markdown strings (pure: no streamlit here).
 
-Everything that comes from a document or from the model goes through rag.safe_markdown: links
+Everything that comes from a document or from the model goes through ui.present.safe_markdown: links
 only for http(s) URLs, raw HTML never rendered. Relative urls (a folder's file paths) are text.
 """
 
@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 from typing import Any, Iterable, Iterator
 
-from rag.safe_markdown import escape_link_text, link_markdown, safe_link, sanitize_markdown
+from ui.present.safe_markdown import escape_link_text, link_markdown, safe_link, sanitize_markdown
 
 _STREAM_SPECIAL = re.compile(r"([\\\[\]])")
 _FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})")

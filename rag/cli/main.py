@@ -1,4 +1,4 @@
-"""`rag` command line: one module per command under rag/commands/."""
+"""`rag` command line: one module per command in this package."""
 
 from __future__ import annotations
 
@@ -21,7 +21,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
     for name in COMMANDS:
-        importlib.import_module(f"rag.commands.{name}").register(sub)
+        importlib.import_module(f"rag.cli.{name}").register(sub)
     return parser
 
 

@@ -360,7 +360,7 @@ class Store:
         self, name: str, vector: Sequence[float], sparse: tuple[list[int], list[float]], limit: int,
         groups: Sequence[str] | None = None, candidates: int | None = None,
     ) -> list[Hit]:
-        """Dense and BM25 candidates fused by RRF. `score` is the RRF score here (see rag.retrieve)."""
+        """Dense and BM25 candidates fused by RRF. `score` is the RRF score here (see rag.answer.retrieve)."""
         candidates = max(candidates or limit * 4, limit)
         flt = _access_filter(groups)
         prefetch = [qm.Prefetch(query=list(vector), using=DENSE, limit=candidates, filter=flt)]

@@ -10,13 +10,13 @@ import sys
 from rag.chunking import DEFAULT_STRATEGY, STRATEGIES
 from rag.config import Settings
 from rag.embeddings import embedder_for_collection
-from rag.ingest import ingest, resolve_strategy
-from rag.progress import ProgressPrinter
+from rag.index.ingest import ingest, resolve_strategy
+from rag.index.progress import ProgressPrinter
 from rag.redact import strip_userinfo
 from rag.sources import WordPressSource, is_url, open_source
 from rag.sources.limits import DEFAULT_MAX_DOC_MB, MAX_DOC_MB_ENV, max_document_bytes
 from rag.sources.wordpress import KNOWN_TYPES, parse_types
-from rag.store import Store
+from rag.index.store import Store
 
 
 class _SiteListing:

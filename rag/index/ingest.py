@@ -22,8 +22,8 @@ from rag.embeddings import OVER_LIMIT_NOTE
 from rag.embeddings.base import vector_problem
 from rag.documents import SKIPPED, WARNING, Document, Problem
 from rag.errors import ConfigError, EmbeddingError, RagError, SourceError
-from rag.sparse import sparse_vector
-from rag.store import PointRecord, Store, StoredPoint, now_iso, point_id
+from rag.index.sparse import sparse_vector
+from rag.index.store import PointRecord, Store, StoredPoint, now_iso, point_id
 
 _EMBED_BATCH = 16  # chunks per embedding call: progress moves within long documents
 _VERIFY_SAMPLE = 5

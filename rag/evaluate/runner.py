@@ -2,7 +2,7 @@
 history of runs, and compare two runs (two collections, or a run and an earlier one).
 
 The index and the chat model are reached through callables so the dashboard, the CLI and
-the tests share one runner; the metrics themselves are pure (rag.metrics, rag.calibration).
+the tests share one runner; the metrics themselves are pure (rag.evaluate.metrics, rag.evaluate.calibration).
 """
 
 from __future__ import annotations
@@ -13,13 +13,13 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any, Callable, Mapping, Sequence
 
-from rag.calibration import calibrate
+from rag.evaluate.calibration import calibrate
 from rag.config import Settings
 from rag.errors import RagError
-from rag.metrics import contains_answer, hit_rank, llm_metrics, retrieval_metrics, threshold_shares
-from rag.eval_report import format_comparison, format_summary
-from rag.eval_runs import CSV_FILE, RESULTS_FILE, list_runs, load_run, new_run_dir, record_history, write_results
-from rag.questions import Question, load_questions
+from rag.evaluate.metrics import contains_answer, hit_rank, llm_metrics, retrieval_metrics, threshold_shares
+from rag.evaluate.report import format_comparison, format_summary
+from rag.evaluate.runs import CSV_FILE, RESULTS_FILE, list_runs, load_run, new_run_dir, record_history, write_results
+from rag.evaluate.questions import Question, load_questions
 
 __all__ = [
     "CSV_FILE",
@@ -265,14 +265,14 @@ def run_eval(
     question_set: str | None = None,
     threshold_source: str | None = None,
 ) -> dict[str, Any]:
-    """Replay `questions` against a real collection through rag.retrieve.
+    """Replay `questions` against a real collection through rag.answer.retrieve.
 
     `threshold` None: the collection's calibrated value, else the model's default (as `rag ask`).
     `answer_fn` (see make_answer_fn) adds the chat model's answers and their checks.
     `progress(done, total, question_id)` is called after each question.
     """
-    from rag.retrieve import resolve_mode, retrieve
-    from rag.threshold import SETTING, resolve_threshold
+    from rag.answer.retrieve import resolve_mode, retrieve
+    from rag.answer.threshold import SETTING, resolve_threshold
 
     info = store.collection_info(collection)
     if info is None:
@@ -359,10 +359,10 @@ def write_comparison(comparison: Mapping[str, Any], out_dir: str | Path) -> Path
 
 
 def make_answer_fn(settings: Settings, threshold_source: str = "setting", llm: Any = None) -> AnswerFn:
-    """Answers through rag.answer, from the passages the runner already retrieved."""
-    from rag.answer import answer_passages
-    from rag.llm import LLMClient
-    from rag.threshold import default_threshold
+    """Answers through rag.answer.pipeline, from the passages the runner already retrieved."""
+    from rag.answer.pipeline import answer_passages
+    from rag.answer.llm import LLMClient
+    from rag.answer.threshold import default_threshold
 
     client = llm if llm is not None else LLMClient.from_settings(settings)
 

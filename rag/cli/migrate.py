@@ -10,9 +10,9 @@ from pathlib import Path
 
 from rag.config import Settings
 from rag.errors import StoreError
-from rag.migrate import copy_collection
+from rag.index.migrate import copy_collection
 from rag.redact import redact, strip_userinfo
-from rag.store import Store
+from rag.index.store import Store
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:

@@ -17,7 +17,7 @@ from typing import Any, Callable
 from qdrant_client import models as qm
 
 from rag.errors import StoreError
-from rag.store import INDEXED_FIELDS, Store
+from rag.index.store import INDEXED_FIELDS, Store
 
 Progress = Callable[[int, int], None]
 

@@ -7,15 +7,12 @@ import json
 import sys
 from typing import Any
 
-from rag.chunking import STRATEGIES, default_settings, make_chunker, relevant_settings
-from rag.chunking.base import Chunker
+from rag.chunking import STRATEGIES
+from rag.chunking.preview import ALL, chunkers, preview
 from rag.chunking.stats import first_line, summarize, warnings_text
 from rag.documents import Document
-from rag.errors import ConfigError
 from rag.sources import load_one
 from rag.sources.limits import DEFAULT_MAX_DOC_MB, MAX_DOC_MB_ENV, max_document_bytes
-
-ALL = "all"
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -44,42 +41,6 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--max-doc-mb", metavar="MB", type=float, default=None,
                         help=f"refuse a document larger than this [${MAX_DOC_MB_ENV} or {DEFAULT_MAX_DOC_MB:g}]")
     parser.set_defaults(func=run)
-
-
-def chunkers(strategy: str, given: dict[str, Any]) -> list[Chunker]:
-    """The chunkers to preview, each with the given settings it uses.
-
-    A default that no longer makes sense next to a size the user gave (overlap 200 with
-    --max-size 150, min_size 400 with --max-size 300) is scaled down instead of refused;
-    values the user typed are checked as given.
-    """
-    if strategy != ALL and strategy not in STRATEGIES:
-        raise ConfigError(f"unknown strategy {strategy!r}; choose one of: {', '.join(STRATEGIES)}, or {ALL}")
-    names = list(STRATEGIES) if strategy == ALL else [strategy]
-    result = []
-    for name in names:
-        settings = {**default_settings(name), **relevant_settings(name, given)}
-        size = settings.get("chunk_size") or settings.get("max_size")
-        if given.get("overlap") is None and settings.get("overlap", 0) >= size:
-            settings["overlap"] = size // 5
-        if given.get("min_size") is None and settings.get("min_size", 0) > size:
-            settings["min_size"] = size * 2 // 5
-        result.append(make_chunker(name, **settings))
-    return result
-
-
-def preview(document: Document, strategy: str = ALL, **given: Any) -> dict[str, Any]:
-    """The JSON document `rag preview --json` prints."""
-    strategies = {}
-    for chunker in chunkers(strategy, given):
-        chunks = chunker.chunk(document.markdown, title=document.title)
-        strategies[chunker.name] = {"settings": chunker.settings(), "chunks": [c.to_dict() for c in chunks]}
-    return {
-        "url": document.url,
-        "title": document.title,
-        "markdown": document.markdown,
-        "strategies": strategies,
-    }
 
 
 def render_text(document: Document, strategy: str = ALL, **given: Any) -> str:

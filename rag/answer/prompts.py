@@ -1,6 +1,6 @@
 """What is said to the chat model, and in which language.
 
-The system prompt comes from `rag/prompts/{fr,en}.txt`, or from the file named by RAG_PROMPT_FILE
+The system prompt comes from `rag/answer/prompts/{fr,en}.txt`, or from the file named by RAG_PROMPT_FILE
 (or the `prompt_file` argument). In such a file `{refusal}` is replaced by the exact refusal
 sentence of the question's language, and a `{lang}` in the file's path is replaced by `fr` or `en`
 so one can keep one file per language. The user message holds the numbered, fenced extracts and
@@ -83,7 +83,7 @@ def load_system_prompt(language: str, prompt_file: str | os.PathLike[str] | None
                 "Fix RAG_PROMPT_FILE or unset it to use the built-in prompt."
             ) from exc
     else:
-        template = resources.files("rag").joinpath("prompts", f"{language}.txt").read_text(encoding="utf-8")
+        template = resources.files("rag.answer").joinpath("prompts", f"{language}.txt").read_text(encoding="utf-8")
     return template.replace("{refusal}", refusal_sentence(language)).strip()
 
 

@@ -8,8 +8,8 @@ import sys
 import textwrap
 from typing import TextIO
 
-from rag.answer import AskResult, ask
-from rag.citations import source_label
+from rag.answer.pipeline import AskResult, ask
+from rag.answer.citations import source_label
 from rag.config import Settings
 
 

@@ -10,8 +10,8 @@ from typing import Any
 
 from rag.config import Settings
 from rag.errors import RagError, StoreError
-from rag.eval_runs import _slug
-from rag.evaluation import (
+from rag.evaluate.runs import _slug
+from rag.evaluate.runner import (
     compare,
     embedder_for_collection,
     format_comparison,
@@ -25,7 +25,7 @@ from rag.evaluation import (
     write_comparison,
     write_results,
 )
-from rag.questions import load_questions
+from rag.evaluate.questions import load_questions
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -92,7 +92,7 @@ def _run_one(
     args: argparse.Namespace,
     out_dir: Path,
 ) -> dict[str, Any]:
-    from rag.threshold import resolve_threshold
+    from rag.answer.threshold import resolve_threshold
 
     info = store.collection_info(collection)
     if info is None:
@@ -155,7 +155,7 @@ def run(args: argparse.Namespace) -> int:
     questions = load_questions(args.questions)
     collection = args.collection or settings.collection
 
-    from rag.store import Store
+    from rag.index.store import Store
 
     store = Store(settings)
     label = f"{collection}-vs-{args.compare}" if args.compare else collection

@@ -1,6 +1,6 @@
 """What the evaluate page shows of a run, as plain data (pure: no streamlit here).
 
-A run is the `{"summary", "questions"}` dict of rag.evaluation. Verdicts that depend on the
+A run is the `{"summary", "questions"}` dict of rag.evaluate.runner. Verdicts that depend on the
 threshold take it as an argument, so a slider can move it without re-running anything.
 """
 
@@ -9,9 +9,9 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any, Mapping, Sequence
 
-from rag.calibration import accepted_refused
+from rag.evaluate.calibration import accepted_refused
 from rag.errors import QuestionSetError
-from rag.questions import Question, detect_format, parse_questions
+from rag.evaluate.questions import Question, detect_format, parse_questions
 
 ALL, MISSED, WRONGLY_REFUSED, WRONGLY_ACCEPTED = "all", "missed", "wrongly refused", "wrongly accepted"
 FILTERS = (ALL, MISSED, WRONGLY_REFUSED, WRONGLY_ACCEPTED)
@@ -66,7 +66,7 @@ def top1_scores(rows: Sequence[Mapping[str, Any]]) -> tuple[list[float], list[fl
 
 
 def counts_at(rows: Sequence[Mapping[str, Any]], threshold: float) -> dict[str, Any]:
-    """Accepted / refused counts and shares at `threshold` (rag.calibration.accepted_refused)."""
+    """Accepted / refused counts and shares at `threshold` (rag.evaluate.calibration.accepted_refused)."""
     scores_in, scores_out = top1_scores(rows)
     return accepted_refused(scores_in, scores_out, threshold)
 

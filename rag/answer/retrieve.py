@@ -12,8 +12,8 @@ from dataclasses import asdict, dataclass, field
 from typing import Any, Sequence
 
 from rag.errors import RagError, StoreError
-from rag.sparse import sparse_query
-from rag.store import Hit, Store
+from rag.index.sparse import sparse_query
+from rag.index.store import Hit, Store
 
 MODES = ("auto", "dense", "hybrid")
 # A question, even with a pasted error message, fits in this; far longer is a pasted document,

@@ -30,10 +30,10 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any, Callable, Sequence
 
-from rag import budget, citations, prompts
+from rag.answer import budget, citations, prompts
 from rag.errors import LLMError
 from rag.redact import known_secrets, redact
-from rag.threshold import resolve_threshold
+from rag.answer.threshold import resolve_threshold
 
 log = logging.getLogger(__name__)
 
@@ -336,9 +336,9 @@ def ask(
     """Retrieve, then answer. `threshold` (else settings.threshold) overrides the collection's."""
     from rag.config import Settings
     from rag.embeddings import embedder_for_collection
-    from rag.llm import LLMClient
-    from rag.retrieve import retrieve
-    from rag.store import Store
+    from rag.answer.llm import LLMClient
+    from rag.answer.retrieve import retrieve
+    from rag.index.store import Store
 
     settings = settings or Settings.from_env()
     collection = collection or settings.collection

@@ -1,0 +1,1 @@
+"""The `rag` command line: main.py builds the parser, one module per command."""

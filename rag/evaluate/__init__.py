@@ -1,0 +1,1 @@
+"""Stage 6, evaluate: question sets, the runner, metrics, calibration, saved runs and reports."""

@@ -1,0 +1,77 @@
+"""Documents the ingest page gets from uploads or pasted text.
+
+Uploads go through the same loader as a folder (front matter, HTML to Markdown, encodings,
+binary and empty files), so a file behaves the same uploaded or ingested with `rag ingest`.
+"""
+
+from __future__ import annotations
+
+import re
+import tempfile
+from pathlib import Path, PurePosixPath
+from typing import Iterable, Sequence
+
+from rag.documents import Document, Problem
+from rag.sources.files import first_h1, iter_folder
+from rag.sources.frontmatter import split_front_matter
+
+PASTED_URL = "pasted-text"
+
+
+def _upload_name(name: str, taken: set[str]) -> str:
+    # Browsers send a bare file name; keep only that, made safe as a file name and unique.
+    base = PurePosixPath(name.replace("\\", "/")).name or "upload.md"
+    base = re.sub(r"[^\w.\- ]+", "_", base).lstrip(".") or "upload.md"
+    candidate, n = base, 2
+    while candidate.lower() in taken:
+        stem, dot, suffix = base.rpartition(".")
+        candidate = f"{stem}-{n}.{suffix}" if dot else f"{base}-{n}"
+        n += 1
+    taken.add(candidate.lower())
+    return candidate
+
+
+def _has_front_matter_date(data: bytes) -> bool:
+    try:
+        meta, _, _ = split_front_matter(data.decode("utf-8-sig", errors="replace"))
+    except Exception:  # noqa: BLE001 - only a hint; the loader reports real problems
+        return False
+    return bool(meta.get("modified"))
+
+
+def documents_from_uploads(files: Sequence[tuple[str, bytes]]) -> list[Document | Problem]:
+    """Uploaded (name, bytes) pairs as Documents (url = file name) or Problems."""
+    if not files:
+        return []
+    taken: set[str] = set()
+    dated: dict[str, bool] = {}
+    with tempfile.TemporaryDirectory(prefix="rag-upload-") as folder:
+        for name, data in files:
+            safe = _upload_name(name, taken)
+            (Path(folder) / safe).write_bytes(data)
+            dated[safe] = _has_front_matter_date(data)
+        items = list(iter_folder(folder))
+    for item in items:
+        # A temporary file's date says nothing: without a front matter date, the content hash
+        # alone decides whether a re-upload changed.
+        if isinstance(item, Document) and not dated.get(item.url, False):
+            item.modified = None
+    return items
+
+
+def pasted_document(text: str, title: str = "") -> Document:
+    markdown = (text or "").replace("\r\n", "\n").strip("\n")
+    return Document(
+        url=PASTED_URL,
+        title=(title or "").strip() or first_h1(markdown) or "Pasted text",
+        markdown=markdown,
+        source="pasted",
+    )
+
+
+def split_items(items: Iterable[Document | Problem]) -> tuple[list[Document], list[Problem]]:
+    documents: list[Document] = []
+    problems: list[Problem] = []
+    for item in items:
+        (problems if isinstance(item, Problem) else documents).append(item)
+    return documents, problems
