@@ -6,7 +6,7 @@ from pathlib import Path
 
 from streamlit.testing.v1 import AppTest
 
-APP = str(Path(__file__).resolve().parent.parent / "streamlit_app.py")
+APP = str(Path(__file__).resolve().parents[2] / "streamlit_app.py")
 TIMEOUT = 60
 AUTH = {
     "redirect_uri": "http://localhost:8501/oauth2callback",

@@ -18,7 +18,7 @@ from rag.sources.frontmatter import split_front_matter
 from rag.sources.wordpress import WordPressSource
 from tests.fixtures.wordpress import load_real_posts
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 
 
 @pytest.fixture

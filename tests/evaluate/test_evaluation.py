@@ -27,7 +27,7 @@ from rag.evaluate.runner import (
 from rag.evaluate.questions import parse_jsonl
 from rag.answer.retrieve import Passage
 from rag.index.store import Store
-from tests.eval_corpus import QUESTIONS_JSONL, build_collection
+from tests.evaluate.eval_corpus import QUESTIONS_JSONL, build_collection
 
 QUESTION_KEYS = {"id", "question", "expected_source", "expected_answer", "in_base", "category", "also_in",
                  "top1_score", "rank", "retrieved", "refused"}

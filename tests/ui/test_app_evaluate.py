@@ -13,7 +13,7 @@ from rag.embeddings import EmbeddedEmbedder
 from rag.index.ingest import ingest
 from rag.index.store import Store
 
-APP = str(Path(__file__).resolve().parent.parent / "streamlit_app.py")
+APP = str(Path(__file__).resolve().parents[2] / "streamlit_app.py")
 TIMEOUT = 180
 
 

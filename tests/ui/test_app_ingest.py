@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 from streamlit.testing.v1 import AppTest
 
-APP = str(Path(__file__).resolve().parent.parent / "streamlit_app.py")
+APP = str(Path(__file__).resolve().parents[2] / "streamlit_app.py")
 TIMEOUT = 120
 STRATEGIES = ["recursive", "sections", "sections_min_max", "markdown"]
 

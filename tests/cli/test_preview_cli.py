@@ -17,7 +17,7 @@ from rag.chunking.stats import first_line, summarize, warnings_text
 from rag.cli.main import main
 from tests.fixtures.net import start_http_server, stop_http_server
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 
 GUIDE = """---
 title: Guide Kerberos

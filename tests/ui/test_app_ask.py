@@ -8,7 +8,7 @@ from streamlit.testing.v1 import AppTest
 
 from rag.answer.prompts import refusal_sentence
 
-APP = str(Path(__file__).resolve().parent.parent / "streamlit_app.py")
+APP = str(Path(__file__).resolve().parents[2] / "streamlit_app.py")
 TIMEOUT = 60
 IN_BASE = "Que signifie l'erreur KDC_ERR_ETYPE_NOSUPP dans un événement Kerberos ?"
 OFF_TOPIC = "Quelle est la recette de la tarte tatin ?"

@@ -218,7 +218,7 @@ def test_killed_process_mid_write_then_rerun_gives_exactly_the_right_points(data
         from rag.config import Settings
         from rag.embeddings import OpenAIEmbedder
         from rag.index.store import Store
-        from tests.test_ingest import _corpus, ingest
+        from tests.index.test_ingest import _corpus, ingest
 
         store = Store(Settings(data_dir=Path({str(data_dir)!r})))
         real_upsert = store.upsert
