@@ -18,7 +18,7 @@ COPY rag ./rag
 RUN pip install .
 
 COPY streamlit_app.py ./
-COPY pages ./pages
+COPY app_pages ./app_pages
 COPY ui ./ui
 COPY .streamlit/config.toml ./.streamlit/config.toml
 

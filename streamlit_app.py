@@ -1,4 +1,4 @@
-"""Entry point: navigation over pages/, then the frame (page config, access gate, sidebar)."""
+"""Entry point: navigation over app_pages/, then the frame (page config, access gate, sidebar)."""
 
 import streamlit as st
 
@@ -6,9 +6,9 @@ from ui import access, frame
 
 frame.page_config()
 pages = [
-    st.Page("pages/1_Ask.py", title="Ask", icon=":material/forum:", default=True),
-    st.Page("pages/2_Ingest.py", title="Ingest", icon=":material/upload_file:"),
-    st.Page("pages/3_Evaluate.py", title="Evaluate", icon=":material/analytics:"),
+    st.Page("app_pages/1_Ask.py", title="Ask", icon=":material/forum:", default=True),
+    st.Page("app_pages/2_Ingest.py", title="Ingest", icon=":material/upload_file:"),
+    st.Page("app_pages/3_Evaluate.py", title="Evaluate", icon=":material/analytics:"),
 ]
 page = st.navigation(pages, position="sidebar" if access.allowed(access.mode()) else "hidden")
 frame.run()

@@ -55,10 +55,10 @@ def _collection_lines(info: dict[str, Any] | None, name: str, embedded: bool) ->
 def _synced(widget: Any, label: str, name: str, **kwargs: Any) -> Any:
     """A widget editing the session value `name`.
 
-    The value lives under its own session key, not the widget's: a widget's identity differs
-    when Streamlit runs a page file directly rather than through streamlit_app.py (see
-    ui.frame), and a widget-owned value would then fall back to its default. The widget is
-    set from that value before it is drawn, so a page may change the value (a new collection).
+    The value lives under its own session key, not the widget's: Streamlit drops a widget-owned
+    value in any run that does not draw the widget, and forbids changing it once the widget is
+    drawn. The widget is set from that value before it is drawn, so a page may change the value
+    (a new collection).
     """
     key = f"sidebar_{name}"
     st.session_state[key] = st.session_state[name]

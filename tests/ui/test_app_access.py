@@ -28,7 +28,7 @@ def test_password_blocks_every_page_until_the_right_password(app_env, monkeypatc
     at = AppTest.from_file(APP, default_timeout=TIMEOUT).run()
     assert blocked(at) and at.text_input[0].label == "Password"
 
-    at.switch_page("pages/2_Ingest.py").run()
+    at.switch_page("app_pages/2_Ingest.py").run()
     assert blocked(at)
 
     at.text_input[0].input("wrong")
@@ -42,7 +42,7 @@ def test_password_blocks_every_page_until_the_right_password(app_env, monkeypatc
     assert "Signed in with the shared password · groups: public" in [c.value for c in at.sidebar.caption]
     assert at.session_state["groups"] == ["public"]
 
-    at.switch_page("pages/1_Ask.py").run()
+    at.switch_page("app_pages/1_Ask.py").run()
     assert len(at.chat_input) == 1
 
 

@@ -19,7 +19,7 @@ TIMEOUT = 180
 
 def evaluate_page() -> AppTest:
     at = AppTest.from_file(APP, default_timeout=TIMEOUT).run()
-    at.switch_page("pages/3_Evaluate.py").run()
+    at.switch_page("app_pages/3_Evaluate.py").run()
     assert not at.exception, [e.value for e in at.exception]
     return at
 

@@ -14,7 +14,7 @@ STRATEGIES = ["recursive", "sections", "sections_min_max", "markdown"]
 
 def ingest_page() -> AppTest:
     at = AppTest.from_file(APP, default_timeout=TIMEOUT).run()
-    at.switch_page("pages/2_Ingest.py").run()
+    at.switch_page("app_pages/2_Ingest.py").run()
     assert not at.exception, [e.value for e in at.exception]
     return at
 

@@ -2,11 +2,10 @@
 
 import streamlit as st
 
-from ui.present.safe_markdown import escape_link_text
-from ui import ask_view, frame
+from ui import ask_view
 from ui import resources as R
+from ui.present.safe_markdown import escape_link_text
 
-frame.ensure()
 st.title("Ask")
 settings = R.settings()
 store = R.store(settings)

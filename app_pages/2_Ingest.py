@@ -3,10 +3,9 @@
 import streamlit as st
 
 from rag.sources.uploads import split_items
-from ui import frame, ingest_view
+from ui import ingest_view
 from ui import resources as R
 
-frame.ensure()
 st.title("Ingest")
 settings = R.settings()
 store = R.store(settings)

@@ -2,10 +2,9 @@
 
 import streamlit as st
 
-from ui import eval_view, frame
+from ui import eval_view
 from ui import resources as R
 
-frame.ensure()
 st.title("Evaluate")
 settings = R.settings()
 store = R.store(settings)
