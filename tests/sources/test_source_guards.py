@@ -11,14 +11,14 @@ from pathlib import Path
 
 import pytest
 
-from rag.cli import main
+from rag.cli.main import main
 from rag.config import Settings
 from rag.documents import Document, Problem
 from rag.errors import SourceError
 from rag.sources import load_one
 from rag.sources.access_rule import effective_access
 from rag.sources.files import iter_folder
-from rag.store import Store
+from rag.index.store import Store
 
 BODY = "## Procédure\n\nLa rotation du compte krbtgt se fait en deux temps, à dix heures d'écart.\n"
 
@@ -172,7 +172,7 @@ def test_a_link_leaving_the_folder_that_an_earlier_run_indexed_is_removed(tmp_pa
     # What an earlier version stored: the target's text under the link's name, public.
     store = Store(Settings(data_dir=data_dir))
     from rag.embeddings import embedder_for_collection
-    from rag.ingest import ingest
+    from rag.index.ingest import ingest
 
     embedder, _ = embedder_for_collection(Settings.from_env(), None)
     ingest([Document(url="passwd.md", title="passwd", markdown="root:x:0:0:root:/root:/bin/bash")],

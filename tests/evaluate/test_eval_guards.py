@@ -9,14 +9,14 @@ from pathlib import Path
 
 import pytest
 
-from rag.cli import main
+from rag.cli.main import main
 from rag.config import Settings
 from rag.errors import QuestionSetError
-from rag.ingest import ingest
+from rag.index.ingest import ingest
 from rag.embeddings import OpenAIEmbedder
-from rag.questions import MAX_QUESTION_CHARS, parse_jsonl
-from rag.store import Store
-from tests.eval_corpus import DOCS
+from rag.evaluate.questions import MAX_QUESTION_CHARS, parse_jsonl
+from rag.index.store import Store
+from tests.evaluate.eval_corpus import DOCS
 
 QUESTIONS = [
     {"id": "q1", "question": "Comment vider le cache Kerberos ?", "expected_source": "kerberos.md", "in_base": True},

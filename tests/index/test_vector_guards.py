@@ -10,10 +10,10 @@ from rag.config import Settings
 from rag.documents import Document
 from rag.embeddings import OpenAIEmbedder
 from rag.embeddings.base import vector_problem
-from rag.ingest import ingest
-from rag.retrieve import retrieve
-from rag.sparse import sparse_vector
-from rag.store import PointRecord, Store
+from rag.index.ingest import ingest
+from rag.answer.retrieve import retrieve
+from rag.index.sparse import sparse_vector
+from rag.index.store import PointRecord, Store
 
 
 def _docs() -> list[Document]:
