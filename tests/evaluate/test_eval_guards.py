@@ -34,7 +34,7 @@ def _jsonl(rows) -> str:
 @pytest.fixture
 def indexed(fake_embeddings_env, data_dir, tmp_path, monkeypatch):
     """A small collection embedded by the fake LM Studio, which the commands also use."""
-    monkeypatch.setattr("rag.cli.COMMANDS", ["eval"])
+    monkeypatch.setattr("rag.cli.main.COMMANDS", ["eval"])
     monkeypatch.setenv("RAG_THRESHOLD", "0.1")
     store = Store(Settings(data_dir=data_dir))
     embedder = OpenAIEmbedder(fake_embeddings_env.url, fake_embeddings_env.model, timeout=5)
