@@ -10,15 +10,18 @@ os.environ.setdefault("RAG_EMBED_THREADS", "1")
 os.environ.setdefault("OMP_NUM_THREADS", "1")
 
 ROOT = Path(__file__).resolve().parent.parent
-CORPORA = (ROOT / ".." / "shared" / "corpora").resolve()
+# Small licensed extracts of the real corpora, laid out like them (tests/data/README.md): the tests
+# read nothing outside the repository.
+CORPORA = ROOT / "tests" / "data"
 
 pytest_plugins: list[str] = ["tests.fixtures.embeddings_server", "tests.fixtures.lmstudio", "tests.fixtures.wordpress", "tests.fixtures.demo_index"]
 
 
 @pytest.fixture(scope="session")
 def corpora() -> Path:
+    """tests/data: docs-fr/, cnil-md/, piaf-cnil/ and wordpress/ extracts."""
     if not CORPORA.is_dir():
-        pytest.fail(f"the shared corpora are expected at {CORPORA}")
+        pytest.fail(f"the test data is expected at {CORPORA} (part of the repository)")
     return CORPORA
 
 

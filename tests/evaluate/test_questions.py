@@ -33,9 +33,9 @@ def test_loads_the_contract_fields(tmp_path):
     assert questions[1].line == 2
 
 
-def test_loads_the_shared_cnil_question_set(corpora):
+def test_loads_the_real_cnil_question_set(corpora):
     questions = load_questions(corpora / "piaf-cnil" / "cnil_questions.jsonl")
-    assert len(questions) > 100
+    assert len(questions) == 21
     assert all(q.in_base and q.expected_source for q in questions)
     assert any(q.also_in for q in questions)
 

@@ -184,10 +184,10 @@ def test_docs_fr_corpus_loads_with_titles_from_front_matter(corpora):
     items = list(iter_folder(root))
     docs = [i for i in items if isinstance(i, Document)]
     problems = [i for i in items if isinstance(i, Problem)]
-    # 5 of the 226 pages are redirect stubs: front matter and no text. They are reported as
-    # skipped (nothing to index), not as failures.
-    assert len(docs) + len(problems) == len(manifest) == 226
-    assert len(problems) == 5
+    # 2 of the 38 pages of the extract are redirect stubs: front matter and no text. They are
+    # reported as skipped (nothing to index), not as failures.
+    assert len(docs) + len(problems) == len(manifest) == 38
+    assert len(problems) == 2
     assert all("redirect" in p.message and p.level == "skipped" for p in problems)
     assert {d.url for d in docs} | {p.item for p in problems} == set(manifest)
     for doc in docs:

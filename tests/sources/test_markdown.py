@@ -24,13 +24,13 @@ def _pre_text(pre) -> str:
 
 @pytest.fixture(scope="module")
 def block_posts(corpora) -> list[dict]:
-    path = corpora / "wordpress" / "theme-test-data" / "64-block-test-data.xml"
+    path = corpora / "wordpress" / "theme-test-data" / "64-block-test-data.xml.gz"
     return [item for item in wxr_items(path) if item.get("post_type") == "post"]
 
 
 @pytest.fixture(scope="module")
 def classic_posts(corpora) -> list[dict]:
-    path = corpora / "wordpress" / "theme-test-data" / "themeunittestdata.wordpress.xml"
+    path = corpora / "wordpress" / "theme-test-data" / "themeunittestdata.wordpress.xml.gz"
     return [item for item in wxr_items(path) if item.get("post_type") == "post"]
 
 
