@@ -15,15 +15,26 @@ from rag.answer.prompts import REFUSALS
 DOCS = "docs-fr/docs/WindowsServerDocs/administration/windows-commands"
 
 
+@pytest.fixture(scope="module")
+def index_dir(corpora, tmp_path_factory):
+    """arp (public) and ksetup-addkdc (staff only) indexed with the embedded model into collection
+    'mini', once for the module: tests that change the collection work on a copy."""
+    root = tmp_path_factory.mktemp("ask-cli")
+    for group, name in (("public", "arp.md"), ("staff", "ksetup-addkdc.md")):
+        (root / group).mkdir()
+        shutil.copy(corpora / DOCS / name, root / group / name)
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setenv("RAG_DATA_DIR", str(root / "data"))
+        mp.setenv("RAG_EMBED_MODEL", "embedded")
+        assert main(["ingest", str(root / "public"), "--collection", "mini"]) == 0
+        assert main(["ingest", str(root / "staff"), "--collection", "mini", "--access", "staff"]) == 0
+    return root / "data"
+
+
 @pytest.fixture
-def collection(corpora, data_dir, tmp_path, monkeypatch, capsys):
-    """arp and ksetup-addkdc pages indexed with the embedded model into collection 'mini'."""
-    folder = tmp_path / "pages"
-    folder.mkdir()
-    for name in ("arp.md", "ksetup-addkdc.md"):
-        shutil.copy(corpora / DOCS / name, folder / name)
+def collection(index_dir, monkeypatch, capsys):
+    monkeypatch.setenv("RAG_DATA_DIR", str(index_dir))
     monkeypatch.setenv("RAG_EMBED_MODEL", "embedded")
-    assert main(["ingest", str(folder), "--collection", "mini"]) == 0
     capsys.readouterr()
     return "mini"
 
@@ -38,7 +49,7 @@ def cite_present(messages) -> str:
     return "La commande `arp -a` affiche la table ARP " + "".join(f"[{n}]" for n in numbers[:1]) + "."
 
 
-def test_ask_json_answers_with_sources_from_the_collection(collection, lmstudio, monkeypatch, capsys, data_dir):
+def test_ask_json_answers_with_sources_from_the_collection(collection, lmstudio, monkeypatch, capsys):
     _env(monkeypatch, lmstudio)
     lmstudio.answer = cite_present
     status = main(["ask", "Comment afficher la table ARP ?", "--collection", collection, "--json",
@@ -86,11 +97,13 @@ def test_ask_with_lm_studio_down_shows_passages_and_the_reason(collection, lmstu
     assert "ksetup-addkdc.md" in out
 
 
-def test_the_collections_calibrated_threshold_applies_unless_one_is_given(collection, lmstudio, monkeypatch,
-                                                                          capsys, data_dir):
+def test_the_collections_calibrated_threshold_applies_unless_one_is_given(collection, index_dir, tmp_path,
+                                                                          lmstudio, monkeypatch, capsys):
     from rag.config import Settings
     from rag.index.store import Store
 
+    shutil.copytree(index_dir, tmp_path / "data")
+    monkeypatch.setenv("RAG_DATA_DIR", str(tmp_path / "data"))
     _env(monkeypatch, lmstudio)
     Store(Settings.from_env()).set_threshold(collection, 0.99)
     main(["ask", "Comment afficher la table ARP ?", "--collection", collection, "--json"])
@@ -101,20 +114,9 @@ def test_the_collections_calibrated_threshold_applies_unless_one_is_given(collec
     assert data["threshold_source"] == "setting" and not data["refused"]
 
 
-def test_ask_as_a_reader_of_some_groups_never_sees_other_documents(corpora, data_dir, tmp_path, lmstudio,
-                                                                     monkeypatch, capsys):
-    public, staff = tmp_path / "public", tmp_path / "staff"
-    public.mkdir()
-    staff.mkdir()
-    shutil.copy(corpora / DOCS / "arp.md", public / "arp.md")
-    shutil.copy(corpora / DOCS / "ksetup-addkdc.md", staff / "ksetup-addkdc.md")
-    monkeypatch.setenv("RAG_EMBED_MODEL", "embedded")
-    assert main(["ingest", str(public), "--collection", "mixed"]) == 0
-    assert main(["ingest", str(staff), "--collection", "mixed", "--access", "staff"]) == 0
+def test_ask_as_a_reader_of_some_groups_never_sees_other_documents(collection, lmstudio, monkeypatch, capsys):
     _env(monkeypatch, lmstudio)
-    capsys.readouterr()
-
-    question = ["ask", "Comment ajouter une adresse de KDC avec ksetup ?", "--collection", "mixed", "--json"]
+    question = ["ask", "Comment ajouter une adresse de KDC avec ksetup ?", "--collection", collection, "--json"]
     main(question + ["--groups", "public"])
     as_public = json.loads(capsys.readouterr().out)
     assert as_public["passages"] and {p["url"] for p in as_public["passages"]} == {"arp.md"}
