@@ -64,6 +64,7 @@ def test_access_option_and_json_summary(folder, fake_embeddings_env, data_dir, c
     assert store.collection_info("team")["strategy"] == "recursive"
 
 
+@pytest.mark.slow  # the installed command, twice, in subprocesses
 def test_real_command_progress_and_locked_store(folder, fake_embeddings_env, data_dir):
     run_env = dict(os.environ, RAG_DATA_DIR=str(data_dir))
     command = [sys.executable, "-m", "rag", "ingest", str(folder)]

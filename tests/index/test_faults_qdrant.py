@@ -73,6 +73,7 @@ def test_a_url_with_a_password_is_shown_without_it(closed_url, monkeypatch, caps
     assert "http://***@127.0.0.1" in out + err
 
 
+@pytest.mark.slow  # a second process holds the store
 def test_status_and_ask_on_an_embedded_store_held_by_another_process(data_dir, tmp_path):
     holder = subprocess.Popen(
         [sys.executable, "-c", textwrap.dedent(f"""

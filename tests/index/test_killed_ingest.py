@@ -16,6 +16,8 @@ import threading
 import time
 from pathlib import Path
 
+import pytest
+
 from rag.config import Settings
 from rag.index.store import Store
 
@@ -70,6 +72,7 @@ def _complete_documents(points: dict[str, dict]) -> dict[str, int]:
     return {url: len(orders) for url, orders in by_url.items()}
 
 
+@pytest.mark.slow  # real rag ingest processes, one killed midway
 def test_sigkill_midway_then_rerun_ends_with_exactly_the_clean_run_points(tmp_path, data_dir, fake_embeddings_server):
     folder = _write_folder(tmp_path / "procedures")
     # Every embeddings call waits: one call a document, so the run lasts a few seconds.

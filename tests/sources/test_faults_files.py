@@ -104,6 +104,7 @@ def fast_data_dir(data_dir, monkeypatch):
         yield Path(folder)
 
 
+@pytest.mark.slow  # 5 MB chunked, embedded and stored
 def test_a_five_megabyte_markdown_file_is_chunked_and_indexed_in_bounded_memory(tmp_path, fake_embeddings_env, fast_data_dir):
     data_dir = fast_data_dir
     root = tmp_path / "big"

@@ -101,6 +101,7 @@ def test_a_post_that_became_a_redirect_stub_loses_its_points_on_prune(site, data
     assert post["link"] not in {p["url"] for p in _points(data_dir).values()}
 
 
+@pytest.mark.slow  # 2 MB fetched, chunked, embedded and stored
 def test_a_two_megabyte_post_is_indexed_whole(site, data_dir, capsys):
     paragraph = ("<p>Le contrôleur de domaine <code>dc01</code> réplique la base <strong>NTDS</strong> "
                  "toutes les quinze minutes ; vérifiez avec <code>repadmin /showrepl</code>.</p>\n")

@@ -81,8 +81,7 @@ def test_invalid_citation_and_uncited_answers_are_flagged(app_env, lmstudio):
     assert "[9]" in texts(at.warning) and "matches no passage" in texts(at.warning)
 
 
-def test_empty_collection_offers_the_demo_corpus_first(app_env, tmp_path, monkeypatch):
-    monkeypatch.setenv("RAG_DATA_DIR", str(tmp_path / "data"))
+def test_empty_collection_offers_the_demo_corpus_first(app_env_empty):
     at = start()
     assert [b.label for b in at.button] == ["Load the demo corpus"]
     assert "is empty" in at.info[0].value

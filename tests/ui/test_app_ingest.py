@@ -26,13 +26,12 @@ def stats_table(at: AppTest):
 
 
 @pytest.fixture
-def empty_store(app_env, tmp_path, monkeypatch):
-    """The app over an empty data folder (the shared demo index stays untouched)."""
-    monkeypatch.setenv("RAG_DATA_DIR", str(tmp_path / "data"))
-    return tmp_path / "data"
+def empty_store(app_env_empty):
+    """The app over an empty data folder."""
+    return app_env_empty
 
 
-def test_preview_shows_every_strategy_and_what_recursive_costs(app_env):
+def test_preview_shows_every_strategy_and_what_recursive_costs(app_env_empty):
     at = ingest_page()
     assert len(stats_table(at)) == 4  # the demo corpus is the default source: its first document
 
@@ -55,7 +54,7 @@ def test_preview_shows_every_strategy_and_what_recursive_costs(app_env):
     assert curl.startswith("curl -sS ") and '"encoding_format":"float"' in curl and "<<'RAG_EMBED_REQUEST'" in curl
 
 
-def test_pasted_text_is_previewed(app_env):
+def test_pasted_text_is_previewed(app_env_empty):
     at = ingest_page()
     at.radio[0].set_value("Pasted text").run()
     at.text_area[0].set_value("# Note\n\n## Partie\n\n" + "Du texte. " * 30).run()
@@ -87,7 +86,7 @@ def test_indexing_two_uploaded_files_reports_two_new_then_two_unchanged(empty_st
     assert {m.label: m.value for m in at.metric}["unchanged"] == "2"
 
 
-def test_wordpress_site_with_an_application_password(app_env, make_wp_server):
+def test_wordpress_site_with_an_application_password(app_env_empty, make_wp_server):
     from tests.fixtures.wordpress import load_real_posts
 
     wp = make_wp_server(posts=load_real_posts("frontity")[:3], require_auth=True)

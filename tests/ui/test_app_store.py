@@ -18,7 +18,7 @@ HOLD = (
 )
 
 
-def test_a_store_held_by_another_process_is_explained(app_env, tmp_path, monkeypatch):
+def test_a_store_held_by_another_process_is_explained(app_env_empty, tmp_path, monkeypatch):
     data = tmp_path / "data"
     (data / "qdrant").mkdir(parents=True)
     monkeypatch.setenv("RAG_DATA_DIR", str(data))

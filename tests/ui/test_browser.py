@@ -54,10 +54,14 @@ def app_url(tmp_path: Path, lmstudio) -> str:
         stop_process(proc, timeout=15)
 
 
+@pytest.mark.slow  # a streamlit server, chromium, the demo corpus indexed by the app
 @pytest.mark.timeout(420)
 def test_demo_corpus_to_cited_answer_and_evaluation(app_url, lmstudio, tmp_path):
     if not CHROMIUM.exists():
-        pytest.skip(f"{CHROMIUM} is missing: install Debian's chromium (`make browser`)")
+        missing = f"{CHROMIUM} is missing: install Debian's chromium (`make browser`)"
+        if os.environ.get("CI", "").lower() in ("1", "true", "yes"):
+            pytest.fail(f"{missing}; CI must run the browser test")
+        pytest.skip(missing)
     from playwright.sync_api import expect, sync_playwright
 
     shots = {}
