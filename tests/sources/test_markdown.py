@@ -8,7 +8,7 @@ import pytest
 from bs4 import BeautifulSoup
 
 from rag.sources.html import html_to_markdown
-from tests.fixtures.wordpress import load_real_posts, wxr_items
+from tests.fixtures.wordpress import BLOCKS_WXR, THEME_WXR, load_real_posts, wxr_items
 
 
 def _outside_fences(markdown: str) -> str:
@@ -24,13 +24,13 @@ def _pre_text(pre) -> str:
 
 @pytest.fixture(scope="module")
 def block_posts(corpora) -> list[dict]:
-    path = corpora / "wordpress" / "theme-test-data" / "64-block-test-data.xml.gz"
+    path = corpora / "wordpress" / "theme-test-data" / BLOCKS_WXR
     return [item for item in wxr_items(path) if item.get("post_type") == "post"]
 
 
 @pytest.fixture(scope="module")
 def classic_posts(corpora) -> list[dict]:
-    path = corpora / "wordpress" / "theme-test-data" / "themeunittestdata.wordpress.xml.gz"
+    path = corpora / "wordpress" / "theme-test-data" / THEME_WXR
     return [item for item in wxr_items(path) if item.get("post_type") == "post"]
 
 
