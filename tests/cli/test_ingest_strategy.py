@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import shutil
 from pathlib import Path
 
 import pytest
@@ -30,6 +31,27 @@ def server(data_dir, fake_embeddings_server, monkeypatch):
     monkeypatch.setenv("RAG_EMBED_URL", server.url)
     monkeypatch.setenv("RAG_LLM_URL", server.url)
     return server
+
+
+@pytest.fixture(scope="module")
+def built_offline(tmp_path_factory) -> Path:
+    """A data folder whose collection 'offline' was built from ARTICLE with the bundled model,
+    once for the module (the model's time is the slow part); each test works on a copy."""
+    root = tmp_path_factory.mktemp("offline")
+    (root / "blog").mkdir()
+    (root / "blog" / "klist.md").write_text(ARTICLE, encoding="utf-8")
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setenv("RAG_DATA_DIR", str(root / "data"))
+        mp.setenv("RAG_EMBED_MODEL", "embedded")
+        assert main(["ingest", str(root / "blog"), "--collection", "offline"]) == 0
+    return root / "data"
+
+
+@pytest.fixture
+def offline(built_offline, data_dir, monkeypatch) -> str:
+    shutil.copytree(built_offline, data_dir)
+    monkeypatch.setenv("RAG_EMBED_MODEL", "embedded")
+    return "offline"
 
 
 def _info(data_dir: Path, collection: str) -> dict:
@@ -67,10 +89,8 @@ def test_another_strategy_on_a_built_collection_is_refused_and_changes_nothing(f
     assert _info(data_dir, "base")["strategy"] == "recursive"
 
 
-def test_auto_mode_reuses_the_model_that_built_the_collection(folder, server, data_dir, monkeypatch, capsys):
-    monkeypatch.setenv("RAG_EMBED_MODEL", "embedded")
-    assert main(["ingest", str(folder), "--collection", "offline"]) == 0
-    capsys.readouterr()
+def test_auto_mode_reuses_the_model_that_built_the_collection(offline, folder, server, data_dir, monkeypatch,
+                                                              capsys):
 
     # Later an embeddings server answers, and RAG_EMBED_MODEL is unset (auto): the collection
     # was built with the bundled model, so that model keeps being used, with no mixed vectors.
@@ -85,9 +105,8 @@ def test_auto_mode_reuses_the_model_that_built_the_collection(folder, server, da
 
 
 @pytest.mark.parametrize("command", [["ingest", "FOLDER"], ["ask", "Quelle commande purge les tickets ?", "--json"]])
-def test_another_embedding_model_of_another_size_names_both_models(folder, server, data_dir, monkeypatch, capsys, command):
-    monkeypatch.setenv("RAG_EMBED_MODEL", "embedded")
-    assert main(["ingest", str(folder), "--collection", "offline"]) == 0
+def test_another_embedding_model_of_another_size_names_both_models(offline, folder, server, data_dir, monkeypatch,
+                                                                    capsys, command):
     built_with = _info(data_dir, "offline")["embedding_model"]
     before = {p.id: p.payload for p in Store(Settings(data_dir=data_dir)).scroll("offline")}
     capsys.readouterr()
