@@ -109,6 +109,7 @@ def test_streamlit_secrets_objects_are_accepted():
     assert auth_mode(AttrDict({"auth": {**AUTH_BASE, "google": GOOGLE}}), env={}) == "oidc"
 
 
+@pytest.mark.slow  # a fresh interpreter imports the whole package
 def test_rag_package_does_not_import_streamlit():
     import subprocess
     import sys

@@ -119,6 +119,7 @@ def test_modified_after_only_fetches_recent_posts(site, tmp_path):
     assert len(list(out.glob("*.md"))) == len(expected) > 0
 
 
+@pytest.mark.slow  # the installed command in a subprocess
 def test_fetch_help_runs_as_a_command():
     result = subprocess.run(
         [sys.executable, "-m", "rag", "fetch", "--help"], capture_output=True, text=True, cwd=ROOT, timeout=60,

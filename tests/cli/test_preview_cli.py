@@ -161,6 +161,7 @@ def test_errors_say_what_to_do(tmp_path, capsys):
     assert "overlap" in capsys.readouterr().err
 
 
+@pytest.mark.slow  # the installed command in a subprocess
 def test_real_page_through_the_installed_command(corpora):
     page = corpora / "docs-fr" / "docs" / "WindowsServerDocs" / "administration" / "windows-commands" / "arp.md"
     rag = ROOT / ".venv" / "bin" / "rag"

@@ -210,6 +210,7 @@ def test_partly_written_document_is_redone(store, embedder):
     assert _points(store) == complete
 
 
+@pytest.mark.slow  # a writer process killed midway
 def test_killed_process_mid_write_then_rerun_gives_exactly_the_right_points(data_dir, server, embedder):
     """A real `ingest` process dies in the middle of a document's upsert; the re-run repairs it."""
     script = textwrap.dedent(f"""

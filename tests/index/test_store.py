@@ -103,6 +103,7 @@ def test_same_process_shares_one_client(data_dir):
     first.close()
 
 
+@pytest.mark.slow  # a second Python process
 def test_second_process_on_the_same_folder_gets_a_clear_message(data_dir, tmp_path):
     holder = subprocess.Popen(
         [sys.executable, "-c", textwrap.dedent(f"""

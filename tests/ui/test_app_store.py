@@ -6,6 +6,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
 from streamlit.testing.v1 import AppTest
 
 APP = str(Path(__file__).resolve().parents[2] / "streamlit_app.py")
@@ -18,6 +19,7 @@ HOLD = (
 )
 
 
+@pytest.mark.slow  # a second Python process holds the store
 def test_a_store_held_by_another_process_is_explained(app_env_empty, tmp_path, monkeypatch):
     data = tmp_path / "data"
     (data / "qdrant").mkdir(parents=True)
