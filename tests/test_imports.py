@@ -11,9 +11,12 @@ import json
 import subprocess
 import sys
 
+import pytest
+
 STAGES = "rag.cli, rag.cli.main, rag.sources, rag.chunking, rag.embeddings, rag.index, rag.answer, rag.evaluate"
 
 
+@pytest.mark.slow  # a fresh interpreter imports every module of the package
 def test_importing_rag_pulls_in_neither_streamlit_nor_plotly():
     code = (
         "import json, pkgutil, importlib, sys, rag\n"
