@@ -3,13 +3,13 @@
 import streamlit as st
 
 from ui import ask_view
-from ui import resources as R
+from ui import resources
 from ui.present.safe_markdown import escape_link_text
 
 st.title("Ask")
-settings = R.settings()
-store = R.store(settings)
-info = R.collection_info(store, settings.collection)
+settings = resources.settings()
+store = resources.store(settings)
+info = resources.collection_info(store, settings.collection)
 
 if not info or not info.get("points"):
     ask_view.load_demo_button(settings, store)

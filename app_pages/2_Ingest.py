@@ -4,11 +4,11 @@ import streamlit as st
 
 from rag.sources.uploads import split_items
 from ui import ingest_view
-from ui import resources as R
+from ui import resources
 
 st.title("Ingest")
-settings = R.settings()
-store = R.store(settings)
+settings = resources.settings()
+store = resources.store(settings)
 
 items = ingest_view.choose_source()
 if not items:

@@ -3,11 +3,11 @@
 import streamlit as st
 
 from ui import eval_view
-from ui import resources as R
+from ui import resources
 
 st.title("Evaluate")
-settings = R.settings()
-store = R.store(settings)
+settings = resources.settings()
+store = resources.store(settings)
 
 picked = eval_view.question_set()
 names = store.list_collections()

@@ -6,7 +6,7 @@ from typing import Any
 
 import streamlit as st
 
-from ui.present import answer as D
+from ui.present import answer as answer_display
 from rag.answer.pipeline import AskResult, finalize, prepare
 from ui.present.charts import score_chart
 from rag.demo import DEMO_DIR, QUESTIONS_PATH
@@ -17,7 +17,7 @@ from ui.present.safe_markdown import sanitize_markdown
 from rag.sources import iter_folder
 from rag.answer.threshold import resolve_threshold
 from ui import indexing
-from ui import resources as R
+from ui import resources
 
 HISTORY = "history"
 CHOSEN = "example_chosen"
@@ -70,27 +70,27 @@ def render_result(result: AskResult, turn: int, answer_slot: Any = None) -> None
     """Answer or refusal, warnings, sources, then every retrieved passage with its score."""
     slot = answer_slot or st.empty()
     if result.refused:
-        slot.info(D.answer_markdown(result), icon=":material/block:")
-        st.caption(D.refusal_details(result))
+        slot.info(answer_display.answer_markdown(result), icon=":material/block:")
+        st.caption(answer_display.refusal_details(result))
     elif result.llm_error:
-        slot.warning(D.no_answer_reason(result))
+        slot.warning(answer_display.no_answer_reason(result))
     else:
-        slot.markdown(D.answer_markdown(result))
-    for flag in D.answer_flags(result):
+        slot.markdown(answer_display.answer_markdown(result))
+    for flag in answer_display.answer_flags(result):
         st.warning(flag)
     if result.sources:
-        st.markdown("**Sources**\n\n" + D.sources_markdown(result.sources))
+        st.markdown("**Sources**\n\n" + answer_display.sources_markdown(result.sources))
     if not result.passages:
         return
     accepted = set(result.accepted)
     # Without an answer, the passages are what the reader came for: show them open.
     with st.expander(f"{len(result.passages)} passages retrieved (threshold {result.threshold:.3f})",
                      expanded=bool(result.llm_error)):
-        st.plotly_chart(score_chart(D.passage_rows(result), result.threshold), key=f"scores_{turn}")
+        st.plotly_chart(score_chart(answer_display.passage_rows(result), result.threshold), key=f"scores_{turn}")
         for p in result.passages:
-            st.markdown(D.passage_markdown(p, p.n in accepted, result.threshold))
+            st.markdown(answer_display.passage_markdown(p, p.n in accepted, result.threshold))
             with st.container(border=True, height=220):
-                st.markdown(D.passage_text_markdown(p))
+                st.markdown(answer_display.passage_text_markdown(p))
 
 
 def answer(question: str, settings: Any, store: Any, info: dict) -> AskResult | None:
@@ -100,14 +100,14 @@ def answer(question: str, settings: Any, store: Any, info: dict) -> AskResult | 
         st.markdown(sanitize_markdown(question, images=False))
     with st.chat_message("assistant"):
         try:
-            embedder = R.embedder_for(settings, info)
+            embedder = resources.embedder_for(settings, info)
             passages = retrieve(question, store, embedder, settings.collection, top_k=settings.top_k,
-                                mode=R.mode(), groups=R.groups())
+                                mode=resources.mode(), groups=resources.groups())
         except RagError as exc:
             st.error(str(exc))
             return None
         threshold, source = resolve_threshold(settings.threshold, info, embedder.model_id)
-        llm = R.llm(settings)
+        llm = resources.llm(settings)
         prepared = prepare(question, passages, llm, threshold, source, log_dir=settings.logs_dir)
         slot = st.empty()
         if prepared.result is not None:
@@ -118,7 +118,7 @@ def answer(question: str, settings: Any, store: Any, info: dict) -> AskResult | 
 
             def pieces():
                 try:
-                    yield from D.stream_safe_pieces(stream)
+                    yield from answer_display.stream_safe_pieces(stream)
                 except LLMError as exc:
                     failure.append(exc)
 

@@ -8,7 +8,7 @@ from typing import Any, Mapping, Sequence
 
 import streamlit as st
 
-from ui.present import evaluation as E
+from ui.present import evaluation
 from ui.present.charts import calibration_chart
 from rag.demo import QUESTIONS_PATH
 from rag.errors import QuestionSetError, RagError
@@ -16,7 +16,7 @@ from rag.evaluate.report import incomplete_notes
 from rag.evaluate.runner import (CSV_FILE, compare, list_runs, load_run, make_answer_fn, new_run_dir, run_eval,
                             write_results)
 from rag.evaluate.questions import Question, load_questions
-from ui import resources as R
+from ui import resources
 
 RESULTS = "eval_results"  # {"runs": {collection: results}, "paths": {collection: folder}}
 SHIPPED, UPLOADED = "The shipped demo set", "Upload a set (JSONL or CSV)"
@@ -31,7 +31,7 @@ def question_set() -> tuple[list[Question], str] | None:
     if upload is None:
         return None
     try:
-        return E.questions_from_upload(upload.name, upload.getvalue()), upload.name
+        return evaluation.questions_from_upload(upload.name, upload.getvalue()), upload.name
     except QuestionSetError as exc:
         st.error(str(exc))
         return None
@@ -49,11 +49,11 @@ def run(questions: Sequence[Question], label: str, collections: Sequence[str], w
 
         try:
             info = store.collection_info(name)
-            embedder = R.embedder_for(settings, info)
-            answer_fn = make_answer_fn(settings, llm=R.llm(settings)) if with_llm else None
-            results = run_eval(questions, store, embedder, name, top_k=settings.top_k, mode=R.mode(),
+            embedder = resources.embedder_for(settings, info)
+            answer_fn = make_answer_fn(settings, llm=resources.llm(settings)) if with_llm else None
+            results = run_eval(questions, store, embedder, name, top_k=settings.top_k, mode=resources.mode(),
                                threshold=settings.threshold, answer_fn=answer_fn, progress=progress,
-                               groups=R.groups(), question_set=label)
+                               groups=resources.groups(), question_set=label)
         except RagError as exc:
             bar.empty()
             st.error(f"{name}: {exc}")
@@ -66,7 +66,7 @@ def run(questions: Sequence[Question], label: str, collections: Sequence[str], w
 
 
 def metrics(summary: Mapping[str, Any]) -> None:
-    cards = E.metric_cards(summary)
+    cards = evaluation.metric_cards(summary)
     for start in range(0, len(cards), 3):
         for col, card in zip(st.columns(3), cards[start:start + 3]):
             col.metric(card["label"], card["value"], border=True)
@@ -82,14 +82,14 @@ def calibration(name: str, results: Mapping[str, Any], store: Any) -> float:
     summary, rows = results["summary"], results["questions"]
     current, suggested = summary.get("threshold"), summary.get("suggested_threshold")
     cal = summary.get("calibration") or {}
-    scores = [s for pair in E.top1_scores(rows) for s in pair]
+    scores = [s for pair in evaluation.top1_scores(rows) for s in pair]
     low = round(max(0.0, min(scores + [current or 1.0]) - 0.05), 2)
     high = round(min(1.0, max(scores + [current or 0.0]) + 0.03), 2)
     key = f"slider_{name}"
     chosen = st.slider("Threshold", low, high, value=min(max(current or low, low), high), step=0.005,
                        format="%.3f", key=key,
                        help="move it: the counts and the table follow, nothing is re-run")
-    at = E.counts_at(rows, chosen)
+    at = evaluation.counts_at(rows, chosen)
     cols = st.columns(2)
     cols[0].metric("in-base answered at the slider", f"{at['in_base_accepted_count']} of {at['in_base_count']}")
     cols[1].metric("off-topic refused at the slider", f"{at['out_of_base_refused_count']} of {at['out_of_base_count']}")
@@ -110,17 +110,17 @@ def calibration(name: str, results: Mapping[str, Any], store: Any) -> float:
         except RagError as exc:
             st.error(str(exc))
         else:
-            R.refresh_status()
+            resources.refresh_status()
             st.success(f"Saved: questions on {name} now use the threshold {chosen:.3f} (unless a session threshold is set).")
     return chosen
 
 
 def questions_table(name: str, rows: Sequence[Mapping[str, Any]], threshold: float) -> None:
-    which = st.radio("Show", E.FILTERS, horizontal=True, key=f"filter_{name}",
-                     captions=[E.FILTER_HELP[f] for f in E.FILTERS])
-    shown = E.filter_rows(rows, which, threshold)
+    which = st.radio("Show", evaluation.FILTERS, horizontal=True, key=f"filter_{name}",
+                     captions=[evaluation.FILTER_HELP[f] for f in evaluation.FILTERS])
+    shown = evaluation.filter_rows(rows, which, threshold)
     st.caption(f"{len(shown)} of {len(rows)} questions")
-    st.dataframe(E.table_rows(shown, threshold), hide_index=True, key=f"questions_{name}")
+    st.dataframe(evaluation.table_rows(shown, threshold), hide_index=True, key=f"questions_{name}")
 
 
 def downloads(name: str, results: Mapping[str, Any], folder: str) -> None:
@@ -154,7 +154,7 @@ def comparison(a: Mapping[str, Any], b: Mapping[str, Any]) -> None:
     cmp = compare(a, b)
     st.caption(f"A = {cmp['a'].get('collection')} ({cmp['a'].get('date')}), "
                f"B = {cmp['b'].get('collection')} ({cmp['b'].get('date')})")
-    st.dataframe(E.comparison_rows(cmp), hide_index=True)
+    st.dataframe(evaluation.comparison_rows(cmp), hide_index=True)
     found = cmp["found"]
     st.markdown(f"Expected article found by both: **{len(found['both'])}**, by A only: **{len(found['a_only'])}**, "
                 f"by B only: **{len(found['b_only'])}**, by neither: **{len(found['neither'])}**")
@@ -167,10 +167,10 @@ def earlier_runs(settings: Any, current: Mapping[str, Any] | None) -> None:
     if not runs:
         st.caption("No run saved yet.")
         return
-    st.dataframe(E.runs_table(runs), hide_index=True, key="runs")
+    st.dataframe(evaluation.runs_table(runs), hide_index=True, key="runs")
     if current is None:
         return
-    labels = {r["path"]: E.run_label(r) for r in runs}
+    labels = {r["path"]: evaluation.run_label(r) for r in runs}
     path = st.selectbox("Compare the first run above with", list(labels), format_func=labels.get, index=None,
                         key="earlier_run")
     if path:

@@ -10,7 +10,7 @@ from __future__ import annotations
 import streamlit as st
 
 from ui import access, sidebar
-from ui import resources as R
+from ui import resources
 
 
 def page_config() -> None:
@@ -23,6 +23,6 @@ def run() -> None:
         access.login_screen(auth_mode)
         st.stop()
     access.apply(auth_mode)
-    settings = R.settings()
-    store = R.store(settings)
+    settings = resources.settings()
+    store = resources.store(settings)
     sidebar.render(settings, store, access.signed_in_caption(auth_mode))

@@ -11,7 +11,7 @@ from rag.errors import RagError
 from rag.index.ingest import IngestProgress, IngestReport, ingest
 from rag.index.progress import format_progress
 from ui.present.safe_markdown import escape_link_text
-from ui import resources as R
+from ui import resources
 
 REPORT = "ingest_report"
 
@@ -27,7 +27,7 @@ def run(
     """Index `items` into `collection`, showing progress; None (and the error shown) on failure."""
     info = store.collection_info(collection)
     try:
-        embedder = R.embedder_for(settings, info)
+        embedder = resources.embedder_for(settings, info)
     except RagError as exc:
         st.error(f"No embedding model to index with: {exc}")
         return None
@@ -45,7 +45,7 @@ def run(
         st.error(f"Indexing stopped: {exc}")
         return None
     finally:
-        R.refresh_status()
+        resources.refresh_status()
     bar.progress(1.0, text=f"Done in {report.seconds:.1f} s: {report.chunks_written} chunks written.")
     return report
 

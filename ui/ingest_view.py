@@ -9,9 +9,9 @@ from typing import Any, Sequence
 import streamlit as st
 
 from rag.chunking.preview import preview_chunks, preview_json
-from rag.embeddings import curl as ER
+from rag.embeddings import curl
 from rag.sources.uploads import documents_from_uploads, pasted_document
-from ui.present import documents as DI
+from ui.present import documents as document_display
 from ui.present.chunks import render_html
 from rag.chunking import DEFAULT_STRATEGY, STRATEGIES
 from rag.demo import DEMO_DIR
@@ -19,7 +19,7 @@ from rag.documents import Document, Problem
 from rag.errors import RagError
 from rag.sources import WordPressSource, iter_folder
 from ui import indexing
-from ui import resources as R
+from ui import resources
 
 WORDPRESS, UPLOAD, DEMO, PASTE = "WordPress site", "Upload files", "Demo corpus", "Pasted text"
 SOURCES = (WORDPRESS, UPLOAD, DEMO, PASTE)
@@ -64,7 +64,7 @@ def choose_source() -> list[Document | Problem] | None:
 
 def document_table(documents: Sequence[Document], problems: Sequence[Problem]) -> None:
     st.subheader(f"{len(documents)} documents found")
-    st.dataframe(DI.document_rows(documents, problems), hide_index=True, key="documents")
+    st.dataframe(document_display.document_rows(documents, problems), hide_index=True, key="documents")
 
 
 def chunk_settings() -> dict[str, Any]:
@@ -91,9 +91,9 @@ def preview(document: Document, given: dict[str, Any]) -> list[tuple[Any, list[A
     except RagError as exc:
         st.error(f"These settings do not work: {exc}")
         return None
-    st.dataframe(DI.stats_rows(previews), hide_index=True, key="chunk_stats")
+    st.dataframe(document_display.stats_rows(previews), hide_index=True, key="chunk_stats")
     for chunker, chunks in previews:
-        for sentence in DI.warning_sentences(chunks):
+        for sentence in document_display.warning_sentences(chunks):
             st.warning(f"**{chunker.name}**: {sentence}")
     side_by_side = st.toggle("Side by side", help="all strategies next to each other instead of tabs")
     panes = st.columns(len(previews)) if side_by_side else st.tabs([c.name for c, _ in previews])
@@ -103,7 +103,7 @@ def preview(document: Document, given: dict[str, Any]) -> list[tuple[Any, list[A
                 st.markdown(f"**{chunker.name}**")
             # render_html escapes the document's text: only its own spans carry markup.
             st.html(render_html(document.markdown, chunks))
-            st.dataframe(DI.chunk_rows(chunks), hide_index=True, key=f"chunks_{chunker.name}")
+            st.dataframe(document_display.chunk_rows(chunks), hide_index=True, key=f"chunks_{chunker.name}")
     return previews
 
 
@@ -115,22 +115,22 @@ def export(document: Document, given: dict[str, Any], previews: Sequence[tuple[A
     )
     with st.expander("Embed these chunks by hand with curl"):
         cols = st.columns(3)
-        server = cols[0].radio("Server", ER.TARGETS, format_func={"lmstudio": "LM Studio", "ollama": "Ollama"}.get,
+        server = cols[0].radio("Server", curl.TARGETS, format_func={"lmstudio": "LM Studio", "ollama": "Ollama"}.get,
                                horizontal=True)
         names = [c.name for c, _ in previews]
         strategy = cols[1].selectbox("Chunks of", names, index=names.index(DEFAULT_STRATEGY))
-        model = cols[2].text_input("Model id", value=ER.suggested_model(settings.embed_model, _server_models(settings, store)))
-        default_url = settings.embed_url if server == ER.LMSTUDIO else ER.DEFAULT_URLS[ER.OLLAMA]
+        model = cols[2].text_input("Model id", value=curl.suggested_model(settings.embed_model, _server_models(settings, store)))
+        default_url = settings.embed_url if server == curl.LMSTUDIO else curl.DEFAULT_URLS[curl.OLLAMA]
         url = st.text_input("Server URL", value=default_url, key=f"curl_url_{server}")
         chunks = dict((c.name, ch) for c, ch in previews)[strategy]
         try:
-            st.code(ER.curl_command([c.embedding_text for c in chunks], model, url, server), language="bash")
+            st.code(curl.curl_command([c.embedding_text for c in chunks], model, url, server), language="bash")
         except RagError as exc:
             st.error(str(exc))
 
 
 def _server_models(settings: Any, store: Any) -> list[dict[str, Any]]:
-    return R.status(settings, store)["llm"].get("models") or []
+    return resources.status(settings, store)["llm"].get("models") or []
 
 
 def index_section(items: Sequence[Document | Problem], previews: Sequence[tuple[Any, list[Any]]],
@@ -158,7 +158,7 @@ def index_section(items: Sequence[Document | Problem], previews: Sequence[tuple[
         report = indexing.run(items, settings, store, name, strategy, chunker.settings() if chunker else None)
         if report is not None:
             st.session_state[indexing.REPORT] = report
-            st.session_state[R.NEXT_COLLECTION] = name
+            st.session_state[resources.NEXT_COLLECTION] = name
             st.rerun()
     report = st.session_state.get(indexing.REPORT)
     if report is not None:

@@ -13,7 +13,7 @@ from rag.answer.retrieve import MODES
 from ui.present.safe_markdown import escape_link_text
 from rag.index.store import Store
 from rag.answer.threshold import default_threshold
-from ui import resources as R
+from ui import resources
 
 
 def _llm_lines(llm: dict[str, Any]) -> None:
@@ -70,7 +70,7 @@ def _synced(widget: Any, label: str, name: str, **kwargs: Any) -> Any:
 
 
 def render(settings: Any, store: Store | None, caption: str) -> None:
-    status = R.status(settings, store)
+    status = resources.status(settings, store)
     with st.sidebar:
         st.caption(escape_link_text(caption))
         _llm_lines(status["llm"])
@@ -81,22 +81,22 @@ def render(settings: Any, store: Store | None, caption: str) -> None:
         if q.get("error"):
             st.caption(q["error"])
         infos = {c["name"]: c for c in q.get("collections") or []}
-        current = st.session_state[R.COLLECTION]
+        current = st.session_state[resources.COLLECTION]
         names = sorted(set(infos) | {current})
-        _synced(st.selectbox, "Collection", R.COLLECTION, options=names)
-        _collection_lines(infos.get(st.session_state[R.COLLECTION]), st.session_state[R.COLLECTION],
+        _synced(st.selectbox, "Collection", resources.COLLECTION, options=names)
+        _collection_lines(infos.get(st.session_state[resources.COLLECTION]), st.session_state[resources.COLLECTION],
                           q["backend"] == "embedded")
         with st.expander("Session settings"):
-            _synced(st.text_input, "LM Studio URL", R.LLM_URL, help="with or without /v1; this session only")
+            _synced(st.text_input, "LM Studio URL", resources.LLM_URL, help="with or without /v1; this session only")
             try:
-                normalize_base_url(st.session_state[R.LLM_URL])
+                normalize_base_url(st.session_state[resources.LLM_URL])
             except ConfigError as exc:
                 st.error(str(exc))
-            _synced(st.number_input, "Passages retrieved (top k)", R.TOP_K, min_value=1, max_value=30, step=1)
+            _synced(st.number_input, "Passages retrieved (top k)", resources.TOP_K, min_value=1, max_value=30, step=1)
             _synced(
-                st.number_input, "Score threshold", R.THRESHOLD, min_value=0.0, max_value=1.0, step=0.01,
+                st.number_input, "Score threshold", resources.THRESHOLD, min_value=0.0, max_value=1.0, step=0.01,
                 format="%.3f", placeholder="the collection's",
                 help="empty: the collection's calibrated value, else the model's default",
             )
-            _synced(st.selectbox, "Retrieval", R.MODE, options=list(MODES),
+            _synced(st.selectbox, "Retrieval", resources.MODE, options=list(MODES),
                     help="auto = hybrid (dense + BM25) when the collection has BM25 vectors")

@@ -13,8 +13,8 @@ import pytest
 
 from rag.chunking.preview import preview_chunks, preview_json
 from rag.sources.uploads import PASTED_URL, documents_from_uploads, pasted_document, split_items
-from ui.present import answer as D
-from ui.present import evaluation as E
+from ui.present import answer as answer_display
+from ui.present import evaluation
 from ui.present.charts import calibration_chart, score_chart
 from ui.present.documents import document_rows, stats_rows, warning_sentences
 from rag.embeddings.curl import curl_command, endpoint, request_body, suggested_model
@@ -94,7 +94,7 @@ def _passage(n, score, url="kerberos.md", title="Kerberos", section="Erreurs", t
 
 def test_stream_safe_pieces_never_form_a_link_or_image_across_pieces():
     pieces = ["Voir ![x", "](https://evil.example/?q=secret) et [ici](java", "script:alert(1)) \\", "[1]"]
-    streamed = "".join(D.stream_safe_pieces(pieces))
+    streamed = "".join(answer_display.stream_safe_pieces(pieces))
     assert "](" not in streamed.replace("\\](", "")
     # Every bracket reaches the reader escaped, so the Markdown shows them as typed.
     assert streamed.count("\\[") == pieces[0].count("[") + pieces[1].count("[") + 1
@@ -104,30 +104,30 @@ def test_sources_link_only_http_urls_and_show_paths_as_text():
     web = _passage(1, 0.9, url="https://blog.example.com/kerberos/")
     path = _passage(2, 0.8, url="kerberos-erreurs.md")
     evil = _passage(3, 0.8, url="javascript:alert(1)", title="Click [me]")
-    assert D.source_markdown(web) == "**[1]** [Kerberos / Erreurs](https://blog.example.com/kerberos/)"
-    assert D.source_markdown(path) == "**[2]** Kerberos / Erreurs — kerberos-erreurs.md"
-    shown = D.source_markdown(evil)
+    assert answer_display.source_markdown(web) == "**[1]** [Kerberos / Erreurs](https://blog.example.com/kerberos/)"
+    assert answer_display.source_markdown(path) == "**[2]** Kerberos / Erreurs — kerberos-erreurs.md"
+    shown = answer_display.source_markdown(evil)
     assert "](" not in shown and "javascript:alert(1)" in shown and "\\[me\\]" in shown
 
 
 def test_answer_markdown_drops_unsafe_links_and_images():
     result = SimpleNamespace(answer='Réponse [1] <script>x</script> ![t](https://evil/p.png) [a](javascript:x)')
-    shown = D.answer_markdown(result)
+    shown = answer_display.answer_markdown(result)
     assert "[1]" in shown and "<script>" not in shown and "https://evil" not in shown and "javascript:" not in shown
 
 
 def test_refusal_and_flags_say_why_in_numbers():
     refused = SimpleNamespace(best_score=0.786, threshold=0.85, threshold_source="setting", refusal_reason="x")
-    assert D.refusal_details(refused).startswith("Best passage score 0.786 is below the threshold 0.850 (setting)")
+    assert answer_display.refusal_details(refused).startswith("Best passage score 0.786 is below the threshold 0.850 (setting)")
     flagged = SimpleNamespace(invalid_citations=[7], uncited=False, dropped_passages=[5, 6], llm_error=None,
                               context_length=4096, warnings=[])
-    flags = D.answer_flags(flagged)
+    flags = answer_display.answer_flags(flagged)
     assert "[7]" in flags[0] and "[5], [6]" in flags[1] and "4096 tokens" in flags[1]
-    assert D.no_answer_reason(SimpleNamespace(llm_error="LM Studio is down.")).startswith("No answer was written")
+    assert answer_display.no_answer_reason(SimpleNamespace(llm_error="LM Studio is down.")).startswith("No answer was written")
 
 
 def test_score_chart_draws_one_bar_a_passage_and_the_threshold():
-    rows = D.passage_rows(SimpleNamespace(passages=[_passage(1, 0.91), _passage(2, 0.8)], accepted=[1], cited=[1]))
+    rows = answer_display.passage_rows(SimpleNamespace(passages=[_passage(1, 0.91), _passage(2, 0.8)], accepted=[1], cited=[1]))
     assert [r["passed"] for r in rows] == [True, False]
     fig = score_chart(rows, 0.85)
     assert list(fig.data[0].y) == [0.91, 0.8]
@@ -143,13 +143,13 @@ ROWS = [
 
 
 def test_filters_follow_the_threshold_without_rerunning():
-    assert [r["id"] for r in E.filter_rows(ROWS, E.MISSED, 0.85)] == ["b"]
-    assert [r["id"] for r in E.filter_rows(ROWS, E.WRONGLY_REFUSED, 0.85)] == ["b"]
-    assert [r["id"] for r in E.filter_rows(ROWS, E.WRONGLY_ACCEPTED, 0.85)] == ["c"]
-    assert E.filter_rows(ROWS, E.WRONGLY_ACCEPTED, 0.88) == []
-    at = E.counts_at(ROWS, 0.85)
+    assert [r["id"] for r in evaluation.filter_rows(ROWS, evaluation.MISSED, 0.85)] == ["b"]
+    assert [r["id"] for r in evaluation.filter_rows(ROWS, evaluation.WRONGLY_REFUSED, 0.85)] == ["b"]
+    assert [r["id"] for r in evaluation.filter_rows(ROWS, evaluation.WRONGLY_ACCEPTED, 0.85)] == ["c"]
+    assert evaluation.filter_rows(ROWS, evaluation.WRONGLY_ACCEPTED, 0.88) == []
+    at = evaluation.counts_at(ROWS, 0.85)
     assert (at["in_base_accepted_count"], at["out_of_base_refused_count"]) == (1, 1)
-    table = E.table_rows(ROWS[:1], 0.85)
+    table = evaluation.table_rows(ROWS[:1], 0.85)
     assert table[0]["at threshold"] == "answered" and table[0]["retrieved"] == "1. x.md (0.900)"
 
 
@@ -163,7 +163,7 @@ def test_metric_cards_use_plain_words_and_counts():
     summary = {"in_base": 54, "out_of_base": 14, "k": 6, "hit_at_1": 0.963, "hit_at_k": 1.0, "mrr": 0.98,
                "answer_in_context": None, "in_base_accepted": 1.0, "out_of_base_refused": 0.2857,
                "counts": {"hit_at_1": 52, "hit_at_k": 54, "in_base_accepted": 54, "out_of_base_refused": 4}}
-    cards = {c["label"]: c for c in E.metric_cards(summary)}
+    cards = {c["label"]: c for c in evaluation.metric_cards(summary)}
     assert cards["hit@1"]["value"] == "96%" and cards["hit@1"]["caption"].startswith("52 of 54")
     assert cards["hit@6"]["value"] == "100%" and cards["answer in context"]["value"] == "n/a"
     assert cards["off-topic refused"]["caption"].startswith("4 of 14")
@@ -171,11 +171,11 @@ def test_metric_cards_use_plain_words_and_counts():
 
 def test_uploaded_question_sets_are_parsed_or_refused_clearly():
     csv = "id,question,expected_source,in_base\nq1,Quoi ?,a.md,true\nq2,Hors sujet ?,,false\n".encode()
-    assert [q.id for q in E.questions_from_upload("set.csv", csv)] == ["q1", "q2"]
+    assert [q.id for q in evaluation.questions_from_upload("set.csv", csv)] == ["q1", "q2"]
     jsonl = b'{"id": "q1", "question": "Quoi ?", "in_base": false}\n'
-    assert E.questions_from_upload("set.jsonl", jsonl)[0].in_base is False
+    assert evaluation.questions_from_upload("set.jsonl", jsonl)[0].in_base is False
     with pytest.raises(QuestionSetError):
-        E.questions_from_upload("set.csv", "id;question\n1;é".encode("cp1252"))
+        evaluation.questions_from_upload("set.csv", "id;question\n1;é".encode("cp1252"))
 
 
 def test_uploads_load_like_a_folder_and_report_unusable_files():
@@ -212,5 +212,5 @@ def test_preview_rows_and_export_match_the_cli():
 
 def test_passage_headings_are_demoted_but_code_is_left_alone():
     text = "## Modifier MaxTokenSize\n\nTexte.\n\n```powershell\n# un commentaire\n```\n### Fin ###"
-    shown = D.passage_text_markdown(_passage(1, 0.9, text=text))
+    shown = answer_display.passage_text_markdown(_passage(1, 0.9, text=text))
     assert shown == "**Modifier MaxTokenSize**\n\nTexte.\n\n```powershell\n# un commentaire\n```\n**Fin**"
