@@ -8,7 +8,7 @@ import streamlit as st
 
 from rag.config import normalize_base_url
 from rag.errors import ConfigError
-from rag.index.ingest import EMBEDDED_COMFORT_LIMIT
+from rag.index.ingest import embedded_size_note
 from rag.answer.retrieve import MODES
 from ui.present.safe_markdown import escape_link_text
 from rag.index.store import Store
@@ -45,11 +45,9 @@ def _collection_lines(info: dict[str, Any] | None, name: str, embedded: bool) ->
         f"{info.get('points', 0)} points · model `{info.get('embedding_model')}` "
         f"({info.get('dimension')} dims) · strategy `{info.get('strategy')}` · threshold {shown}"
     )
-    if embedded and (info.get("points") or 0) > EMBEDDED_COMFORT_LIMIT:
-        st.caption(
-            f":orange-badge[slow] over {EMBEDDED_COMFORT_LIMIT:,} chunks the embedded Qdrant searches by brute "
-            "force (hybrid about 0.2 s a question at 10k): a Qdrant server (RAG_QDRANT_URL, `rag migrate`) is faster."
-        )
+    note = embedded_size_note(int(info.get("points") or 0)) if embedded else None
+    if note:
+        st.caption(f":orange-badge[large] {note[0].upper()}{note[1:]}.")
 
 
 def _synced(widget: Any, label: str, name: str, **kwargs: Any) -> Any:

@@ -1,4 +1,4 @@
-"""`rag migrate --to URL`: move collections from the embedded store to a Qdrant server."""
+"""`rag migrate`: move the embedded store to Qdrant Edge, or copy collections to a Qdrant server."""
 
 from __future__ import annotations
 
@@ -11,22 +11,24 @@ from pathlib import Path
 from rag.config import Settings
 from rag.errors import StoreError
 from rag.index.migrate import copy_collection
-from rag.redact import redact, strip_userinfo
 from rag.index.store import Store
+from rag.redact import redact, strip_userinfo
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser(
         "migrate",
-        help="copy collections (vectors, payload, metadata) to a Qdrant server",
+        help="move an older embedded store to Qdrant Edge, or copy collections to a Qdrant server",
         description=(
-            "Copy collections as they are stored, without re-embedding, from the embedded store "
-            "($RAG_DATA_DIR/qdrant) to a Qdrant server. Afterwards set RAG_QDRANT_URL (and "
-            "RAG_QDRANT_API_KEY) to use the server. Stop the app first: the embedded store "
-            "admits one process at a time."
+            "Without --to: move an embedded store written by an older version (qdrant-client's local "
+            "mode) to Qdrant Edge, keeping the old files in a backup folder (this also happens by "
+            "itself the first time the store opens). With --to: copy collections as they are stored, "
+            "without re-embedding, from the embedded store ($RAG_DATA_DIR/qdrant) to a Qdrant server; "
+            "afterwards set RAG_QDRANT_URL (and RAG_QDRANT_API_KEY) to use the server. Stop the app "
+            "first: the embedded store admits one process at a time."
         ),
     )
-    parser.add_argument("--to", required=True, metavar="URL",
+    parser.add_argument("--to", metavar="URL",
                         help="destination: a Qdrant server URL (http://localhost:6333) or a data folder")
     parser.add_argument("--from", dest="source", metavar="URL_OR_DIR",
                         help="source: a Qdrant server URL or a data folder [the embedded store in $RAG_DATA_DIR]")
@@ -52,8 +54,29 @@ def _open(location: str | None, base: Settings, api_key: str | None) -> Store:
     return Store(base.replace(qdrant_url=None, data_dir=Path(location)))
 
 
+def upgrade(settings: Settings) -> int:
+    """Open the embedded store, which moves an older local-mode folder to Qdrant Edge, and say so."""
+    path = settings.qdrant_path.resolve()
+    store = Store(settings.replace(qdrant_url=None))
+    try:
+        report = store.upgraded
+        if report is None:
+            print(f"The embedded store at {path} is already Qdrant Edge: nothing to move.")
+        else:
+            for name, points in sorted(report.collections.items()):
+                print(f"{name}: {points} points, now in Qdrant Edge")
+            print(f"The old files are in {report.backup}.")
+    finally:
+        store.close()
+    return 0
+
+
 def run(args: argparse.Namespace) -> int:
     settings = Settings.from_env()
+    if args.to is None:
+        if args.source is not None or args.collection or args.replace:
+            raise StoreError("--from, --collection and --replace copy collections: give the destination with --to.")
+        return upgrade(settings)
     api_key = args.api_key or os.environ.get("RAG_QDRANT_API_KEY") or None
     secrets = [api_key]
     if args.source is None and not settings.qdrant_path.is_dir():
@@ -68,18 +91,22 @@ def run(args: argparse.Namespace) -> int:
         )
     src = _open(args.source, settings, api_key)
     dst = _open(args.to, settings, api_key)
-    names = args.collection or src.list_collections()
-    if not names:
-        print(f"The {src.describe()} holds no collection: nothing to copy.")
-        return 0
-    print(redact(f"Copying from the {src.describe()} to the {dst.describe()}", secrets))
-    for name in names:
-        def show(copied: int, total: int, name: str = name) -> None:
-            print(f"\r  {name}: {copied}/{total} points", end="", file=sys.stderr, flush=True)
+    try:
+        names = args.collection or src.list_collections()
+        if not names:
+            print(f"The {src.describe()} holds no collection: nothing to copy.")
+            return 0
+        print(redact(f"Copying from the {src.describe()} to the {dst.describe()}", secrets))
+        for name in names:
+            def show(copied: int, total: int, name: str = name) -> None:
+                print(f"\r  {name}: {copied}/{total} points", end="", file=sys.stderr, flush=True)
 
-        report = copy_collection(src, dst, name, batch=args.batch, replace=args.replace, progress=show)
-        print(file=sys.stderr)
-        print(f"{report.name}: {report.points} points copied, metadata and sparse vectors included")
+            report = copy_collection(src, dst, name, batch=args.batch, replace=args.replace, progress=show)
+            print(file=sys.stderr)
+            print(f"{report.name}: {report.points} points copied, metadata and sparse vectors included")
+    finally:
+        src.close()
+        dst.close()
     if _is_url(args.to):
         print(
             f"To use the server: export RAG_QDRANT_URL={strip_userinfo(args.to.strip().rstrip('/'))} "

@@ -239,12 +239,12 @@ def unknown_sources(store: Any, collection: str, questions: Sequence[Question]) 
 
     Such questions can never be hits, whatever the chunking: worth saying before reading hit@k.
     """
-    from qdrant_client import models as qm
+    from rag.index.filters import Where, match
 
     urls = sorted({u for q in questions if q.in_base for u in q.accepted_urls})
     missing = []
     for url in urls:
-        flt = qm.Filter(must=[qm.FieldCondition(key="url", match=qm.MatchValue(value=url))])
+        flt = Where(must=(match("url", url),))
         if next(iter(store.scroll(collection, payload=False, flt=flt, limit=1)), None) is None:
             missing.append(url)
     return missing

@@ -1,23 +1,19 @@
-"""Copy collections between two Qdrant locations, e.g. the embedded store to a server.
+"""Copy collections between two stores, e.g. the embedded store (Qdrant Edge) to a server.
 
 Points are copied as they are stored (dense and sparse vectors, payload, ids), so nothing is
-re-embedded, and the collection is created with the source's vector layout (including the
-BM25 sparse vector's IDF modifier) and its metadata (model, strategy, threshold, dates).
-qdrant-client's own `migrate` helper copies whole clients and replaces collisions silently;
-here one collection is copied, an existing destination is refused unless asked, and the
-count is checked at the end.
+re-embedded, and the collection is created with the source's metadata (model, strategy,
+threshold, dates) and payload indexes. Edge has no snapshot export in Python: points are read
+by scrolling with their vectors and written with the destination's own upsert. One collection
+at a time; an existing destination is refused unless asked, and the count is checked at the end.
 """
 
 from __future__ import annotations
 
-import warnings
 from dataclasses import dataclass
 from typing import Any, Callable
 
-from qdrant_client import models as qm
-
 from rag.errors import StoreError
-from rag.index.store import INDEXED_FIELDS, Store
+from rag.index.points import PointRecord
 
 Progress = Callable[[int, int], None]
 
@@ -30,45 +26,9 @@ class CopyReport:
     destination: str
 
 
-def _collection_config(store: Store, name: str) -> Any:
-    if not store.exists(name):
-        available = ", ".join(store.list_collections()) or "none"
-        raise StoreError(
-            f"The collection {name!r} does not exist in the {store.describe()} "
-            f"(collections there: {available}). Pick one with --collection NAME."
-        )
-    return store._call("get_collection", name)
-
-
-def _create_like(dst: Store, name: str, source_info: Any, replace: bool) -> None:
-    if dst.exists(name):
-        if not replace:
-            raise StoreError(
-                f"The collection {name!r} already exists in the {dst.describe()} "
-                f"({dst.count(name)} points). Pass --replace to overwrite it, or copy into another name."
-            )
-        dst.delete_collection(name)
-    params = source_info.config.params
-    dst._call(
-        "create_collection",
-        name,
-        vectors_config=params.vectors,
-        sparse_vectors_config=params.sparse_vectors,
-        metadata=dict(source_info.config.metadata or {}),
-    )
-    # Filtered queries on a server need the payload indexes; local mode ignores them (and warns).
-    fields: dict[str, Any] = {f: qm.PayloadSchemaType.KEYWORD for f in INDEXED_FIELDS}
-    for field_name, index in (source_info.payload_schema or {}).items():
-        fields[field_name] = index.params if index.params is not None else index.data_type
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", UserWarning)
-        for field_name, schema in fields.items():
-            dst._call("create_payload_index", name, field_name, schema)
-
-
 def copy_collection(
-    src_store: Store,
-    dst_store: Store,
+    src_store: Any,
+    dst_store: Any,
     name: str,
     batch: int = 256,
     *,
@@ -86,27 +46,40 @@ def copy_collection(
         raise StoreError(f"The batch size must be at least 1 (got {batch}).")
     target = dst_name or name
     if src_store.location == dst_store.location and target == name:
+        raise StoreError(f"The source and the destination are the same ({src_store.describe()}): nothing to copy.")
+    if not src_store.exists(name):
+        available = ", ".join(src_store.list_collections()) or "none"
         raise StoreError(
-            f"The source and the destination are the same ({src_store.describe()}): nothing to copy."
+            f"The collection {name!r} does not exist in the {src_store.describe()} "
+            f"(collections there: {available}). Pick one with --collection NAME."
         )
-    info = _collection_config(src_store, name)
+    if dst_store.exists(target):
+        if not replace:
+            raise StoreError(
+                f"The collection {target!r} already exists in the {dst_store.describe()} "
+                f"({dst_store.count(target)} points). Pass --replace to overwrite it, or copy into another name."
+            )
+        dst_store.delete_collection(target)
     total = src_store.count(name)
-    _create_like(dst_store, target, info, replace)
+    dimension = src_store.dimension(name) or src_store.metadata(name).get("dimension")
+    if not dimension:
+        raise StoreError(
+            f"The collection {name!r} in the {src_store.describe()} records no vector size: cannot copy it."
+        )
+    dst_store.create_collection(target, int(dimension), src_store.metadata(name))
+    for field_name, kind in src_store.indexes(name).items():
+        dst_store.create_index(target, field_name, kind)
 
     copied = 0
-    offset = None
-    while True:
-        records, offset = src_store._call(
-            "scroll", name, limit=batch, offset=offset, with_payload=True, with_vectors=True
-        )
-        if records:
-            points = [qm.PointStruct(id=r.id, vector=r.vector or {}, payload=r.payload or {}) for r in records]
-            dst_store._call("upsert", target, points=points, wait=True)
-            copied += len(points)
-            if progress is not None:
-                progress(copied, total)
-        if offset is None or not records:
-            break
+    records: list[PointRecord] = []
+    for point in src_store.scroll(name, with_vectors=True):
+        records.append(PointRecord(id=point.id, dense=point.vector or [], sparse=point.sparse, payload=point.payload))
+        if len(records) >= batch:
+            copied += _write(dst_store, target, records, total, copied, progress)
+            records = []
+    if records:
+        copied += _write(dst_store, target, records, total, copied, progress)
+    dst_store.finish(target)
 
     written = dst_store.count(target)
     if written != total:
@@ -115,3 +88,11 @@ def copy_collection(
             "Run the command again with --replace."
         )
     return CopyReport(name=target, points=written, source=src_store.describe(), destination=dst_store.describe())
+
+
+def _write(dst: Any, name: str, records: list[PointRecord], total: int, before: int, progress: Progress | None) -> int:
+    dst.upsert(name, records)
+    dst.commit(name)
+    if progress is not None:
+        progress(before + len(records), total)
+    return len(records)

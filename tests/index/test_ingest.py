@@ -40,10 +40,9 @@ def _corpus() -> list[Document]:
 
 
 @pytest.fixture
-def store(data_dir):
-    s = Store(Settings(data_dir=data_dir))
-    yield s
-    s.close()
+def store(store_on, data_dir):
+    """On both backends: Qdrant Edge, and the server API (qdrant-client's local mode)."""
+    return store_on(data_dir)
 
 
 @pytest.fixture

@@ -1,4 +1,5 @@
-"""A real `rag ingest FOLDER` killed with SIGKILL midway, then run again: nothing lost, nothing twice.
+"""A real `rag ingest FOLDER` killed with SIGKILL midway, then run again: nothing lost, nothing twice,
+on both store backends (Qdrant Edge embedded, and the server API through qdrant-client's local mode).
 
 The run is slowed down by the fake embeddings server's delay so that it can be killed after some
 documents are written and before the last one. The re-run must end with exactly the points of a
@@ -11,17 +12,14 @@ import os
 import re
 import signal
 import subprocess
-import sys
 import threading
 import time
 from pathlib import Path
 
 import pytest
 
-from rag.config import Settings
-from rag.index.store import Store
+from tests.fixtures.backends import open_store, rag_command
 
-RAG = Path(sys.executable).parent / "rag"
 DOCUMENTS = 12
 
 
@@ -50,8 +48,8 @@ def _env(data_dir: Path, server) -> dict[str, str]:
     )
 
 
-def _points(data_dir: Path, collection: str) -> dict[str, dict]:
-    store = Store(Settings(data_dir=data_dir))
+def _points(kind: str, data_dir: Path, collection: str) -> dict[str, dict]:
+    store = open_store(kind, data_dir)
     try:
         points = list(store.scroll(collection))
         assert len(points) == len({p.id for p in points}) == store.count(collection)
@@ -73,12 +71,13 @@ def _complete_documents(points: dict[str, dict]) -> dict[str, int]:
 
 
 @pytest.mark.slow  # real rag ingest processes, one killed midway
-def test_sigkill_midway_then_rerun_ends_with_exactly_the_clean_run_points(tmp_path, data_dir, fake_embeddings_server):
+def test_sigkill_midway_then_rerun_ends_with_exactly_the_clean_run_points(tmp_path, data_dir, fake_embeddings_server,
+                                                                          backend_kind):
     folder = _write_folder(tmp_path / "procedures")
     # Every embeddings call waits: one call a document, so the run lasts a few seconds.
     server = fake_embeddings_server(dimension=16, mode="slow", delay=0.25)
     env = _env(data_dir, server)
-    command = [str(RAG), "ingest", str(folder)]
+    command = rag_command(backend_kind) + ["ingest", str(folder)]
 
     process = subprocess.Popen(command, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     lines: list[str] = []
@@ -109,7 +108,7 @@ def test_sigkill_midway_then_rerun_ends_with_exactly_the_clean_run_points(tmp_pa
     assert process.returncode == -signal.SIGKILL
 
     # What a SIGKILL leaves behind: the store opens, and holds some but not all documents.
-    left = _points(data_dir, "blog")
+    left = _points(backend_kind, data_dir, "blog")
     assert left, "no point survived the kill: the run was killed too early to test anything"
     partial = {p["url"] for p in left.values()}
     assert 4 <= len(partial) < DOCUMENTS
@@ -121,7 +120,7 @@ def test_sigkill_midway_then_rerun_ends_with_exactly_the_clean_run_points(tmp_pa
     clean = subprocess.run(command + ["--collection", "clean"], env=env, capture_output=True, text=True, timeout=120)
     assert clean.returncode == 0, clean.stderr + clean.stdout
 
-    resumed, reference = _points(data_dir, "blog"), _points(data_dir, "clean")
+    resumed, reference = _points(backend_kind, data_dir, "blog"), _points(backend_kind, data_dir, "clean")
     assert len(_complete_documents(reference)) == DOCUMENTS
     assert _complete_documents(resumed) == _complete_documents(reference)
     assert set(resumed) == set(reference)

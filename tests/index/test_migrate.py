@@ -1,43 +1,38 @@
-"""Copying a collection between two embedded stores: what a move to a server relies on."""
+"""Copying a collection out of the embedded store (Qdrant Edge): to a server (the server API,
+reached through qdrant-client's local mode) or to another data folder. Ids, vectors, payloads and
+metadata arrive unchanged, and the copy answers queries like the original."""
 
 from __future__ import annotations
 
 import argparse
 import random
-from pathlib import Path
 
 import pytest
-from qdrant_client import QdrantClient
-from qdrant_client import models as qm
 
 from rag.cli import migrate as migrate_command
 from rag.config import Settings
 from rag.errors import StoreError
 from rag.index.migrate import copy_collection
-from rag.index.store import DENSE, SPARSE, PointRecord, Store, point_id
+from rag.index.store import PointRecord, Store, point_id
+from tests.fixtures.backends import open_store
 
 DIM = 8
-
-
-def _store(path: Path) -> Store:
-    return Store(Settings(data_dir=path))
 
 
 @pytest.fixture
 def stores(tmp_path):
     opened: list[Store] = []
 
-    def open_store(name: str) -> Store:
-        store = _store(tmp_path / name)
+    def open_one(name: str, kind: str = "edge") -> Store:
+        store = open_store(kind, tmp_path / name)
         opened.append(store)
         return store
 
-    yield open_store
+    yield open_one
     for store in opened:
         store.close()
 
 
-# Local mode writes slowly (tens of points a second): keep the collections small.
 def _fill(store: Store, name: str, docs: int = 6, per_doc: int = 10) -> None:
     rng = random.Random(7)
     store.ensure_collection(name, "embedded:test-model", DIM, "sections", {"max_chars": 2000})
@@ -50,29 +45,26 @@ def _fill(store: Store, name: str, docs: int = 6, per_doc: int = 10) -> None:
                 dense=[rng.uniform(-1, 1) for _ in range(DIM)],
                 sparse=([d, 100 + i], [rng.uniform(0.5, 2), rng.uniform(0.1, 1)]) if i % 3 else None,  # some have none
                 payload={"url": url, "title": f"Post {d}", "order": i, "text": f"body {d}.{i}",
-                         "access": ["public"] if d % 2 else ["staff"]},
+                         "access": ["public"] if d % 2 else ["staff"], "terms": [f"t{i % 4}"]},
             ))
     store.upsert(name, records)
+    store.create_index(name, "terms")
     store.set_threshold(name, 0.81)
+    store.finish(name)
 
 
-def _read_all(client: QdrantClient, name: str) -> dict[str, tuple]:
-    records, _ = client.scroll(name, limit=10_000, with_payload=True, with_vectors=True)
+def _all(store: Store, name: str) -> dict[str, tuple]:
     out = {}
-    for r in records:
-        sparse = r.vector.get(SPARSE)
-        dense = r.vector[DENSE]
-        norm = sum(x * x for x in dense) ** 0.5  # cosine vectors may come back normalised
-        out[str(r.id)] = (
-            [round(x / norm, 5) for x in dense],
-            (list(sparse.indices), list(sparse.values)) if sparse else None,
-            r.payload,
-        )
+    for p in store.scroll(name, with_vectors=True):
+        norm = sum(x * x for x in p.vector) ** 0.5  # cosine vectors are stored normalised
+        sparse = (p.sparse[0], [round(v, 5) for v in p.sparse[1]]) if p.sparse else None
+        out[p.id] = ([round(x / norm, 5) for x in p.vector], sparse, p.payload)
     return out
 
 
-def test_copy_keeps_points_vectors_payload_and_metadata(tmp_path, stores):
-    src, dst = stores("a"), stores("b")
+@pytest.mark.parametrize("destination", ["server", "edge"])
+def test_copy_keeps_ids_vectors_payload_and_metadata(stores, destination):
+    src, dst = stores("a"), stores("b", destination)
     _fill(src, "blog")
     seen: list[tuple[int, int]] = []
 
@@ -84,30 +76,20 @@ def test_copy_keeps_points_vectors_payload_and_metadata(tmp_path, stores):
     for key in ("embedding_model", "dimension", "distance", "strategy", "chunk_settings", "threshold",
                 "created", "updated", "points", "has_sparse"):
         assert dst_info[key] == src_info[key], key
-    assert dst_info["threshold"] == 0.81
-
-    # Read both folders back with plain clients, as a fresh process would.
-    src.close()
-    dst.close()
-    a, b = QdrantClient(path=str(tmp_path / "a" / "qdrant")), QdrantClient(path=str(tmp_path / "b" / "qdrant"))
-    try:
-        assert _read_all(a, "blog") == _read_all(b, "blog")
-        params = b.get_collection("blog").config.params
-        assert params.vectors[DENSE].size == DIM and params.vectors[DENSE].distance == qm.Distance.COSINE
-        assert params.sparse_vectors[SPARSE].modifier == qm.Modifier.IDF
-    finally:
-        a.close()
-        b.close()
+    assert _all(dst, "blog") == _all(src, "blog")
+    if destination == "edge":  # local mode ignores payload indexes
+        assert dst.indexes("blog") == src.indexes("blog")
 
 
-def test_copied_collection_answers_queries_like_the_original(stores):
-    src, dst = stores("a"), stores("b")
+@pytest.mark.parametrize("destination", ["server", "edge"])
+def test_copied_collection_answers_queries_like_the_original(stores, destination):
+    src, dst = stores("a"), stores("b", destination)
     _fill(src, "blog")
     copy_collection(src, dst, "blog")
     query = [0.3, -0.2, 0.9, 0.1, 0.0, -0.5, 0.4, 0.2]
 
     def ranked(hits):
-        return [(h.id, round(h.score, 5)) for h in hits]
+        return [(h.id, round(h.score, 4)) for h in hits]
 
     def fused(hits):  # RRF ties may come in any order
         return sorted((round(h.score, 6), h.id) for h in hits)
@@ -120,7 +102,7 @@ def test_copied_collection_answers_queries_like_the_original(stores):
 
 
 def test_existing_destination_is_refused_unless_replaced(stores):
-    src, dst = stores("a"), stores("b")
+    src, dst = stores("a"), stores("b", "server")
     _fill(src, "blog", docs=2)
     _fill(dst, "blog", docs=3)
     with pytest.raises(StoreError, match="already exists.*--replace"):
@@ -150,7 +132,7 @@ def _run_command(argv: list[str]) -> int:
 
 
 def test_migrate_command_copies_every_collection_of_the_embedded_store(tmp_path, data_dir, capsys):
-    src = _store(data_dir)
+    src = Store(Settings(data_dir=data_dir))
     _fill(src, "blog", docs=3)
     _fill(src, "notes", docs=1)
     src.close()
@@ -160,13 +142,12 @@ def test_migrate_command_copies_every_collection_of_the_embedded_store(tmp_path,
 
     out = capsys.readouterr().out
     assert "blog: 30 points copied" in out and "notes: 10 points copied" in out
-    dst = _store(target)
+    dst = Store(Settings(data_dir=target))
     try:
         assert dst.list_collections() == ["blog", "notes"]
         assert dst.collection_info("blog")["threshold"] == 0.81
     finally:
         dst.close()
-        _store(data_dir).close()
 
 
 def test_migrate_command_without_an_embedded_store_says_where_it_looked(data_dir, tmp_path, capsys):

@@ -1,31 +1,28 @@
-"""The Qdrant store on the real local mode, with hand-made vectors."""
+"""The store on both backends (Qdrant Edge embedded, and the server API through qdrant-client's
+local mode), with hand-made vectors: collections and their metadata, the model guard, points,
+the access filter, counts and payload indexes on any keyword field."""
 
 from __future__ import annotations
-
-import subprocess
-import sys
-import textwrap
 
 import pytest
 
 from rag.config import Settings
 from rag.errors import StoreError
+from rag.index.filters import Where, match
 from rag.index.store import PointRecord, Store, point_id
 
 
 @pytest.fixture
-def store(data_dir):
-    s = Store(Settings(data_dir=data_dir))
-    yield s
-    s.close()
+def store(store_on, data_dir):
+    return store_on(data_dir)
 
 
-def _rec(url: str, index: int, dense: list[float], access=("public",), terms=(1,)) -> PointRecord:
+def _rec(url: str, index: int, dense: list[float], access=("public",), terms=(1,), words=()) -> PointRecord:
     return PointRecord(
         id=point_id(url, index),
         dense=dense,
         sparse=(list(terms), [1.0] * len(terms)),
-        payload={"url": url, "order": index, "access": list(access), "text": f"{url} {index}"},
+        payload={"url": url, "order": index, "access": list(access), "text": f"{url} {index}", "words": list(words)},
     )
 
 
@@ -54,6 +51,7 @@ def test_collection_records_how_it_was_built(store):
     assert store.delete_collection("blog")
     assert store.collection_info("blog") is None
     assert store.list_collections() == []
+    assert not store.delete_collection("blog")
 
 
 def test_another_model_or_dimension_is_refused_with_both_names(store):
@@ -83,52 +81,61 @@ def test_points_upsert_scroll_delete_and_access_filter(store):
     assert everyone[0].score == pytest.approx(1.0)
     public = store.search_dense("c", [1, 0, 0], limit=10, groups=["public"])
     assert {h.payload["url"] for h in public} == {"a"}
+    assert store.search_dense("c", [1, 0, 0], limit=10, groups=[]) == []  # no group: nothing, never everything
     hybrid = store.search_hybrid("c", [1, 0.05, 0], ([7], [1.0]), limit=10, groups=["public"])
     assert hybrid and all(h.payload["url"] == "a" for h in hybrid)
     assert store.search_hybrid("c", [1, 0.05, 0], ([7], [1.0]), limit=1, groups=["private"])[0].payload["url"] == "secret"
+    # RRF: the point first in both lists scores 1/(0 + 2) twice (k=2, as a Qdrant server).
+    assert store.search_hybrid("c", [1, 0.05, 0], ([7], [1.0]), limit=1)[0].score == pytest.approx(1.0)
 
     store.delete_stale("c", "a", [point_id("a", 0)])
     assert [p.id for p in store.points_for_url("c", "a")] == [point_id("a", 0)]
     back = store.get_points("c", [point_id("a", 0)], with_vectors=True)
-    assert len(back[0].vector) == 3
+    assert len(back[0].vector) == 3 and back[0].sparse == ([1], [1.0])
     assert store.delete_points("c", [point_id("secret", 0)]) == 1
     assert store.count("c") == 1
 
 
-def test_same_process_shares_one_client(data_dir):
-    first = Store(Settings(data_dir=data_dir))
-    second = Store(Settings(data_dir=data_dir))  # local mode would refuse a second client
+def test_count_under_the_access_filter_on_an_indexed_keyword_field(store, backend_kind):
+    store.ensure_collection("c", "m", 3, "sections", {})
+    store.upsert("c", [
+        _rec("a", 0, [1, 0, 0], words=["kerberos", "dns"]),
+        _rec("a", 1, [0, 1, 0], words=["dns"]),
+        _rec("b", 0, [0, 0, 1], access=["staff"], words=["dns", "gpo"]),
+        _rec("c", 0, [1, 1, 0], access=["staff", "public"], words=["gpo"]),
+    ])
+    store.create_index("c", "words")
+    store.create_index("c", "words")  # idempotent
+    dns = Where(must=(match("words", "dns"),))
+    assert store.count("c", dns) == 3
+    assert store.count("c", dns, groups=["public"]) == 2
+    assert store.count("c", Where(must=(match("words", "gpo"),)), groups=["public"]) == 1
+    assert store.count("c", Where(must=(match("words", "kerberos", "gpo"),))) == 3
+    assert store.count("c", groups=["staff"]) == 2
+    assert store.count("c", groups=[]) == 0
+    hits = store.search_dense("c", [0, 1, 0], limit=10, where=dns, groups=["public"])
+    assert [h.payload["order"] for h in hits][:1] == [1] and {h.payload["url"] for h in hits} == {"a"}
+    if backend_kind == "edge":  # local mode accepts payload indexes and ignores them
+        assert store.indexes("c") == {"url": "keyword", "access": "keyword", "words": "keyword"}
+
+
+def test_scroll_pages_through_every_point_once(store):
+    store.ensure_collection("c", "m", 3, "sections", {})
+    store.upsert("c", [_rec(f"doc{i}", j, [1, i, j]) for i in range(40) for j in range(10)])
+    ids = [p.id for p in store.scroll("c", payload=["url"])]
+    assert len(ids) == len(set(ids)) == 400
+    assert len(list(store.scroll("c", limit=7))) == 7
+    assert len(list(store.scroll("c", flt=Where(must=(match("url", "doc3"),))))) == 10
+
+
+def test_same_process_shares_one_store(data_dir, backend_kind, store_on):
+    first = store_on(data_dir)
+    if backend_kind == "edge":
+        second = Store(Settings(data_dir=data_dir))  # a second Edge opener would break the first
+    else:
+        second = first
     first.ensure_collection("c", "m", 3, "sections", {})
     assert second.list_collections() == ["c"]
-    first.close()
-
-
-@pytest.mark.slow  # a second Python process
-def test_second_process_on_the_same_folder_gets_a_clear_message(data_dir, tmp_path):
-    holder = subprocess.Popen(
-        [sys.executable, "-c", textwrap.dedent(f"""
-            import sys, time
-            from pathlib import Path
-            from rag.config import Settings
-            from rag.index.store import Store
-            store = Store(Settings(data_dir=Path({str(data_dir)!r})))
-            store.list_collections()
-            print("ready", flush=True)
-            sys.stdin.readline()
-        """)],
-        stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True,
-    )
-    try:
-        assert holder.stdout.readline().strip() == "ready"
-        with pytest.raises(StoreError) as err:
-            Store(Settings(data_dir=data_dir))
-        message = str(err.value)
-        assert "Another process" in message and "streamlit run" in message
-        assert "RAG_QDRANT_URL" in message and str(data_dir / "qdrant") in message
-    finally:
-        holder.communicate("\n", timeout=30)
-    # Once the other process is gone the store opens normally.
-    Store(Settings(data_dir=data_dir)).close()
 
 
 def test_unreachable_server_names_the_url_and_hides_the_key():

@@ -11,9 +11,11 @@ from streamlit.testing.v1 import AppTest
 
 APP = str(Path(__file__).resolve().parents[2] / "streamlit_app.py")
 HOLD = (
-    "import sys, time\n"
-    "from qdrant_client import QdrantClient\n"
-    "client = QdrantClient(path=sys.argv[1])\n"
+    "import sys\n"
+    "from pathlib import Path\n"
+    "from rag.config import Settings\n"
+    "from rag.index.store import Store\n"
+    "Store(Settings(data_dir=Path(sys.argv[1]))).list_collections()\n"
     "print('ready', flush=True)\n"
     "sys.stdin.read()\n"
 )
@@ -22,9 +24,8 @@ HOLD = (
 @pytest.mark.slow  # a second Python process holds the store
 def test_a_store_held_by_another_process_is_explained(app_env_empty, tmp_path, monkeypatch):
     data = tmp_path / "data"
-    (data / "qdrant").mkdir(parents=True)
     monkeypatch.setenv("RAG_DATA_DIR", str(data))
-    holder = subprocess.Popen([sys.executable, "-c", HOLD, str(data / "qdrant")], stdin=subprocess.PIPE,
+    holder = subprocess.Popen([sys.executable, "-c", HOLD, str(data)], stdin=subprocess.PIPE,
                               stdout=subprocess.PIPE, text=True)
     try:
         assert holder.stdout.readline().strip() == "ready"
@@ -33,6 +34,7 @@ def test_a_store_held_by_another_process_is_explained(app_env_empty, tmp_path, m
         holder.communicate("", timeout=30)
     assert not at.exception, [e.value for e in at.exception]
     assert at.error[0].value.startswith("**The vector store cannot be opened.** Another process")
+    assert f"store held by process {holder.pid}" in at.error[0].value
     advice = at.info[0].value
     assert "admits one process at a time" in advice and "RAG_QDRANT_URL=http://localhost:6333" in advice
     assert not at.chat_input  # nothing runs on a store it cannot open

@@ -1,0 +1,53 @@
+"""A collection's metadata on disk, beside its shard: one JSON file, replaced atomically.
+
+Written to a temporary file in the same folder, fsynced, renamed over the old one with
+`os.replace`, and the folder fsynced: a crash leaves the old file or the new one, never a
+half-written one.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import tempfile
+from pathlib import Path
+from typing import Any
+
+from rag.errors import StoreError
+
+
+def write_json_atomic(path: Path, data: dict[str, Any]) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    text = json.dumps(data, ensure_ascii=False, indent=2, sort_keys=True)
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as handle:
+            handle.write(text)
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+    fsync_dir(path.parent)
+
+
+def fsync_dir(folder: Path) -> None:
+    fd = os.open(folder, os.O_RDONLY)
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+
+
+def read_json(path: Path) -> dict[str, Any]:
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError) as exc:
+        raise StoreError(
+            f"The collection metadata {path} cannot be read ({exc}). Restore it from a backup, or delete "
+            "the collection and ingest again."
+        ) from exc
+    if not isinstance(data, dict):
+        raise StoreError(f"The collection metadata {path} is not a JSON object: restore it or re-ingest.")
+    return data

@@ -1,0 +1,66 @@
+"""What the store layer reads and writes, the same for every backend: points, hits, ids."""
+
+from __future__ import annotations
+
+import uuid
+from dataclasses import dataclass, field
+from datetime import datetime, timezone
+from typing import Any
+
+DENSE = "dense"
+SPARSE = "bm25"
+DISTANCE = "Cosine"
+# Filtered on by every query (access) and every re-ingest (url): indexed from creation.
+INDEXED_FIELDS = ("url", "access")
+INDEX_KINDS = ("keyword", "integer", "float", "bool")  # payload index types both backends create
+METADATA_KEYS = (
+    "embedding_model", "dimension", "distance", "strategy", "chunk_settings", "threshold", "created", "updated",
+)
+
+Sparse = tuple[list[int], list[float]]
+
+
+def point_id(url: str, index: int) -> str:
+    """Deterministic point id of chunk `index` of the document at `url`."""
+    return str(uuid.uuid5(uuid.NAMESPACE_URL, f"{url}#{index}"))
+
+
+def now_iso() -> str:
+    return datetime.now(timezone.utc).isoformat(timespec="seconds")
+
+
+@dataclass
+class PointRecord:
+    """One point to write: its id, dense vector, sparse (indices, values) and payload."""
+
+    id: str
+    dense: list[float]
+    sparse: Sparse | None
+    payload: dict[str, Any]
+
+
+@dataclass
+class Hit:
+    id: str
+    score: float
+    payload: dict[str, Any]
+    vector: list[float] | None = None
+    rrf_score: float | None = None
+
+
+@dataclass
+class StoredPoint:
+    """A point read back (payload selection, optional dense and sparse vectors)."""
+
+    id: str
+    payload: dict[str, Any] = field(default_factory=dict)
+    vector: list[float] | None = None
+    sparse: Sparse | None = None
+
+
+def check_index_kind(kind: str) -> str:
+    if kind not in INDEX_KINDS:
+        from rag.errors import StoreError
+
+        raise StoreError(f"Unknown payload index type {kind!r}: use one of {', '.join(INDEX_KINDS)}.")
+    return kind

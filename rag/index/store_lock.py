@@ -1,0 +1,68 @@
+"""One process at a time on an embedded store: an OS lock taken before any shard is opened.
+
+Qdrant Edge has a lock of its own, but reaching it is already harmful: a second process that
+opens a shard fails with `Can't init WAL: Kind(WouldBlock)`, and the owner's next flush then
+fails too. So the second process must stop at our lock and never touch the shards. The lock is
+`flock` on a file beside the store folder; the kernel drops it when the holder dies, even by
+SIGKILL, so a crashed process never leaves the store locked. The file holds the holder's pid,
+only to name it in the message.
+"""
+
+from __future__ import annotations
+
+import fcntl
+import os
+from pathlib import Path
+
+from rag.errors import StoreError
+
+
+def lock_path(store_dir: Path) -> Path:
+    return store_dir.with_name(store_dir.name + ".lock")
+
+
+def held_message(store_dir: Path, pid: str | None) -> str:
+    who = f"process {pid}" if pid else "another process"
+    return (
+        f"Another process holds the embedded Qdrant store at {store_dir}: store held by {who} "
+        "(e.g. a running `streamlit run` or `rag ingest`). Stop it, or use a Qdrant server for "
+        "concurrent access: set RAG_QDRANT_URL (e.g. http://localhost:6333)."
+    )
+
+
+class StoreLock:
+    """An exclusive, non-blocking lock on `store_dir`, held until `release()` or process exit."""
+
+    def __init__(self, store_dir: Path) -> None:
+        self.store_dir = store_dir
+        self.path = lock_path(store_dir)
+        self._fd: int | None = None
+
+    def acquire(self) -> None:
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o644)
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            holder = os.pread(fd, 32, 0).decode("ascii", "replace").strip() or None
+            os.close(fd)
+            raise StoreError(held_message(self.store_dir, holder)) from None
+        except BaseException:
+            os.close(fd)
+            raise
+        os.ftruncate(fd, 0)
+        os.pwrite(fd, f"{os.getpid()}\n".encode("ascii"), 0)
+        self._fd = fd
+
+    @property
+    def held(self) -> bool:
+        return self._fd is not None
+
+    def release(self) -> None:
+        if self._fd is None:
+            return
+        fd, self._fd = self._fd, None
+        try:
+            os.ftruncate(fd, 0)
+        finally:
+            os.close(fd)  # closing the descriptor drops the flock
