@@ -19,22 +19,21 @@ def llm_status(settings: Settings) -> dict[str, Any]:
         settings.llm_url, model=settings.llm_model, api_key=settings.llm_api_key,
         timeout=min(settings.timeout, LLM_STATUS_TIMEOUT),
     ) as client:
-        result: dict[str, Any] = {"url": client.base_url, "reachable": False, "error": None, "models": []}
+        result: dict[str, Any] = {"url": client.base_url, "reachable": False, "error": None, "models": [],
+                                  "chat_models": [], "embedding_models": [], "embedding_pick": None}
         try:
-            models = client.list_models()
+            server = client.models()
         except RagError as exc:
             result["error"] = str(exc)
             return result
-    result["reachable"] = True
-    result["models"] = [
-        {
-            "id": m["id"],
-            "type": m.get("type"),
-            "loaded": m.get("state") == "loaded" if m.get("state") != "unknown" else None,
-            "context_length": m.get("loaded_context_length") or m.get("max_context_length"),
-        }
-        for m in models
-    ]
+    pick = server.pick_embedding_model()
+    result.update(
+        reachable=True,
+        models=[m.to_json() for m in server.models],
+        chat_models=[m.to_json() for m in server.chat_models],
+        embedding_models=[m.to_json() for m in server.ready_embedding_models],
+        embedding_pick=pick.id if pick else None,
+    )
     return result
 
 
@@ -66,9 +65,8 @@ def embedding_choice(settings: Settings, llm: dict[str, Any]) -> str:
                 "else the bundled multilingual-e5-small")
     if not llm["reachable"]:
         return "auto: no server answers, so the bundled multilingual-e5-small (384 dims)"
-    served = [m["id"] for m in llm["models"] if m.get("type") == "embeddings"]
-    if served:
-        return f"auto: the server's embedding model {served[0]}"
+    if llm["embedding_pick"]:
+        return f"auto: the server's embedding model {llm['embedding_pick']}"
     return "auto: the server lists no embedding model, so the bundled multilingual-e5-small (384 dims)"
 
 

@@ -119,7 +119,7 @@ def export(document: Document, given: dict[str, Any], previews: Sequence[tuple[A
                                horizontal=True)
         names = [c.name for c, _ in previews]
         strategy = cols[1].selectbox("Chunks of", names, index=names.index(DEFAULT_STRATEGY))
-        model = cols[2].text_input("Model id", value=curl.suggested_model(settings.embed_model, _server_models(settings, store)))
+        model = cols[2].text_input("Model id", value=curl.suggested_model(settings.embed_model, _embedding_pick(settings, store)))
         default_url = settings.embed_url if server == curl.LMSTUDIO else curl.DEFAULT_URLS[curl.OLLAMA]
         url = st.text_input("Server URL", value=default_url, key=f"curl_url_{server}")
         chunks = dict((c.name, ch) for c, ch in previews)[strategy]
@@ -129,8 +129,8 @@ def export(document: Document, given: dict[str, Any], previews: Sequence[tuple[A
             st.error(str(exc))
 
 
-def _server_models(settings: Any, store: Any) -> list[dict[str, Any]]:
-    return resources.status(settings, store)["llm"].get("models") or []
+def _embedding_pick(settings: Any, store: Any) -> str | None:
+    return resources.status(settings, store)["llm"]["embedding_pick"]
 
 
 def index_section(items: Sequence[Document | Problem], previews: Sequence[tuple[Any, list[Any]]],

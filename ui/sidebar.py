@@ -23,10 +23,7 @@ def _llm_lines(llm: dict[str, Any]) -> None:
             st.caption(llm["error"])
         return
     st.markdown(f":green-badge[:material/check_circle: answering] **LM Studio** at `{llm['url']}`")
-    models = llm.get("models") or []
-    chat = [m for m in models if m.get("type") in ("llm", "vlm") and m.get("loaded") is not False]
-    embed = [m for m in models if m.get("type") == "embeddings" and m.get("loaded") is not False]
-    for label, group in (("chat", chat), ("embeddings", embed)):
+    for label, group in (("chat", llm["chat_models"]), ("embeddings", llm["embedding_models"])):
         if not group:
             st.caption(f"{label}: no model loaded")
         for m in group:

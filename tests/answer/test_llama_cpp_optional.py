@@ -82,8 +82,8 @@ MESSAGES = [{"role": "user", "content": "Say hello."}]
 def test_models_list_without_lm_studio_native_api(llama_server):
     client = LLMClient(llama_server)
     models = client.list_models()
-    assert [m["id"] for m in models] == [ALIAS]
-    assert models[0]["type"] == "unknown"
+    assert [m.id for m in models] == [ALIAS]
+    assert models[0].type == "unknown"
     assert client.chat_model() == ALIAS
     assert client.context_length(ALIAS) is None  # the plain OpenAI API does not say
 

