@@ -10,6 +10,8 @@ import sys
 from rag.chunking import DEFAULT_STRATEGY, STRATEGIES
 from rag.config import Settings
 from rag.embeddings import embedder_for_collection
+from rag.enrich import MODES as ENRICH_MODES
+from rag.enrich import make_enricher, resolve_enrichment
 from rag.index.ingest import ingest, resolve_strategy
 from rag.index.progress import ProgressPrinter
 from rag.redact import strip_userinfo
@@ -50,6 +52,12 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--strategy", metavar="S", default=None, choices=sorted(STRATEGIES),
                         help=f"chunking strategy: {', '.join(sorted(STRATEGIES))} "
                              f"[the collection's own, else {DEFAULT_STRATEGY}]")
+    parser.add_argument("--enrich", metavar="MODE", default=None, choices=ENRICH_MODES,
+                        help="context prepended to each chunk before embedding: none; lead (the heading "
+                             "trail and the article's lead paragraph, no model); llm (one or two sentences "
+                             "from the chat model); questions (the questions it answers and keywords, from "
+                             "the chat model). Contexts from the model are cached under $RAG_DATA_DIR/cache "
+                             "[the collection's own, else none]")
     parser.add_argument("--full", action="store_true",
                         help="rebuild the collection from scratch (also the way to change its embedding model)")
     parser.add_argument("--prune", action="store_true",
@@ -87,10 +95,13 @@ def run(args: argparse.Namespace) -> int:
     store = Store(settings)  # first: a locked embedded store fails before any model loads
     info = None if args.full else store.collection_info(collection)
     strategy, _ = resolve_strategy(info, args.strategy, None, args.full)
+    mode = resolve_enrichment(info, args.enrich, args.full)
+    enricher = make_enricher(mode, settings)  # a model mode without a chat model stops here
     embedder, sentence = embedder_for_collection(settings, info)
     print(sentence, file=sys.stderr, flush=True)
-    print(f"Indexing {strip_userinfo(args.source)} into {collection!r} ({store.describe()}, strategy {strategy})",
-          file=sys.stderr, flush=True)
+    enriched = "" if mode == "none" else f", enrichment {mode}" + (f" by {enricher.model}" if enricher.model else "")
+    print(f"Indexing {strip_userinfo(args.source)} into {collection!r} ({store.describe()}, strategy {strategy}"
+          f"{enriched})", file=sys.stderr, flush=True)
     options = _source_options(args)
     if is_url(args.source):
         items = _SiteListing(WordPressSource(
@@ -101,7 +112,7 @@ def run(args: argparse.Namespace) -> int:
         items = list(open_source(args.source, **options))  # a folder is listed first: known total
     report = ingest(
         items, store, embedder, collection, strategy=args.strategy,
-        full=args.full, prune=args.prune, progress=ProgressPrinter(sys.stderr),
+        full=args.full, prune=args.prune, progress=ProgressPrinter(sys.stderr), enricher=enricher,
     )
     if args.json:
         print(json.dumps(report.to_dict(), indent=2, ensure_ascii=False))

@@ -21,6 +21,16 @@ from rag.chunking.base import Chunk
 from rag.embeddings import OVER_LIMIT_NOTE
 from rag.embeddings.base import vector_problem
 from rag.documents import SKIPPED, WARNING, Document, Problem
+from rag.enrich import (
+    MODEL_MODES,
+    NONE,
+    Enricher,
+    EnrichmentError,
+    enriched_text,
+    enrichment_summary,
+    make_enricher,
+    resolve_enrichment,
+)
 from rag.errors import ConfigError, EmbeddingError, RagError, SourceError
 from rag.index.sparse import sparse_vector
 from rag.index.store import PointRecord, Store, StoredPoint, now_iso, point_id
@@ -53,8 +63,10 @@ class IngestProgress:
     rate: float  # chunks embedded per second so far
     eta: float | None  # seconds left, when the total is known
     current: str  # title of the document being processed
-    phase: str  # "reading" | "embedding" | "writing" | "indexed" | "pruning" | "verifying" | "done"
+    phase: str  # "reading" | "enriching" | "embedding" | "writing" | "indexed" | "pruning" | "verifying" | "done"
     outcome: str = ""  # with phase "indexed": "new" | "changed" | "unchanged" | "skipped" | "failed" | "warning"
+    enrich_tokens: int = 0  # tokens the chat model read and wrote for contexts so far (cache hits cost none)
+    enrich_seconds: float = 0.0
 
 
 @dataclass
@@ -75,6 +87,7 @@ class IngestReport:
     verified: int = 0  # stored points read back with a vector of the right size, non-zero
     verify_error: str | None = None
     aborted: str | None = None  # why the run stopped before the end of the source (no pruning then)
+    enrichment: dict[str, Any] | None = None  # mode, model, contexts, cached, tokens, seconds (when enriched)
     new_urls: list[str] = field(default_factory=list)
     changed_urls: list[str] = field(default_factory=list)
     pruned_urls: list[str] = field(default_factory=list)
@@ -98,6 +111,8 @@ class IngestReport:
             + f"{len(self.failed)} failed, {self.pruned} pruned; "
             f"{self.chunks_written} chunks written in {self.seconds:.1f}s.",
         ]
+        if self.enrichment:
+            lines.append(enrichment_summary(self.enrichment))
         if self.verify_error:
             lines.append(f"Verification FAILED: {self.verify_error}")
         elif self.verified:
@@ -116,9 +131,12 @@ class IngestReport:
 ProgressCallback = Callable[[IngestProgress], None]
 
 
-def build_key(strategy: str, chunk_settings: dict[str, Any], model: str) -> str:
+def build_key(strategy: str, chunk_settings: dict[str, Any], model: str, enrichment: str = NONE) -> str:
     """Short fingerprint of how chunks were made and embedded; a change means re-embedding."""
-    raw = json.dumps([strategy, chunk_settings, model], sort_keys=True, default=str)
+    parts: list[Any] = [strategy, chunk_settings, model]
+    if enrichment != NONE:  # unenriched collections keep the key they always had
+        parts.append(enrichment)
+    raw = json.dumps(parts, sort_keys=True, default=str)
     return hashlib.sha256(raw.encode("utf-8")).hexdigest()[:16]
 
 
@@ -143,9 +161,9 @@ def is_unchanged(doc: Document, points: list[StoredPoint], build: str) -> bool:
 
 def _payload(
     doc: Document, chunk: Chunk, position: int, strategy: str, build: str, model: str, total: int,
-    content_hash: str | None = None,
+    content_hash: str | None = None, context: str | None = None,
 ) -> dict[str, Any]:
-    return {
+    payload = {
         # The contract's keys.
         "url": doc.url,
         "title": doc.title,
@@ -167,10 +185,14 @@ def _payload(
         "end": chunk.end,
         "warnings": list(chunk.warnings),
     }
+    if context is not None:
+        payload["context"] = context  # embedded and indexed before the body, never cited
+    return payload
 
 
 class _Run:
-    def __init__(self, items, store, embedder, collection, strategy, chunk_settings, full, prune, progress):
+    def __init__(self, items, store, embedder, collection, strategy, chunk_settings, full, prune, progress,
+                 enricher: Enricher):
         self.items = items
         self.store = store
         self.embedder = embedder
@@ -182,7 +204,8 @@ class _Run:
         self.prune = prune
         self.progress = progress
         self.model = embedder.model_id
-        self.build = build_key(strategy, self.chunk_settings, self.model)
+        self.enricher = enricher
+        self.build = build_key(strategy, self.chunk_settings, self.model, enricher.mode)
         self.report = IngestReport(collection=collection, strategy=strategy, embedding_model=self.model)
         self.started = time.monotonic()
         self.embed_seconds = 0.0
@@ -218,8 +241,10 @@ class _Run:
         eta = None
         if total is not None and self.docs_done:
             eta = max(0.0, (total - self.docs_done) * elapsed / self.docs_done)
+        stats = self.enricher.stats
         self.progress(
-            IngestProgress(self.docs_done, total, self.chunks_done, rate, eta, self.current, phase, outcome)
+            IngestProgress(self.docs_done, total, self.chunks_done, rate, eta, self.current, phase, outcome,
+                           stats.prompt_tokens + stats.completion_tokens, stats.seconds)
         )
 
     # -- the run ---------------------------------------------------------------------------
@@ -297,7 +322,8 @@ class _Run:
                 )
         if self.store.exists(self.collection):
             self.store.update_metadata(
-                self.collection, strategy=self.strategy, chunk_settings=self.chunk_settings
+                self.collection, strategy=self.strategy, chunk_settings=self.chunk_settings,
+                enrichment=self.enricher.metadata(),
             )
             self.store.finish(self.collection)  # every write on disk; HNSW when the collection is large
             self.verify()
@@ -305,6 +331,8 @@ class _Run:
             note = embedded_size_note(points) if self.store.backend == "embedded" else None
             if note:
                 self.report.warnings.append(note)
+        if self.enricher.mode != NONE:
+            self.report.enrichment = self.enricher.stats.to_dict()
         self.report.seconds = time.monotonic() - self.started
         self.current = ""
         self.tell("done")
@@ -330,31 +358,38 @@ class _Run:
         if not chunks:
             self.report.failed.append((doc.url, "no text to index (the document produced no chunks)"))
             return "failed"
+        # Hashed once: per chunk, a 5 MB document would be hashed thousands of times over.
+        content_hash = doc.content_hash
         try:
-            vectors = self.embed(doc, chunks)
-        except EmbeddingError as exc:
+            if self.enricher.mode != NONE:
+                self.tell("enriching")
+            contexts = self.enricher.contexts(doc, chunks, content_hash)
+            texts = [enriched_text(c, ctx) for c, ctx in zip(chunks, contexts)]
+            vectors = self.embed(doc, chunks, texts)
+        except (EmbeddingError, EnrichmentError) as exc:
             self.report.failed.append((doc.url, str(exc)))
             self.embed_failures_in_a_row += 1
             if self.embed_failures_in_a_row >= _MAX_EMBED_FAILURES_IN_A_ROW:
+                what = "embed" if isinstance(exc, EmbeddingError) else "get their contexts from the chat model"
                 self.report.aborted = (
-                    f"{self.embed_failures_in_a_row} documents in a row failed to embed; last error: {exc}"
+                    f"{self.embed_failures_in_a_row} documents in a row failed to {what}; last error: {exc}"
                 )
             return "failed"
         self.embed_failures_in_a_row = 0
         self.tell("writing")
-        # Hashed once: per chunk, a 5 MB document would be hashed thousands of times over.
-        content_hash = doc.content_hash
+        keep_context = self.enricher.mode != NONE
         records = [
             PointRecord(
                 id=point_id(doc.url, position),
                 dense=vector,
-                sparse=sparse_vector(chunk.embedding_text),
+                sparse=sparse_vector(text),
                 payload=_payload(
-                    doc, chunk, position, self.strategy, self.build, self.model, len(chunks), content_hash
+                    doc, chunk, position, self.strategy, self.build, self.model, len(chunks), content_hash,
+                    context if keep_context else None,
                 ),
             )
             # Ids and `order` follow the position, so they are always 0..n-1 (is_unchanged relies on it).
-            for position, (chunk, vector) in enumerate(zip(chunks, vectors))
+            for position, (chunk, vector, text, context) in enumerate(zip(chunks, vectors, texts, contexts))
         ]
         self.store.upsert(self.collection, records)
         new_ids = {r.id for r in records}
@@ -380,7 +415,7 @@ class _Run:
             for p in stored
         )
 
-    def embed(self, doc: Document, chunks: list[Chunk]) -> list[list[float]]:
+    def embed(self, doc: Document, chunks: list[Chunk], texts: list[str]) -> list[list[float]]:
         dimension = self.embedder.dimension
         vectors: list[list[float]] = []
         for start in range(0, len(chunks), _EMBED_BATCH):
@@ -388,7 +423,7 @@ class _Run:
             batch = chunks[start : start + _EMBED_BATCH]
             labels = [f"{doc.url}#{c.index}" for c in batch]
             began = time.monotonic()
-            got = self.embedder.embed_documents([c.embedding_text for c in batch], labels=labels)
+            got = self.embedder.embed_documents(texts[start : start + _EMBED_BATCH], labels=labels)
             self.embed_seconds += time.monotonic() - began
             truncated = getattr(self.embedder, "last_truncated", None) or []
             for label in truncated:
@@ -469,6 +504,7 @@ def ingest(
     full: bool = False,
     prune: bool = False,
     progress: ProgressCallback | None = None,
+    enricher: Enricher | None = None,
 ) -> IngestReport:
     """Index `items` into `collection`; see the module docstring for the guarantees.
 
@@ -477,10 +513,22 @@ def ingest(
     did not see (only when the source was read to the end). A failed document is reported in
     `report.failed` and the others are still indexed. StoreError is fatal and propagates, and
     so does ConfigError for a strategy that differs from the one the collection was built with.
+
+    `enricher` (rag.enrich.make_enricher) writes each chunk's context; None: the collection's own
+    enrichment, which must then need no chat model (else ConfigError), or none for a new one.
+    Another enrichment than the collection's needs `full`, like another strategy.
     """
     info = store.collection_info(collection)
     strategy, chunk_settings = resolve_strategy(info, strategy, chunk_settings, full)
-    return _Run(items, store, embedder, collection, strategy, chunk_settings, full, prune, progress).run()
+    mode = resolve_enrichment(info, enricher.mode if enricher is not None else None, full)
+    if enricher is None:
+        if mode in MODEL_MODES:
+            raise ConfigError(
+                f"{collection!r} is enriched by the chat model ({mode}): re-runs need it too "
+                f"(rag.enrich.make_enricher({mode!r}, settings))"
+            )
+        enricher = make_enricher(mode)
+    return _Run(items, store, embedder, collection, strategy, chunk_settings, full, prune, progress, enricher).run()
 
 
 def resolve_strategy(

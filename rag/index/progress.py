@@ -25,6 +25,8 @@ def format_progress(p: IngestProgress) -> str:
     parts = [f"{docs} documents", f"{p.chunks_done} chunks"]
     if p.rate > 0:
         parts.append(f"{p.rate:.1f} chunks/s")
+    if p.enrich_tokens:
+        parts.append(f"contexts: {p.enrich_tokens:,} tokens in {_duration(p.enrich_seconds)}")
     if p.eta is not None and p.phase != "done":
         parts.append(f"about {_duration(p.eta)} left")
     line = ", ".join(parts)

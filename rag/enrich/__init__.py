@@ -1,0 +1,168 @@
+"""Contextual enrichment: a short context prepended to each chunk before it is embedded.
+
+The context goes into the embedded text and the BM25 text, never into the cited body: the
+payload's `text` stays the chunk's exact slice of the document, and the context is kept apart
+(payload key `context`). A collection is built with one mode, recorded in its metadata like the
+strategy: re-runs follow it, and another mode needs --full.
+
+Modes: `none`; `lead` (the heading trail and the article's lead paragraph, no model); `llm`
+(one or two sentences from the chat model that situate the chunk in its article); `questions`
+(the questions the chunk answers and its keywords, from the chat model).
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass
+from typing import Any
+
+from rag.chunking.base import Chunk
+from rag.documents import Document
+from rag.enrich.cache import ContextCache
+from rag.enrich.lead import lead_context, lead_paragraph
+from rag.enrich.model import EnrichmentError, ModelContexts
+from rag.errors import ConfigError, LLMError
+
+NONE, LEAD, LLM, QUESTIONS = "none", "lead", "llm", "questions"
+MODES = (NONE, LEAD, LLM, QUESTIONS)
+MODEL_MODES = (LLM, QUESTIONS)
+DEFAULT_MODE = NONE
+
+__all__ = [
+    "MODES", "MODEL_MODES", "NONE", "LEAD", "LLM", "QUESTIONS", "DEFAULT_MODE", "EnrichStats", "Enricher",
+    "EnrichmentError", "enrichment_summary", "make_enricher", "resolve_enrichment", "enriched_text", "built_mode",
+]
+
+
+@dataclass
+class EnrichStats:
+    """What enrichment cost in a run: contexts generated or read from the cache, tokens, time."""
+
+    mode: str
+    model: str | None = None
+    chunks: int = 0
+    cached: int = 0
+    generated: int = 0
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
+    seconds: float = 0.0
+
+    def to_dict(self) -> dict[str, Any]:
+        data = asdict(self)
+        data["seconds"] = round(self.seconds, 3)
+        return data
+
+    def summary(self) -> str:
+        return enrichment_summary(self.to_dict())
+
+
+def enrichment_summary(stats: dict[str, Any]) -> str:
+    """One line for the CLI: how many contexts, and what the chat model's cost."""
+    if stats.get("mode") not in MODEL_MODES:
+        return f"Enrichment {stats.get('mode')}: {stats.get('chunks', 0)} contexts."
+    return (
+        f"Enrichment {stats['mode']} ({stats.get('model')}): {stats.get('chunks', 0)} contexts, "
+        f"{stats.get('cached', 0)} from the cache, {stats.get('generated', 0)} written by the model: "
+        f"{stats.get('prompt_tokens', 0):,} prompt + {stats.get('completion_tokens', 0):,} answer tokens "
+        f"in {stats.get('seconds', 0):.1f} s."
+    )
+
+
+def enriched_text(chunk: Chunk, context: str) -> str:
+    """What is embedded and indexed for BM25: the chunk's header, its context, then its body."""
+    parts = [part for part in (chunk.header, context, chunk.text) if part]
+    return "\n\n".join(parts)
+
+
+class Enricher:
+    """Writes each chunk's context for one mode, and counts what it cost."""
+
+    def __init__(self, mode: str, model_contexts: ModelContexts | None = None) -> None:
+        if mode not in MODES:
+            raise ConfigError(f"unknown enrichment {mode!r}; choose one of: {', '.join(MODES)}")
+        self.mode = mode
+        self.model_contexts = model_contexts
+        self.stats = EnrichStats(mode, model_contexts.model if model_contexts else None)
+
+    @property
+    def model(self) -> str | None:
+        return self.model_contexts.model if self.model_contexts else None
+
+    def contexts(self, doc: Document, chunks: list[Chunk], document_hash: str | None = None) -> list[str]:
+        """One context per chunk ("" with mode none). EnrichmentError when the model fails."""
+        if self.mode == NONE:
+            return ["" for _ in chunks]
+        self.stats.chunks += len(chunks)
+        if self.mode == LEAD:
+            lead = lead_paragraph(doc.markdown)
+            return [lead_context(doc.title, doc.markdown, c, lead) for c in chunks]
+        assert self.model_contexts is not None
+        document_hash = document_hash or doc.content_hash
+        out = []
+        for chunk in chunks:
+            got = self.model_contexts.context(doc, document_hash, chunk)
+            if got.cached:
+                self.stats.cached += 1
+            else:
+                self.stats.generated += 1
+                self.stats.prompt_tokens += got.prompt_tokens
+                self.stats.completion_tokens += got.completion_tokens
+                self.stats.seconds += got.seconds
+            out.append(got.context)
+        return out
+
+    def metadata(self) -> dict[str, Any]:
+        """What the collection records about its enrichment."""
+        return {"mode": self.mode, "model": self.model}
+
+
+def make_enricher(mode: str | None, settings: Any = None, llm: Any = None, language: str = "fr") -> Enricher:
+    """The enricher for `mode`. The model modes need a chat model loaded now: without one this
+    is a ConfigError that says so, before anything is read or written."""
+    mode = mode or NONE
+    if mode not in MODEL_MODES:
+        return Enricher(mode)
+    if llm is None:
+        from rag.answer.llm import LLMClient
+
+        llm = LLMClient.from_settings(settings)
+    try:
+        model, context_length = llm.model_and_context()
+    except LLMError as exc:
+        raise ConfigError(
+            f"The enrichment {mode!r} needs the chat model to write each chunk's context, and it cannot: {exc} "
+            f"Load a chat model in LM Studio, or index with --enrich lead (no model needed) or none."
+        ) from exc
+    folder = (settings.data_dir if settings is not None else _default_data_dir()) / "cache" / "enrichment"
+    return Enricher(mode, ModelContexts(mode, llm, model, context_length, ContextCache(folder), language))
+
+
+def _default_data_dir():
+    import os
+    from pathlib import Path
+
+    return Path(os.environ.get("RAG_DATA_DIR") or "data")
+
+
+def built_mode(info: dict[str, Any] | None) -> str:
+    """The enrichment a collection was built with (collections made before it existed: none)."""
+    recorded = (info or {}).get("enrichment")
+    mode = recorded.get("mode") if isinstance(recorded, dict) else recorded
+    return mode if mode in MODES else NONE
+
+
+def resolve_enrichment(info: dict[str, Any] | None, requested: str | None, full: bool) -> str:
+    """The mode a run uses: the requested one, else the collection's own. A built collection
+    keeps its mode: mixing contexts of two modes would make its record, and evaluations, lie."""
+    if requested is not None and requested not in MODES:
+        raise ConfigError(f"unknown enrichment {requested!r}; choose one of: {', '.join(MODES)}")
+    built = built_mode(info) if (info or {}).get("points") else None
+    if requested is None:
+        return built if built and not full else DEFAULT_MODE
+    if built is not None and not full and built != requested:
+        name = (info or {}).get("name") or "the collection"
+        raise ConfigError(
+            f"{name!r} was built with the enrichment {built}; this run asks for {requested}. Rebuild it "
+            "with --full, or index into another collection (--collection NAME)."
+        )
+    return requested
+

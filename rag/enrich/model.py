@@ -1,0 +1,161 @@
+"""`llm` and `questions`: a chunk's context written by the chat model (LM Studio).
+
+`llm` asks for one or two sentences that situate the chunk in its article (Anthropic's
+contextual retrieval); `questions` asks for the questions the chunk answers and its keywords
+(the variant Etalab measured on service-public.fr). The article goes first in the prompt and the
+chunk last, so a server that reuses the prompt's common prefix (LM Studio does) reads each
+article once for all its chunks.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+from typing import Any
+
+from rag.chunking.base import Chunk
+from rag.documents import Document
+from rag.enrich.cache import ContextCache, cache_key
+from rag.errors import RagError
+from rag.answer.llm import ContextOverflow
+
+PROMPT_VERSION = "1"
+MAX_TOKENS = {"llm": 120, "questions": 220}
+MAX_CONTEXT_CHARS = {"llm": 600, "questions": 1000}
+# Without a known context length, the article is cut to this many characters around the chunk.
+DEFAULT_ARTICLE_CHARS = 8000
+_CHARS_PER_TOKEN = 3  # pessimistic, as in the answer's budget: French and commands tokenize densely
+_PROMPT_OVERHEAD_TOKENS = 400
+
+INSTRUCTIONS = {
+    ("llm", "fr"): (
+        "Tu aides un moteur de recherche à retrouver des extraits d'articles techniques. On te donne "
+        "un article puis un extrait de cet article. Écris une ou deux phrases courtes qui situent "
+        "l'extrait dans l'article : de quel sujet, de quel produit ou de quelle commande il parle, et à "
+        "quelle étape de l'article il se place. Écris dans la langue de l'article. Ne recopie pas "
+        "l'extrait, n'invente rien, pas de préambule : seulement les phrases."
+    ),
+    ("llm", "en"): (
+        "You help a search engine find extracts of technical articles. You are given an article, then "
+        "an extract of it. Write one or two short sentences that situate the extract within the article: "
+        "which subject, product or command it is about, and where in the article it stands. Write in the "
+        "article's language. Do not copy the extract, invent nothing, no preamble: only the sentences."
+    ),
+    ("questions", "fr"): (
+        "Tu aides un moteur de recherche à retrouver des extraits d'articles techniques. On te donne "
+        "un article puis un extrait de cet article. Écris trois questions, une par ligne, auxquelles "
+        "l'extrait répond, telles qu'un lecteur les poserait, puis une dernière ligne qui commence par "
+        "« Mots-clés : » avec cinq à huit mots-clés (commandes, attributs et codes d'erreur recopiés "
+        "exactement). Écris dans la langue de l'article, sans préambule."
+    ),
+    ("questions", "en"): (
+        "You help a search engine find extracts of technical articles. You are given an article, then "
+        "an extract of it. Write three questions, one per line, that the extract answers, as a reader "
+        "would ask them, then a last line starting with \"Keywords:\" with five to eight keywords "
+        "(commands, attributes and error codes copied exactly). Write in the article's language, with "
+        "no preamble."
+    ),
+}
+_REQUEST = {
+    "fr": ("Article", "Extrait", "Situe cet extrait.", "Quelles questions cet extrait résout-il ?"),
+    "en": ("Article", "Extract", "Situate this extract.", "Which questions does this extract answer?"),
+}
+
+
+class EnrichmentError(RagError):
+    """The chat model could not write a chunk's context (the document is reported as failed)."""
+
+
+@dataclass
+class Generated:
+    context: str
+    cached: bool
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
+    seconds: float = 0.0
+
+
+def article_excerpt(markdown: str, chunk: Chunk, budget_chars: int) -> str:
+    """The article, or when it is too long its beginning and the part around the chunk."""
+    if len(markdown) <= budget_chars:
+        return markdown
+    head = markdown[: budget_chars // 3]
+    around = budget_chars - len(head)
+    start = max(len(head), chunk.start - around // 2)
+    end = min(len(markdown), start + around)
+    gap = "\n\n[…]\n\n" if start > len(head) else ""
+    return head + gap + markdown[start:end]
+
+
+def clean_context(text: str, mode: str) -> str:
+    """The model's answer as context: no label it may have added, no blank lines, bounded."""
+    lines = [line.strip() for line in (text or "").strip().splitlines() if line.strip()]
+    if lines and lines[0].rstrip(":").lower() in ("contexte", "context", "questions"):
+        lines = lines[1:]
+    context = "\n".join(lines)
+    limit = MAX_CONTEXT_CHARS[mode]
+    return context if len(context) <= limit else context[:limit].rsplit(" ", 1)[0] + "…"
+
+
+def build_messages(mode: str, language: str, title: str, article: str, chunk: Chunk) -> list[dict[str, str]]:
+    article_label, extract_label, situate, ask = _REQUEST[language]
+    user = (
+        f"<{article_label.lower()} title=\"{title}\">\n{article}\n</{article_label.lower()}>\n\n"
+        f"<{extract_label.lower()}>\n{chunk.text}\n</{extract_label.lower()}>\n\n"
+        + (situate if mode == "llm" else ask)
+    )
+    return [{"role": "system", "content": INSTRUCTIONS[(mode, language)]}, {"role": "user", "content": user}]
+
+
+class ModelContexts:
+    """Contexts from the chat model `llm` (an LLMClient), read from and written to `cache`."""
+
+    def __init__(self, mode: str, llm: Any, model: str, context_length: int | None, cache: ContextCache,
+                 language: str = "fr") -> None:
+        self.mode = mode
+        self.llm = llm
+        self.model = model
+        self.cache = cache
+        self.language = language
+        if context_length:
+            tokens = context_length - MAX_TOKENS[mode] - _PROMPT_OVERHEAD_TOKENS
+            self.article_chars = max(1000, tokens * _CHARS_PER_TOKEN)
+        else:
+            self.article_chars = DEFAULT_ARTICLE_CHARS
+
+    def key(self, doc: Document, document_hash: str, chunk: Chunk) -> str:
+        return cache_key(self.mode, self.model, PROMPT_VERSION, self.language, document_hash, chunk.text)
+
+    def _ask(self, messages: list[dict[str, str]]) -> str:
+        return self.llm.chat(messages, model=self.model, max_tokens=MAX_TOKENS[self.mode], temperature=0.0)
+
+    def context(self, doc: Document, document_hash: str, chunk: Chunk) -> Generated:
+        key = self.key(doc, document_hash, chunk)
+        hit = self.cache.get(key)
+        if hit is not None:
+            return Generated(hit["context"], cached=True)
+        messages = build_messages(self.mode, self.language, doc.title,
+                                  article_excerpt(doc.markdown, chunk, self.article_chars), chunk)
+        began = time.monotonic()
+        try:
+            try:
+                answer = self._ask(messages)
+            except ContextOverflow:
+                # The server's window is smaller than it said (or than guessed): a shorter excerpt.
+                article = article_excerpt(doc.markdown, chunk, max(1000, self.article_chars // 4))
+                answer = self._ask(build_messages(self.mode, self.language, doc.title, article, chunk))
+        except RagError as exc:
+            raise EnrichmentError(f"the chat model could not write the context of chunk {chunk.index}: {exc}") from exc
+        seconds = time.monotonic() - began
+        usage = getattr(self.llm, "last_usage", None) or {}
+        generated = Generated(
+            clean_context(answer, self.mode), cached=False,
+            prompt_tokens=int(usage.get("prompt_tokens") or 0),
+            completion_tokens=int(usage.get("completion_tokens") or 0),
+            seconds=seconds,
+        )
+        self.cache.put(key, {"context": generated.context, "model": self.model, "mode": self.mode,
+                             "prompt_tokens": generated.prompt_tokens,
+                             "completion_tokens": generated.completion_tokens,
+                             "seconds": round(seconds, 3)})
+        return generated
