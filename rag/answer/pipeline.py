@@ -25,6 +25,7 @@ from __future__ import annotations
 import json
 import logging
 import os
+import time
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
@@ -84,6 +85,9 @@ class AskResult:
     usage: dict[str, Any] | None = None
     context_length: int | None = None
     collection: str | None = None
+    # The cost of the passages sent: seconds until the model's first word, and until its last.
+    first_token_seconds: float | None = None
+    answer_seconds: float | None = None
 
     def to_json(self) -> dict[str, Any]:
         """The `rag ask --json` contract, plus extra keys."""
@@ -110,6 +114,8 @@ class AskResult:
             "usage": self.usage,
             "context_length": self.context_length,
             "collection": self.collection,
+            "first_token_seconds": self.first_token_seconds,
+            "answer_seconds": self.answer_seconds,
         }
 
     def source_lines(self, markdown: bool = False) -> list[str]:
@@ -304,17 +310,24 @@ def answer_passages(
                        max_tokens=max_tokens, prompt_file=prompt_file, log_dir=log_dir)
     if prepared.result is not None:
         return prepared.result
+    began = time.monotonic()
+    first: float | None = None
     stream = llm.stream_chat(prepared.messages, **prepared.chat_params())
     pieces: list[str] = []
     try:
         for piece in stream:
+            if first is None:
+                first = time.monotonic() - began
             pieces.append(piece)
             if on_token is not None:
                 on_token(piece)
     except LLMError as exc:
         return finalize(prepared, "".join(pieces), error=exc)
-    return finalize(prepared, "".join(pieces), usage=getattr(stream, "usage", None),
-                    model=getattr(stream, "model", None))
+    result = finalize(prepared, "".join(pieces), usage=getattr(stream, "usage", None),
+                      model=getattr(stream, "model", None))
+    result.first_token_seconds = None if first is None else round(first, 3)
+    result.answer_seconds = round(time.monotonic() - began, 3)
+    return result
 
 
 def ask(

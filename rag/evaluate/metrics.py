@@ -91,6 +91,20 @@ def threshold_shares(rows: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
     }
 
 
+def cost_metrics(rows: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
+    """What answering cost, over the questions that reached the model (the seed's 4 against 12
+    passages): the mean prompt tokens and the median seconds to the first word of the answer."""
+    prompts = [r["prompt_tokens"] for r in rows if isinstance(r.get("prompt_tokens"), int)]
+    firsts = sorted(r["first_token_seconds"] for r in rows if isinstance(r.get("first_token_seconds"), (int, float)))
+    middle = len(firsts) // 2
+    median = None if not firsts else firsts[middle] if len(firsts) % 2 else (firsts[middle - 1] + firsts[middle]) / 2
+    return {
+        "prompt_tokens_mean": round(sum(prompts) / len(prompts), 1) if prompts else None,
+        "first_token_seconds_median": None if median is None else round(median, 3),
+        "answers_timed": len(firsts),
+    }
+
+
 def llm_metrics(rows: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
     """Answer-level metrics, for runs made with the chat model.
 

@@ -12,8 +12,10 @@ _LABELS = {
     "suggested_threshold": "suggested threshold", "answer_contains_expected": "answer contains expected",
     "refusal_rate_out_of_base": "off-topic refusals", "refusal_rate_in_base": "in-base refusals",
     "invalid_citation_rate": "invalid citations", "uncited_rate": "uncited answers",
+    "prompt_tokens_mean": "prompt tokens (mean)", "first_token_seconds_median": "seconds to first word (median)",
 }
 _SCORES = {"mrr", "threshold", "suggested_threshold"}
+_AMOUNTS = {"prompt_tokens_mean", "first_token_seconds_median"}  # not shares: shown as numbers
 
 
 def _pct(value: float | None) -> str:
@@ -119,12 +121,25 @@ def format_summary(results: Mapping[str, Any]) -> str:
         lines.append(
             f"answers with no citation {_pct(s.get('uncited_rate'))} ({c.get('uncited', 0)} of {answered} answers)"
         )
+        if s.get("prompt_tokens_mean") is not None or s.get("first_token_seconds_median") is not None:
+            tokens = s.get("prompt_tokens_mean")
+            first = s.get("first_token_seconds_median")
+            lines.append(
+                "cost of the passages sent: "
+                + (f"{tokens:,.0f} prompt tokens on average" if tokens is not None else "prompt tokens not reported")
+                + (f", first word after {first:.2f} s (median)" if first is not None else "")
+            )
         if c.get("llm_errors"):
             lines.append(f"{c['llm_errors']} questions got no answer from the chat model (see llm_error in the CSV)")
     return "\n".join(lines)
 
 
 def _delta(key: str, d: Mapping[str, Any]) -> str:
+    if key in _AMOUNTS:
+        spec = ",.0f" if key == "prompt_tokens_mean" else ".2f"
+        unit = "" if key == "prompt_tokens_mean" else " s"
+        a, b = (("n/a" if v is None else f"{v:{spec}}{unit}") for v in (d["a"], d["b"]))
+        return f"{a} -> {b}" + ("" if d["delta"] is None else f" ({d['delta']:+{spec}}{unit})")
     fmt = _num if key in _SCORES else _pct
     text = f"{fmt(d['a'])} -> {fmt(d['b'])}"
     if d["delta"] is None:

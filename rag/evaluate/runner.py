@@ -16,7 +16,7 @@ from typing import Any, Callable, Mapping, Sequence
 from rag.evaluate.calibration import calibrate
 from rag.config import Settings
 from rag.errors import RagError
-from rag.evaluate.metrics import contains_answer, hit_rank, llm_metrics, retrieval_metrics, threshold_shares
+from rag.evaluate.metrics import contains_answer, cost_metrics, hit_rank, llm_metrics, retrieval_metrics, threshold_shares
 from rag.evaluate.report import format_comparison, format_summary
 from rag.evaluate.runs import CSV_FILE, RESULTS_FILE, list_runs, load_run, new_run_dir, record_history, write_results
 from rag.evaluate.questions import Question, load_questions
@@ -122,9 +122,22 @@ def question_row(
                 ),
                 "dropped_passages": list(getattr(result, "dropped_passages", None) or []),
                 "llm_error": getattr(result, "llm_error", None),
+                **answer_cost(result),
             }
         )
     return row
+
+
+def answer_cost(result: Any) -> dict[str, Any]:
+    """What the passages sent cost the model: the prompt's tokens (as the server counted them)
+    and the seconds to its first word and to the end. None when the model was not called."""
+    usage = getattr(result, "usage", None) or {}
+    prompt = usage.get("prompt_tokens") if isinstance(usage, Mapping) else None
+    return {
+        "prompt_tokens": prompt if isinstance(prompt, int) else None,
+        "first_token_seconds": getattr(result, "first_token_seconds", None),
+        "answer_seconds": getattr(result, "answer_seconds", None),
+    }
 
 
 def summarize(
@@ -153,6 +166,7 @@ def summarize(
         llm = llm_metrics(rows)
         counts.update(llm.pop("counts"))
         summary.update(llm)
+        summary.update(cost_metrics(rows))
     summary["calibration"] = cal.to_dict()
     summary["counts"] = counts
     return summary
@@ -306,6 +320,7 @@ COMPARED_METRICS = (
     "hit_at_1", "hit_at_3", "hit_at_k", "mrr", "answer_in_context", "in_base_accepted",
     "out_of_base_refused", "threshold", "suggested_threshold", "answer_contains_expected",
     "refusal_rate_out_of_base", "refusal_rate_in_base", "invalid_citation_rate", "uncited_rate",
+    "prompt_tokens_mean", "first_token_seconds_median",
 )
 _SIDE_KEYS = ("collection", "date", "model", "strategy", "chunk_settings", "mode", "k", "llm", "path")
 

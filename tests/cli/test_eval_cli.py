@@ -212,3 +212,34 @@ def test_chat_model_down_is_reported(env, lmstudio, monkeypatch, capsys):
     rows = json.loads((env / "down" / "results.json").read_text())["questions"]
     assert all(r["llm_error"] for r in rows) and all(r["rank"] == 1 for r in rows if r["in_base"])
     assert "the chat model gave no answer to 6 questions" in capsys.readouterr().err
+
+
+def test_the_cost_of_k_prompt_tokens_and_first_word_per_question(env, lmstudio, monkeypatch, capsys):
+    # The seed's measure: the same questions with few and with many passages sent to the model.
+    from rag.evaluation import compare, format_comparison
+
+    monkeypatch.setenv("RAG_LLM_URL", lmstudio.url)
+    monkeypatch.setenv("RAG_THRESHOLD", "0.5")  # every question reaches the model
+    lmstudio.answer = scripted
+    lmstudio.delay = 0.05
+    runs = {}
+    for k in (1, 4):
+        assert main(["eval", "--questions", str(env / "questions.jsonl"), "--top-k", str(k),
+                     "--out", str(env / f"k{k}")]) == 0
+        runs[k] = json.loads((env / f"k{k}" / "results.json").read_text())
+    for k, data in runs.items():
+        rows = data["questions"]
+        assert all(isinstance(r["prompt_tokens"], int) and r["prompt_tokens"] > 0 for r in rows)
+        assert all(r["first_token_seconds"] >= 0.05 and r["answer_seconds"] >= r["first_token_seconds"] for r in rows)
+        s = data["summary"]
+        assert s["prompt_tokens_mean"] == pytest.approx(sum(r["prompt_tokens"] for r in rows) / len(rows), abs=0.1)
+        assert s["first_token_seconds_median"] >= 0.05 and s["answers_timed"] == len(rows)
+    assert runs[4]["summary"]["prompt_tokens_mean"] > runs[1]["summary"]["prompt_tokens_mean"]
+    assert "prompt tokens on average, first word after" in capsys.readouterr().out
+
+    cmp = compare(runs[1], runs[4])
+    tokens = cmp["metrics"]["prompt_tokens_mean"]
+    assert tokens["delta"] > 0 and "first_token_seconds_median" in cmp["metrics"]
+    assert "prompt tokens (mean):" in format_comparison(cmp)
+    history = {r["k"]: r for r in list_runs(Settings.from_env())}  # the Evaluate page's table of runs
+    assert history[4]["prompt_tokens_mean"] == runs[4]["summary"]["prompt_tokens_mean"]

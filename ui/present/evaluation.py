@@ -128,7 +128,8 @@ def comparison_rows(cmp: Mapping[str, Any]) -> list[dict[str, Any]]:
 
 
 RUN_COLUMNS = ("date", "collection", "strategy", "model", "mode", "k", "llm", "questions",
-               "hit_at_1", "hit_at_k", "mrr", "threshold", "suggested_threshold", "path")
+               "hit_at_1", "hit_at_k", "mrr", "threshold", "suggested_threshold",
+               "prompt_tokens_mean", "first_token_seconds_median", "path")
 
 
 def run_label(run: Mapping[str, Any]) -> str:
