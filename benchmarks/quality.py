@@ -2,6 +2,7 @@
 
     .venv/bin/python benchmarks/quality.py                  # demo then CNIL: 8-15 minutes
     .venv/bin/python benchmarks/quality.py --corpus demo    # demo set only: 1-2 minutes
+    .venv/bin/python benchmarks/quality.py --enrich lead    # enrichment: none against lead (section below)
 
 Two question sets, measured the same way (rag.evaluate.runner.run_eval, top_k 6, no LLM):
 
@@ -183,6 +184,73 @@ def ranking(strategies: dict[str, Any]) -> list[dict[str, Any]]:
     return sorted(rows, key=lambda r: (-(r["mrr"] or 0), -(r["hit_at_1"] or 0)))
 
 
+# -- enrichment: the same questions with and without a context before each chunk ----------------
+#
+# A separate measurement (its own option and result file): each strategy is indexed once per
+# enrichment mode into a throwaway folder, and the two are compared on the same questions, dense
+# and hybrid. `lead` needs no model. `llm` and `questions` need a chat model in LM Studio
+# (RAG_LLM_URL): their contexts are cached under the throwaway folder only, so every run pays them.
+
+ENRICH_OUT = {"demo": RESULTS / "quality_enrichment.json", "cnil": RESULTS / "quality_enrichment_cnil.json"}
+ENRICH_KEYS = ("hit_at_1", "hit_at_3", "hit_at_k", "mrr", "answer_in_context", "suggested_threshold")
+
+
+def _question_list(spec: dict[str, Any]) -> list:
+    found = spec["questions"]()
+    return [q for path in (found if isinstance(found, list) else [found]) for q in load_questions(path)]
+
+
+def run_enrichment(name: str, strategies: list[str], modes: list[str], threads: int) -> dict[str, Any]:
+    from rag.config import Settings
+    from rag.enrich import make_enricher
+
+    spec = SETS[name]
+    docs = load_documents(spec["docs"]())
+    questions = _question_list(spec)
+    model = EmbeddedEmbedder(threads=threads)
+    report: dict[str, Any] = {
+        "machine": machine(),
+        "settings": {"top_k": TOP_K, "retrieval_modes": list(MODES), "enrichment_modes": modes,
+                     "embedding_model": model.model_id, "documents": spec["docs_label"],
+                     "document_count": len(docs), "question_set": spec["questions_label"]},
+        "runs": {},
+    }
+    with temp_data_dir(f"quality-enrich-{name}") as data_dir:
+        store = Store(settings_for(data_dir))
+        try:
+            for strategy in strategies:
+                for mode in modes:
+                    enricher = make_enricher(mode, Settings.from_env().replace(data_dir=data_dir))
+                    collection = f"enrich_{strategy}_{mode}"
+                    say(f"[{name}] indexing {strategy} with enrichment {mode}...")
+                    ingested = ingest(docs, store, model, collection, strategy=strategy, full=True, enricher=enricher)
+                    assert ingested.ok, ingested.summary()
+                    row: dict[str, Any] = {"ingest_seconds": round(ingested.seconds, 1),
+                                           "enrichment": ingested.enrichment}
+                    for retrieval in MODES:
+                        results = run_eval(questions, store, model, collection, top_k=TOP_K, mode=retrieval,
+                                           question_set=spec["questions_label"])
+                        summary = results["summary"]
+                        row[retrieval] = {k: _round(summary.get(k)) for k in ENRICH_KEYS}
+                        row[retrieval]["misses"] = sorted(q["id"] for q in results["questions"]
+                                                          if q.get("in_base") and q.get("rank") is None)
+                        say(f"  {retrieval}: hit@1 {row[retrieval]['hit_at_1']} MRR {row[retrieval]['mrr']} "
+                            f"hit@{TOP_K} {row[retrieval]['hit_at_k']}")
+                    report["runs"][f"{strategy}/{mode}"] = row
+                    store.delete_collection(collection)
+        finally:
+            store.close()
+    report["effect"] = {
+        f"{strategy}/{mode}/{retrieval}": {
+            k: _round((report["runs"][f"{strategy}/{mode}"][retrieval][k] or 0)
+                      - (report["runs"][f"{strategy}/{modes[0]}"][retrieval][k] or 0))
+            for k in ("hit_at_1", "mrr", "hit_at_k")
+        }
+        for strategy in strategies for mode in modes[1:] for retrieval in MODES
+    }
+    return report
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--corpus", choices=["demo", "cnil", "all"], default="demo",
@@ -190,9 +258,20 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--strategies", default=",".join(STRATEGIES), help="comma-separated (default: all four)")
     parser.add_argument("--max-minutes", type=float, default=10.0,
                         help="skip a strategy whose indexing is estimated to take longer (default 10)")
+    parser.add_argument("--enrich", metavar="MODES", default=None,
+                        help="measure enrichment instead: the modes to compare, the first being the baseline "
+                             "(e.g. lead, or none,llm with a chat model in LM Studio); writes "
+                             "quality_enrichment*.json")
     args = parser.parse_args(argv)
     strategies = args.strategies.split(",")
     threads = embed_threads()
+    if args.enrich:
+        modes = args.enrich.split(",")
+        modes = modes if modes[0] == "none" else ["none", *modes]
+        for name in ["demo", "cnil"] if args.corpus == "all" else [args.corpus]:
+            started = time.monotonic()
+            finish(run_enrichment(name, strategies, modes, threads), ENRICH_OUT[name], started)
+        return 0
     names = ["demo", "cnil"] if args.corpus == "all" else [args.corpus]
     for name in names:  # a missing corpus stops the run now, not after the first set's minutes
         SETS[name]["docs"](), SETS[name]["questions"]()
