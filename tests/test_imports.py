@@ -13,7 +13,7 @@ import sys
 
 import pytest
 
-STAGES = "rag.cli, rag.cli.main, rag.sources, rag.chunking, rag.embeddings, rag.index, rag.answer, rag.evaluate"
+STAGES = "rag.cli, rag.cli.main, rag.sources, rag.chunking, rag.enrich, rag.embeddings, rag.index, rag.answer, rag.evaluate"
 
 
 @pytest.mark.slow  # a fresh interpreter imports every module of the package

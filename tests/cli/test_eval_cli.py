@@ -216,7 +216,7 @@ def test_chat_model_down_is_reported(env, lmstudio, monkeypatch, capsys):
 
 def test_the_cost_of_k_prompt_tokens_and_first_word_per_question(env, lmstudio, monkeypatch, capsys):
     # The seed's measure: the same questions with few and with many passages sent to the model.
-    from rag.evaluation import compare, format_comparison
+    from rag.evaluate.runner import compare, format_comparison
 
     monkeypatch.setenv("RAG_LLM_URL", lmstudio.url)
     monkeypatch.setenv("RAG_THRESHOLD", "0.5")  # every question reaches the model

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from rag.cli import main
+from rag.cli.main import main
 from rag.config import Settings
 from rag.index.store import Store
 
