@@ -12,16 +12,17 @@ import re
 from dataclasses import dataclass, field
 from typing import Any, Iterable, Sequence
 
+from rag.markdown_structure import blank_code
+
 MAX_RANGE = 20
 
 _NUMBER_OR_RANGE = r"\d{1,4}(?:\s*[-–]\s*\d{1,4})?"
 _CITATION = re.compile(rf"(?<![\w\[])\[\s*({_NUMBER_OR_RANGE}(?:\s*[,;]\s*{_NUMBER_OR_RANGE})*)\s*\](?!\()")
-_FENCE = re.compile(r"(```|~~~).*?(\1|\Z)", re.DOTALL)
 _INLINE_CODE = re.compile(r"`[^`\n]*`")
 
 
 def _without_code(text: str) -> str:
-    text = _FENCE.sub(lambda m: " " * len(m.group(0)), text)
+    text = blank_code(text)
     return _INLINE_CODE.sub(lambda m: " " * len(m.group(0)), text)
 
 

@@ -10,6 +10,8 @@ import re
 from bisect import bisect_left, bisect_right
 from typing import NamedTuple
 
+from rag.markdown_structure import FENCE_OPENING, block_end
+
 CODE = "code"
 TABLE = "table"
 
@@ -17,11 +19,10 @@ _CLOSING_HASHES = re.compile(r"(?:^|[ \t]+)#+$")
 _ANCHOR_TAG = re.compile(r"</?a\b[^>]*>", re.IGNORECASE)
 _NON_SPACE = re.compile(r"\S")
 _FRONT_MATTER_END = re.compile(r"^(?:---|\.\.\.)[ \t]*\r?$", re.M)
-# A line that opens a fence, is a heading, or may be a table delimiter row. Fences may be
-# indented (they often sit inside list items); a backtick fence's info string cannot contain a
-# backtick (CommonMark), which keeps inline ```code``` from opening one.
+# A line that opens a fence (the rule is rag.markdown_structure's), is a heading, or may be a
+# table delimiter row.
 _EVENT_LINE = (
-    r"(?:(?P<fence>[ \t]*(?:`{3,}|~{3,}))(?P<info>[^\n]*)"
+    rf"(?:(?P<fence>{FENCE_OPENING})(?P<info>[^\n]*)"
     r"|(?P<hashes> {0,3}#{1,6})(?:[ \t]+(?P<title>[^\n]*?))?[ \t]*\r?$"
     r"|[ \t]*\|?[ \t]*:?-+:?[ \t]*(?:\|[ \t]*:?-+:?[ \t]*)*\|?[ \t]*\r?$)"
 )
@@ -31,19 +32,6 @@ _EVENT = re.compile(_EVENT_LINE, re.M)
 _NEXT_EVENT = re.compile("\n(?=[ \t`~#|:-])" + _EVENT_LINE, re.M)
 # Rows after the delimiter row: each following line that holds a "|" and does not open a fence.
 _TABLE_ROWS = re.compile(r"(?:\n(?![ \t]*(?:`{3}|~{3}))[^\n|]*\|[^\n]*)*")
-# Keyed by the opening marker itself ("```", "~~~~"): it is one character repeated, so it fixes
-# both the character and the least length, and the lookup needs no tuple.
-_CLOSERS: dict[str, re.Pattern[str]] = {}
-
-
-def _closing_fence(marker: str) -> re.Pattern[str]:
-    closer = _CLOSERS.get(marker)
-    if closer is None:
-        # Starting at the newline lets the engine jump from line to line.
-        closer = _CLOSERS[marker] = re.compile(
-            rf"\n[ \t]*{re.escape(marker[0])}{{{len(marker)},}}[ \t]*\r?$", re.M
-        )
-    return closer
 
 
 def _trim_cr(text: str, end: int) -> int:
@@ -125,8 +113,7 @@ class Structure:
                 if marker[0] == "`" and "`" in info:
                     pos = line_end + 1  # inline ```code```, not a fence
                     continue
-                close = _closing_fence(marker).search(text, line_end) if line_end < size else None
-                end = _trim_cr(text, close.end()) if close else size  # unclosed: runs to the end
+                end = _trim_cr(text, block_end(text, line_end, marker, len(fence) - len(marker)))
                 start = line_start + len(fence) - len(marker)
                 self.blocks.append(Block(CODE, start, max(end, start + 1)))
                 pos = free_from = end + 1

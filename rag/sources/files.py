@@ -15,6 +15,7 @@ from typing import Iterable, Iterator
 
 from rag.documents import SKIPPED, Document, Problem
 from rag.errors import SourceError
+from rag.markdown_structure import lines_in_code
 from rag.sources.html import html_title_and_main, html_to_markdown
 from rag.sources.access_rule import AccessValueError, declared_access, effective_access
 from rag.sources.frontmatter import as_text, split_front_matter
@@ -27,7 +28,6 @@ SUFFIXES = MARKDOWN_SUFFIXES + HTML_SUFFIXES
 FETCHED_SOURCE = "wordpress"  # front-matter `source` written by `rag fetch`
 
 _ATX_H1 = re.compile(r"^ {0,3}#[ \t]+(.+?)[ \t]*#*[ \t]*$")
-_FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
 _TAG = re.compile(r"<[^>]+>")
 
 
@@ -50,15 +50,8 @@ def _decode(raw: bytes, item: str, problems: list[Problem]) -> str:
 
 def first_h1(markdown: str) -> str | None:
     """The text of the first `# ` heading outside code blocks, without inline HTML anchors."""
-    fence: str | None = None
-    for line in markdown.split("\n"):
-        match = _FENCE.match(line)
+    for line, fence in lines_in_code(markdown):
         if fence is not None:
-            if match and match.group(1)[0] == fence[0] and len(match.group(1)) >= len(fence):
-                fence = None
-            continue
-        if match:
-            fence = match.group(1)
             continue
         heading = _ATX_H1.match(line)
         if heading:

@@ -12,6 +12,8 @@ import re
 from bs4 import BeautifulSoup, CData, Comment, Declaration, Doctype, NavigableString, ProcessingInstruction, Tag
 from markdownify import MarkdownConverter
 
+from rag.markdown_structure import lines_in_code
+
 # Elements whose content is never text a reader should get (or that could execute).
 _DROPPED_TAGS = (
     "script", "style", "iframe", "frame", "frameset", "form", "noscript", "object", "embed", "applet",
@@ -33,7 +35,6 @@ _UNSAFE_SCHEME = re.compile(r"^(?:javascript|vbscript|data|livescript):", re.I)
 _CONTROL_CHARS = re.compile(r"[\x00-\x20\x7f]+")
 # "<" followed by something a Markdown renderer could read as an HTML tag or comment.
 _TAG_START = re.compile(r"<(?=[A-Za-z/!?])")
-_FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
 
 
 def _is_unsafe_url(url: str | None) -> bool:
@@ -187,21 +188,15 @@ def _ensure_table_headers(soup: BeautifulSoup) -> None:
 def _tidy(markdown: str) -> str:
     """At most one blank line in a row and no trailing spaces on blank lines, outside code fences."""
     out: list[str] = []
-    fence: str | None = None
     blank = 0
-    for line in markdown.split("\n"):
+    previous = None
+    for line, fence in lines_in_code(markdown):
         if fence is not None:
-            out.append(line)
-            stripped = line.strip()
-            if stripped.startswith(fence[0] * len(fence)) and set(stripped) == {fence[0]}:
-                fence = None
+            # The opening line loses its trailing blanks; the code is kept as written.
+            out.append(line if fence is previous else line.rstrip())
+            blank, previous = 0, fence
             continue
-        match = _FENCE.match(line)
-        if match:
-            fence = match.group(1)
-            blank = 0
-            out.append(line.rstrip())
-            continue
+        previous = None
         if not line.strip():
             blank += 1
             if blank > 1:

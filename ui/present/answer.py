@@ -9,10 +9,10 @@ from __future__ import annotations
 import re
 from typing import Any, Iterable, Iterator
 
+from rag.markdown_structure import lines_in_code
 from ui.present.safe_markdown import escape_link_text, link_markdown, safe_link, sanitize_markdown
 
 _STREAM_SPECIAL = re.compile(r"([\\\[\]])")
-_FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
 _HEADING = re.compile(r"^ {0,3}#{1,6}[ \t]+(.+?)[ \t#]*$")
 
 
@@ -75,15 +75,8 @@ def passage_markdown(passage: Any, accepted: bool, threshold: float | None) -> s
 def demote_headings(markdown: str) -> str:
     """Headings become bold lines (outside code blocks): a passage is an excerpt, not a page."""
     out: list[str] = []
-    fence: str | None = None
-    for line in markdown.split("\n"):
-        opening = _FENCE.match(line)
-        if fence is not None:
-            if opening and opening.group(1)[0] == fence[0] and len(opening.group(1)) >= len(fence):
-                fence = None
-        elif opening:
-            fence = opening.group(1)
-        else:
+    for line, fence in lines_in_code(markdown):
+        if fence is None:
             heading = _HEADING.match(line)
             if heading:
                 line = f"**{heading.group(1)}**"

@@ -12,10 +12,11 @@ from __future__ import annotations
 import html
 import re
 
+from rag.markdown_structure import split_code
+
 LINK_SCHEMES = ("http", "https", "mailto")
 IMAGE_SCHEMES = ("http", "https")
 
-_FENCE = re.compile(r"^(?P<indent> {0,3})(?P<fence>`{3,}|~{3,})(?P<info>.*)$")
 _SCHEME = re.compile(r"^([a-z][a-z0-9+.\-]*):")
 # Browsers drop these characters from URLs, so "java\tscript:" is still javascript:.
 _URL_NOISE = re.compile(r"[\x00-\x20\x7f]+")
@@ -127,45 +128,6 @@ def _sanitise_prose(text: str, images: bool) -> str:
     return _escape_html(_neutralise_links(text, images))
 
 
-def _split_fences(text: str) -> list[tuple[bool, str]]:
-    """The text cut into (is_code, piece): fenced code blocks and the prose between them.
-
-    A fence opened with indentation (inside a list item) ends, for safety, at the first line
-    indented less than it: Markdown ends the list item, and its code block, there.
-    """
-    pieces: list[tuple[bool, str]] = []
-    prose: list[str] = []
-    lines = text.splitlines(keepends=True)
-    i = 0
-    while i < len(lines):
-        opening = _FENCE.match(lines[i].rstrip("\r\n"))
-        if not opening or (opening.group("fence")[0] == "`" and "`" in opening.group("info")):
-            prose.append(lines[i])
-            i += 1
-            continue
-        indent, fence = len(opening.group("indent")), opening.group("fence")
-        block = [lines[i]]
-        i += 1
-        while i < len(lines):
-            line = lines[i].rstrip("\r\n")
-            stripped = line.lstrip(" ")
-            if indent and stripped and len(line) - len(stripped) < indent:
-                break
-            block.append(lines[i])
-            i += 1
-            closing = _FENCE.match(line)
-            if closing and closing.group("fence")[0] == fence[0] and len(closing.group("fence")) >= len(fence) \
-                    and not closing.group("info").strip():
-                break
-        if prose:
-            pieces.append((False, "".join(prose)))
-            prose = []
-        pieces.append((True, "".join(block)))
-    if prose:
-        pieces.append((False, "".join(prose)))
-    return pieces
-
-
 def sanitize_markdown(text: str | None, images: bool = True) -> str:
     """`text` safe for st.markdown: raw HTML shown as text, only http(s)/mailto links and
     http(s) images kept (the others become their text), fenced code blocks untouched.
@@ -176,4 +138,4 @@ def sanitize_markdown(text: str | None, images: bool = True) -> str:
         return ""
     # NUL becomes U+FFFD in Markdown anyway; removing it first keeps the patterns simple.
     text = text.replace("\x00", "\ufffd")
-    return "".join(piece if is_code else _sanitise_prose(piece, images) for is_code, piece in _split_fences(text))
+    return "".join(piece if is_code else _sanitise_prose(piece, images) for is_code, piece in split_code(text))
