@@ -5,7 +5,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: run test test-fast install browser bench clean
+.PHONY: run test test-fast lint install browser bench clean
 
 $(BIN)/python:
 	$(PY) -m venv $(VENV)
@@ -27,7 +27,11 @@ browser:
 	@test -x $(CHROMIUM) || { $(SUDO) apt-get update -qq && $(SUDO) apt-get install -y -qq chromium >/dev/null; }
 	@test -x $(CHROMIUM) || { echo "$(CHROMIUM) is still missing after apt-get install chromium" >&2; exit 1; }
 
-test: install browser
+# The linter first: CI (.ci/run) runs `make test`, so it checks the code too (rules in pyproject.toml).
+lint: install
+	$(BIN)/ruff check .
+
+test: install browser lint
 	$(BIN)/python -m pytest
 
 test-fast: install browser

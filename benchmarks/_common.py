@@ -75,7 +75,7 @@ def machine(extra_packages: Sequence[str] = ()) -> dict[str, Any]:
     except AttributeError:
         usable = os.cpu_count()
     return {
-        "date": dt.datetime.now(dt.timezone.utc).isoformat(timespec="seconds"),
+        "date": dt.datetime.now(dt.UTC).isoformat(timespec="seconds"),
         "python": platform.python_version(),
         "platform": platform.platform(),
         "cpu_model": cpu_model(),

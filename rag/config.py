@@ -79,7 +79,7 @@ class Settings:
     timeout: float = 60.0
 
     @classmethod
-    def from_env(cls, env: Mapping[str, str] | None = None) -> "Settings":
+    def from_env(cls, env: Mapping[str, str] | None = None) -> Settings:
         env = os.environ if env is None else env
         llm_url = normalize_base_url(env.get("RAG_LLM_URL") or DEFAULT_LLM_URL)
         embed_raw = env.get("RAG_EMBED_URL")
@@ -101,7 +101,7 @@ class Settings:
             timeout=float(_float_or_none(env.get("RAG_TIMEOUT"), "RAG_TIMEOUT") or 60.0),
         )
 
-    def replace(self, **changes: object) -> "Settings":
+    def replace(self, **changes: object) -> Settings:
         return dataclasses.replace(self, **changes)
 
     @property

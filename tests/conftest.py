@@ -14,7 +14,8 @@ ROOT = Path(__file__).resolve().parent.parent
 # read nothing outside the repository.
 CORPORA = ROOT / "tests" / "data"
 
-pytest_plugins: list[str] = ["tests.fixtures.embeddings_server", "tests.fixtures.lmstudio", "tests.fixtures.wordpress", "tests.fixtures.demo_index", "tests.fixtures.backends"]
+pytest_plugins: list[str] = ["tests.fixtures.embeddings_server", "tests.fixtures.lmstudio", "tests.fixtures.wordpress",
+                             "tests.fixtures.demo_index", "tests.fixtures.backends"]
 
 
 @pytest.fixture(scope="session")

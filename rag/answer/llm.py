@@ -74,7 +74,7 @@ class ChatStream:
         self.model: str | None = None
         self.parts: list[str] = []
 
-    def __iter__(self) -> "ChatStream":
+    def __iter__(self) -> ChatStream:
         return self
 
     def __next__(self) -> str:
@@ -111,14 +111,14 @@ class LLMClient:
     def close(self) -> None:
         self._http.close()
 
-    def __enter__(self) -> "LLMClient":
+    def __enter__(self) -> LLMClient:
         return self
 
     def __exit__(self, *exc: object) -> None:
         self.close()
 
     @classmethod
-    def from_settings(cls, settings: Any) -> "LLMClient":
+    def from_settings(cls, settings: Any) -> LLMClient:
         return cls(settings.llm_url, model=settings.llm_model, api_key=settings.llm_api_key,
                    timeout=settings.timeout)
 

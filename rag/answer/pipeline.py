@@ -27,7 +27,7 @@ import logging
 import os
 import time
 from dataclasses import dataclass, field
-from datetime import datetime, timezone
+from datetime import datetime, UTC
 from pathlib import Path
 from typing import Any, Callable, Sequence
 
@@ -378,7 +378,7 @@ def _log_answer(prepared: Prepared, result: AskResult) -> None:
     """Append the question and answer to answers.jsonl: invalid citations are a hallucination sign."""
     secrets = known_secrets()
     record = {
-        "time": datetime.now(timezone.utc).isoformat(timespec="seconds"),
+        "time": datetime.now(UTC).isoformat(timespec="seconds"),
         "question": redact(prepared.question, secrets),
         "answer": redact(result.raw_answer or "", secrets),
         "invalid_citations": result.invalid_citations,

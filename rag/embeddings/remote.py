@@ -117,7 +117,7 @@ class OpenAIEmbedder(Embedder):
     def close(self) -> None:
         self._client.close()
 
-    def __enter__(self) -> "OpenAIEmbedder":
+    def __enter__(self) -> OpenAIEmbedder:
         return self
 
     def __exit__(self, *exc: object) -> None:

@@ -63,7 +63,7 @@ def resolve_embedder(
     if choice:
         embedder = remote(choice, settings.timeout)
         try:
-            embedder.model_id  # asks the server: down -> a clear error now, not mid-ingestion
+            _ = embedder.model_id  # asks the server: down -> a clear error now, not mid-ingestion
         except EmbeddingError as exc:
             embedder.close()
             raise EmbeddingError(

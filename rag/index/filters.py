@@ -7,9 +7,9 @@ own filter type. A `Match` on a list field (such as `access`) matches when any e
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Callable, Sequence, Union
+from typing import Any, Callable, Sequence
 
-Value = Union[str, int, bool]
+Value = str | int | bool
 
 
 @dataclass(frozen=True)
@@ -31,9 +31,9 @@ class HasId:
 class Where:
     """All of `must`, none of `must_not`, and at least one of `should` when it is not empty."""
 
-    must: tuple["Condition", ...] = ()
-    must_not: tuple["Condition", ...] = ()
-    should: tuple["Condition", ...] = ()
+    must: tuple[Condition, ...] = ()
+    must_not: tuple[Condition, ...] = ()
+    should: tuple[Condition, ...] = ()
 
     def __post_init__(self) -> None:
         for condition in (*self.must, *self.must_not, *self.should):
@@ -41,7 +41,7 @@ class Where:
                 raise TypeError(f"a Where holds Match, HasId or Where conditions, not {type(condition).__name__}")
 
 
-Condition = Union[Match, HasId, Where]
+Condition = Match | HasId | Where
 
 
 def match(key: str, *values: Value) -> Match:

@@ -15,7 +15,7 @@ from __future__ import annotations
 import shutil
 import sys
 from dataclasses import dataclass, field
-from datetime import datetime, timezone
+from datetime import datetime, UTC
 from pathlib import Path
 from typing import Callable
 
@@ -104,7 +104,7 @@ def _finish(backend: EdgeBackend, report: UpgradeReport, say: Callable[[str], No
 
 
 def _swap(root: Path, staging: Path) -> UpgradeReport:
-    stamp = datetime.now(timezone.utc).strftime("%Y%m%d-%H%M%S")
+    stamp = datetime.now(UTC).strftime("%Y%m%d-%H%M%S")
     backup = root.with_name(f"{root.name}-local-mode-backup-{stamp}")
     old_entries = [root / n for n in OLD_ENTRIES if (root / n).exists()]
     if old_entries:

@@ -9,7 +9,7 @@ from __future__ import annotations
 import codecs
 import os
 import re
-from datetime import datetime, timezone
+from datetime import datetime, UTC
 from pathlib import Path
 from typing import Iterable, Iterator
 
@@ -63,7 +63,7 @@ def first_h1(markdown: str) -> str | None:
 
 def _mtime_iso(path: Path) -> str | None:
     try:
-        return datetime.fromtimestamp(path.stat().st_mtime, tz=timezone.utc).isoformat(timespec="seconds")
+        return datetime.fromtimestamp(path.stat().st_mtime, tz=UTC).isoformat(timespec="seconds")
     except OSError:
         return None
 

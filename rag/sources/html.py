@@ -29,6 +29,8 @@ _LANGUAGE_PATTERNS = (
 _NOT_A_LANGUAGE = {"none", "nohighlight", "no-highlight", "plain", "plaintext", "auto"}
 # <pre lang="fr"> is a human language, not a programming one.
 _HUMAN_LANG = re.compile(r"^[a-z]{2,3}(?:[-_][A-Za-z]{2,4})?$")
+# Short names of programming languages, which also look like human language codes.
+_CODE_LANGS = {"php", "css", "js", "sql", "sh", "py", "rb", "go", "c", "ps1"}
 _SAFE_LANGUAGE = re.compile(r"[^\w+#.-]")
 
 _UNSAFE_SCHEME = re.compile(r"^(?:javascript|vbscript|data|livescript):", re.I)
@@ -55,7 +57,7 @@ def code_language(pre: Tag) -> str:
             value = el.get(attr)
             if isinstance(value, str) and value.strip():
                 value = value.strip()
-                if attr == "lang" and _HUMAN_LANG.match(value) and value.lower() not in {"php", "css", "js", "sql", "sh", "py", "rb", "go", "c", "ps1"}:
+                if attr == "lang" and _HUMAN_LANG.match(value) and value.lower() not in _CODE_LANGS:
                     continue
                 cleaned = _SAFE_LANGUAGE.sub("", value)
                 if cleaned and cleaned.lower() not in _NOT_A_LANGUAGE:

@@ -227,7 +227,7 @@ def test_the_cost_of_k_prompt_tokens_and_first_word_per_question(env, lmstudio, 
         assert main(["eval", "--questions", str(env / "questions.jsonl"), "--top-k", str(k),
                      "--out", str(env / f"k{k}")]) == 0
         runs[k] = json.loads((env / f"k{k}" / "results.json").read_text())
-    for k, data in runs.items():
+    for data in runs.values():
         rows = data["questions"]
         assert all(isinstance(r["prompt_tokens"], int) and r["prompt_tokens"] > 0 for r in rows)
         assert all(r["first_token_seconds"] >= 0.05 and r["answer_seconds"] >= r["first_token_seconds"] for r in rows)

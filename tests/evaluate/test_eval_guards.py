@@ -5,7 +5,6 @@ that stops midway still writes the questions it scored."""
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
 import pytest
 

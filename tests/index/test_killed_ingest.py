@@ -88,7 +88,7 @@ def test_sigkill_midway_then_rerun_ends_with_exactly_the_clean_run_points(tmp_pa
 
     reader = threading.Thread(target=read, daemon=True)
     reader.start()
-    indexed = re.compile(r"^(\d+)/%d documents.*\[new\]" % DOCUMENTS)
+    indexed = re.compile(rf"^(\d+)/{DOCUMENTS} documents.*\[new\]")
     deadline = time.monotonic() + 60
     try:
         while time.monotonic() < deadline and process.poll() is None:

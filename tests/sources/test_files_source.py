@@ -82,7 +82,8 @@ def test_folder_yields_every_usable_file_and_reports_the_others(folder):
         "enc/cp1252.md",
         "enc/bom.md",
     }
-    assert set(problems) == {"bad/binary.md", "bad/empty.md", "bad/blank.md", "bad/only-front-matter.md", "enc/cp1252.md", "enc/broken-yaml.md"}
+    assert set(problems) == {"bad/binary.md", "bad/empty.md", "bad/blank.md", "bad/only-front-matter.md",
+                             "enc/cp1252.md", "enc/broken-yaml.md"}
     assert "binary" in problems["bad/binary.md"][0].message
     assert "empty" in problems["bad/empty.md"][0].message and "empty" in problems["bad/blank.md"][0].message
     for name in ("bad/binary.md", "enc/broken-yaml.md"):

@@ -194,7 +194,8 @@ def test_dangerous_things_are_dropped():
 
 
 def test_figures_reduce_to_a_plain_image_with_caption():
-    html = '<figure class="wp-block-image"><img src="https://example.org/a.png" alt="A diagram" srcset="x 1x"><figcaption>The flow</figcaption></figure>'
+    html = ('<figure class="wp-block-image"><img src="https://example.org/a.png" alt="A diagram" srcset="x 1x">'
+            "<figcaption>The flow</figcaption></figure>")
     assert html_to_markdown(html) == "![A diagram](https://example.org/a.png)\n\nThe flow"
 
 

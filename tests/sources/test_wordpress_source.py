@@ -205,7 +205,8 @@ def test_retry_after_is_honoured_but_capped(small_site):
 
 
 def test_a_broken_post_is_a_problem_naming_it_and_others_come_through(small_site):
-    small_site.posts.append({"id": 7001, "title": {"rendered": "No link"}, "content": {"rendered": "<p>x</p>"}, "date": "2030-01-01T00:00:00"})
+    small_site.posts.append({"id": 7001, "title": {"rendered": "No link"}, "content": {"rendered": "<p>x</p>"},
+                             "date": "2030-01-01T00:00:00"})
     small_site.add_post("Content is a number", "", id=7002)["content"] = {"rendered": 42}
     small_site.add_post("Too deep", "<div>" * 3000 + "deep" + "</div>" * 3000, id=7003)
     small_site.add_post("Title is a list", "<p>fine</p>", id=7004)["title"] = {"rendered": ["a"]}

@@ -74,10 +74,10 @@ def test_uploaded_set_and_saving_the_threshold(app_env, tmp_path, monkeypatch):
     embedder = EmbeddedEmbedder(threads=1)
     assert ingest(docs, store, embedder, "blog", strategy="sections").new == 2
     assert ingest(docs, store, embedder, "other", strategy="recursive").new == 2
-    csv = ("id,question,expected_source,in_base\n"
-           "q1,Tous les combien LAPS change-t-il le mot de passe ?,laps.md,true\n"
-           "q2,Comment effacer les tickets Kerberos ?,klist.md,true\n"
-           "q3,Quelle est la recette de la tarte tatin ?,,false\n").encode()
+    csv = (b"id,question,expected_source,in_base\n"
+           b"q1,Tous les combien LAPS change-t-il le mot de passe ?,laps.md,true\n"
+           b"q2,Comment effacer les tickets Kerberos ?,klist.md,true\n"
+           b"q3,Quelle est la recette de la tarte tatin ?,,false\n")
 
     at = evaluate_page()
     at.radio[0].set_value("Upload a set (JSONL or CSV)").run()

@@ -173,7 +173,7 @@ def test_metric_cards_use_plain_words_and_counts():
 
 
 def test_uploaded_question_sets_are_parsed_or_refused_clearly():
-    csv = "id,question,expected_source,in_base\nq1,Quoi ?,a.md,true\nq2,Hors sujet ?,,false\n".encode()
+    csv = b"id,question,expected_source,in_base\nq1,Quoi ?,a.md,true\nq2,Hors sujet ?,,false\n"
     assert [q.id for q in evaluation.questions_from_upload("set.csv", csv)] == ["q1", "q2"]
     jsonl = b'{"id": "q1", "question": "Quoi ?", "in_base": false}\n'
     assert evaluation.questions_from_upload("set.jsonl", jsonl)[0].in_base is False
@@ -183,7 +183,7 @@ def test_uploaded_question_sets_are_parsed_or_refused_clearly():
 
 def test_uploads_load_like_a_folder_and_report_unusable_files():
     items = documents_from_uploads([
-        ("../../etc/a.md", "# Titre A\n\nTexte.".encode()),
+        ("../../etc/a.md", b"# Titre A\n\nTexte."),
         ("b.html", b"<html><head><title>Page B</title></head><body><main><p>Corps</p></main></body></html>"),
         ("empty.md", b""),
     ])

@@ -65,9 +65,9 @@ def test_pasted_text_is_previewed(app_env_empty):
 
 def test_indexing_two_uploaded_files_reports_two_new_then_two_unchanged(empty_store):
     files = [
-        ("laps.md", "# LAPS\n\n## Rotation\n\nLe mot de passe change tous les 30 jours.\n".encode(), "text/markdown"),
-        ("klist.html", "<html><head><title>klist</title></head><body><main><h1>klist</h1>"
-                       "<p>klist purge efface les tickets Kerberos.</p></main></body></html>".encode(), "text/html"),
+        ("laps.md", b"# LAPS\n\n## Rotation\n\nLe mot de passe change tous les 30 jours.\n", "text/markdown"),
+        ("klist.html", b"<html><head><title>klist</title></head><body><main><h1>klist</h1>"
+                       b"<p>klist purge efface les tickets Kerberos.</p></main></body></html>", "text/html"),
     ]
     at = ingest_page()
     at.radio[0].set_value("Upload files").run()
