@@ -8,11 +8,11 @@ import re
 
 import pytest
 
-from rag.answer.citations import source_line
 from rag.cli.main import main
 from rag.sources.html import html_to_markdown
 from rag.answer.prompts import REFUSALS
 from rag.answer.retrieve import Passage
+from ui.present import answer as answer_display
 from ui.present.safe_markdown import sanitize_markdown
 
 HOSTILE_HTML = """
@@ -82,14 +82,14 @@ def test_hostile_markdown_file_is_inert_once_sanitised():
                                  "//evil.example/x", "JAVASCRIPT:alert(1)"])
 def test_a_sources_list_links_only_http_urls(url):
     passage = Passage(n=1, score=0.9, title="Titre [piégé](javascript:alert(9))", section="S", url=url, text="t")
-    line = source_line(passage, markdown=True)
+    line = answer_display.source_markdown(passage)
     _assert_inert(line, web_links_only=True)
     assert f"]({url}" not in line
 
 
 def test_a_sources_list_keeps_http_links_from_metadata():
     passage = Passage(n=2, score=0.9, title="Kerberos", section="klist", url="https://blog.example/klist/", text="t")
-    assert source_line(passage, markdown=True) == "[2] [Kerberos / klist](https://blog.example/klist/)"
+    assert answer_display.source_markdown(passage) == "**[2]** [Kerberos / klist](https://blog.example/klist/)"
 
 
 INJECTION = (

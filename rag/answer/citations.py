@@ -65,10 +65,6 @@ def check_citations(answer: str, available: Iterable[int]) -> CitationCheck:
     )
 
 
-def is_link(url: str | None) -> bool:
-    return bool(url) and bool(re.match(r"^https?://", str(url), re.IGNORECASE))
-
-
 def source_label(passage: Any) -> str:
     label = f"{passage.title}"
     if getattr(passage, "section", ""):
@@ -76,19 +72,10 @@ def source_label(passage: Any) -> str:
     return label
 
 
-def source_line(passage: Any, markdown: bool = False) -> str:
-    """`[n] title / section - url`; in Markdown only an http(s) URL becomes a link."""
-    label = source_label(passage)
+def source_line(passage: Any) -> str:
+    """`[n] title / section - url`, as the CLI prints it (the dashboard: ui.present.answer)."""
     url = getattr(passage, "url", "") or ""
-    if markdown:
-        if is_link(url):
-            return f"[{passage.n}] [{_md_escape(label)}]({url})"
-        return f"[{passage.n}] {_md_escape(label)}" + (f" - `{url}`" if url else "")
-    return f"[{passage.n}] {label}" + (f" - {url}" if url else "")
-
-
-def _md_escape(text: str) -> str:
-    return re.sub(r"([\[\]*_`])", r"\\\1", text)
+    return f"[{passage.n}] {source_label(passage)}" + (f" - {url}" if url else "")
 
 
 def sources(passages: Sequence[Any], cited: Iterable[int]) -> list[Any]:

@@ -118,8 +118,8 @@ class AskResult:
             "answer_seconds": self.answer_seconds,
         }
 
-    def source_lines(self, markdown: bool = False) -> list[str]:
-        return [citations.source_line(p, markdown=markdown) for p in self.sources]
+    def source_lines(self) -> list[str]:
+        return [citations.source_line(p) for p in self.sources]
 
 
 def _passage_json(p: Any, accepted: bool) -> dict[str, Any]:

@@ -6,11 +6,6 @@ import inspect
 from typing import Any
 
 from rag.chunking.base import (
-    CODE_BLOCK_SPLIT,
-    NO_HEADING_CONTEXT,
-    OVERSIZED,
-    TABLE_SPLIT,
-    TINY,
     TINY_CHARS,
     Chunk,
     Chunker,
@@ -31,7 +26,6 @@ STRATEGIES: dict[str, type[Chunker]] = {
 # four, and on the demo set it ties with `sections`; its 1000-character chunks also fit the
 # bundled model's 512-token window, where whole 2000-character sections get diluted.
 DEFAULT_STRATEGY = "markdown"
-WARNINGS = (CODE_BLOCK_SPLIT, TABLE_SPLIT, NO_HEADING_CONTEXT, OVERSIZED, TINY)
 
 
 def _strategy(name: str) -> type[Chunker]:
@@ -72,7 +66,6 @@ def make_chunker(name: str, **settings: Any) -> Chunker:
 __all__ = [
     "STRATEGIES",
     "DEFAULT_STRATEGY",
-    "WARNINGS",
     "TINY_CHARS",
     "Chunk",
     "Chunker",

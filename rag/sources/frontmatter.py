@@ -13,10 +13,6 @@ _FRONT_MATTER = re.compile(r"\A---[ \t]*+\n(.*?\n)?(?:---|\.\.\.)[ \t]*+(?:\n|\Z
 _OPENING = re.compile(r"\A---[ \t]*+\n")
 
 
-class FrontMatterError(ValueError):
-    """The block between the --- lines is not valid YAML."""
-
-
 def split_front_matter(text: str) -> tuple[dict[str, Any], str, str | None]:
     """(metadata, body without the front matter, error message or None).
 

@@ -49,9 +49,9 @@ def segments(text_length: int, chunks: Sequence[Chunk]) -> list[Segment]:
     return result
 
 
-def render_html(markdown: str, chunks: Sequence[Chunk], max_chars: int | None = None) -> str:
+def render_html(markdown: str, chunks: Sequence[Chunk]) -> str:
     """The document with each chunk on its own colour; overlaps striped; boundaries marked."""
-    text = markdown if max_chars is None else markdown[:max_chars]
+    text = markdown
     parts = [
         '<div style="font-family: ui-monospace, monospace; font-size: 0.8rem; '
         'white-space: pre-wrap; line-height: 1.5; border: 1px solid #ddd; padding: 0.5rem; '
@@ -80,7 +80,5 @@ def render_html(markdown: str, chunks: Sequence[Chunk], max_chars: int | None = 
             )
             title = "overlap: chunks " + ", ".join(str(i) for i in seg.chunks)
         parts.append(f'{marker}<span style="{style}" title="{title}">{body}</span>')
-    if max_chars is not None and len(markdown) > max_chars:
-        parts.append(f"\n… ({len(markdown) - max_chars} more characters not shown)")
     parts.append("</div>")
     return "".join(parts)
