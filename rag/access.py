@@ -17,7 +17,6 @@ from typing import Any, Mapping
 from rag.errors import ConfigError
 
 PUBLIC = "public"
-MODES = ("oidc", "password", "open")
 
 UserGroups = dict[str, list[str]]
 

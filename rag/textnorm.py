@@ -50,8 +50,3 @@ def normalize_answer(text: str) -> str:
     text = _WHITESPACE.sub(" ", text).strip()
     return text.casefold()
 
-
-def contains_answer(haystack: str, answer: str) -> bool:
-    """True when the normalised `answer` occurs in the normalised `haystack` (empty answers never match)."""
-    needle = normalize_answer(answer)
-    return bool(needle) and needle in normalize_answer(haystack)

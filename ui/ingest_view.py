@@ -120,7 +120,7 @@ def export(document: Document, given: dict[str, Any], previews: Sequence[tuple[A
         names = [c.name for c, _ in previews]
         strategy = cols[1].selectbox("Chunks of", names, index=names.index(DEFAULT_STRATEGY))
         model = cols[2].text_input("Model id", value=curl.suggested_model(settings.embed_model, _embedding_pick(settings, store)))
-        default_url = settings.embed_url if server == curl.LMSTUDIO else curl.DEFAULT_URLS[curl.OLLAMA]
+        default_url = settings.embed_url if server == curl.TARGET_LMSTUDIO else curl.DEFAULT_URLS[curl.TARGET_OLLAMA]
         url = st.text_input("Server URL", value=default_url, key=f"curl_url_{server}")
         chunks = dict((c.name, ch) for c, ch in previews)[strategy]
         try:

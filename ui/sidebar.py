@@ -9,7 +9,7 @@ import streamlit as st
 from rag.config import normalize_base_url
 from rag.errors import ConfigError
 from rag.index.ingest import embedded_size_note
-from rag.answer.retrieve import MODES
+from rag.answer.retrieve import RETRIEVAL_MODES
 from ui.present.safe_markdown import escape_link_text
 from rag.index.store import Store
 from rag.answer.threshold import default_threshold
@@ -93,5 +93,5 @@ def render(settings: Any, store: Store | None, caption: str) -> None:
                 format="%.3f", placeholder="the collection's",
                 help="empty: the collection's calibrated value, else the model's default",
             )
-            _synced(st.selectbox, "Retrieval", resources.MODE, options=list(MODES),
+            _synced(st.selectbox, "Retrieval", resources.MODE, options=list(RETRIEVAL_MODES),
                     help="auto = hybrid (dense + BM25) when the collection has BM25 vectors")

@@ -15,7 +15,7 @@ from rag.errors import RagError, StoreError
 from rag.index.sparse import sparse_query
 from rag.index.store import Hit, Store
 
-MODES = ("auto", "dense", "hybrid")
+RETRIEVAL_MODES = ("auto", "dense", "hybrid")
 # A question, even with a pasted error message, fits in this; far longer is a pasted document,
 # which would dilute the query vector and crowd the extracts out of the model's context window.
 MAX_QUESTION_CHARS = 4000
@@ -45,8 +45,8 @@ class Passage:
 
 
 def resolve_mode(mode: str, info: dict[str, Any]) -> str:
-    if mode not in MODES:
-        raise QuestionError(f"Unknown retrieval mode {mode!r}: use one of {', '.join(MODES)}.")
+    if mode not in RETRIEVAL_MODES:
+        raise QuestionError(f"Unknown retrieval mode {mode!r}: use one of {', '.join(RETRIEVAL_MODES)}.")
     if mode == "auto":
         return "hybrid" if info.get("has_sparse") else "dense"
     if mode == "hybrid" and not info.get("has_sparse"):

@@ -17,32 +17,32 @@ from typing import Any, Sequence
 
 from rag.config import normalize_base_url, server_root
 
-LMSTUDIO = "lmstudio"
-OLLAMA = "ollama"
-TARGETS = (LMSTUDIO, OLLAMA)
-DEFAULT_URLS = {LMSTUDIO: "http://localhost:1234/v1", OLLAMA: "http://localhost:11434"}
+TARGET_LMSTUDIO = "lmstudio"
+TARGET_OLLAMA = "ollama"
+TARGETS = (TARGET_LMSTUDIO, TARGET_OLLAMA)
+DEFAULT_URLS = {TARGET_LMSTUDIO: "http://localhost:1234/v1", TARGET_OLLAMA: "http://localhost:11434"}
 HEREDOC_END = "RAG_EMBED_REQUEST"
 
 
-def request_body(texts: Sequence[str], model: str, target: str = LMSTUDIO) -> dict[str, Any]:
+def request_body(texts: Sequence[str], model: str, target: str = TARGET_LMSTUDIO) -> dict[str, Any]:
     """The JSON body that embeds every text in one call."""
-    if target == LMSTUDIO:
+    if target == TARGET_LMSTUDIO:
         return {"model": model, "input": list(texts), "encoding_format": "float"}
-    if target == OLLAMA:
+    if target == TARGET_OLLAMA:
         return {"model": model, "input": list(texts), "truncate": False}
     raise ValueError(f"unknown embeddings server kind {target!r}: use one of {', '.join(TARGETS)}")
 
 
-def endpoint(base_url: str, target: str = LMSTUDIO) -> str:
+def endpoint(base_url: str, target: str = TARGET_LMSTUDIO) -> str:
     """The embeddings endpoint for a base URL typed with or without /v1 (or a pasted endpoint)."""
-    if target == LMSTUDIO:
+    if target == TARGET_LMSTUDIO:
         return normalize_base_url(base_url) + "/embeddings"
-    if target == OLLAMA:
+    if target == TARGET_OLLAMA:
         return server_root(base_url) + "/api/embed"
     raise ValueError(f"unknown embeddings server kind {target!r}: use one of {', '.join(TARGETS)}")
 
 
-def curl_command(texts: Sequence[str], model: str, base_url: str | None = None, target: str = LMSTUDIO) -> str:
+def curl_command(texts: Sequence[str], model: str, base_url: str | None = None, target: str = TARGET_LMSTUDIO) -> str:
     """A shell command (bash, zsh, sh) posting every text to the server in one request."""
     url = endpoint(base_url or DEFAULT_URLS[target], target)
     # ensure_ascii keeps the body plain ASCII: no terminal or locale can mangle accents.

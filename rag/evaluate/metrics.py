@@ -13,10 +13,6 @@ from typing import Any, Iterable, Mapping, Sequence
 from rag.textnorm import normalize_answer
 
 
-def _normalize(text: str) -> str:
-    return normalize_answer(text)
-
-
 def hit_rank(retrieved_urls: Sequence[str], accepted_urls: Iterable[str]) -> int | None:
     """1-based rank of the first retrieved url that is the expected source or in also_in."""
     accepted = set(accepted_urls)
@@ -33,10 +29,10 @@ def contains_answer(expected_answer: str | None, texts: Iterable[str]) -> bool |
     """
     if not expected_answer:
         return None
-    span = _normalize(expected_answer)
+    span = normalize_answer(expected_answer)
     if not span:
         return None
-    return any(span in _normalize(text or "") for text in texts)
+    return any(span in normalize_answer(text or "") for text in texts)
 
 
 def _share(numerator: int, denominator: int) -> float | None:
