@@ -2,7 +2,7 @@
 
 import streamlit as st
 
-from rag.sources.uploads import split_items
+from rag.documents import split_items
 from ui import ingest_view
 from ui import resources
 

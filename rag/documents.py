@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 from dataclasses import dataclass, field
+from typing import Iterable
 
 
 @dataclass
@@ -43,3 +44,12 @@ class Problem:
 
     def __str__(self) -> str:
         return f"{self.item}: {self.message}"
+
+
+def split_items(items: Iterable[Document | Problem]) -> tuple[list[Document], list[Problem]]:
+    """A source's output sorted into the documents and the problems, each in order."""
+    documents: list[Document] = []
+    problems: list[Problem] = []
+    for item in items:
+        (problems if isinstance(item, Problem) else documents).append(item)
+    return documents, problems

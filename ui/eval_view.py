@@ -15,7 +15,7 @@ from rag.errors import QuestionSetError, RagError
 from rag.evaluate.report import incomplete_notes
 from rag.evaluate.runner import (CSV_FILE, compare, list_runs, load_run, make_answer_fn, new_run_dir, run_eval,
                             write_results)
-from rag.evaluate.questions import Question, load_questions
+from rag.evaluate.questions import Question, load_questions, questions_from_bytes
 from ui import resources
 
 RESULTS = "eval_results"  # {"runs": {collection: results}, "paths": {collection: folder}}
@@ -31,7 +31,7 @@ def question_set() -> tuple[list[Question], str] | None:
     if upload is None:
         return None
     try:
-        return evaluation.questions_from_upload(upload.name, upload.getvalue()), upload.name
+        return questions_from_bytes(upload.getvalue(), upload.name), upload.name
     except QuestionSetError as exc:
         st.error(str(exc))
         return None

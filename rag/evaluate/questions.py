@@ -327,5 +327,11 @@ def load_questions(path: str | Path) -> list[Question]:
         raise QuestionSetError(f"{source}: no such file; give the path of a .jsonl or .csv question set") from exc
     except OSError as exc:
         raise QuestionSetError(f"{source}: cannot be read ({exc.strerror})") from exc
-    text = _decode(data, source)
-    return parse_questions(text, detect_format(path, text), source)
+    return questions_from_bytes(data, source)
+
+
+def questions_from_bytes(data: bytes, name: str) -> list[Question]:
+    """A question set as JSON Lines or CSV (told by the name's suffix, else by the content), from
+    a file or an upload called `name`."""
+    text = _decode(data, name)
+    return parse_questions(text, detect_format(Path(name), text), name)

@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 import tempfile
 from pathlib import Path, PurePosixPath
-from typing import Iterable, Sequence
+from typing import Sequence
 
 from rag.documents import Document, Problem
 from rag.sources.files import first_h1, iter_folder
@@ -67,11 +67,3 @@ def pasted_document(text: str, title: str = "") -> Document:
         markdown=markdown,
         source="pasted",
     )
-
-
-def split_items(items: Iterable[Document | Problem]) -> tuple[list[Document], list[Problem]]:
-    documents: list[Document] = []
-    problems: list[Problem] = []
-    for item in items:
-        (problems if isinstance(item, Problem) else documents).append(item)
-    return documents, problems

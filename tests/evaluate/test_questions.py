@@ -7,7 +7,7 @@ import json
 import pytest
 
 from rag.errors import QuestionSetError
-from rag.evaluate.questions import Question, load_questions, parse_jsonl
+from rag.evaluate.questions import Question, load_questions, parse_jsonl, questions_from_bytes
 
 GOOD = [
     {"id": "q1", "question": "Comment activer X ?", "expected_source": "a.md",
@@ -134,3 +134,12 @@ def test_csv_bad_rows_name_their_line(tmp_path):
     assert problems[1].startswith("line 3: in_base is true but expected_source is missing")
     assert problems[2] == "line 4: missing field 'in_base' (true or false)"
     assert len(problems) == 3  # q1 on line 5 is fine: the first q1 was rejected
+
+
+def test_uploaded_question_sets_are_parsed_or_refused_clearly():
+    csv = b"id,question,expected_source,in_base\nq1,Quoi ?,a.md,true\nq2,Hors sujet ?,,false\n"
+    assert [q.id for q in questions_from_bytes(csv, "set.csv")] == ["q1", "q2"]
+    jsonl = b'{"id": "q1", "question": "Quoi ?", "in_base": false}\n'
+    assert questions_from_bytes(jsonl, "set.jsonl")[0].in_base is False
+    with pytest.raises(QuestionSetError):
+        questions_from_bytes("id;question\n1;é".encode("cp1252"), "set.csv")

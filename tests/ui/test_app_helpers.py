@@ -12,13 +12,13 @@ from types import SimpleNamespace
 import pytest
 
 from rag.chunking.preview import preview_chunks, preview_json
-from rag.sources.uploads import PASTED_URL, documents_from_uploads, pasted_document, split_items
+from rag.documents import split_items
+from rag.sources.uploads import PASTED_URL, documents_from_uploads, pasted_document
 from ui.present import answer as answer_display
 from ui.present import evaluation
 from ui.present.charts import calibration_chart, score_chart
 from ui.present.documents import document_rows, stats_rows, warning_sentences
 from rag.embeddings.curl import curl_command, endpoint, request_body, suggested_model
-from rag.errors import QuestionSetError
 from rag.server_models import LMSTUDIO, ModelInfo, ServerModels
 from rag.chunking.preview import preview
 from rag.sources import load_one
@@ -170,15 +170,6 @@ def test_metric_cards_use_plain_words_and_counts():
     assert cards["hit@1"]["value"] == "96%" and cards["hit@1"]["caption"].startswith("52 of 54")
     assert cards["hit@6"]["value"] == "100%" and cards["answer in context"]["value"] == "n/a"
     assert cards["off-topic refused"]["caption"].startswith("4 of 14")
-
-
-def test_uploaded_question_sets_are_parsed_or_refused_clearly():
-    csv = b"id,question,expected_source,in_base\nq1,Quoi ?,a.md,true\nq2,Hors sujet ?,,false\n"
-    assert [q.id for q in evaluation.questions_from_upload("set.csv", csv)] == ["q1", "q2"]
-    jsonl = b'{"id": "q1", "question": "Quoi ?", "in_base": false}\n'
-    assert evaluation.questions_from_upload("set.jsonl", jsonl)[0].in_base is False
-    with pytest.raises(QuestionSetError):
-        evaluation.questions_from_upload("set.csv", "id;question\n1;é".encode("cp1252"))
 
 
 def test_uploads_load_like_a_folder_and_report_unusable_files():

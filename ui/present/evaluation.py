@@ -6,12 +6,9 @@ threshold take it as an argument, so a slider can move it without re-running any
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Any, Mapping, Sequence
 
 from rag.evaluate.calibration import accepted_refused
-from rag.errors import QuestionSetError
-from rag.evaluate.questions import Question, detect_format, parse_questions
 
 ALL, MISSED, WRONGLY_REFUSED, WRONGLY_ACCEPTED = "all", "missed", "wrongly refused", "wrongly accepted"
 FILTERS = (ALL, MISSED, WRONGLY_REFUSED, WRONGLY_ACCEPTED)
@@ -108,15 +105,6 @@ def table_rows(rows: Sequence[Mapping[str, Any]], threshold: float) -> list[dict
             **({"answer": r.get("answer")} if "answer" in r else {}),
         })
     return table
-
-
-def questions_from_upload(name: str, data: bytes) -> list[Question]:
-    """A question set uploaded as JSON Lines or CSV (detected from the name, else the content)."""
-    try:
-        text = data.decode("utf-8-sig")
-    except UnicodeDecodeError as exc:
-        raise QuestionSetError(f"{name} is not UTF-8 text; save it as UTF-8 (in a spreadsheet: 'CSV UTF-8')") from exc
-    return parse_questions(text, detect_format(Path(name), text), source=name)
 
 
 def comparison_rows(cmp: Mapping[str, Any]) -> list[dict[str, Any]]:
