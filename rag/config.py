@@ -7,7 +7,7 @@ import os
 import re
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Mapping
+from typing import Any, Callable, Mapping
 
 from rag.errors import ConfigError
 
@@ -44,22 +44,21 @@ def server_root(base_url: str) -> str:
     return base[: -len("/v1")]
 
 
-def _float_or_none(raw: str | None, name: str) -> float | None:
-    if raw is None or raw.strip() == "":
-        return None
-    try:
-        return float(raw)
-    except ValueError as exc:
-        raise ConfigError(f"{name}={raw!r} is not a number (e.g. 0.82)") from exc
-
-
-def _int(raw: str | None, name: str, default: int) -> int:
+def _number(raw: str | None, name: str, convert: Callable[[str], Any], what: str, default: Any) -> Any:
     if raw is None or raw.strip() == "":
         return default
     try:
-        return int(raw)
+        return convert(raw)
     except ValueError as exc:
-        raise ConfigError(f"{name}={raw!r} is not a whole number") from exc
+        raise ConfigError(f"{name}={raw!r} is not {what}") from exc
+
+
+def _float_or_none(raw: str | None, name: str) -> float | None:
+    return _number(raw, name, float, "a number (e.g. 0.82)", None)
+
+
+def _int(raw: str | None, name: str, default: int) -> int:
+    return _number(raw, name, int, "a whole number", default)
 
 
 @dataclass(frozen=True)

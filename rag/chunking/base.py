@@ -6,6 +6,8 @@ from abc import ABC, abstractmethod
 from dataclasses import asdict, dataclass, field
 from typing import Any, ClassVar
 
+from rag.chunking._checks import overlap_below, positive
+
 # Warning names are part of the contract (preview JSON, dashboard, tests).
 CODE_BLOCK_SPLIT = "code_block_split"
 TABLE_SPLIT = "table_split"
@@ -59,3 +61,18 @@ class Chunker(ABC):
     @abstractmethod
     def chunk(self, markdown: str, title: str = "") -> list[Chunk]:
         """Cut `markdown` into chunks whose bodies are exact slices of it."""
+
+
+class SizedChunker(Chunker):
+    """A strategy set by a chunk size and an overlap (`recursive`, `markdown`).
+
+    chunk_size: most characters in a chunk (default 1000).
+    overlap: most characters repeated from the previous chunk, in whole pieces (default 200).
+    """
+
+    def __init__(self, chunk_size: int = 1000, overlap: int = 200) -> None:
+        self.chunk_size = positive(self.name, "chunk_size", chunk_size)
+        self.overlap = overlap_below(self.name, overlap, "chunk_size", chunk_size)
+
+    def settings(self) -> dict[str, Any]:
+        return {"chunk_size": self.chunk_size, "overlap": self.overlap}

@@ -2,16 +2,14 @@
 
 from __future__ import annotations
 
-from typing import Any
 
-from rag.chunking._checks import overlap_below, positive
 from rag.chunking._finish import context_header, finish
 from rag.chunking._split import RecursiveSplitter, heading_levels, plain_levels
 from rag.chunking._structure import Structure
-from rag.chunking.base import Chunk, Chunker
+from rag.chunking.base import Chunk, SizedChunker
 
 
-class MarkdownChunker(Chunker):
+class MarkdownChunker(SizedChunker):
     """Separators: headings level 1, 2, ... 6 (at line start, outside code), then blank line,
     newline, sentence end, space, character. Several short sections share a chunk while they fit
     in chunk_size (default 1000); overlap (default 200) repeats whole pieces. No cut inside a
@@ -20,13 +18,6 @@ class MarkdownChunker(Chunker):
     """
 
     name = "markdown"
-
-    def __init__(self, chunk_size: int = 1000, overlap: int = 200) -> None:
-        self.chunk_size = positive(self.name, "chunk_size", chunk_size)
-        self.overlap = overlap_below(self.name, overlap, "chunk_size", chunk_size)
-
-    def settings(self) -> dict[str, Any]:
-        return {"chunk_size": self.chunk_size, "overlap": self.overlap}
 
     def chunk(self, markdown: str, title: str = "") -> list[Chunk]:
         structure = Structure(markdown)
