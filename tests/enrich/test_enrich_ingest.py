@@ -11,6 +11,7 @@ import pytest
 from rag.cli.main import main
 from rag.config import Settings
 from rag.index.store import Store
+from tests.fixtures.files import write_file
 
 ARTICLE = (
     "---\ntitle: Tickets Kerberos\n---\n\n"
@@ -22,10 +23,7 @@ ARTICLE = (
 
 @pytest.fixture
 def folder(tmp_path) -> Path:
-    root = tmp_path / "blog"
-    root.mkdir()
-    (root / "klist.md").write_text(ARTICLE, encoding="utf-8")
-    return root
+    return write_file(tmp_path / "blog", "klist.md", ARTICLE).parent
 
 
 def _store(data_dir: Path) -> Store:

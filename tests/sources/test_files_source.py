@@ -11,22 +11,13 @@ from rag.documents import Document, Problem
 from rag.errors import SourceError
 from rag.sources import load_one, open_source
 from rag.sources.files import iter_folder, load_file
-
-
-def _write(root: Path, rel: str, data: str | bytes) -> Path:
-    path = root / rel
-    path.parent.mkdir(parents=True, exist_ok=True)
-    if isinstance(data, bytes):
-        path.write_bytes(data)
-    else:
-        path.write_text(data, encoding="utf-8")
-    return path
+from tests.fixtures.files import write_file
 
 
 @pytest.fixture
 def folder(tmp_path) -> Path:
     root = tmp_path / "blog"
-    _write(root, "with-front-matter.md", (
+    write_file(root, "with-front-matter.md", (
         "---\n"
         "title: Kerberos & NTLM\n"
         "url: https://blog.example.com/kerberos/\n"
@@ -36,27 +27,27 @@ def folder(tmp_path) -> Path:
         "---\n"
         "# A heading that is not the title\n\nBody text.\n"
     ))
-    _write(root, "guides/nested/deep.markdown", "Intro line.\n\n# Deep heading <a name=\"x\"></a>\n\nText.\n")
-    _write(root, "guides/hugo.md", "---\ntitle: About\nurl: /about/\n---\nA page of another site generator.\n")
-    _write(root, "guides/no-heading.md", "Just some text, no heading.\n")
-    _write(root, "guides/comma-access.md", "---\naccess: staff, ops\nmodified: 2024-01-31\n---\nText.\n")
-    _write(root, "pages/page.html", (
+    write_file(root, "guides/nested/deep.markdown", "Intro line.\n\n# Deep heading <a name=\"x\"></a>\n\nText.\n")
+    write_file(root, "guides/hugo.md", "---\ntitle: About\nurl: /about/\n---\nA page of another site generator.\n")
+    write_file(root, "guides/no-heading.md", "Just some text, no heading.\n")
+    write_file(root, "guides/comma-access.md", "---\naccess: staff, ops\nmodified: 2024-01-31\n---\nText.\n")
+    write_file(root, "pages/page.html", (
         "<html><head><title>Saved page</title><script>evil()</script></head>"
         "<body><nav>Menu</nav><article><h2>Part</h2><p>Article text.</p>"
         "<pre class=\"language-bash\">ls -la</pre></article><footer>Foot</footer></body></html>"
     ))
-    _write(root, "pages/fragment.htm", "<h1>Fragment title</h1><p>Some <b>text</b>.</p>")
-    _write(root, "bad/binary.md", b"# Title\x00\x01\x02 binary")
-    _write(root, "bad/empty.md", b"")
-    _write(root, "bad/blank.md", "  \n\t\n\n")
-    _write(root, "bad/only-front-matter.md", "---\ntitle: Nothing else\n---\n\n")
-    _write(root, "enc/cp1252.md", "# Sécurité réseau\n\nL’accès est refusé.\n".encode("cp1252"))
-    _write(root, "enc/bom.md", b"\xef\xbb\xbf---\ntitle: Avec BOM\n---\nTexte \xc3\xa9t\xc3\xa9.\r\nLigne 2.\r\n")
-    _write(root, "enc/broken-yaml.md", "---\ntitle: [unclosed\n---\n# Kept heading\n\nBody.\n")
-    _write(root, ".hidden/secret.md", "# Hidden\n")
-    _write(root, "guides/.draft.md", "# Draft\n")
-    _write(root, "notes.txt", "not a document")
-    _write(root, "image.png", b"\x89PNG\x00\x00")
+    write_file(root, "pages/fragment.htm", "<h1>Fragment title</h1><p>Some <b>text</b>.</p>")
+    write_file(root, "bad/binary.md", b"# Title\x00\x01\x02 binary")
+    write_file(root, "bad/empty.md", b"")
+    write_file(root, "bad/blank.md", "  \n\t\n\n")
+    write_file(root, "bad/only-front-matter.md", "---\ntitle: Nothing else\n---\n\n")
+    write_file(root, "enc/cp1252.md", "# Sécurité réseau\n\nL’accès est refusé.\n".encode("cp1252"))
+    write_file(root, "enc/bom.md", b"\xef\xbb\xbf---\ntitle: Avec BOM\n---\nTexte \xc3\xa9t\xc3\xa9.\r\nLigne 2.\r\n")
+    write_file(root, "enc/broken-yaml.md", "---\ntitle: [unclosed\n---\n# Kept heading\n\nBody.\n")
+    write_file(root, ".hidden/secret.md", "# Hidden\n")
+    write_file(root, "guides/.draft.md", "# Draft\n")
+    write_file(root, "notes.txt", "not a document")
+    write_file(root, "image.png", b"\x89PNG\x00\x00")
     return root
 
 

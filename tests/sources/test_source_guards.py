@@ -19,18 +19,9 @@ from rag.sources import load_one
 from rag.sources.access_rule import effective_access
 from rag.sources.files import iter_folder
 from rag.index.store import Store
+from tests.fixtures.files import write_file
 
 BODY = "## Procédure\n\nLa rotation du compte krbtgt se fait en deux temps, à dix heures d'écart.\n"
-
-
-def _write(root: Path, rel: str, text: str | bytes) -> Path:
-    path = root / rel
-    path.parent.mkdir(parents=True, exist_ok=True)
-    if isinstance(text, bytes):
-        path.write_bytes(text)
-    else:
-        path.write_text(text, encoding="utf-8")
-    return path
 
 
 def _stored(data_dir: Path, collection: str = "blog") -> dict[str, list[str]]:
@@ -50,8 +41,8 @@ def _summary(capsys) -> dict:
 
 def test_broken_front_matter_is_not_indexed_and_the_run_exits_1(tmp_path, fake_embeddings_env, data_dir, capsys):
     root = tmp_path / "docs"
-    _write(root, "incident.md", "---\ntitle: Incident: rotation krbtgt\naccess: [staff]\n---\n" + BODY)
-    _write(root, "open.md", "---\ntitle: Ouvert\n---\n" + BODY)
+    write_file(root, "incident.md", "---\ntitle: Incident: rotation krbtgt\naccess: [staff]\n---\n" + BODY)
+    write_file(root, "open.md", "---\ntitle: Ouvert\n---\n" + BODY)
     assert main(["ingest", str(root), "--json"]) == 1
     summary = _summary(capsys)
     failed = {f["item"]: f["reason"] for f in summary["failed"]}
@@ -63,9 +54,9 @@ def test_broken_front_matter_is_not_indexed_and_the_run_exits_1(tmp_path, fake_e
 
 def test_unclosed_front_matter_and_an_access_of_the_wrong_kind_are_refused(tmp_path):
     root = tmp_path / "docs"
-    _write(root, "unclosed.md", "---\naccess: [staff]\ntitle: Secret\n\n" + BODY)
-    _write(root, "mapping.md", "---\naccess: {staff: true}\n---\n" + BODY)
-    _write(root, "number-list.md", "---\naccess: [[staff]]\n---\n" + BODY)
+    write_file(root, "unclosed.md", "---\naccess: [staff]\ntitle: Secret\n\n" + BODY)
+    write_file(root, "mapping.md", "---\naccess: {staff: true}\n---\n" + BODY)
+    write_file(root, "number-list.md", "---\naccess: [[staff]]\n---\n" + BODY)
     items = list(iter_folder(root))
     assert not [i for i in items if isinstance(i, Document)]
     reasons = {i.item: i.message for i in items}
@@ -77,8 +68,8 @@ def test_unclosed_front_matter_and_an_access_of_the_wrong_kind_are_refused(tmp_p
 
 def test_a_document_whose_front_matter_breaks_later_leaves_the_collection(tmp_path, fake_embeddings_env, data_dir, capsys):
     root = tmp_path / "docs"
-    doc = _write(root, "incident.md", "---\ntitle: Rotation\naccess: [staff]\n---\n" + BODY)
-    _write(root, "other.md", BODY)
+    doc = write_file(root, "incident.md", "---\ntitle: Rotation\naccess: [staff]\n---\n" + BODY)
+    write_file(root, "other.md", BODY)
     assert main(["ingest", str(root)]) == 0
     assert _stored(data_dir)["incident.md"] == ["staff"]
     capsys.readouterr()
@@ -113,11 +104,11 @@ def test_the_stricter_access_wins(folder, declared, expected):
 
 def test_front_matter_cannot_widen_the_access_option(tmp_path, fake_embeddings_env, data_dir, capsys):
     root = tmp_path / "docs"
-    _write(root, "says-public.md", "---\naccess: [public]\n---\n" + BODY)
-    _write(root, "says-empty.md", "---\naccess: []\n---\n" + BODY)
-    _write(root, "says-staff-hr.md", "---\naccess: staff, hr\n---\n" + BODY)
-    _write(root, "says-hr.md", "---\naccess: [hr]\n---\n" + BODY)
-    _write(root, "says-nothing.md", BODY)
+    write_file(root, "says-public.md", "---\naccess: [public]\n---\n" + BODY)
+    write_file(root, "says-empty.md", "---\naccess: []\n---\n" + BODY)
+    write_file(root, "says-staff-hr.md", "---\naccess: staff, hr\n---\n" + BODY)
+    write_file(root, "says-hr.md", "---\naccess: [hr]\n---\n" + BODY)
+    write_file(root, "says-nothing.md", BODY)
     assert main(["ingest", str(root), "--access", "staff", "--json"]) == 0
     summary = _summary(capsys)
     assert _stored(data_dir) == {
@@ -132,8 +123,8 @@ def test_front_matter_cannot_widen_the_access_option(tmp_path, fake_embeddings_e
 
 def test_an_empty_access_list_is_editors_only_even_without_the_option(tmp_path, fake_embeddings_env, data_dir):
     root = tmp_path / "docs"
-    _write(root, "nobody.md", "---\naccess: []\n---\n" + BODY)
-    _write(root, "blank.md", "---\naccess:\n---\n" + BODY)
+    write_file(root, "nobody.md", "---\naccess: []\n---\n" + BODY)
+    write_file(root, "blank.md", "---\naccess:\n---\n" + BODY)
     assert main(["ingest", str(root)]) == 0
     assert _stored(data_dir) == {"nobody.md": [], "blank.md": []}
 
@@ -143,11 +134,11 @@ def test_an_empty_access_list_is_editors_only_even_without_the_option(tmp_path, 
 
 def test_links_leaving_the_folder_are_not_followed_and_named(tmp_path, fake_embeddings_env, data_dir, capsys):
     outside = tmp_path / "outside"
-    _write(outside, "passwd.md", "root:x:0:0:root:/root:/bin/bash\n")
-    _write(outside, "sub/secret.md", "# Secret\n\nNot for the index.\n")
+    write_file(outside, "passwd.md", "root:x:0:0:root:/root:/bin/bash\n")
+    write_file(outside, "sub/secret.md", "# Secret\n\nNot for the index.\n")
     root = tmp_path / "docs"
-    _write(root, "guide.md", BODY)
-    _write(root, "real/inside.md", "# Inside\n\nA file of the folder.\n")
+    write_file(root, "guide.md", BODY)
+    write_file(root, "real/inside.md", "# Inside\n\nA file of the folder.\n")
     (root / "passwd.md").symlink_to(outside / "passwd.md")
     (root / "alias.md").symlink_to(root / "real" / "inside.md")
     (root / "elsewhere").symlink_to(outside / "sub", target_is_directory=True)
@@ -165,9 +156,9 @@ def test_links_leaving_the_folder_are_not_followed_and_named(tmp_path, fake_embe
 
 def test_a_link_leaving_the_folder_that_an_earlier_run_indexed_is_removed(tmp_path, fake_embeddings_env, data_dir, capsys):
     outside = tmp_path / "etc"
-    _write(outside, "passwd.md", "root:x:0:0:root:/root:/bin/bash\n")
+    write_file(outside, "passwd.md", "root:x:0:0:root:/root:/bin/bash\n")
     root = tmp_path / "docs"
-    _write(root, "guide.md", BODY)
+    write_file(root, "guide.md", BODY)
     (root / "passwd.md").symlink_to(outside / "passwd.md")
     # What an earlier version stored: the target's text under the link's name, public.
     store = Store(Settings(data_dir=data_dir))
@@ -183,7 +174,7 @@ def test_a_link_leaving_the_folder_that_an_earlier_run_indexed_is_removed(tmp_pa
 
 
 def test_preview_refuses_a_link_leaving_its_folder(tmp_path):
-    outside = _write(tmp_path / "outside", "notes.md", "# Notes\n\nPrivate.\n")
+    outside = write_file(tmp_path / "outside", "notes.md", "# Notes\n\nPrivate.\n")
     link = tmp_path / "docs" / "notes.md"
     link.parent.mkdir()
     link.symlink_to(outside)
@@ -196,8 +187,8 @@ def test_preview_refuses_a_link_leaving_its_folder(tmp_path):
 
 def test_an_oversized_file_is_skipped_with_the_limit_named(tmp_path, fake_embeddings_env, data_dir, capsys, monkeypatch):
     root = tmp_path / "docs"
-    _write(root, "guide.md", BODY)
-    _write(root, "dump.md", "mot " * 400_000)  # 1.6 MB on one line
+    write_file(root, "guide.md", BODY)
+    write_file(root, "dump.md", "mot " * 400_000)  # 1.6 MB on one line
     assert main(["ingest", str(root), "--max-doc-mb", "1", "--json"]) == 1
     failed = {f["item"]: f["reason"] for f in _summary(capsys)["failed"]}
     assert set(failed) == {"dump.md"}
@@ -213,7 +204,7 @@ def test_an_oversized_file_is_skipped_with_the_limit_named(tmp_path, fake_embedd
 
 def test_a_bad_size_setting_is_a_clear_error(tmp_path, fake_embeddings_env, data_dir, capsys, monkeypatch):
     root = tmp_path / "docs"
-    _write(root, "guide.md", BODY)
+    write_file(root, "guide.md", BODY)
     monkeypatch.setenv("RAG_MAX_DOC_MB", "ten")
     assert main(["ingest", str(root)]) == 2
     assert "RAG_MAX_DOC_MB='ten' is not a number" in capsys.readouterr().err
@@ -222,12 +213,12 @@ def test_a_bad_size_setting_is_a_clear_error(tmp_path, fake_embeddings_env, data
 def test_a_mostly_base64_document_is_reported_and_skipped(tmp_path, fake_embeddings_env, data_dir, capsys):
     root = tmp_path / "docs"
     blob = base64.b64encode(os.urandom(30_000)).decode("ascii")
-    _write(root, "image.md", "# Capture\n\nVoici la capture :\n\n" + blob + "\n")
-    _write(root, "wrapped.md", "# Certificat\n\n" + "\n".join(blob[i:i + 120] for i in range(0, len(blob), 120)))
-    _write(root, "binary.md", "# Dump\n\n" + "".join(chr(1 + c % 8) for c in range(5000)))
+    write_file(root, "image.md", "# Capture\n\nVoici la capture :\n\n" + blob + "\n")
+    write_file(root, "wrapped.md", "# Certificat\n\n" + "\n".join(blob[i:i + 120] for i in range(0, len(blob), 120)))
+    write_file(root, "binary.md", "# Dump\n\n" + "".join(chr(1 + c % 8) for c in range(5000)))
     hashes = "\n".join(f"- `{os.urandom(32).hex()}` vu sur le contrôleur" for _ in range(200))
-    _write(root, "iocs.md", "# Indicateurs\n\n" + hashes)
-    _write(root, "guide.md", BODY)
+    write_file(root, "iocs.md", "# Indicateurs\n\n" + hashes)
+    write_file(root, "guide.md", BODY)
     assert main(["ingest", str(root), "--json"]) == 1
     failed = {f["item"]: f["reason"] for f in _summary(capsys)["failed"]}
     assert set(failed) == {"image.md", "wrapped.md", "binary.md"}
