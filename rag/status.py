@@ -9,6 +9,7 @@ from rag.errors import RagError
 from rag.answer.llm import LLMClient
 from rag.redact import strip_userinfo
 from rag.index.store import Store
+from rag.enrich import built_mode
 
 LLM_STATUS_TIMEOUT = 5.0  # status must answer quickly even when LM Studio hangs
 
@@ -114,9 +115,11 @@ def format_status(status: dict[str, Any]) -> str:
     for c in q["collections"]:
         threshold = "not calibrated" if c.get("threshold") is None else f"{c['threshold']:.3f}"
         default = " (default)" if c["name"] == status.get("default_collection") else ""
+        mode = built_mode(c)
+        enriched = "" if mode == "none" else f", enrichment {mode}"
         lines.append(
             f"  - {c['name']}{default}: {c['points']} points, model {c.get('embedding_model')}, "
-            f"{c.get('dimension')} dims, strategy {c.get('strategy')}, threshold {threshold}, "
+            f"{c.get('dimension')} dims, strategy {c.get('strategy')}{enriched}, threshold {threshold}, "
             f"updated {c.get('updated')}"
         )
     return "\n".join(lines)

@@ -47,6 +47,8 @@ def test_lead_context_is_embedded_and_indexed_but_never_cited(folder, fake_embed
     assert any(text.startswith(purge["header"] + "\n\n" + purge["context"] + "\n\n## Purger") for text in embedded)
     info = _store(data_dir).collection_info("blog")
     assert info["enrichment"] == {"mode": "lead", "model": None}
+    assert main(["status"]) == 0
+    assert "strategy sections, enrichment lead" in capsys.readouterr().out
 
     # BM25 sees the context: a word only the lead holds ("redémarrer") finds the Purger chunk too.
     from rag.answer.retrieve import retrieve
