@@ -27,7 +27,8 @@ def _without_code(text: str) -> str:
 
 
 def _expand(item: str) -> list[int]:
-    parts = re.split(r"\s*[-–]\s*", item.strip())
+    # Split on the character, then strip: "\s*[-–]\s*" retried at every space of a long run.
+    parts = [part.strip() for part in re.split("[-–]", item.strip())]
     if len(parts) == 1:
         return [int(parts[0])]
     start, end = int(parts[0]), int(parts[1])
@@ -40,7 +41,7 @@ def parse_citations(answer: str) -> list[int]:
     """Cited numbers, each once, in order of first appearance."""
     seen: list[int] = []
     for match in _CITATION.finditer(_without_code(answer or "")):
-        for item in re.split(r"\s*[,;]\s*", match.group(1)):
+        for item in re.split("[,;]", match.group(1)):
             for number in _expand(item):
                 if number not in seen:
                     seen.append(number)

@@ -24,7 +24,7 @@ Span = tuple[int, int]
 # A separator level: the cut points strictly inside [start, end), ascending.
 Level = Callable[[int, int], list[int]]
 
-BLANK_LINE = re.compile(r"\n(?:[ \t\r]*\n)+")
+BLANK_LINE = re.compile(r"\n(?:[ \t\r]*+\n)+")
 NEWLINE = re.compile(r"\n")
 # Latin sentence ends need the following space; CJK ones (。！？) do not use spaces at all.
 SENTENCE_END = re.compile(r"[.!?][ \t]+|[。！？]+[ \t]*")

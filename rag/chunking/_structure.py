@@ -11,27 +11,31 @@ from bisect import bisect_left, bisect_right
 from typing import NamedTuple
 
 from rag.markdown_structure import FENCE_OPENING, block_end
+from rag.heading_line import strip_closing_sequence
 
 CODE = "code"
 TABLE = "table"
 
-_CLOSING_HASHES = re.compile(r"(?:^|[ \t]+)#+$")
-_ANCHOR_TAG = re.compile(r"</?a\b[^>]*>", re.IGNORECASE)
+# [^<>]: an unclosed "<a" stops at the next "<" instead of rescanning the rest of the line.
+_ANCHOR_TAG = re.compile(r"</?a\b[^<>]*>", re.IGNORECASE)
 _NON_SPACE = re.compile(r"\S")
-_FRONT_MATTER_END = re.compile(r"^(?:---|\.\.\.)[ \t]*\r?$", re.M)
+_FRONT_MATTER_END = re.compile(r"^(?:---|\.\.\.)[ \t]*+\r?$", re.M)
 # A line that opens a fence (the rule is rag.markdown_structure's), is a heading, or may be a
 # table delimiter row.
+# Linear on any line: possessive runs (*+, ++) never give back what they took, so a long run of
+# spaces or tabs is read once, not once per split point (it was quadratic: 120 KB took 50 s);
+# a heading's title runs to the end of the line and its closing hashes are trimmed in Python.
 _EVENT_LINE = (
     rf"(?:(?P<fence>{FENCE_OPENING})(?P<info>[^\n]*)"
-    r"|(?P<hashes> {0,3}#{1,6})(?:[ \t]+(?P<title>[^\n]*?))?[ \t]*\r?$"
-    r"|[ \t]*\|?[ \t]*:?-+:?[ \t]*(?:\|[ \t]*:?-+:?[ \t]*)*\|?[ \t]*\r?$)"
+    r"|(?P<hashes> {0,3}#{1,6})(?:[ \t]++(?P<title>[^\n]*))?\r?$"
+    r"|[ \t]*+\|?+[ \t]*+:?+-++:?+[ \t]*+(?:\|[ \t]*+:?+-++:?+[ \t]*+)*+\|?+[ \t]*+\r?$)"
 )
 _EVENT = re.compile(_EVENT_LINE, re.M)
 # The lookahead is implied by the alternatives (their first character is one of these): it only
 # lets the engine reject most lines after one character instead of trying all three alternatives.
 _NEXT_EVENT = re.compile("\n(?=[ \t`~#|:-])" + _EVENT_LINE, re.M)
 # Rows after the delimiter row: each following line that holds a "|" and does not open a fence.
-_TABLE_ROWS = re.compile(r"(?:\n(?![ \t]*(?:`{3}|~{3}))[^\n|]*\|[^\n]*)*")
+_TABLE_ROWS = re.compile(r"(?:\n(?![ \t]*+(?:`{3}|~{3}))[^\n|]*+\|[^\n]*+)*+")
 
 
 def _trim_cr(text: str, end: int) -> int:
@@ -61,9 +65,7 @@ class Heading(NamedTuple):
 
 def heading_text(raw: str) -> str:
     """`<a name="x"></a>Title ##` -> `Title`."""
-    text = raw.strip()
-    if text.endswith("#"):
-        text = _CLOSING_HASHES.sub("", text)
+    text = strip_closing_sequence(raw)
     if "<" in text:
         text = _ANCHOR_TAG.sub("", text)
     return " ".join(text.split())

@@ -15,6 +15,7 @@ from typing import Iterable, Iterator
 
 from rag.documents import SKIPPED, Document, Problem
 from rag.errors import SourceError
+from rag.heading_line import strip_closing_sequence
 from rag.markdown_structure import lines_in_code
 from rag.sources.html import html_title_and_main, html_to_markdown
 from rag.sources.access_rule import AccessValueError, declared_access, effective_access
@@ -27,8 +28,9 @@ HTML_SUFFIXES = (".html", ".htm")
 SUFFIXES = MARKDOWN_SUFFIXES + HTML_SUFFIXES
 FETCHED_SOURCE = "wordpress"  # front-matter `source` written by `rag fetch`
 
-_ATX_H1 = re.compile(r"^ {0,3}#[ \t]+(.+?)[ \t]*#*[ \t]*$")
-_TAG = re.compile(r"<[^>]+>")
+# The title runs to the end of the line; its closing hashes are trimmed without backtracking.
+_ATX_H1 = re.compile(r"^ {0,3}#[ \t]++(.+)$")
+_TAG = re.compile(r"<[^<>]+>")
 
 
 def _decode(raw: bytes, item: str, problems: list[Problem]) -> str:
@@ -55,7 +57,7 @@ def first_h1(markdown: str) -> str | None:
             continue
         heading = _ATX_H1.match(line)
         if heading:
-            text = " ".join(_TAG.sub("", heading.group(1)).split())
+            text = " ".join(_TAG.sub("", strip_closing_sequence(heading.group(1))).split())
             if text:
                 return text
     return None

@@ -37,6 +37,12 @@ _UNSAFE_SCHEME = re.compile(r"^(?:javascript|vbscript|data|livescript):", re.I)
 _CONTROL_CHARS = re.compile(r"[\x00-\x20\x7f]+")
 # "<" followed by something a Markdown renderer could read as an HTML tag or comment.
 _TAG_START = re.compile(r"<(?=[A-Za-z/!?])")
+# *x*, **x**, _x_...: the inside holds no marker of its own kind, so a search from each marker
+# stops at the next one (".*?" here rescanned the whole line from every "*": quadratic).
+_EMPHASIS = re.compile(r"(\*{1,3})(\S(?:[^*\n]*?\S)?)\1|(_{1,3})(\S(?:[^_\n]*?\S)?)\3")
+# Whitespace runs in text nodes: markdownify's own pattern ([\t \r\n]*[\r\n][\t \r\n]*) is
+# retried at every character of a long run of spaces, so runs are collapsed here first.
+_WHITESPACE_RUN = re.compile(r"[\t \r\n]{2,}")
 
 
 def _is_unsafe_url(url: str | None) -> bool:
@@ -142,11 +148,72 @@ class _Converter(MarkdownConverter):
 
     def convert_hN(self, n: int, el: Tag, text: str, parent_tags: set[str]) -> str:
         # Bold or italic markers in a heading are noise in section names.
-        text = re.sub(r"(\*{1,3}|_{1,3})(\S(?:.*?\S)?)\1", r"\2", text)
+        text = _EMPHASIS.sub(lambda m: m.group(2) or m.group(4), text)
         return super().convert_hN(n, el, text, parent_tags)
 
     def convert_figure(self, el: Tag, text: str, parent_tags: set[str]) -> str:
         return "\n\n" + text.strip() + "\n\n"
+
+
+def _collapse_whitespace(soup: BeautifulSoup) -> None:
+    """Collapse whitespace runs outside <pre> as markdownify would (a run holding a line break
+    becomes one, any other run one space), in one linear pass."""
+    verbatim = {id(s) for pre in soup.find_all("pre") for s in pre.find_all(string=True)}
+    for node in soup.find_all(string=True):
+        if type(node) is not NavigableString or id(node) in verbatim:
+            continue
+        text = str(node)
+        collapsed = _WHITESPACE_RUN.sub(lambda m: "\n" if "\n" in m.group(0) or "\r" in m.group(0) else " ", text)
+        if collapsed != text:
+            node.replace_with(NavigableString(collapsed))
+
+
+def _without_comments(html: str) -> str:
+    """The HTML with its comments cut out, in one forward pass. Python's HTML parser looks for
+    "-->" again from every unclosed "<!--" (quadratic); comments are dropped anyway."""
+    if "<!--" not in html:
+        return html
+    out: list[str] = []
+    pos = 0
+    while True:
+        start = html.find("<!--", pos)
+        if start < 0:
+            out.append(html[pos:])
+            break
+        out.append(html[pos:start])
+        end = html.find("-->", start + 4)
+        if end < 0:
+            break  # an unclosed comment runs to the end
+        pos = end + 3
+    return "".join(out)
+
+
+def _escape_unclosed_tags(html: str) -> str:
+    """A "<" that opens a tag not closed before the next "<" becomes "&lt;" (text), in one pass.
+
+    Python's HTML parser rescans to the end from every such "<" ("<p " repeated 27,000 times
+    took 150 s); a browser would show most of these as text anyway.
+    """
+    out: list[str] = []
+    last = 0
+    at = html.find("<")
+    next_gt = html.find(">")
+    while at >= 0:
+        following = html.find("<", at + 1)
+        if next_gt != -1 and next_gt < at:
+            next_gt = html.find(">", at)
+        opens_tag = at + 1 < len(html) and (html[at + 1].isalpha() or html[at + 1] in "/!?")
+        if opens_tag and (next_gt == -1 or (following != -1 and following < next_gt)):
+            out.append(html[last:at])
+            out.append("&lt;")
+            last = at + 1
+        at = following
+    out.append(html[last:])
+    return "".join(out)
+
+
+def _parse(html: str) -> BeautifulSoup:
+    return BeautifulSoup(_escape_unclosed_tags(_without_comments(html)), "html.parser")
 
 
 def _drop_unwanted(soup: BeautifulSoup) -> None:
@@ -219,8 +286,9 @@ def html_to_markdown(html: str) -> str:
     """
     if not isinstance(html, str):
         raise TypeError(f"expected HTML text, got {type(html).__name__}")
-    soup = BeautifulSoup(html, "html.parser")
+    soup = _parse(html)
     _drop_unwanted(soup)
+    _collapse_whitespace(soup)
     _ensure_table_headers(soup)
     converter = _Converter(
         heading_style="ATX",
@@ -243,7 +311,7 @@ def html_title_and_main(html: str) -> tuple[str, str]:
     The main content is the page's <article>, else <main>, else <body>, else the whole text, so
     menus and footers of a saved web page stay out of the document.
     """
-    soup = BeautifulSoup(html, "html.parser")
+    soup = _parse(html)
     title = ""
     title_tag = soup.find("title")
     if title_tag is not None:

@@ -13,7 +13,7 @@ from rag.markdown_structure import lines_in_code
 from ui.present.safe_markdown import escape_link_text, link_markdown, safe_link, sanitize_markdown
 
 _STREAM_SPECIAL = re.compile(r"([\\\[\]])")
-_HEADING = re.compile(r"^ {0,3}#{1,6}[ \t]+(.+?)[ \t#]*$")
+_HEADING = re.compile(r"^ {0,3}#{1,6}[ \t]++(.+)$")  # trailing spaces and hashes trimmed after
 
 
 def stream_safe(piece: str) -> str:
@@ -78,8 +78,9 @@ def demote_headings(markdown: str) -> str:
     for line, fence in lines_in_code(markdown):
         if fence is None:
             heading = _HEADING.match(line)
-            if heading:
-                line = f"**{heading.group(1)}**"
+            title = heading.group(1).rstrip(" \t#") if heading else ""
+            if title:
+                line = f"**{title}**"
         out.append(line)
     return "\n".join(out)
 

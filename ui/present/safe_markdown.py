@@ -30,15 +30,16 @@ _INLINE_LINK = re.compile(
     re.DOTALL,
 )
 # [label]: destination "title" (a reference definition, used by [text][label]).
+# Possessive runs ([ \t]*+): a destination never starts with a space, and giving spaces back
+# made a long run quadratic.
 _REFERENCE = re.compile(
-    r"^(?P<lead> {0,3}\[(?:[^\[\]\\]|\\.)+\]:[ \t]*\n?[ \t]*)(?P<dest><[^<>\n]*>|\S+)(?P<rest>.*)$", re.MULTILINE
+    r"^(?P<lead> {0,3}\[(?:[^\[\]\\]|\\.)+\]:[ \t]*+\n?[ \t]*+)(?P<dest><[^<>\n]*>|\S+)(?P<rest>.*)$", re.MULTILINE
 )
-_ANGLE = re.compile(r"(\\*)<")
 # <a name="x"></a> anchors (common in converted docs) hold nothing to show: dropped, not escaped.
 _EMPTY_ANCHOR = re.compile(
     r"""<a\s+(?:name|id)\s*=\s*(?:"[^"<>]*"|'[^'<>]*'|[^\s<>]+)\s*>\s*</a\s*>""", re.IGNORECASE
 )
-_CODE_SPAN = re.compile(r"(?<!`)(`+)(?!`)(.+?)(?<!`)\1(?!`)", re.DOTALL)
+_BACKTICKS = re.compile(r"`+")
 
 
 def _scheme(url: str) -> str | None:
@@ -108,18 +109,57 @@ def _neutralise_links(text: str, images: bool) -> str:
 
 def _escape_angles(text: str) -> str:
     # A `<` after an odd number of backslashes is already escaped: `\&lt;` would show "&lt;".
+    # Counted by hand: a pattern like (\\*)< is retried at every backslash of a long run.
     text = _EMPTY_ANCHOR.sub("", text)
-    return _ANGLE.sub(lambda m: m.group(0) if len(m.group(1)) % 2 else f"{m.group(1)}&lt;", text)
+    out: list[str] = []
+    last = 0
+    at = text.find("<")
+    while at >= 0:
+        slashes = at
+        while slashes > last and text[slashes - 1] == "\\":
+            slashes -= 1
+        if (at - slashes) % 2 == 0:
+            out.append(text[last:at])
+            out.append("&lt;")
+            last = at + 1
+        at = text.find("<", at + 1)
+    out.append(text[last:])
+    return "".join(out)
+
+
+def code_spans(text: str) -> list[tuple[int, int]]:
+    """[start, end) of each inline code span: a run of n backticks up to the next run of exactly n.
+
+    One pass over the runs (a lazy regex with a back-reference rescanned the rest of the text
+    from every unmatched run: quadratic on text full of single backticks).
+    """
+    runs = [(m.start(), m.end()) for m in _BACKTICKS.finditer(text)]
+    following: list[int | None] = [None] * len(runs)
+    last_of_length: dict[int, int] = {}
+    for i in range(len(runs) - 1, -1, -1):
+        length = runs[i][1] - runs[i][0]
+        following[i] = last_of_length.get(length)
+        last_of_length[length] = i
+    spans: list[tuple[int, int]] = []
+    i = 0
+    while i < len(runs):
+        closer = following[i]
+        if closer is None:
+            i += 1
+            continue
+        spans.append((runs[i][0], runs[closer][1]))
+        i = closer + 1
+    return spans
 
 
 def _escape_html(text: str) -> str:
     """Escape `<` outside inline code spans (where Markdown already shows it as text)."""
     out: list[str] = []
     last = 0
-    for match in _CODE_SPAN.finditer(text):
-        out.append(_escape_angles(text[last:match.start()]))
-        out.append(match.group(0))
-        last = match.end()
+    for start, end in code_spans(text):
+        out.append(_escape_angles(text[last:start]))
+        out.append(text[start:end])
+        last = end
     out.append(_escape_angles(text[last:]))
     return "".join(out)
 
