@@ -13,6 +13,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Mapping
 
+# Retrieval refuses a longer question (a pasted document, or a broken CSV row), so a question
+# set holding one is refused before anything runs.
+from rag.answer.retrieve import MAX_QUESTION_CHARS
 from rag.errors import QuestionSetError
 
 FIELDS = ["id", "question", "expected_source", "expected_answer", "in_base", "category", "also_in"]
@@ -21,9 +24,6 @@ REQUIRED = ["id", "question", "in_base"]
 _TRUE = {"true", "1", "oui", "yes", "vrai", "y", "o"}
 _FALSE = {"false", "0", "non", "no", "faux", "n"}
 _MAX_REPORTED = 20
-# A question is a sentence or two. Far longer text is a pasted document (or a broken CSV row):
-# it would overflow the embedding model's context and stop the evaluation mid-way.
-MAX_QUESTION_CHARS = 2000
 
 
 @dataclass(frozen=True)
