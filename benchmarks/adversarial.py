@@ -4,8 +4,8 @@ took 50 s in one strategy and a 9 MB nested list never finished ingesting).
 
 For each input and operation it times 100 KB, 1 MB and 9 MB (by default) and fits the growth
 exponent between the two largest sizes: 1 is linear, 2 quadratic. An exponent over 1.3 (unless
-the largest input takes under 50 ms, where noise decides), or less than 0.2 MB/s at the largest
-size (the time budget: 9 MB in 45 s), fails the run (exit status 1). Writes
+the largest input takes under 0.5 s, where noise decides), or less than 0.1 MB/s at the largest
+size (the time budget: 9 MB in 90 s), fails the run (exit status 1). Writes
 benchmarks/results/adversarial.json.
 
     .venv/bin/python benchmarks/adversarial.py [--sizes 100000 1000000 9000000] [--only NAME]
@@ -30,8 +30,10 @@ from rag.markdown import html_to_markdown  # noqa: E402
 from rag.safe_markdown import sanitize_markdown  # noqa: E402
 
 LINEAR_ENOUGH = 1.3  # growth exponent; timing noise on a shared machine stays well under it
-TOO_FAST_TO_FIT = 0.05  # seconds at the largest size: below it, noise decides the exponent
-MIN_MB_PER_S = 0.2  # the time budget: 9 MB in at most 45 s, whatever the input
+# Seconds at the largest size below which noise decides the exponent (the machine is shared).
+# Harmless either way: a quadratic process that fast at 9 MB stays that fast up to the 10 MB cap.
+TOO_FAST_TO_FIT = 0.5
+MIN_MB_PER_S = 0.1  # the time budget: 9 MB in at most 90 s, whatever the input
 
 
 def _repeat(unit: str, size: int) -> str:
@@ -65,7 +67,8 @@ def _operations(kind: str) -> dict[str, Callable[[str], object]]:
     for name in sorted(STRATEGIES):
         chunker = make_chunker(name)
         ops[f"chunk:{name}"] = lambda text, c=chunker: c.chunk(text, title="T")
-    ops["display"] = lambda text: sanitize_markdown(demote_headings(text), images=False)
+    # A trailing tag makes the sanitiser do its whole work (text without "<" has nothing to escape).
+    ops["display"] = lambda text: sanitize_markdown(demote_headings(text + "\n<b>"), images=False)
     return ops
 
 

@@ -133,7 +133,7 @@ def code_spans(text: str) -> list[tuple[int, int]]:
     One pass over the runs (a lazy regex with a back-reference rescanned the rest of the text
     from every unmatched run: quadratic on text full of single backticks).
     """
-    runs = [(m.start(), m.end()) for m in _BACKTICKS.finditer(text)]
+    runs = [m.span() for m in _BACKTICKS.finditer(text)]
     following: list[int | None] = [None] * len(runs)
     last_of_length: dict[int, int] = {}
     for i in range(len(runs) - 1, -1, -1):
@@ -156,8 +156,11 @@ def _escape_html(text: str) -> str:
     """Escape `<` outside inline code spans (where Markdown already shows it as text)."""
     out: list[str] = []
     last = 0
+    if "<" not in text:
+        return text
     for start, end in code_spans(text):
-        out.append(_escape_angles(text[last:start]))
+        prose = text[last:start]
+        out.append(_escape_angles(prose) if "<" in prose else prose)
         out.append(text[start:end])
         last = end
     out.append(_escape_angles(text[last:]))
