@@ -226,3 +226,24 @@ def test_a_mostly_base64_document_is_reported_and_skipped(tmp_path, fake_embeddi
     assert "binary data" in failed["binary.md"]
     # SHA-256 lists are text a security blog publishes: kept.
     assert set(_stored(data_dir)) == {"iocs.md", "guide.md"}
+
+
+def test_fetch_never_writes_or_prunes_through_a_link(make_wp_server, tmp_path, monkeypatch):
+    from tests.fixtures.wordpress import load_real_posts
+
+    monkeypatch.delenv("RAG_WP_USER", raising=False)
+    monkeypatch.delenv("RAG_WP_APP_PASSWORD", raising=False)
+    site = make_wp_server(posts=load_real_posts("frontity")[:3])
+    out = tmp_path / "out"
+    assert main(["fetch", site.url, "--out", str(out)]) == 0
+    names = sorted(p.name for p in out.glob("*.md"))
+    # Someone swaps a fetched file for a link to a file of theirs, and links a stale-looking file in.
+    precious = _write(tmp_path / "outside", "precious.md", (out / names[0]).read_text(encoding="utf-8"))
+    before = precious.read_text(encoding="utf-8")
+    (out / names[0]).unlink()
+    (out / names[0]).symlink_to(precious)
+    other = _write(tmp_path / "outside", "gone.md", before.replace("wordpress_id:", "wordpress_id: 99999\nx:"))
+    (out / "gone-post.md").symlink_to(other)
+    assert main(["fetch", site.url, "--out", str(out), "--prune"]) == 0
+    assert precious.read_text(encoding="utf-8") == before and other.exists()
+    assert not (out / names[0]).is_symlink() and (out / "gone-post.md").is_symlink()
