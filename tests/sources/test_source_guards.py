@@ -238,11 +238,11 @@ def test_fetch_never_writes_or_prunes_through_a_link(make_wp_server, tmp_path, m
     assert main(["fetch", site.url, "--out", str(out)]) == 0
     names = sorted(p.name for p in out.glob("*.md"))
     # Someone swaps a fetched file for a link to a file of theirs, and links a stale-looking file in.
-    precious = _write(tmp_path / "outside", "precious.md", (out / names[0]).read_text(encoding="utf-8"))
+    precious = write_file(tmp_path / "outside", "precious.md", (out / names[0]).read_text(encoding="utf-8"))
     before = precious.read_text(encoding="utf-8")
     (out / names[0]).unlink()
     (out / names[0]).symlink_to(precious)
-    other = _write(tmp_path / "outside", "gone.md", before.replace("wordpress_id:", "wordpress_id: 99999\nx:"))
+    other = write_file(tmp_path / "outside", "gone.md", before.replace("wordpress_id:", "wordpress_id: 99999\nx:"))
     (out / "gone-post.md").symlink_to(other)
     assert main(["fetch", site.url, "--out", str(out), "--prune"]) == 0
     assert precious.read_text(encoding="utf-8") == before and other.exists()
