@@ -13,7 +13,7 @@ Modes: `none`; `lead` (the heading trail and the article's lead paragraph, no mo
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass
-from typing import Any
+from typing import Any, Callable
 
 from rag.chunking.base import Chunk
 from rag.documents import Document
@@ -87,8 +87,12 @@ class Enricher:
     def model(self) -> str | None:
         return self.model_contexts.model if self.model_contexts else None
 
-    def contexts(self, doc: Document, chunks: list[Chunk], document_hash: str | None = None) -> list[str]:
-        """One context per chunk ("" with mode none). EnrichmentError when the model fails."""
+    def contexts(
+        self, doc: Document, chunks: list[Chunk], document_hash: str | None = None,
+        progress: Callable[[], None] | None = None,
+    ) -> list[str]:
+        """One context per chunk ("" with mode none). EnrichmentError when the model fails.
+        `progress` is called after each context the model wrote (a long article takes minutes)."""
         if self.mode == NONE:
             return ["" for _ in chunks]
         self.stats.chunks += len(chunks)
@@ -107,6 +111,8 @@ class Enricher:
                 self.stats.prompt_tokens += got.prompt_tokens
                 self.stats.completion_tokens += got.completion_tokens
                 self.stats.seconds += got.seconds
+                if progress is not None:
+                    progress()
             out.append(got.context)
         return out
 

@@ -363,7 +363,7 @@ class _Run:
         try:
             if self.enricher.mode != NONE:
                 self.tell("enriching")
-            contexts = self.enricher.contexts(doc, chunks, content_hash)
+            contexts = self.enricher.contexts(doc, chunks, content_hash, lambda: self.tell("enriching"))
             texts = [enriched_text(c, ctx) for c, ctx in zip(chunks, contexts)]
             vectors = self.embed(doc, chunks, texts)
         except (EmbeddingError, EnrichmentError) as exc:

@@ -107,3 +107,20 @@ def test_the_model_modes_refuse_clearly_without_a_chat_model(folder, fake_embedd
     assert "No chat model is loaded" in err and "--enrich lead" in err
     assert not _store(data_dir).exists("blog")  # nothing written
     assert fake_embeddings_env.embedding_requests == []
+
+
+def test_progress_counts_the_tokens_chunk_by_chunk(folder, fake_embeddings_env, lmstudio, data_dir):
+    from rag.embeddings import OpenAIEmbedder
+    from rag.enrich import make_enricher
+    from rag.index.ingest import ingest
+    from rag.sources import open_source
+
+    settings = Settings(data_dir=data_dir, llm_url=lmstudio.url)
+    seen = []
+    report = ingest(list(open_source(str(folder))), _store(data_dir),
+                    OpenAIEmbedder(fake_embeddings_env.url, fake_embeddings_env.model), "blog",
+                    strategy="sections", enricher=make_enricher("questions", settings), progress=seen.append)
+    enriching = [p.enrich_tokens for p in seen if p.phase == "enriching"]
+    # One event as the document starts, then one after each of its three contexts.
+    assert len(enriching) == 4 and enriching[0] == 0 and enriching[1] < enriching[2] < enriching[3]
+    assert seen[-1].enrich_tokens == report.enrichment["prompt_tokens"] + report.enrichment["completion_tokens"]
