@@ -1,0 +1,49 @@
+"""The dashboard's two catalogues and how the language is chosen."""
+
+from __future__ import annotations
+
+import string
+
+import pytest
+
+from ui import i18n
+
+
+def _fields(text: str) -> set[str]:
+    return {name for _, name, _, _ in string.Formatter().parse(text) if name}
+
+
+def test_french_and_english_have_the_same_keys_and_placeholders():
+    fr, en = i18n.CATALOGUES["fr"], i18n.CATALOGUES["en"]
+    assert set(fr) == set(en)
+    different = {k for k in fr if _fields(fr[k]) != _fields(en[k])}
+    assert not different
+    same_in_both = {"ask.collection", "ask.score", "eval.cmp_sides"}  # words both languages share
+    untranslated = {k for k in fr if fr[k] == en[k] and len(en[k]) > 12} - same_in_both
+    assert not untranslated
+
+
+@pytest.mark.parametrize("setting, locale, header, expected", [
+    (None, None, None, "fr"),                          # nothing known: French
+    ("en", "fr-FR", "fr-FR,fr;q=0.9", "en"),           # RAG_UI_LANG wins
+    ("EN_gb", None, None, "en"),
+    ("de", "en-US", None, "en"),                       # an unsupported setting: the browser decides
+    (None, "en-US", None, "en"),
+    (None, "de-DE", "de-DE,de;q=0.9,en;q=0.8", "en"),  # the first supported language of the header
+    (None, None, "en;q=0.5,fr;q=0.9", "fr"),           # by quality, not by order
+    (None, "de-DE", "de-DE,es;q=0.5", "fr"),
+    (None, None, "garbage;;,", "fr"),
+])
+def test_language_choice(setting, locale, header, expected):
+    assert i18n.pick_language(setting, locale, header) == expected
+
+
+def test_plural_follows_each_language():
+    with i18n.language("fr"):
+        assert i18n.tn("ing.found", 1) == "1 document trouvé"
+        assert i18n.tn("ing.found", 0) == "0 document trouvé"
+        assert i18n.tn("ing.found", 14) == "14 documents trouvés"
+    with i18n.language("en"):
+        assert i18n.tn("ing.found", 1) == "1 document found"
+        assert i18n.tn("ing.found", 0) == "0 documents found"
+    assert i18n.current() == "fr"  # the default, restored after each block
