@@ -7,12 +7,14 @@ import json
 import os
 import sys
 
-from rag.chunking import DEFAULT_STRATEGY, STRATEGIES
+from rag.chunking import DEFAULT_STRATEGY, STRATEGIES, setting_names
+from rag.chunking.preview import chunkers
+from rag.errors import ConfigError
 from rag.config import Settings
 from rag.embeddings import embedder_for_collection
 from rag.enrich import MODES as ENRICH_MODES
 from rag.enrich import make_enricher, resolve_enrichment
-from rag.index.ingest import ingest, resolve_strategy
+from rag.index.ingest import ingest, resolve_strategy, settings_text
 from rag.index.progress import ProgressPrinter
 from rag.redact import strip_userinfo
 from rag.sources import WordPressSource, is_url, open_source
@@ -74,7 +76,38 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--types", default="posts", metavar="TYPES",
                         help=f"a WordPress site's content types, comma-separated: {', '.join(KNOWN_TYPES)} [posts]")
     parser.add_argument("--json", action="store_true", help="print the summary as JSON on stdout")
+    sizes = parser.add_argument_group(
+        "chunk settings", "over the strategy's defaults; a collection keeps the settings it was built with, "
+        "so other settings need --full or another --collection")
+    sizes.add_argument("--chunk-size", type=int, metavar="N", help="recursive, markdown: most characters a chunk holds")
+    sizes.add_argument("--overlap", type=int, metavar="N",
+                       help="recursive, sections, markdown: characters repeated between chunks")
+    sizes.add_argument("--min-size", type=int, metavar="N", help="sections_min_max: a shorter section joins the next one")
+    sizes.add_argument("--max-size", type=int, metavar="N",
+                       help="sections, sections_min_max: longest chunk before a section is cut")
     parser.set_defaults(func=run)
+
+
+SIZE_FLAGS = {"chunk_size": "--chunk-size", "overlap": "--overlap", "min_size": "--min-size", "max_size": "--max-size"}
+
+
+def chunk_settings(strategy: str, args: argparse.Namespace) -> dict | None:
+    """The settings given on the command line for `strategy`, over its defaults (None: none given).
+
+    A flag the strategy does not use is an error, not a silent no-op: the run would not be the
+    experiment the user asked for.
+    """
+    given = {name: getattr(args, name, None) for name in SIZE_FLAGS}
+    if all(v is None for v in given.values()):
+        return None
+    used = setting_names(strategy)
+    ignored = [SIZE_FLAGS[n] for n, v in given.items() if v is not None and n not in used]
+    if ignored:
+        raise ConfigError(
+            f"{', '.join(ignored)} does not apply to the strategy {strategy} (its settings: "
+            f"{', '.join(SIZE_FLAGS[n] for n in used)}); choose another --strategy or drop the flag."
+        )
+    return chunkers(strategy, given)[0].settings()
 
 
 def _source_options(args: argparse.Namespace) -> dict:
@@ -95,12 +128,16 @@ def run(args: argparse.Namespace) -> int:
     store = Store(settings)  # first: a locked embedded store fails before any model loads
     info = None if args.full else store.collection_info(collection)
     strategy, _ = resolve_strategy(info, args.strategy, None, args.full)
+    settings_given = chunk_settings(strategy, args)
+    # Settings given: name the strategy, so a collection built otherwise is refused, not mixed.
+    resolve_strategy(info, strategy if settings_given else args.strategy, settings_given, args.full)
     mode = resolve_enrichment(info, args.enrich, args.full)
     enricher = make_enricher(mode, settings)  # a model mode without a chat model stops here
     embedder, sentence = embedder_for_collection(settings, info)
     print(sentence, file=sys.stderr, flush=True)
+    shown = strategy + (f" ({settings_text(settings_given)})" if settings_given else "")
     enriched = "" if mode == "none" else f", enrichment {mode}" + (f" by {enricher.model}" if enricher.model else "")
-    print(f"Indexing {strip_userinfo(args.source)} into {collection!r} ({store.describe()}, strategy {strategy}"
+    print(f"Indexing {strip_userinfo(args.source)} into {collection!r} ({store.describe()}, strategy {shown}"
           f"{enriched})", file=sys.stderr, flush=True)
     options = _source_options(args)
     if is_url(args.source):
@@ -111,8 +148,9 @@ def run(args: argparse.Namespace) -> int:
     else:
         items = list(open_source(args.source, **options))  # a folder is listed first: known total
     report = ingest(
-        items, store, embedder, collection, strategy=args.strategy,
-        full=args.full, prune=args.prune, progress=ProgressPrinter(sys.stderr), enricher=enricher,
+        items, store, embedder, collection, strategy=strategy if settings_given else args.strategy,
+        chunk_settings=settings_given, full=args.full, prune=args.prune, progress=ProgressPrinter(sys.stderr),
+        enricher=enricher,
     )
     if args.json:
         print(json.dumps(report.to_dict(), indent=2, ensure_ascii=False))

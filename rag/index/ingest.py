@@ -531,6 +531,21 @@ def ingest(
     return _Run(items, store, embedder, collection, strategy, chunk_settings, full, prune, progress, enricher).run()
 
 
+def settings_text(settings: dict[str, Any] | None) -> str:
+    """`chunk_size=300, overlap=60`: chunk settings as a person writes them."""
+    return ", ".join(f"{k}={v}" for k, v in (settings or {}).items()) or "default settings"
+
+
+def settings_mismatch(info: dict[str, Any] | None, strategy: str, chunk_settings: dict[str, Any] | None) -> bool:
+    """True when a collection holds chunks cut another way than `strategy` with these settings."""
+    built = (info or {}).get("strategy") if (info or {}).get("points") else None
+    if not built:
+        return False
+    recorded = (info or {}).get("chunk_settings") or {}
+    wanted = make_chunker(strategy, **(chunk_settings or {})).settings()
+    return built != strategy or bool(recorded and dict(recorded) != wanted)
+
+
 def resolve_strategy(
     info: dict[str, Any] | None,
     strategy: str | None,
@@ -545,16 +560,17 @@ def resolve_strategy(
             recorded = (info or {}).get("chunk_settings")
             return built, (dict(recorded) if isinstance(recorded, dict) and chunk_settings is None else chunk_settings)
         return DEFAULT_STRATEGY, chunk_settings
-    if built and not full:
+    if not full and settings_mismatch(info, strategy, chunk_settings):
         wanted = make_chunker(strategy, **(chunk_settings or {})).settings()
         recorded = (info or {}).get("chunk_settings") or {}
-        if built != strategy or (recorded and dict(recorded) != wanted):
-            name = (info or {}).get("name") or "the collection"
-            raise ConfigError(
-                f"{name!r} was built with the strategy {built} {recorded}; this run asks for {strategy} "
-                f"{wanted}. Rebuild it with --full, or index into another collection (--collection NAME)."
-            )
+        name = (info or {}).get("name") or "the collection"
+        raise ConfigError(
+            f"{name!r} was built with the strategy {built} ({settings_text(recorded)}); this run asks for "
+            f"{strategy} ({settings_text(wanted)}). Rebuild it with --full, or index into another collection "
+            "(--collection NAME)."
+        )
     return strategy, chunk_settings
 
 
-__all__ = ["IngestProgress", "IngestReport", "ingest", "resolve_strategy", "is_unchanged", "build_key", "now_iso"]
+__all__ = ["IngestProgress", "IngestReport", "ingest", "resolve_strategy", "settings_mismatch", "settings_text",
+           "is_unchanged", "build_key", "now_iso"]
