@@ -49,12 +49,18 @@ _TEXT = {
                    "({context} tokens). Chargez le modèle avec un contexte plus grand ou baissez top k.",
         "below": "meilleur score {best} < seuil {threshold} ({source})",
         "empty": "aucun passage trouvé",
+        "model_refused": "le modèle n'a pas trouvé la réponse dans les extraits",
+        "refused": "(refus : {reason})",
+        "sources": {"setting": "réglage", "collection": "calibré", "model default": "défaut du modèle"},
     },
     "en": {
         "dropped": "Note: extract(s) {numbers} were not sent to the model, to fit its context window "
                    "({context} tokens). Load the model with a larger context or lower top k.",
         "below": "best score {best} < threshold {threshold} ({source})",
         "empty": "no passage found",
+        "model_refused": "the model found no answer in the extracts",
+        "refused": "(refused: {reason})",
+        "sources": {"setting": "setting", "collection": "calibrated", "model default": "model default"},
     },
 }
 
@@ -172,6 +178,11 @@ class Prepared:
         return AskResult(**fields)
 
 
+def refusal_line(result: AskResult) -> str:
+    """`(refused: why)`, all in the language of the question, as the refusal itself."""
+    return _TEXT.get(result.language, _TEXT["fr"])["refused"].format(reason=result.refusal_reason)
+
+
 def decide(
     question: str,
     passages: Sequence[Any],
@@ -188,7 +199,8 @@ def decide(
                         threshold_source=threshold_source, best_score=best, accepted=accepted)
     if not accepted:
         text = _TEXT[language]
-        reason = (text["below"].format(best=f"{best:.3f}", threshold=f"{threshold:.3f}", source=threshold_source)
+        source = text["sources"].get(threshold_source, threshold_source)
+        reason = (text["below"].format(best=f"{best:.3f}", threshold=f"{threshold:.3f}", source=source)
                   if best is not None else text["empty"])
         refusal = prompts.refusal_sentence(language)
         prepared.result = prepared.base_result(answer=refusal, raw_answer=refusal, refused=True,
@@ -283,7 +295,7 @@ def finalize(
         sources=[] if refused else citations.sources(prepared.sent, check.valid),
         invalid_citations=check.invalid, uncited=uncited, cited=check.cited, usage=usage,
         model=model or prepared.model,
-        refusal_reason="the model found no answer in the extracts" if refused else None,
+        refusal_reason=_TEXT[prepared.language]["model_refused"] if refused else None,
     )
     if check.invalid or uncited:
         if check.invalid:
@@ -345,8 +357,12 @@ def ask(
     threshold: float | None = None,
     max_tokens: int = DEFAULT_MAX_TOKENS,
     prompt_file: str | os.PathLike[str] | None = None,
+    with_llm: bool = True,
 ) -> AskResult:
-    """Retrieve, then answer. `threshold` (else settings.threshold) overrides the collection's."""
+    """Retrieve, then answer. `threshold` (else settings.threshold) overrides the collection's.
+
+    `with_llm` False: retrieval and the threshold only; `answer` stays None unless refused.
+    """
     from rag.config import Settings
     from rag.embeddings import embedder_for_collection
     from rag.answer.llm import LLMClient
@@ -363,6 +379,11 @@ def ask(
                         mode=mode, groups=groups)
     explicit = threshold if threshold is not None else settings.threshold
     value, source = resolve_threshold(explicit, info, getattr(embedder, "model_id", None))
+    if not with_llm:
+        decided = decide(question, passages, value, source)
+        result = decided.result or decided.base_result()
+        result.collection = collection
+        return result
     llm = llm if llm is not None else LLMClient.from_settings(settings)
     result = answer_passages(question, passages, llm, value, source, on_token=on_token,
                              max_tokens=max_tokens, prompt_file=prompt_file, log_dir=settings.logs_dir)

@@ -8,7 +8,7 @@ import sys
 import textwrap
 from typing import TextIO
 
-from rag.answer.pipeline import AskResult, ask
+from rag.answer.pipeline import AskResult, ask, refusal_line
 from rag.answer.citations import source_label
 from rag.config import Settings
 
@@ -37,6 +37,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--groups", nargs="+", metavar="GROUP",
                         help="answer as a reader in these access groups, e.g. public "
                              "(default: every document; the command line is the administrator's)")
+    parser.add_argument("--no-llm", action="store_true", dest="no_llm",
+                        help="retrieval only: list the passages and the threshold decision, without the chat model")
     parser.set_defaults(func=run)
 
 
@@ -53,17 +55,19 @@ def run(args: argparse.Namespace) -> int:
     result = ask(
         args.question, settings, on_token=None if args.json else on_token,
         collection=args.collection, top_k=args.top_k, mode=args.mode, threshold=args.threshold,
-        groups=args.groups,
+        groups=args.groups, with_llm=not args.no_llm,
     )
     if args.json:
         print(json.dumps(result.to_json(), ensure_ascii=False, indent=2))
     else:
-        print_result(result, out, already_streamed=bool(streamed))
+        print_result(result, out, already_streamed=bool(streamed), passages=args.no_llm)
     # No answer could be written (LM Studio down, no model...): the caller should know.
     return 1 if result.llm_error else 0
 
 
-def print_result(result: AskResult, out: TextIO, already_streamed: bool = False) -> None:
+def print_result(result: AskResult, out: TextIO, already_streamed: bool = False, passages: bool = False) -> None:
+    """The answer (or refusal) and its sources; the passages too when no answer was written or
+    when `passages` is asked for (retrieval only)."""
     def say(line: str = "") -> None:
         out.write(line + "\n")
 
@@ -74,12 +78,13 @@ def print_result(result: AskResult, out: TextIO, already_streamed: bool = False)
     elif already_streamed:
         say()
     if result.refused:
-        say(f"(refused: {result.refusal_reason})")
+        say(refusal_line(result))
     for note in result.notes:
         say()
         say(note)
     if result.llm_error:
         say("No answer was written: " + result.llm_error)
+    if result.llm_error or passages:
         if result.passages:
             say()
             say(f"Passages retrieved (threshold {result.threshold:.3f}, {result.threshold_source}):")
