@@ -7,8 +7,9 @@ import json
 import sys
 from typing import Any
 
-from rag.chunking import STRATEGIES
+from rag.chunking import DEFAULT_STRATEGY, STRATEGIES
 from rag.chunking.preview import ALL, chunkers, preview
+from rag.embeddings.curl import DEFAULT_URLS, LMSTUDIO, OLLAMA, TARGETS, curl_command, suggested_model
 from rag.chunking.stats import first_line, summarize, warnings_text
 from rag.documents import Document
 from rag.sources import load_one
@@ -40,6 +41,12 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--timeout", type=float, default=30.0, help="seconds to wait for a URL (default: 30)")
     parser.add_argument("--max-doc-mb", metavar="MB", type=float, default=None,
                         help=f"refuse a document larger than this [${MAX_DOC_MB_ENV} or {DEFAULT_MAX_DOC_MB:g}]")
+    parser.add_argument("--curl", nargs="?", const=LMSTUDIO, choices=TARGETS, metavar="SERVER",
+                        help="print a curl command that embeds the chunks in one request, to try an embeddings "
+                             "server by hand: lmstudio (default; RAG_EMBED_URL) or ollama (its /api/embed). "
+                             f"Chunks of --strategy, else of {DEFAULT_STRATEGY}")
+    parser.add_argument("--model", metavar="ID",
+                        help="with --curl: the embedding model id [RAG_EMBED_MODEL when it names a server model]")
     parser.set_defaults(func=run)
 
 
@@ -61,6 +68,17 @@ def render_text(document: Document, strategy: str = ALL, **given: Any) -> str:
     return "\n".join(lines)
 
 
+def curl_text(document: Document, strategy: str, given: dict[str, Any], target: str, model: str | None) -> str:
+    """The curl command embedding `document`'s chunks (one strategy's) on a local server."""
+    from rag.config import Settings
+
+    settings = Settings.from_env()
+    chunker = chunkers(DEFAULT_STRATEGY if strategy == ALL else strategy, given)[0]
+    texts = [c.embedding_text for c in chunker.chunk(document.markdown, title=document.title)]
+    url = settings.embed_url if target == LMSTUDIO else DEFAULT_URLS[OLLAMA]
+    return curl_command(texts, model or suggested_model(settings.embed_model), url, target)
+
+
 def run(args: argparse.Namespace) -> int:
     given = {
         "chunk_size": args.chunk_size,
@@ -70,6 +88,9 @@ def run(args: argparse.Namespace) -> int:
     }
     chunkers(args.strategy, given)  # a bad strategy or setting fails before any download
     document = load_one(args.source, timeout=args.timeout, max_bytes=max_document_bytes(args.max_doc_mb))
+    if args.curl:
+        print(curl_text(document, args.strategy, given, args.curl, args.model), end="")
+        return 0
     if args.json:
         json.dump(preview(document, args.strategy, **given), sys.stdout, ensure_ascii=False, indent=1)
         sys.stdout.write("\n")
