@@ -114,14 +114,21 @@ def embedder_for_collection(
     info = info or {}
     model = info.get("embedding_model")
     dimension = info.get("dimension")
+    expected_dimension = int(dimension) if isinstance(dimension, int) else None
     if isinstance(model, str) and model and (follow_collection or not settings.embed_model):
         from rag.embeddings.embedded import MODEL_ID as EMBEDDED_MODEL_ID
 
         choice = EMBEDDED if model == EMBEDDED_MODEL_ID else model
         if (settings.embed_model or "").strip() != choice:
-            settings = settings.replace(embed_model=choice)
+            # The collection's model, not RAG_EMBED_MODEL: the sentence must not name a variable
+            # the user never set.
+            embedder, _ = resolve_embedder(settings.replace(embed_model=choice), expected_dimension=expected_dimension,
+                                           expected_model=model)
+            name = info.get("name")
+            built = f"The collection {name!r} was built" if name else "This collection was built"
+            return embedder, f"{built} with {model}: using {embedder.describe()}."
     return resolve_embedder(
         settings,
-        expected_dimension=int(dimension) if isinstance(dimension, int) else None,
+        expected_dimension=expected_dimension,
         expected_model=model if isinstance(model, str) and model else None,
     )
