@@ -22,6 +22,7 @@ from rag.evaluate.runner import (
     new_run_dir,
     record_history,
     run_eval,
+    shared_threshold,
     write_comparison,
     write_results,
 )
@@ -91,6 +92,7 @@ def _run_one(
     collection: str,
     args: argparse.Namespace,
     out_dir: Path,
+    shared: tuple[float, str] | None = None,
 ) -> dict[str, Any]:
     from rag.answer.threshold import resolve_threshold
 
@@ -103,7 +105,7 @@ def _run_one(
         )
     embedder, sentence = embedder_for_collection(settings, info)
     print(sentence, file=sys.stderr)
-    threshold, source = resolve_threshold(settings.threshold, info, info.get("embedding_model"))
+    threshold, source = shared or resolve_threshold(settings.threshold, info, info.get("embedding_model"))
     answer_fn = None if args.no_llm else make_answer_fn(settings, source)
     results = run_eval(
         questions,
@@ -160,12 +162,15 @@ def run(args: argparse.Namespace) -> int:
     store = Store(settings)
     label = f"{collection}-vs-{args.compare}" if args.compare else collection
     out_dir = Path(args.out) if args.out else new_run_dir(settings, label)
-    results = _run_one(settings, store, questions, collection, args, out_dir)
+    # Two collections are measured at one threshold, decided before either run can save a new one.
+    shared = (shared_threshold(settings.threshold, store.collection_info(collection), store.collection_info(args.compare))
+              if args.compare else None)
+    results = _run_one(settings, store, questions, collection, args, out_dir, shared)
 
     comparison = None
     if args.compare:
         other_dir = out_dir / f"compare-{_slug(args.compare)}"
-        other = _run_one(settings, store, questions, args.compare, args, other_dir)
+        other = _run_one(settings, store, questions, args.compare, args, other_dir, shared)
         comparison = compare(results, other)
         write_comparison(comparison, out_dir)
     elif args.compare_run:

@@ -167,6 +167,14 @@ def format_comparison(cmp: Mapping[str, Any]) -> str:
                 f"{info.get('mode')} retrieval, top {info.get('k')})")
 
     lines = [side("A", a, cmp["a"]), side("B", b, cmp["b"])]
+    thresholds = cmp["metrics"].get("threshold") or {}
+    if thresholds.get("a") is not None and thresholds.get("a") == thresholds.get("b"):
+        lines.append(f"both measured at the threshold {_num(thresholds['a'])}")
+    elif thresholds.get("a") is not None and thresholds.get("b") is not None:
+        lines.append(
+            f"measured at two thresholds (A {_num(thresholds['a'])}, B {_num(thresholds['b'])}, two embedding "
+            "models): the accepted and refused shares differ partly because of that"
+        )
     if not cmp["same_question_set"]:
         lines.append(
             f"the question sets differ: {cmp['common_questions']} questions in common "

@@ -39,6 +39,7 @@ __all__ = [
     "record_history",
     "replay",
     "run_eval",
+    "shared_threshold",
     "write_comparison",
     "write_results",
 ]
@@ -364,6 +365,28 @@ def compare(results_a: Mapping[str, Any], results_b: Mapping[str, Any]) -> dict[
         "found": groups,
         "rank_changes": rank_changes,
     }
+
+
+def shared_threshold(
+    explicit: float | None,
+    info_a: Mapping[str, Any] | None,
+    info_b: Mapping[str, Any] | None,
+) -> tuple[float, str] | None:
+    """The one threshold two compared collections are measured at, and where it comes from.
+
+    Otherwise a threshold saved on one side (0.87) against a default on the other (0.83) reads
+    as a strategy effect. The explicit setting, else A's own (calibrated, else its model's
+    default); None when the two use different embedding models, whose scores are not on one
+    scale: each keeps its own and the comparison says so.
+    """
+    from rag.threshold import resolve_threshold
+
+    if explicit is not None:
+        return resolve_threshold(explicit, info_a, None)
+    model_a = (info_a or {}).get("embedding_model")
+    if not model_a or model_a != (info_b or {}).get("embedding_model"):
+        return None
+    return resolve_threshold(None, info_a, model_a)
 
 
 def write_comparison(comparison: Mapping[str, Any], out_dir: str | Path) -> Path:
