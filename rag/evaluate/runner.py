@@ -379,7 +379,7 @@ def shared_threshold(
     default); None when the two use different embedding models, whose scores are not on one
     scale: each keeps its own and the comparison says so.
     """
-    from rag.threshold import resolve_threshold
+    from rag.answer.threshold import resolve_threshold
 
     if explicit is not None:
         return resolve_threshold(explicit, info_a, None)

@@ -9,10 +9,10 @@ from pathlib import Path
 
 import pytest
 
-from rag.cli import main
+from rag.cli.main import main
 from rag.config import Settings
-from rag.store import Store
-from tests.eval_corpus import DOCS, QUESTIONS_JSONL
+from rag.index.store import Store
+from tests.evaluate.eval_corpus import DOCS, QUESTIONS_JSONL
 
 
 @pytest.fixture
