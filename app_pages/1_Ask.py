@@ -3,10 +3,11 @@
 import streamlit as st
 
 from ui import ask_view
+from ui.i18n import t
 from ui import resources
 from ui.present.safe_markdown import escape_link_text
 
-st.title("Ask")
+st.title(t("ask.title"))
 settings = resources.settings()
 store = resources.store(settings)
 info = resources.collection_info(store, settings.collection)
@@ -15,13 +16,13 @@ if not info or not info.get("points"):
     ask_view.load_demo_button(settings, store)
     st.stop()
 
-st.caption(
-    f"Answers come only from the collection **{escape_link_text(settings.collection)}**, with [n] citations; "
-    "a question no passage matches well enough is refused."
-)
-ask_view.history()
-question = st.chat_input("Ask a question about the articles") or ask_view.chosen_example()
+intro, new = st.columns([3, 1], vertical_alignment="center")
+intro.caption(t("ask.caption", name=escape_link_text(settings.collection)))
+question = st.chat_input(t("ask.input")) or ask_view.chosen_example()
+ask_view.history(compact_all=bool(question))
 if question:
     ask_view.answer(question, settings, store, info)
 else:
     ask_view.example_buttons(store, settings.collection)
+with new:  # drawn last: after a first question it is already usable
+    ask_view.new_conversation_button()

@@ -4,24 +4,25 @@ import streamlit as st
 
 from rag.documents import split_items
 from ui import ingest_view
+from ui.i18n import t
 from ui import resources
 
-st.title("Ingest")
+st.title(t("ing.title"))
 settings = resources.settings()
 store = resources.store(settings)
 
 items = ingest_view.choose_source()
 if not items:
-    st.info("Choose a source above: its documents are listed here, then previewed and indexed.")
+    st.info(t("ing.choose"))
     st.stop()
 documents, problems = split_items(items)
 ingest_view.document_table(documents, problems)
 if not documents:
     st.stop()
 
-st.subheader("Chunking preview")
+st.subheader(t("ing.preview"))
 by_url = {d.url: d for d in documents}
-url = st.selectbox("Document", list(by_url), format_func=lambda u: f"{by_url[u].title} ({u})", key="preview_doc")
+url = st.selectbox(t("ing.document"), list(by_url), format_func=lambda u: f"{by_url[u].title} ({u})", key="preview_doc")
 given = ingest_view.chunk_settings()
 previews = ingest_view.preview(by_url[url], given)
 if previews is None:

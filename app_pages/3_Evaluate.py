@@ -3,18 +3,21 @@
 import streamlit as st
 
 from ui import eval_view
+from ui.i18n import t
 from ui import resources
 
-st.title("Evaluate")
+st.title(t("eval.title"))
 settings = resources.settings()
 store = resources.store(settings)
 
 picked = eval_view.question_set()
 names = store.list_collections()
-chosen = st.multiselect("Collections (two to compare them)", names, max_selections=2, key="eval_collections",
+chosen = st.multiselect(t("eval.collections"), names, max_selections=2, key="eval_collections",
                         default=[settings.collection] if settings.collection in names else None)
-with_llm = st.checkbox("Include the chat model's answers (one chat call per question: slower)")
-if st.button("Run the evaluation", type="primary", disabled=not (picked and chosen), key="run_eval"):
+with_llm = st.checkbox(t("eval.with_llm"), key="eval_with_llm")
+if picked and chosen:
+    st.caption(eval_view.estimate(len(picked[0]), len(chosen), with_llm, settings))
+if st.button(t("eval.run"), type="primary", disabled=not (picked and chosen), key="run_eval"):
     eval_view.run(picked[0], picked[1], chosen, with_llm, settings, store)
 
 results = st.session_state.get(eval_view.RESULTS)
@@ -25,7 +28,7 @@ if results:
         with tab:
             eval_view.show_run(name, run, paths[name], store)
     if len(runs) == 2:
-        st.subheader("Side by side")
+        st.subheader(t("eval.side_by_side"))
         eval_view.comparison(*runs.values())
-st.subheader("Earlier runs")
+st.subheader(t("eval.earlier"))
 eval_view.earlier_runs(settings, next(iter(results["runs"].values())) if results else None)

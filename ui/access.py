@@ -8,6 +8,7 @@ import streamlit as st
 
 from rag import access
 from rag.errors import ConfigError
+from ui.i18n import t
 from ui.resources import GROUPS
 
 PASSWORD_OK = "password_ok"
@@ -37,28 +38,30 @@ def _groups(user: str | None) -> list[str]:
     try:
         return access.groups_for(user)
     except ConfigError as exc:
-        st.error(f"The user groups cannot be read: {exc}")
+        st.error(t("login.groups_error"))
+        with st.expander(t("details")):
+            st.caption(str(exc))
         st.stop()
         raise
 
 
 def login_screen(auth_mode: str) -> None:
     """The sign-in form for this mode. The caller stops the run after it."""
-    st.title("RAG workbench")
+    st.title(t("app.title"))
     if auth_mode == "oidc":
-        st.write("Sign in to use the workbench.")
+        st.write(t("login.oidc"))
         provider = access.login_provider(_secrets())
-        st.button("Log in", type="primary", on_click=st.login, args=(provider,) if provider else ())
+        st.button(t("login.button"), type="primary", on_click=st.login, args=(provider,) if provider else ())
         return
     with st.form("password_gate"):
-        st.write("This workbench is protected by a password.")
-        password = st.text_input("Password", type="password")
-        submitted = st.form_submit_button("Enter", type="primary")
+        st.write(t("login.password_intro"))
+        password = st.text_input(t("login.password"), type="password")
+        submitted = st.form_submit_button(t("login.enter"), type="primary")
     if submitted:
         if access.check_password(password):
             st.session_state[PASSWORD_OK] = True
             st.rerun()
-        st.error("Wrong password.")
+        st.error(t("login.wrong"))
 
 
 def identity(auth_mode: str) -> str | None:
@@ -76,7 +79,7 @@ def signed_in_caption(auth_mode: str) -> str:
     groups = ", ".join(st.session_state.get(GROUPS) or [])
     who = identity(auth_mode)
     if auth_mode == "oidc":
-        return f"Signed in as {who} · groups: {groups}"
+        return t("who.oidc", who=who, groups=groups)
     if auth_mode == "password":
-        return f"Signed in with the shared password · groups: {groups}"
-    return f"Open access (no sign-in configured) · groups: {groups}"
+        return t("who.password", groups=groups)
+    return t("who.open", groups=groups)

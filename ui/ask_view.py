@@ -9,34 +9,54 @@ import streamlit as st
 from ui.present import answer as answer_display
 from rag.answer.pipeline import AskResult, finalize, prepare
 from ui.present.charts import score_chart
-from rag.demo import DEMO_DIR, QUESTIONS_PATH
+from rag.chunking import DEFAULT_STRATEGY
+from rag.demo import DEMO_COLLECTION, DEMO_DIR, QUESTIONS_PATH
+from rag.demo import calibrate as demo_calibrate
 from rag.errors import LLMError, RagError
 from rag.evaluate.questions import load_questions
 from rag.answer.retrieve import retrieve
 from ui.present.safe_markdown import sanitize_markdown
 from rag.sources import iter_folder
 from rag.answer.threshold import resolve_threshold
-from ui import indexing
+from ui import indexing, lang
 from ui import resources
+from ui.i18n import t, tn
+from ui.present.safe_markdown import escape_link_text
 
 HISTORY = "history"
 CHOSEN = "example_chosen"
-DEMO_STRATEGY = "sections"
 EXAMPLES = 4
+PASSAGES_HEIGHT = 520  # px: the passages scroll in their own box, the page stays short
 
 
 def load_demo_button(settings: Any, store: Any) -> None:
-    """The newcomer's first step: index the bundled articles into the current collection."""
-    st.info(
-        f"The collection **{settings.collection}** is empty. Load the demo corpus (14 French articles "
-        "on Windows security) to try the workbench, or index your own source on the Ingest page."
-    )
-    if st.button("Load the demo corpus", type="primary", icon=":material/library_books:", key="load_demo"):
-        report = indexing.run(list(iter_folder(DEMO_DIR)), settings, store, settings.collection, DEMO_STRATEGY)
+    """The newcomer's first step: the bundled articles in their own collection, calibrated."""
+    demo = store.collection_info(DEMO_COLLECTION) if settings.collection != DEMO_COLLECTION else None
+    if demo and demo.get("points"):
+        st.info(t("ask.demo_exists", name=DEMO_COLLECTION))
+        if st.button(t("ask.open_demo"), type="primary", icon=":material/library_books:", key="open_demo"):
+            st.session_state[resources.NEXT_COLLECTION] = DEMO_COLLECTION
+            st.rerun()
+        return
+    st.info(t("ask.empty", name=escape_link_text(settings.collection)))
+    if st.button(t("ask.load_demo"), type="primary", icon=":material/library_books:", key="load_demo"):
+        report = indexing.run(list(iter_folder(DEMO_DIR)), settings, store, DEMO_COLLECTION, DEFAULT_STRATEGY)
         if report is not None and report.ok:
+            with st.spinner(t("ask.calibrating")):
+                demo_calibrate(store, resources.embedder_for(settings, store.collection_info(DEMO_COLLECTION)))
+            resources.refresh_status()
+            st.session_state[resources.NEXT_COLLECTION] = DEMO_COLLECTION
             st.rerun()
         if report is not None:
             indexing.show_report(report)
+
+
+def new_conversation_button() -> None:
+    def clear() -> None:
+        st.session_state[HISTORY] = []
+
+    st.button(t("ask.new"), icon=":material/add_comment:", key="new_conversation", on_click=clear, width="stretch",
+              disabled=not st.session_state.get(HISTORY))
 
 
 @st.cache_data(show_spinner=False)
@@ -61,36 +81,51 @@ def example_buttons(store: Any, collection: str) -> None:
         return
     if not store.points_for_url(collection, examples[0][0], payload=["url"]):
         return  # not the demo corpus
-    st.caption("Try one of these questions:")
+    st.caption(t("ask.try"))
     for i, (_, question) in enumerate(examples):
         st.button(question, key=f"example_{i}", on_click=_choose, args=(question,))
 
 
-def render_result(result: AskResult, turn: int, answer_slot: Any = None) -> None:
-    """Answer or refusal, warnings, sources, then every retrieved passage with its score."""
-    slot = answer_slot or st.empty()
+def _answer_block(result: AskResult, slot: Any) -> None:
     if result.refused:
         slot.info(answer_display.answer_markdown(result), icon=":material/block:")
         st.caption(answer_display.refusal_details(result))
     elif result.llm_error:
-        slot.warning(answer_display.no_answer_reason(result))
+        slot.warning(answer_display.no_answer_reason(result), icon=":material/warning:")
+        with st.expander(t("details")):
+            st.caption(result.llm_error)
     else:
         slot.markdown(answer_display.answer_markdown(result))
-    for flag in answer_display.answer_flags(result):
-        st.warning(flag)
+
+
+def render_result(result: AskResult, turn: int, answer_slot: Any = None, compact: bool = False) -> None:
+    """Answer or refusal, warnings, sources, then every retrieved passage with its score.
+
+    `compact` (an earlier turn): the answer and its sources only, labelled with the collection.
+    """
+    _answer_block(result, answer_slot or st.empty())
+    if not compact:
+        for flag in answer_display.answer_flags(result):
+            st.warning(flag)
     if result.sources:
-        st.markdown("**Sources**\n\n" + answer_display.sources_markdown(result.sources))
-    if not result.passages:
+        st.markdown(f"**{t('ask.sources')}**\n\n" + answer_display.sources_markdown(result.sources))
+    if result.collection:
+        st.caption(f":material/folder_open: {t('ask.collection', name=escape_link_text(result.collection))}")
+    if compact or not result.passages:
         return
     accepted = set(result.accepted)
+    label = tn("ask.passages", len(result.passages), threshold=f"{result.threshold:.2f}")
     # Without an answer, the passages are what the reader came for: show them open.
-    with st.expander(f"{len(result.passages)} passages retrieved (threshold {result.threshold:.3f})",
-                     expanded=bool(result.llm_error)):
+    with st.expander(label, icon=":material/format_list_numbered:", expanded=bool(result.llm_error)):
         st.plotly_chart(score_chart(answer_display.passage_rows(result), result.threshold), key=f"scores_{turn}")
-        for p in result.passages:
-            st.markdown(answer_display.passage_markdown(p, p.n in accepted, result.threshold))
-            with st.container(border=True, height=220):
-                st.markdown(answer_display.passage_text_markdown(p))
+        note = answer_display.order_note(result)
+        if note:
+            st.caption(note)
+        with st.container(height=PASSAGES_HEIGHT, border=False):
+            for p in result.passages:
+                st.markdown(answer_display.passage_markdown(p, p.n in accepted, result.threshold))
+                with st.container(border=True):
+                    st.markdown(answer_display.passage_text_markdown(p))
 
 
 def answer(question: str, settings: Any, store: Any, info: dict) -> AskResult | None:
@@ -104,7 +139,7 @@ def answer(question: str, settings: Any, store: Any, info: dict) -> AskResult | 
             passages = retrieve(question, store, embedder, settings.collection, top_k=settings.top_k,
                                 mode=resources.mode(), groups=resources.groups())
         except RagError as exc:
-            st.error(str(exc))
+            lang.error(t("ask.search_failed"), str(exc))
             return None
         threshold, source = resolve_threshold(settings.threshold, info, embedder.model_id)
         llm = resources.llm(settings)
@@ -132,9 +167,12 @@ def answer(question: str, settings: Any, store: Any, info: dict) -> AskResult | 
     return result
 
 
-def history() -> None:
-    for turn, item in enumerate(st.session_state.get(HISTORY, [])):
+def history(compact_all: bool = False) -> None:
+    """The conversation so far: earlier turns compact, the last one in full unless a new
+    question follows in this run."""
+    turns = st.session_state.get(HISTORY, [])
+    for turn, item in enumerate(turns):
         with st.chat_message("user"):
             st.markdown(sanitize_markdown(item["question"], images=False))
         with st.chat_message("assistant"):
-            render_result(item["result"], turn)
+            render_result(item["result"], turn, compact=compact_all or turn < len(turns) - 1)

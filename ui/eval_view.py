@@ -9,172 +9,235 @@ from typing import Any, Mapping, Sequence
 import streamlit as st
 
 from ui.present import evaluation
-from ui.present.charts import calibration_chart
+from ui.present.charts import calibration_chart, category_chart
 from rag.demo import QUESTIONS_PATH
 from rag.errors import QuestionSetError, RagError
 from rag.evaluate.report import incomplete_notes
 from rag.evaluate.runner import (CSV_FILE, compare, list_runs, load_run, make_answer_fn, new_run_dir, run_eval,
-                            write_results)
+                                 shared_threshold, write_results)
 from rag.evaluate.questions import Question, load_questions, questions_from_bytes
+from ui import lang
 from ui import resources
+from ui.i18n import formatter, t
 
 RESULTS = "eval_results"  # {"runs": {collection: results}, "paths": {collection: folder}}
-SHIPPED, UPLOADED = "The shipped demo set", "Upload a set (JSONL or CSV)"
+SAVED = "eval_saved"  # (collection, threshold) just saved: said once, after the rerun that shows it
+SHIPPED, UPLOADED = "shipped", "uploaded"
 
 
 def question_set() -> tuple[list[Question], str] | None:
-    kind = st.radio("Question set", (SHIPPED, UPLOADED), horizontal=True)
+    kind = st.radio(t("eval.set"), (SHIPPED, UPLOADED), horizontal=True, key="question_set_kind",
+                    format_func=formatter((SHIPPED, UPLOADED), {SHIPPED: "eval.shipped", UPLOADED: "eval.upload"}.get))
     if kind == SHIPPED:
         return load_questions(QUESTIONS_PATH), "demo"
-    upload = st.file_uploader("Question set", type=["jsonl", "ndjson", "json", "csv"], key="question_upload",
-                              help="columns: id, question, expected_source, expected_answer, in_base, category, also_in")
+    upload = st.file_uploader(t("eval.set"), type=["jsonl", "ndjson", "json", "csv"], key="question_upload",
+                              label_visibility="collapsed")
+    st.markdown(t("eval.format") + "\n\n" + t("eval.format_rows"))
     if upload is None:
         return None
     try:
         return questions_from_bytes(upload.getvalue(), upload.name), upload.name
     except QuestionSetError as exc:
-        st.error(str(exc))
+        lang.error(str(exc))
         return None
+
+
+def estimate(questions: int, collections: int, with_llm: bool, settings: Any) -> str:
+    """How long the run will take, said before it starts."""
+    seconds = evaluation.estimate_seconds(list_runs(settings), questions, collections, with_llm)
+    return t("eval.eta", questions=questions, collections=collections, estimate=evaluation.duration_text(seconds))
 
 
 def run(questions: Sequence[Question], label: str, collections: Sequence[str], with_llm: bool,
         settings: Any, store: Any) -> None:
-    """Replay the set on each collection, keep the results in the session and in the run history."""
-    bar = st.progress(0.0, text="Starting…")
+    """Replay the set on each collection, keep the results in the session and in the run history.
+
+    Two collections are measured at one threshold (rag.evaluate.runner.shared_threshold), so a
+    threshold saved on one of them does not read as a strategy effect.
+    """
+    bar = st.progress(0.0, text=t("eval.starting"))
     runs, paths = {}, {}
     total = len(questions) * len(collections)
+    infos = {name: store.collection_info(name) for name in collections}
+    shared = (shared_threshold(settings.threshold, infos[collections[0]], infos[collections[1]])
+              if len(collections) == 2 else None)
     for i, name in enumerate(collections):
         def progress(done: int, count: int, qid: str, i: int = i, name: str = name) -> None:
-            bar.progress((i * count + done) / total, text=f"{name}: {done} of {count} questions ({qid})")
+            overall = i * count + done
+            bar.progress(overall / total, text=t("eval.progress", name=name, done=done, count=count,
+                                                 overall=overall, total=total))
 
         try:
-            info = store.collection_info(name)
-            embedder = resources.embedder_for(settings, info)
+            embedder = resources.embedder_for(settings, infos[name])
             answer_fn = make_answer_fn(settings, llm=resources.llm(settings)) if with_llm else None
             results = run_eval(questions, store, embedder, name, top_k=settings.top_k, mode=resources.mode(),
-                               threshold=settings.threshold, answer_fn=answer_fn, progress=progress,
-                               groups=resources.groups(), question_set=label)
+                               threshold=shared[0] if shared else settings.threshold,
+                               threshold_source=shared[1] if shared else None, answer_fn=answer_fn,
+                               progress=progress, groups=resources.groups(), question_set=label)
         except RagError as exc:
             bar.empty()
-            st.error(f"{name}: {exc}")
+            lang.error(t("eval.failed", name=name), str(exc))
             return
         folder = new_run_dir(settings, name)
         write_results(results, folder)
         runs[name], paths[name] = results, str(folder)
-    bar.progress(1.0, text=f"Done: {len(questions)} questions on {', '.join(collections)}.")
+        st.session_state.pop(f"slider_{name}", None)  # a new run starts at its own threshold
+    bar.progress(1.0, text=t("eval.done", n=len(questions), names=", ".join(collections)))
+    resources.refresh_status()  # a run with the model may have found LM Studio gone: the sidebar says so now
     st.session_state[RESULTS] = {"runs": runs, "paths": paths}
 
 
-def metrics(summary: Mapping[str, Any]) -> None:
-    cards = evaluation.metric_cards(summary)
+def metrics(summary: Mapping[str, Any], rows: Sequence[Mapping[str, Any]]) -> None:
+    failure = evaluation.llm_failure(summary, rows)
+    if failure and failure[0] == "down":
+        st.error(t("eval.llm_down", n=failure[1], total=failure[2]), icon=":material/cloud_off:")
+    elif failure:
+        st.warning(t("eval.llm_some", n=failure[1], total=failure[2]), icon=":material/warning:")
+    cards = evaluation.metric_cards(summary, with_answers=not (failure and failure[0] == "down"))
     for start in range(0, len(cards), 3):
         for col, card in zip(st.columns(3), cards[start:start + 3]):
             col.metric(card["label"], card["value"], border=True)
             col.caption(card["caption"])
 
 
-def _use_suggested(key: str, value: float) -> None:
-    st.session_state[key] = value
-
-
 def calibration(name: str, results: Mapping[str, Any], store: Any) -> float:
     """The chart of top-1 scores and a threshold slider; returns the slider's threshold."""
     summary, rows = results["summary"], results["questions"]
-    current, suggested = summary.get("threshold"), summary.get("suggested_threshold")
+    measured, suggested = summary.get("threshold"), summary.get("suggested_threshold")
+    # What questions on the collection use now: a threshold saved since the run shows at once.
+    live = (store.collection_info(name) or {}).get("threshold")
+    current = live if live is not None else measured
     cal = summary.get("calibration") or {}
     scores = [s for pair in evaluation.top1_scores(rows) for s in pair]
     low = round(max(0.0, min(scores + [current or 1.0]) - 0.05), 2)
     high = round(min(1.0, max(scores + [current or 0.0]) + 0.03), 2)
     key = f"slider_{name}"
-    chosen = st.slider("Threshold", low, high, value=min(max(current or low, low), high), step=0.005,
-                       format="%.3f", key=key,
-                       help="move it: the counts and the table follow, nothing is re-run")
+    # The slider's value lives in the session only (no `value=`): the suggestion button sets it.
+    if not low <= st.session_state.get(key, low - 1) <= high:
+        st.session_state[key] = min(max(current or low, low), high)
+    chosen = st.slider(t("eval.slider"), low, high, step=0.005, format="%.3f", key=key, help=t("eval.slider_help"))
     at = evaluation.counts_at(rows, chosen)
     cols = st.columns(2)
-    cols[0].metric("in-base answered at the slider", f"{at['in_base_accepted_count']} of {at['in_base_count']}")
-    cols[1].metric("off-topic refused at the slider", f"{at['out_of_base_refused_count']} of {at['out_of_base_count']}")
+    cols[0].metric(t("eval.at_slider_in"), t("eval.of", n=at["in_base_accepted_count"], total=at["in_base_count"]))
+    cols[1].metric(t("eval.at_slider_out"), t("eval.of", n=at["out_of_base_refused_count"],
+                                                  total=at["out_of_base_count"]))
     st.plotly_chart(calibration_chart(rows, current, suggested, chosen), key=f"calibration_{name}")
-    st.caption(cal.get("overlap_sentence") or "")
-    source = summary.get("threshold_source") or "setting"
+    with st.expander(t("details")):
+        st.caption(cal.get("overlap_sentence") or "")
+        if cal.get("criterion"):
+            st.caption(cal["criterion"])
     if suggested is None:
-        st.caption(f"No suggested threshold: {cal.get('reason')}")
+        st.caption(t("eval.current_no_suggestion", value=f"{measured:.3f}", reason=cal.get("reason")))
     else:
-        st.caption(f"Current threshold {current:.3f} ({source}); suggested {suggested:.3f} ({cal.get('criterion')}).")
+        st.caption(t("eval.current", value=f"{measured:.3f}", suggested=f"{suggested:.3f}"))
+    if live is not None and live != measured:
+        st.caption(t("eval.saved_now", value=f"{live:.3f}"))
     cols = st.columns(2)
     if suggested is not None:
-        cols[0].button(f"Set the slider to the suggested {suggested:.3f}", key=f"suggest_{name}",
+        cols[0].button(t("eval.use_suggested", value=f"{suggested:.3f}"), key=f"suggest_{name}",
                        on_click=_use_suggested, args=(key, suggested))
-    if cols[1].button(f"Save {chosen:.3f} as the threshold of {name}", key=f"save_{name}"):
+    if cols[1].button(t("eval.save", value=f"{chosen:.3f}", name=name), key=f"save_{name}"):
         try:
             store.set_threshold(name, chosen)
         except RagError as exc:
-            st.error(str(exc))
+            lang.error(t("eval.save_failed"), str(exc))
         else:
+            # Rerun now: the sidebar and the chart, drawn before this button, show the new value.
             resources.refresh_status()
-            st.success(f"Saved: questions on {name} now use the threshold {chosen:.3f} (unless a session threshold is set).")
+            st.session_state[SAVED] = (name, chosen)
+            st.rerun()
+    saved = st.session_state.get(SAVED)
+    if saved and saved[0] == name:
+        st.session_state.pop(SAVED)
+        st.success(t("eval.saved", name=name, value=f"{saved[1]:.3f}"), icon=":material/check_circle:")
     return chosen
 
 
+def _use_suggested(key: str, value: float) -> None:
+    st.session_state[key] = value
+
+
+def categories(name: str, rows: Sequence[Mapping[str, Any]], threshold: float) -> None:
+    """Results per kind of question (the set's `category`), as a table and a chart."""
+    table = evaluation.category_rows(rows, threshold)
+    if len(table) < 2:
+        return
+    st.markdown(f"#### {t('eval.categories')}")
+    st.caption(t("eval.categories_note"))
+    st.dataframe(table, hide_index=True, key=f"categories_{name}")
+    st.plotly_chart(category_chart(table), key=f"category_chart_{name}")
+
+
 def questions_table(name: str, rows: Sequence[Mapping[str, Any]], threshold: float) -> None:
-    which = st.radio("Show", evaluation.FILTERS, horizontal=True, key=f"filter_{name}",
-                     captions=[evaluation.FILTER_HELP[f] for f in evaluation.FILTERS])
+    which = st.radio(t("eval.show"), evaluation.FILTERS, horizontal=True, key=f"filter_{name}",
+                     format_func=formatter(evaluation.FILTERS, lambda f: f"filter.{f}"),
+                     captions=[evaluation.filter_help(f) for f in evaluation.FILTERS])
     shown = evaluation.filter_rows(rows, which, threshold)
-    st.caption(f"{len(shown)} of {len(rows)} questions")
+    st.caption(t("eval.count", n=len(shown), total=len(rows)))
     st.dataframe(evaluation.table_rows(shown, threshold), hide_index=True, key=f"questions_{name}")
 
 
 def downloads(name: str, results: Mapping[str, Any], folder: str) -> None:
     cols = st.columns(2)
     csv = Path(folder) / CSV_FILE
-    cols[0].download_button("Download the results (CSV)", csv.read_bytes() if csv.exists() else b"",
+    cols[0].download_button(t("eval.download_csv"), csv.read_bytes() if csv.exists() else b"",
                             file_name=f"{name}-results.csv", mime="text/csv", key=f"csv_{name}")
-    cols[1].download_button("Download the results (JSON)", json.dumps(results, ensure_ascii=False, indent=1),
+    cols[1].download_button(t("eval.download_json"), json.dumps(results, ensure_ascii=False, indent=1),
                             file_name=f"{name}-results.json", mime="application/json", key=f"json_{name}")
-    st.caption(f"Saved in {folder}")
+    st.caption(t("eval.saved_in", folder=folder))
 
 
 def show_run(name: str, results: Mapping[str, Any], folder: str, store: Any) -> None:
     s = results["summary"]
     st.caption(
-        f"{s.get('questions')} questions ({s.get('in_base')} in-base, {s.get('out_of_base')} off-topic) · "
-        f"model `{s.get('model')}` · strategy `{s.get('strategy')}` · {s.get('mode')} retrieval · top {s.get('k')}"
-        + (" · with the chat model" if s.get("llm") else " · retrieval only")
+        t("eval.summary", questions=s.get("questions"), in_base=s.get("in_base"), out=s.get("out_of_base"),
+          strategy=s.get("strategy"), k=s.get("k"))
+        + " · " + (t("eval.with_model") if s.get("llm") else t("eval.retrieval_only"))
     )
     for note in incomplete_notes(s):
         st.warning(note.removeprefix("warning: "))
-    metrics(s)
-    st.markdown("#### Threshold calibration")
+    metrics(s, results["questions"])
+    st.markdown(f"#### {t('eval.calibration')}")
     chosen = calibration(name, results, store)
-    st.markdown("#### Questions")
+    categories(name, results["questions"], chosen)
+    st.markdown(f"#### {t('eval.questions')}")
     questions_table(name, results["questions"], chosen)
     downloads(name, results, folder)
 
 
 def comparison(a: Mapping[str, Any], b: Mapping[str, Any]) -> None:
     cmp = compare(a, b)
-    st.caption(f"A = {cmp['a'].get('collection')} ({cmp['a'].get('date')}), "
-               f"B = {cmp['b'].get('collection')} ({cmp['b'].get('date')})")
+    st.caption(t("eval.cmp_sides", a=f"{cmp['a'].get('collection')} ({cmp['a'].get('date')})",
+                 b=f"{cmp['b'].get('collection')} ({cmp['b'].get('date')})"))
+    thresholds = cmp["metrics"].get("threshold") or {}
+    if thresholds.get("a") is not None and thresholds.get("a") == thresholds.get("b"):
+        st.caption(t("eval.cmp_threshold", value=f"{thresholds['a']:.3f}"))
+    elif thresholds.get("a") is not None and thresholds.get("b") is not None:
+        st.warning(t("eval.cmp_thresholds", a=f"{thresholds['a']:.3f}", b=f"{thresholds['b']:.3f}"))
     st.dataframe(evaluation.comparison_rows(cmp), hide_index=True)
     found = cmp["found"]
-    st.markdown(f"Expected article found by both: **{len(found['both'])}**, by A only: **{len(found['a_only'])}**, "
-                f"by B only: **{len(found['b_only'])}**, by neither: **{len(found['neither'])}**")
+    st.markdown(t("eval.found_line", both=len(found["both"]), a=len(found["a_only"]), b=len(found["b_only"]),
+                  none=len(found["neither"])))
     if cmp["rank_changes"]:
-        st.dataframe(cmp["rank_changes"], hide_index=True)
+        st.dataframe([{t("col.id"): c["id"], t("col.question"): c["question"],
+                       f"{t('col.rank')} A": c["rank_a"] or t("eval.not_found"),
+                       f"{t('col.rank')} B": c["rank_b"] or t("eval.not_found")} for c in cmp["rank_changes"]],
+                     hide_index=True)
 
 
 def earlier_runs(settings: Any, current: Mapping[str, Any] | None) -> None:
     runs = list_runs(settings)
     if not runs:
-        st.caption("No run saved yet.")
+        st.caption(t("eval.no_runs"))
         return
     st.dataframe(evaluation.runs_table(runs), hide_index=True, key="runs")
     if current is None:
         return
     labels = {r["path"]: evaluation.run_label(r) for r in runs}
-    path = st.selectbox("Compare the first run above with", list(labels), format_func=labels.get, index=None,
+    path = st.selectbox(t("eval.compare_with"), list(labels), format_func=labels.get, index=None,
                         key="earlier_run")
     if path:
         try:
             comparison(load_run(path), current)
         except RagError as exc:
-            st.error(str(exc))
+            lang.error(str(exc))

@@ -9,15 +9,19 @@ from __future__ import annotations
 
 import streamlit as st
 
-from ui import access, sidebar
+from ui import access, lang, sidebar
 from ui import resources
+from ui.i18n import t
 
 
 def page_config() -> None:
-    st.set_page_config(page_title="RAG workbench", page_icon=":material/menu_book:", layout="wide")
+    # With client.toolbarMode = "minimal" the menu holds only this About text.
+    st.set_page_config(page_title=t("app.title"), page_icon=":material/menu_book:", layout="wide",
+                       menu_items={"About": t("app.about")})
 
 
 def run() -> None:
+    lang.apply()
     auth_mode = access.mode()
     if not access.allowed(auth_mode):
         access.login_screen(auth_mode)

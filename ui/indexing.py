@@ -11,7 +11,9 @@ from rag.errors import RagError
 from rag.index.ingest import IngestProgress, IngestReport, ingest
 from rag.index.progress import format_progress
 from ui.present.safe_markdown import escape_link_text
+from ui import lang
 from ui import resources
+from ui.i18n import t
 
 REPORT = "ingest_report"
 
@@ -23,15 +25,17 @@ def run(
     collection: str,
     strategy: str,
     chunk_settings: dict[str, Any] | None = None,
+    full: bool = False,
 ) -> IngestReport | None:
-    """Index `items` into `collection`, showing progress; None (and the error shown) on failure."""
+    """Index `items` into `collection` (`full`: rebuilt from scratch), showing progress; None
+    (and the error shown) on failure."""
     info = store.collection_info(collection)
     try:
         embedder = resources.embedder_for(settings, info)
     except RagError as exc:
-        st.error(f"No embedding model to index with: {exc}")
+        lang.error(t("ing.no_embedder"), str(exc))
         return None
-    bar = st.progress(0.0, text=f"Indexing {len(items)} documents into {collection!r}…")
+    bar = st.progress(0.0, text=t("ing.indexing", n=len(items), name=collection))
 
     def on_progress(p: IngestProgress) -> None:
         fraction = p.docs_done / p.docs_total if p.docs_total else 0.0
@@ -39,36 +43,38 @@ def run(
 
     try:
         report = ingest(list(items), store, embedder, collection, strategy=strategy,
-                        chunk_settings=chunk_settings, progress=on_progress)
+                        chunk_settings=chunk_settings, full=full, progress=on_progress)
     except RagError as exc:
         bar.empty()
-        st.error(f"Indexing stopped: {exc}")
+        lang.error(t("ing.stopped"), str(exc))
         return None
     finally:
         resources.refresh_status()
-    bar.progress(1.0, text=f"Done in {report.seconds:.1f} s: {report.chunks_written} chunks written.")
+    bar.progress(1.0, text=t("ing.done", seconds=f"{report.seconds:.1f}", chunks=report.chunks_written))
     return report
 
 
 def show_report(report: IngestReport) -> None:
     """New, changed, unchanged and failed documents, with the reasons for failures."""
     cols = st.columns(4)
-    cols[0].metric("new", report.new)
-    cols[1].metric("changed", report.changed)
-    cols[2].metric("unchanged", report.unchanged)
-    cols[3].metric("failed", len(report.failed))
-    summary = (f"Collection **{escape_link_text(report.collection)}** (`{report.strategy}`, `{report.embedding_model}`): "
-               f"{report.chunks_written} chunks written in {report.seconds:.1f} s.")
+    cols[0].metric(t("rep.new"), report.new)
+    cols[1].metric(t("rep.changed"), report.changed)
+    cols[2].metric(t("rep.unchanged"), report.unchanged)
+    cols[3].metric(t("rep.failed"), len(report.failed))
+    summary = t("rep.summary", name=escape_link_text(report.collection), strategy=report.strategy,
+                chunks=report.chunks_written, seconds=f"{report.seconds:.1f}")
     (st.success if report.ok else st.warning)(summary)
     if report.failed:
-        st.dataframe([{"document": item, "reason": reason} for item, reason in report.failed], hide_index=True)
+        st.dataframe([{t("rep.document"): item, t("rep.reason"): reason} for item, reason in report.failed],
+                     hide_index=True)
     if report.skipped:
-        st.caption(f"{len(report.skipped)} skipped: no text to index (only a redirect or a link).")
-        st.dataframe([{"document": item, "reason": reason} for item, reason in report.skipped], hide_index=True,
+        st.caption(t("rep.skipped", n=len(report.skipped)))
+        st.dataframe([{t("rep.document"): item, t("rep.reason"): reason} for item, reason in report.skipped],
+                     hide_index=True,
                      key="skipped_documents")
     if report.aborted:
-        st.error(f"Stopped early: {report.aborted}")
+        lang.error(t("rep.aborted"), str(report.aborted))
     if report.verify_error:
-        st.error(f"Verification failed: {report.verify_error}")
+        lang.error(t("rep.verify"), str(report.verify_error))
     for message in report.warnings:
         st.caption(f":material/warning: {escape_link_text(message)}")

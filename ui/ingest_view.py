@@ -8,77 +8,105 @@ from typing import Any, Sequence
 
 import streamlit as st
 
+from rag.chunking import DEFAULT_STRATEGY, STRATEGIES, setting_names
 from rag.chunking.preview import preview_chunks, preview_json
-from rag.embeddings import curl
-from rag.sources.uploads import documents_from_uploads, pasted_document
-from ui.present import documents as document_display
-from ui.present.chunks import render_html
-from rag.chunking import DEFAULT_STRATEGY, STRATEGIES
 from rag.demo import DEMO_DIR
 from rag.documents import Document, Problem
+from rag.embeddings import curl
 from rag.errors import RagError
+from rag.index.ingest import settings_mismatch
 from rag.sources import WordPressSource, iter_folder
-from ui import indexing
+from rag.sources.uploads import documents_from_uploads, pasted_document
+from ui import indexing, lang
 from ui import resources
+from ui.i18n import formatter, t, tn
+from ui.kept import kept
+from ui.present import documents as document_display
+from ui.present.chunks import render_html
+from ui.present.safe_markdown import escape_link_text
 
-WORDPRESS, UPLOAD, DEMO, PASTE = "WordPress site", "Upload files", "Demo corpus", "Pasted text"
+WORDPRESS, UPLOAD, DEMO, PASTE = "wordpress", "upload", "demo", "paste"
 SOURCES = (WORDPRESS, UPLOAD, DEMO, PASTE)
+SOURCE = "ingest_source"  # session key of the chosen source (kept across pages)
 WP_ITEMS = "wp_items"
-NEW_COLLECTION = "➕ new collection…"
+NEW_COLLECTION = "__new__"
+SETTINGS = ("chunk_size", "overlap", "min_size", "max_size")
+LABELS = {"chunk_size": "ing.chunk_size", "overlap": "ing.overlap", "min_size": "ing.min_size",
+          "max_size": "ing.max_size"}
 
 
 def _wordpress() -> list[Document | Problem] | None:
     with st.form("wordpress"):
-        url = st.text_input("Site URL", placeholder="https://blog.example.com")
+        url = st.text_input(t("ing.site_url"), placeholder="https://blog.example.com")
         cols = st.columns(2)
-        user = cols[0].text_input("Username (optional)", help="for private posts: a WordPress user")
-        password = cols[1].text_input("Application password (optional)", type="password",
-                                      help="Users → Profile → Application passwords; never shown or stored")
-        fetch = st.form_submit_button("Fetch the posts")
+        user = cols[0].text_input(t("ing.wp_user"), help=t("ing.wp_user_help"))
+        password = cols[1].text_input(t("ing.wp_password"), type="password", help=t("ing.wp_password_help"))
+        fetch = st.form_submit_button(t("ing.fetch"))
     if fetch:
         try:
-            with st.spinner("Reading the site's posts…"):
+            with st.spinner(t("ing.fetching")):
                 source = WordPressSource(url, username=user or None, app_password=password or None)
                 st.session_state[WP_ITEMS] = (url, list(source.iter_documents()))
         except RagError as exc:
-            st.error(str(exc))
+            lang.error(t("ing.fetch_failed"), str(exc))
             return None
     fetched = st.session_state.get(WP_ITEMS)
     return fetched[1] if fetched else None
 
 
 def choose_source() -> list[Document | Problem] | None:
-    kind = st.radio("Source", SOURCES, index=SOURCES.index(DEMO), horizontal=True)
+    kind = kept(st.radio, t("ing.source"), SOURCE, "source_kind", default=DEMO, options=SOURCES,
+                format_func=formatter(SOURCES, lambda k: f"src.{k}"), horizontal=True)
     if kind == WORDPRESS:
         return _wordpress()
     if kind == UPLOAD:
-        files = st.file_uploader("Markdown or HTML files", type=["md", "markdown", "html", "htm"],
-                                 accept_multiple_files=True)
+        files = st.file_uploader(t("ing.files"), type=["md", "markdown", "html", "htm"], accept_multiple_files=True)
         return documents_from_uploads([(f.name, f.getvalue()) for f in files]) if files else None
     if kind == PASTE:
-        title = st.text_input("Title (optional)")
-        text = st.text_area("Markdown", height=220, placeholder="# Title\n\n## A section\n\nText…")
+        title = kept(st.text_input, t("ing.paste_title"), "pasted_title", "paste_title", default="")
+        text = kept(st.text_area, t("ing.paste_text"), "pasted_text", "paste_text", default="", height=220,
+                    placeholder=t("ing.paste_placeholder"))
         return [pasted_document(text, title)] if text.strip() else None
     return list(iter_folder(DEMO_DIR))
 
 
 def document_table(documents: Sequence[Document], problems: Sequence[Problem]) -> None:
-    st.subheader(f"{len(documents)} documents found")
+    st.subheader(tn("ing.found", len(documents)))
     st.dataframe(document_display.document_rows(documents, problems), hide_index=True, key="documents")
 
 
+def _applies_to(name: str) -> list[str]:
+    return [s for s in STRATEGIES if name in setting_names(s)]
+
+
+def _default_text(name: str) -> str:
+    """The defaults of a setting, e.g. `2000 / 1000` for max_size (sections / sections_min_max)."""
+    from rag.chunking import default_settings
+
+    values = []
+    for strategy in _applies_to(name):
+        value = default_settings(strategy).get(name)
+        if value not in values:
+            values.append(value)
+    return " / ".join(str(v) for v in values)
+
+
 def chunk_settings() -> dict[str, Any]:
-    """Settings over the strategies' defaults; an empty field keeps each strategy's default."""
-    cols = st.columns(4)
-    fields = (("chunk_size", "Chunk size", "1000 (recursive, markdown)"),
-              ("overlap", "Overlap", "200"),
-              ("min_size", "Min size", "400 (sections_min_max)"),
-              ("max_size", "Max size", "2000 sections, 1000 sections_min_max"))
-    return {
-        name: col.number_input(label, min_value=1 if name != "overlap" else 0, max_value=20000, value=None,
-                               step=50, placeholder=placeholder, key=f"setting_{name}")
-        for col, (name, label, placeholder) in zip(cols, fields)
-    }
+    """Settings over the strategies' defaults; an empty field keeps each strategy's default.
+
+    They outlive a switch of source (ui.kept): the preview, the table and the indexing all use
+    what the inputs show.
+    """
+    st.markdown(f"**{t('ing.settings')}**")
+    cols = st.columns(len(SETTINGS))
+    values = {}
+    for col, name in zip(cols, SETTINGS):
+        with col:
+            values[name] = kept(st.number_input, t(LABELS[name]), f"chunk_{name}", f"setting_{name}",
+                                min_value=1 if name != "overlap" else 0, max_value=20000, step=50,
+                                placeholder=_default_text(name), help=t("ing.unit"))
+            st.caption(t("ing.applies", strategies=", ".join(_applies_to(name))))
+    return values
 
 
 def _slug(text: str) -> str:
@@ -89,18 +117,24 @@ def preview(document: Document, given: dict[str, Any]) -> list[tuple[Any, list[A
     try:
         previews = preview_chunks(document, given)
     except RagError as exc:
-        st.error(f"These settings do not work: {exc}")
+        lang.error(t("ing.bad_settings"), str(exc))
         return None
     st.dataframe(document_display.stats_rows(previews), hide_index=True, key="chunk_stats")
     for chunker, chunks in previews:
-        for sentence in document_display.warning_sentences(chunks):
-            st.warning(f"**{chunker.name}**: {sentence}")
-    side_by_side = st.toggle("Side by side", help="all strategies next to each other instead of tabs")
-    panes = st.columns(len(previews)) if side_by_side else st.tabs([c.name for c, _ in previews])
+        block = document_display.warning_block(chunker.name, chunks)
+        if block:
+            st.warning(block, icon=":material/warning:")
+    side_by_side = st.toggle(t("ing.side_by_side"), help=t("ing.side_by_side_help"))
+    if side_by_side:
+        # Two by two: four narrow columns would cut the chunk tables.
+        rows = [st.columns(2) for _ in range((len(previews) + 1) // 2)]
+        panes = [pane for row in rows for pane in row]
+    else:
+        panes = st.tabs([c.name for c, _ in previews])
     for pane, (chunker, chunks) in zip(panes, previews):
         with pane:
             if side_by_side:
-                st.markdown(f"**{chunker.name}**")
+                st.markdown(f"**{chunker.name}** · {document_display.settings_words(chunker.settings())}")
             # render_html escapes the document's text: only its own spans carry markup.
             st.html(render_html(document.markdown, chunks))
             st.dataframe(document_display.chunk_rows(chunks), hide_index=True, key=f"chunks_{chunker.name}")
@@ -110,18 +144,19 @@ def preview(document: Document, given: dict[str, Any]) -> list[tuple[Any, list[A
 def export(document: Document, given: dict[str, Any], previews: Sequence[tuple[Any, list[Any]]], settings: Any,
            store: Any) -> None:
     st.download_button(
-        "Download the chunks (JSON)", json.dumps(preview_json(document, given), ensure_ascii=False, indent=1),
+        t("ing.download"), json.dumps(preview_json(document, given), ensure_ascii=False, indent=1),
         file_name=f"{_slug(document.url)}.chunks.json", mime="application/json", key="export_json",
     )
-    with st.expander("Embed these chunks by hand with curl"):
+    with st.expander(t("ing.curl")):
         cols = st.columns(3)
-        server = cols[0].radio("Server", curl.TARGETS, format_func={"lmstudio": "LM Studio", "ollama": "Ollama"}.get,
+        server = cols[0].radio(t("ing.server"), curl.TARGETS, format_func={"lmstudio": "LM Studio", "ollama": "Ollama"}.get,
                                horizontal=True)
         names = [c.name for c, _ in previews]
-        strategy = cols[1].selectbox("Chunks of", names, index=names.index(DEFAULT_STRATEGY))
-        model = cols[2].text_input("Model id", value=curl.suggested_model(settings.embed_model, _embedding_pick(settings, store)))
+        strategy = cols[1].selectbox(t("ing.chunks_of"), names, index=names.index(DEFAULT_STRATEGY))
+        model = cols[2].text_input(t("ing.model_id"),
+                                   value=curl.suggested_model(settings.embed_model, _embedding_pick(settings, store)))
         default_url = settings.embed_url if server == curl.TARGET_LMSTUDIO else curl.DEFAULT_URLS[curl.TARGET_OLLAMA]
-        url = st.text_input("Server URL", value=default_url, key=f"curl_url_{server}")
+        url = st.text_input(t("ing.server_url"), value=default_url, key=f"curl_url_{server}")
         chunks = dict((c.name, ch) for c, ch in previews)[strategy]
         try:
             st.code(curl.curl_command([c.embedding_text for c in chunks], model, url, server), language="bash")
@@ -133,33 +168,56 @@ def _embedding_pick(settings: Any, store: Any) -> str | None:
     return resources.status(settings, store)["llm"]["embedding_pick"]
 
 
+def _report_key(items: Sequence[Document | Problem], name: str, strategy: str,
+                settings: dict[str, Any] | None) -> tuple:
+    """What a report is about: shown only while the page still shows that same run."""
+    urls = tuple(sorted(i.url for i in items if isinstance(i, Document)))
+    return (st.session_state.get(SOURCE), urls, name, strategy, tuple(sorted((settings or {}).items())))
+
+
+def _index(items: Sequence[Document | Problem], settings: Any, store: Any, name: str, strategy: str,
+           chunk_settings: dict[str, Any] | None, full: bool) -> None:
+    report = indexing.run(items, settings, store, name, strategy, chunk_settings, full=full)
+    if report is not None:
+        st.session_state[indexing.REPORT] = (_report_key(items, name, strategy, chunk_settings), report)
+        st.session_state[resources.NEXT_COLLECTION] = name
+        st.rerun()
+
+
 def index_section(items: Sequence[Document | Problem], previews: Sequence[tuple[Any, list[Any]]],
                   settings: Any, store: Any) -> None:
-    st.subheader("Index")
+    st.subheader(t("ing.index"))
     existing = store.list_collections()
     options = existing + [NEW_COLLECTION]
     current = settings.collection if settings.collection in existing else NEW_COLLECTION
     cols = st.columns(3)
-    choice = cols[0].selectbox("Collection", options, index=options.index(current), key="target_collection")
+    new_label = t("ing.new_collection")
+    choice = cols[0].selectbox(t("ing.collection"), options, index=options.index(current), key="target_collection",
+                               format_func=lambda o: new_label if o == NEW_COLLECTION else o)
     name = choice
     if choice == NEW_COLLECTION:
-        name = cols[0].text_input("New collection name", value=settings.collection if not existing else "",
+        name = cols[0].text_input(t("ing.new_name"), value=settings.collection if not existing else "",
                                   key="new_collection").strip()
     info = store.collection_info(name) if name and name in existing else None
     strategies = list(STRATEGIES)
     default = (info or {}).get("strategy") or DEFAULT_STRATEGY
-    strategy = cols[1].selectbox("Strategy", strategies, index=strategies.index(default), key="target_strategy")
+    strategy = cols[1].selectbox(t("ing.strategy"), strategies, index=strategies.index(default), key="target_strategy")
     chunker = dict((c.name, c) for c, _ in previews).get(strategy)
-    cols[2].caption("Chunk settings: " + (", ".join(f"{k}={v}" for k, v in chunker.settings().items()) if chunker else "defaults"))
+    chosen = chunker.settings() if chunker else None
+    cols[2].caption(t("ing.uses", settings=document_display.settings_words(chosen or {})))
     if info:
-        cols[2].caption(f"{info.get('points')} points, model `{info.get('embedding_model')}`: unchanged documents are skipped.")
+        cols[2].caption(t("ing.existing", points=info.get("points")))
     documents = sum(1 for i in items if isinstance(i, Document))
-    if st.button(f"Index {documents} documents", type="primary", disabled=not name, key="index"):
-        report = indexing.run(items, settings, store, name, strategy, chunker.settings() if chunker else None)
-        if report is not None:
-            st.session_state[indexing.REPORT] = report
-            st.session_state[resources.NEXT_COLLECTION] = name
-            st.rerun()
-    report = st.session_state.get(indexing.REPORT)
-    if report is not None:
-        indexing.show_report(report)
+    mismatch = bool(info) and settings_mismatch(info, strategy, chosen)
+    if mismatch:
+        st.warning(t("ing.mismatch", name=escape_link_text(name),
+                     built=f"{info.get('strategy')} ({document_display.settings_words(info.get('chunk_settings') or {})})",
+                     wanted=f"{strategy} ({document_display.settings_words(chosen or {})})"), icon=":material/warning:")
+    buttons = st.columns([1, 1, 3])
+    if buttons[0].button(tn("ing.index", documents), type="primary", disabled=not name or mismatch, key="index"):
+        _index(items, settings, store, name, strategy, chosen, full=False)
+    if mismatch and buttons[1].button(t("ing.rebuild", name=name), key="rebuild", icon=":material/restart_alt:"):
+        _index(items, settings, store, name, strategy, chosen, full=True)
+    kept_report = st.session_state.get(indexing.REPORT)
+    if kept_report is not None and kept_report[0] == _report_key(items, name, strategy, chosen):
+        indexing.show_report(kept_report[1])

@@ -18,6 +18,8 @@ from rag.evaluate.runner import embedder_for_collection
 from rag.answer.llm import LLMClient
 from rag.status import gather_status
 from rag.index.store import Store
+from ui import lang
+from ui.i18n import t
 
 # Session keys of the sidebar's overrides (widget keys too).
 LLM_URL, COLLECTION, TOP_K, THRESHOLD, MODE, GROUPS = "llm_url", "collection", "top_k", "threshold", "mode", "groups"
@@ -30,7 +32,7 @@ def base_settings() -> Settings:
     try:
         return Settings.from_env()
     except ConfigError as exc:
-        st.error(f"A setting is wrong: {exc}")
+        lang.error(t("setting.error"), str(exc))
         st.stop()
         raise  # unreachable: st.stop() ends the run
 
@@ -88,14 +90,9 @@ def store(s: Settings) -> Store:
     try:
         return _store(_store_key(s), s)
     except StoreError as exc:
-        st.error(f"**The vector store cannot be opened.** {exc}")
+        lang.error(t("store.error"), str(exc))
         if not s.qdrant_url:
-            st.info(
-                "The embedded Qdrant store admits one process at a time. Stop the other process "
-                "(another `streamlit run`, or a `rag ingest` still running), then reload this page. "
-                "To work from several processes at once, run the Qdrant server "
-                "(`docker compose up -d qdrant`) and set `RAG_QDRANT_URL=http://localhost:6333`."
-            )
+            st.info(t("store.locked_help"))
         st.stop()
         raise
 
@@ -152,6 +149,6 @@ def collection_info(st_store: Store, name: str) -> dict | None:
     try:
         return st_store.collection_info(name)
     except RagError as exc:
-        st.error(str(exc))
+        lang.error(t("store.error"), str(exc))
         st.stop()
         raise

@@ -13,85 +13,86 @@ from rag.answer.retrieve import RETRIEVAL_MODES
 from ui.present.safe_markdown import escape_link_text
 from rag.index.store import Store
 from rag.answer.threshold import default_threshold
+from ui import lang
 from ui import resources
+from ui.i18n import formatter, t
+from ui.kept import kept
 
 
 def _llm_lines(llm: dict[str, Any]) -> None:
     if not llm["reachable"]:
-        st.markdown(f":red-badge[:material/error: not answering] **LM Studio** at `{llm['url']}`")
+        st.markdown(f":red-badge[:material/error: {t('side.llm_down')}] **LM Studio** `{llm['url']}`")
+        st.caption(t("side.llm_down_short"))
         if llm.get("error"):
-            st.caption(llm["error"])
+            # The full help (URLs, containers, lms commands) is long: one click away.
+            with st.expander(t("side.help")):
+                st.caption(llm["error"])
         return
-    st.markdown(f":green-badge[:material/check_circle: answering] **LM Studio** at `{llm['url']}`")
-    for label, group in (("chat", llm["chat_models"]), ("embeddings", llm["embedding_models"])):
+    st.markdown(f":green-badge[:material/check_circle: {t('side.llm_up')}] **LM Studio** `{llm['url']}`")
+    for label, group in ((t("side.chat"), llm["chat_models"]), (t("side.embeddings"), llm["embedding_models"])):
         if not group:
-            st.caption(f"{label}: no model loaded")
+            st.caption(t("side.no_model", what=label))
         for m in group:
-            ctx = f", context {m['context_length']}" if m.get("context_length") else ""
-            st.caption(f"{label}: `{m['id']}`{ctx}")
+            ctx = f" · {t('side.context', n=m['context_length'])}" if m.get("context_length") else ""
+            st.caption(f"{label} · `{m['id']}`{ctx}")
+
+
+def threshold_line(info: dict[str, Any], session_threshold: float | None) -> str:
+    """Which threshold questions on this collection use now, and where it comes from."""
+    if session_threshold is not None:
+        return t("side.threshold_session", value=f"{session_threshold:.3f}")
+    if info.get("threshold") is not None:
+        return t("side.threshold_calibrated", value=f"{info['threshold']:.3f}")
+    return t("side.threshold_default", value=f"{default_threshold(info.get('embedding_model')):.3f}")
 
 
 def _collection_lines(info: dict[str, Any] | None, name: str, embedded: bool) -> None:
     if not info:
-        st.caption(f"`{name}` does not exist yet: load the demo corpus or ingest a source.")
+        st.caption(t("side.no_collection", name=escape_link_text(name)))
         return
-    threshold = info.get("threshold")
-    shown = (f"{threshold:.3f} (calibrated)" if threshold is not None
-             else f"{default_threshold(info.get('embedding_model')):.3f} (model default)")
-    st.caption(
-        f"{info.get('points', 0)} points · model `{info.get('embedding_model')}` "
-        f"({info.get('dimension')} dims) · strategy `{info.get('strategy')}` · threshold {shown}"
-    )
+    st.caption(t("side.points", points=info.get("points", 0), strategy=info.get("strategy")) + " · "
+               + threshold_line(info, st.session_state.get(resources.THRESHOLD)))
+    st.caption(t("side.model", model=f"`{info.get('embedding_model')}`", dims=info.get("dimension")))
     note = embedded_size_note(int(info.get("points") or 0)) if embedded else None
     if note:
-        st.caption(f":orange-badge[large] {note[0].upper()}{note[1:]}.")
+        st.caption(f":orange-badge[:material/speed:] {note[0].upper()}{note[1:]}.")
 
 
 def _synced(widget: Any, label: str, name: str, **kwargs: Any) -> Any:
-    """A widget editing the session value `name`.
-
-    The value lives under its own session key, not the widget's: Streamlit drops a widget-owned
-    value in any run that does not draw the widget, and forbids changing it once the widget is
-    drawn. The widget is set from that value before it is drawn, so a page may change the value
-    (a new collection).
-    """
-    key = f"sidebar_{name}"
-    st.session_state[key] = st.session_state[name]
-
-    def copy() -> None:
-        st.session_state[name] = st.session_state[key]
-
-    return widget(label, key=key, on_change=copy, **kwargs)
+    """A widget editing the session value `name` (see ui.kept)."""
+    return kept(widget, label, name, f"sidebar_{name}", **kwargs)
 
 
 def render(settings: Any, store: Store | None, caption: str) -> None:
     status = resources.status(settings, store)
     with st.sidebar:
+        lang.switch()
         st.caption(escape_link_text(caption))
         _llm_lines(status["llm"])
         q = status["qdrant"]
-        where = "embedded" if q["backend"] == "embedded" else "server"
-        badge = ":green-badge[:material/check_circle: open]" if q["reachable"] else ":red-badge[:material/error: unavailable]"
-        st.markdown(f"{badge} **Qdrant** {where}: `{q['location']}`")
+        where = t("side.embedded") if q["backend"] == "embedded" else t("side.server")
+        badge = (f":green-badge[:material/check_circle: {t('side.qdrant_open')}]" if q["reachable"]
+                 else f":red-badge[:material/error: {t('side.qdrant_down')}]")
+        st.markdown(f"{badge} **Qdrant** {where} `{q['location']}`")
         if q.get("error"):
-            st.caption(q["error"])
+            with st.expander(t("details")):
+                st.caption(q["error"])
         infos = {c["name"]: c for c in q.get("collections") or []}
-        current = st.session_state[resources.COLLECTION]
-        names = sorted(set(infos) | {current})
-        _synced(st.selectbox, "Collection", resources.COLLECTION, options=names)
+        current_name = st.session_state[resources.COLLECTION]
+        names = sorted(set(infos) | {current_name})
+        _synced(st.selectbox, t("side.collection"), resources.COLLECTION, options=names)
         _collection_lines(infos.get(st.session_state[resources.COLLECTION]), st.session_state[resources.COLLECTION],
                           q["backend"] == "embedded")
-        with st.expander("Session settings"):
-            _synced(st.text_input, "LM Studio URL", resources.LLM_URL, help="with or without /v1; this session only")
+        with st.expander(t("side.settings")):
+            _synced(st.text_input, t("side.llm_url"), resources.LLM_URL, help=t("side.llm_url_help"))
             try:
                 normalize_base_url(st.session_state[resources.LLM_URL])
             except ConfigError as exc:
                 st.error(str(exc))
-            _synced(st.number_input, "Passages retrieved (top k)", resources.TOP_K, min_value=1, max_value=30, step=1)
+            _synced(st.number_input, t("side.top_k"), resources.TOP_K, min_value=1, max_value=30, step=1)
             _synced(
-                st.number_input, "Score threshold", resources.THRESHOLD, min_value=0.0, max_value=1.0, step=0.01,
-                format="%.3f", placeholder="the collection's",
-                help="empty: the collection's calibrated value, else the model's default",
+                st.number_input, t("side.threshold"), resources.THRESHOLD, min_value=0.0, max_value=1.0, step=0.01,
+                format="%.3f", placeholder=t("side.threshold_placeholder"), help=t("side.threshold_help"),
             )
-            _synced(st.selectbox, "Retrieval", resources.MODE, options=list(RETRIEVAL_MODES),
-                    help="auto = hybrid (dense + BM25) when the collection has BM25 vectors")
+            _synced(st.selectbox, t("side.mode"), resources.MODE, options=list(RETRIEVAL_MODES),
+                    format_func=formatter(RETRIEVAL_MODES, lambda m: f"mode.{m}"), help=t("side.mode_help"))

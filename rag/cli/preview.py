@@ -9,7 +9,7 @@ from typing import Any
 
 from rag.chunking import DEFAULT_STRATEGY, STRATEGIES
 from rag.chunking.preview import ALL, chunkers, preview
-from rag.embeddings.curl import DEFAULT_URLS, LMSTUDIO, OLLAMA, TARGETS, curl_command, suggested_model
+from rag.embeddings.curl import DEFAULT_URLS, TARGET_LMSTUDIO, TARGET_OLLAMA, TARGETS, curl_command, suggested_model
 from rag.chunking.stats import first_line, summarize, warnings_text
 from rag.documents import Document
 from rag.sources import load_one
@@ -41,7 +41,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--timeout", type=float, default=30.0, help="seconds to wait for a URL (default: 30)")
     parser.add_argument("--max-doc-mb", metavar="MB", type=float, default=None,
                         help=f"refuse a document larger than this [${MAX_DOC_MB_ENV} or {DEFAULT_MAX_DOC_MB:g}]")
-    parser.add_argument("--curl", nargs="?", const=LMSTUDIO, choices=TARGETS, metavar="SERVER",
+    parser.add_argument("--curl", nargs="?", const=TARGET_LMSTUDIO, choices=TARGETS, metavar="SERVER",
                         help="print a curl command that embeds the chunks in one request, to try an embeddings "
                              "server by hand: lmstudio (default; RAG_EMBED_URL) or ollama (its /api/embed). "
                              f"Chunks of --strategy, else of {DEFAULT_STRATEGY}")
@@ -75,7 +75,7 @@ def curl_text(document: Document, strategy: str, given: dict[str, Any], target: 
     settings = Settings.from_env()
     chunker = chunkers(DEFAULT_STRATEGY if strategy == ALL else strategy, given)[0]
     texts = [c.embedding_text for c in chunker.chunk(document.markdown, title=document.title)]
-    url = settings.embed_url if target == LMSTUDIO else DEFAULT_URLS[OLLAMA]
+    url = settings.embed_url if target == TARGET_LMSTUDIO else DEFAULT_URLS[TARGET_OLLAMA]
     return curl_command(texts, model or suggested_model(settings.embed_model), url, target)
 
 

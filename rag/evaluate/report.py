@@ -102,7 +102,11 @@ def format_summary(results: Mapping[str, Any]) -> str:
         lines.append(f"no suggested threshold: {cal['reason']}")
     if cal.get("overlap_sentence") and n_in and n_out:
         lines.append(cal["overlap_sentence"])
-    if s.get("llm"):
+    asked = sum(1 for r in results.get("questions", []) if not r.get("refused"))
+    if s.get("llm") and asked and c.get("llm_errors", 0) >= asked:
+        lines.append(f"the chat model could not be reached ({c['llm_errors']} of {asked} questions got no answer): "
+                     "no answer metrics; start LM Studio and run again")
+    elif s.get("llm"):
         answered = c.get("answered", 0)
         if c.get("with_expected_answer"):
             lines.append(

@@ -106,6 +106,7 @@ HISTORY_KEYS = (
     "date", "collection", "model", "strategy", "chunk_settings", "mode", "k", "llm", "questions",
     "in_base", "out_of_base", "hit_at_1", "hit_at_3", "hit_at_k", "mrr", "answer_in_context",
     "threshold", "suggested_threshold", "question_set", "prompt_tokens_mean", "first_token_seconds_median",
+    "seconds",
 )
 
 

@@ -211,7 +211,10 @@ def test_chat_model_down_is_reported(env, lmstudio, monkeypatch, capsys):
     assert main(["eval", "--questions", str(env / "questions.jsonl"), "--out", str(env / "down")]) == 1
     rows = json.loads((env / "down" / "results.json").read_text())["questions"]
     assert all(r["llm_error"] for r in rows) and all(r["rank"] == 1 for r in rows if r["in_base"])
-    assert "the chat model gave no answer to 6 questions" in capsys.readouterr().err
+    out, err = capsys.readouterr()
+    assert "the chat model gave no answer to 6 questions" in err
+    assert "the chat model could not be reached (6 of 6 questions got no answer): no answer metrics" in out
+    assert "answers containing the expected text" not in out
 
 
 def test_the_cost_of_k_prompt_tokens_and_first_word_per_question(env, lmstudio, monkeypatch, capsys):

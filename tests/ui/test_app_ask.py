@@ -43,9 +43,9 @@ def test_cited_answer_streams_with_sources_and_passages(app_env, lmstudio):
     assert "](" not in sources[0]
     # Every retrieved passage is listed with its score and verdict, next to the score chart.
     expander = at.expander[0]
-    assert expander.label.startswith("6 passages retrieved (threshold 0.830)")
+    assert expander.label == "6 passages found · threshold 0.83"
     passages = [m.value for m in expander.markdown if "score" in m.value]
-    assert len(passages) == 6 and "passed" in passages[0]
+    assert len(passages) == 6 and "used" in passages[0]
     assert len(expander.get("plotly_chart")) == 1
     assert not at.warning  # cited, valid: nothing to flag
 
@@ -56,9 +56,10 @@ def test_off_topic_question_is_refused_without_calling_the_model(app_env, lmstud
     ask(at, OFF_TOPIC)
 
     assert lmstudio.chat_calls == 0
-    assert [i.value for i in at.info] == [refusal_sentence("fr")]
+    # A French question, an English reader: the refusal is in the reader's language, as its reason.
+    assert [i.value for i in at.info] == [refusal_sentence("en")]
     details = texts(at.caption)
-    assert "below the threshold 0.850" in details and "Best passage score 0." in details
+    assert "No passage is close enough to the question (best score 0." in details and "threshold 0.85)" in details
     assert "below the threshold" in texts(at.expander[0].markdown)
 
 
@@ -67,10 +68,12 @@ def test_lm_studio_down_still_shows_passages_and_why(app_env, lmstudio):
     at = ask(start(), IN_BASE)
 
     reason = texts(at.warning)
-    assert "No answer was written" in reason and "not reachable" in reason
-    assert at.expander[0].label.startswith("6 passages retrieved")
-    assert at.expander[0].proto.expanded, "without an answer the passages are shown open"
-    assert "kerberos-erreurs.md" in texts(at.expander[0].markdown)
+    assert reason.startswith("No answer was written: the chat model could not be reached")
+    details, passages = at.expander[0], at.expander[1]
+    assert details.label == "Details" and "not reachable" in texts(details.caption)  # the long help, one click away
+    assert passages.label.startswith("6 passages found")
+    assert passages.proto.expanded, "without an answer the passages are shown open"
+    assert "kerberos-erreurs.md" in texts(passages.markdown)
     # The sidebar says LM Studio is not answering.
     assert "not answering" in texts(at.sidebar.markdown)
 
@@ -97,7 +100,7 @@ def test_example_questions_reach_a_cited_passage_in_one_click(app_env, lmstudio)
     assert lmstudio.chat_calls == 1
     assert at.chat_message[0].markdown[0].value.startswith("Que signifie l'erreur KDC_ERR_ETYPE_NOSUPP")
     assert any(m.value.startswith("**Sources**") for m in at.markdown)
-    assert at.expander[0].label.startswith("6 passages retrieved")
+    assert at.expander[0].label.startswith("6 passages found")
     # Once a question is asked, the examples make room for the conversation.
     assert not [b for b in at.button if b.key and b.key.startswith("example_")]
     at.run()
@@ -107,12 +110,63 @@ def test_example_questions_reach_a_cited_passage_in_one_click(app_env, lmstudio)
 def test_sidebar_overrides_apply_to_this_session(app_env, lmstudio):
     at = start()
     sidebar = "\n".join(c.value for c in at.sidebar.caption)
-    assert "96 points" in sidebar and "strategy `sections`" in sidebar and "threshold 0.830 (model default)" in sidebar
+    assert "96 passages · strategy sections · threshold 0.830 (model default)" in sidebar
     assert f"`{lmstudio.url}`" in "\n".join(m.value for m in at.sidebar.markdown)
-    assert "chat: `qwen2.5-7b-instruct`, context 4096" in sidebar
+    assert "chat model · `qwen2.5-7b-instruct` · context 4096 tokens" in sidebar
 
     at.number_input(key="sidebar_top_k").set_value(3).run()
     at.selectbox(key="sidebar_mode").set_value("dense").run()
     ask(at, IN_BASE)
-    assert at.expander[0].label.startswith("3 passages retrieved")
+    assert at.expander[0].label.startswith("3 passages found")
     assert at.session_state["top_k"] == 3 and at.session_state["mode"] == "dense"
+
+
+def test_french_by_default_with_the_refusal_and_its_reason_in_french(app_env, lmstudio, monkeypatch):
+    monkeypatch.delenv("RAG_UI_LANG")  # no setting and no browser (AppTest): French
+    at = start()
+    assert at.title[0].value == "Questions" and at.chat_input[0].placeholder == "Posez une question sur les articles"
+    at.session_state["threshold"] = 0.85
+    ask(at, "What is the recipe of the tarte tatin?")
+    assert [i.value for i in at.info] == [refusal_sentence("fr")]
+    assert "Aucun passage n'est assez proche de la question" in texts(at.caption)
+    assert "passages trouvés" in at.expander[0].label
+    # The sidebar switch turns the same page to English, conversation kept.
+    at.button_group(key="sidebar_lang").set_value("en").run()
+    assert at.title[0].value == "Ask" and [i.value for i in at.info] == [refusal_sentence("en")]
+
+
+def test_new_conversation_and_earlier_turns_in_short(app_env, lmstudio):
+    lmstudio.answer = "Aucun type de chiffrement commun entre le client, le KDC et le service [1]."
+    at = start()
+    assert at.button(key="new_conversation").disabled  # nothing to clear yet
+    ask(at, IN_BASE)
+    ask(at, "Comment purger les tickets Kerberos avec klist ?")
+    assert len(at.chat_message) == 4
+    # The earlier turn keeps its question, answer, sources and collection; only the last shows passages.
+    first = at.chat_message[1]
+    assert "Aucun type de chiffrement commun" in texts(first.markdown)
+    assert any(m.value.startswith("**Sources**") for m in first.markdown)
+    assert "collection blog" in texts(first.caption)
+    assert not first.expander and len(at.chat_message[3].expander) == 1
+    at.button(key="new_conversation").click().run()
+    assert not at.chat_message and lmstudio.chat_calls == 2
+    assert [b for b in at.button if b.key and b.key.startswith("example_")]  # a fresh start offers the examples
+
+
+def test_the_demo_loads_into_its_own_calibrated_collection(app_env_empty):
+    at = start()
+    at.button(key="load_demo").click().run(timeout=900)  # 14 articles embedded, 68 questions replayed
+    assert not at.exception, [e.value for e in at.exception]
+    assert at.session_state["collection"] == "demo"
+    sidebar = texts(at.sidebar.caption)
+    assert "strategy markdown" in sidebar and "(calibrated)" in sidebar
+    from rag.config import Settings
+    from rag.index.store import Store
+
+    store = Store(Settings.from_env())
+    try:
+        info = store.collection_info("demo")
+        assert info["strategy"] == "markdown" and info["threshold"] is not None
+        assert store.collection_info("blog") is None  # the default collection stays free for a blog
+    finally:
+        store.close()

@@ -3,6 +3,7 @@ calibrated threshold saved into a small collection of its own."""
 
 from __future__ import annotations
 
+import logging
 from pathlib import Path
 
 from streamlit.testing.v1 import AppTest
@@ -12,9 +13,20 @@ from rag.documents import Document
 from rag.embeddings import EmbeddedEmbedder
 from rag.index.ingest import ingest
 from rag.index.store import Store
+from tests.evaluate.eval_corpus import QUESTIONS_JSONL, build_collection
 
 APP = str(Path(__file__).resolve().parents[2] / "streamlit_app.py")
 TIMEOUT = 180
+WIDGET_POLICIES = "streamlit.elements.lib.policies"  # logs the Session State warning; does not propagate
+
+
+class _Records(logging.Handler):
+    def __init__(self) -> None:
+        super().__init__()
+        self.messages: list[str] = []
+
+    def emit(self, record: logging.LogRecord) -> None:
+        self.messages.append(record.getMessage())
 
 
 def evaluate_page() -> AppTest:
@@ -36,16 +48,19 @@ def test_shipped_set_retrieval_only_metrics_chart_and_live_threshold(app_env, lm
     assert lmstudio.chat_calls == 0  # retrieval only by default
 
     shown = metrics(at)
-    for label in ("hit@1", "hit@6", "MRR", "answer in context", "in-base answered", "off-topic refused"):
+    for label in ("right article first", "right article in the top 6", "average rank", "answer in the passages",
+                  "questions answered", "trick questions refused"):
         assert label in shown
-    assert shown["hit@1"].endswith("%") and int(shown["hit@1"][:-1]) >= 80  # the demo set is answerable
-    assert float(shown["MRR"]) >= 0.8
+    first = shown["right article first"]
+    assert first.endswith("%") and int(first[:-1]) >= 80  # the demo set is answerable
+    assert float(shown["average rank"]) <= 1.2
     captions = "\n".join(c.value for c in at.caption)
-    assert "68 questions (54 in-base, 14 off-topic)" in captions and "find the right article first" in captions
-    assert len(at.get("plotly_chart")) == 1
+    assert "68 questions (54 on the articles, 14 to refuse)" in captions
+    assert "find the right article first" in captions
+    assert len(at.get("plotly_chart")) == 2  # the calibration, and the kinds of question
     assert at.slider(key="slider_blog").value == 0.83
 
-    live = ("in-base answered at the slider", "off-topic refused at the slider")
+    live = ("article questions answered at this threshold", "trick questions refused at this threshold")
     before = tuple(metrics(at)[label] for label in live)
     assert before[0] == "54 of 54" and before[1].endswith(" of 14") and before[1] != "14 of 14"
     at.slider(key="slider_blog").set_value(0.95).run()
@@ -53,13 +68,16 @@ def test_shipped_set_retrieval_only_metrics_chart_and_live_threshold(app_env, lm
     assert after == ("0 of 54", "14 of 14")  # moved live, nothing re-run
     assert lmstudio.chat_calls == 0
 
-    at.radio(key="filter_blog").set_value("wrongly refused").run()
-    table = [d.value for d in at.dataframe if "at threshold" in d.value.columns][0]
-    assert len(table) == 54 and set(table["at threshold"]) == {"refused"}
+    at.radio(key="filter_blog").set_value("wrongly_refused").run()
+    table = [d.value for d in at.dataframe if "at the threshold" in d.value.columns][0]
+    assert len(table) == 54 and set(table["at the threshold"]) == {"refused"}
+    kinds = [d.value for d in at.dataframe if "kind" in d.value.columns][0]
+    assert {"identifier", "paraphrase", "out of base, near domain", "off topic"} <= set(kinds["kind"])
+    assert kinds["questions"].sum() == 68
     labels = [b.label for b in at.get("download_button")]
     assert labels == ["Download the results (CSV)", "Download the results (JSON)"]
     # The run is kept: it is listed among the earlier runs.
-    runs = [d.value for d in at.dataframe if "path" in d.value.columns][0]
+    runs = [d.value for d in at.dataframe if "suggested" in d.value.columns][0]
     assert "blog" in runs["collection"].tolist()
 
 
@@ -80,21 +98,64 @@ def test_uploaded_set_and_saving_the_threshold(app_env, tmp_path, monkeypatch):
            b"q3,Quelle est la recette de la tarte tatin ?,,false\n")
 
     at = evaluate_page()
-    at.radio[0].set_value("Upload a set (JSONL or CSV)").run()
+    at.radio(key="question_set_kind").set_value("uploaded").run()
     at.file_uploader(key="question_upload").set_value(("mini.csv", csv, "text/csv")).run()
     at.multiselect(key="eval_collections").set_value(["blog", "other"]).run()
     at.button(key="run_eval").click().run()
     assert not at.exception, [e.value for e in at.exception]
     assert [t.label for t in at.tabs] == ["blog", "other"]
-    assert "3 questions (2 in-base, 1 off-topic)" in "\n".join(c.value for c in at.tabs[0].caption)
-    assert {m.label: m.value for m in at.tabs[0].metric}["hit@1"] == "100%"
+    assert "3 questions (2 on the articles, 1 to refuse)" in "\n".join(c.value for c in at.tabs[0].caption)
+    assert {m.label: m.value for m in at.tabs[0].metric}["right article first"] == "100%"
     # The two collections side by side: metric by metric, and who finds which article.
     assert "Side by side" in [h.value for h in at.subheader]
     compared = [d.value for d in at.dataframe if "B - A" in d.value.columns][0]
-    assert {"hit_at_1", "mrr", "threshold"} <= set(compared["metric"])
+    assert {"right article first", "average rank (1 = always first)", "threshold"} <= set(compared["measure"])
     assert any("found by both: **2**" in m.value for m in at.markdown)
+    assert "Both measured at the threshold 0.830." in [c.value for c in at.caption]
 
     at.slider(key="slider_blog").set_value(0.8).run()
     at.button(key="save_blog").click().run()
     assert "now use the threshold 0.800" in at.success[0].value
     assert store.collection_info("blog")["threshold"] == 0.8
+
+
+def test_a_saved_threshold_shows_at_once_and_the_suggestion_sets_the_slider_cleanly(app_env, tmp_path, monkeypatch):
+    """Bug: the sidebar and the chart kept the old threshold until the next rerun, and the
+    "set to suggested" button logged a Session State warning."""
+    monkeypatch.setenv("RAG_DATA_DIR", str(tmp_path / "data"))
+    store = Store(Settings.from_env())
+    build_collection(store, EmbeddedEmbedder(threads=1), "blog")
+    warnings = _Records()
+    logging.getLogger(WIDGET_POLICIES).addHandler(warnings)
+    try:
+        at = evaluate_page()
+        at.radio(key="question_set_kind").set_value("uploaded").run()
+        at.file_uploader(key="question_upload").set_value(("q.jsonl", QUESTIONS_JSONL.encode(), "text/plain")).run()
+        at.button(key="run_eval").click().run()
+        assert "threshold 0.830 (model default)" in "\n".join(c.value for c in at.sidebar.caption)
+        at.button(key="suggest_blog").click().run()
+        chosen = at.slider(key="slider_blog").value
+        assert chosen != 0.83
+        at.button(key="save_blog").click().run()
+    finally:
+        logging.getLogger(WIDGET_POLICIES).removeHandler(warnings)
+    assert not at.exception, [e.value for e in at.exception]
+    assert f"threshold {chosen:.3f} (calibrated)" in "\n".join(c.value for c in at.sidebar.caption)
+    chart = at.get("plotly_chart")[0]
+    assert f"current {chosen:.3f}" in chart.proto.spec  # the chart's current line moved too
+    assert f"now use the threshold {chosen:.3f}" in at.success[0].value
+    assert not [m for m in warnings.messages if "Session State" in m], warnings.messages
+
+
+def test_evaluation_with_the_chat_model_down_says_so_and_shows_no_answer_metrics(app_env, lmstudio):
+    """Bug: "answer contains expected 0%" with no warning when LM Studio was down."""
+    lmstudio.down()
+    at = evaluate_page()
+    at.checkbox(key="eval_with_llm").check().run()
+    assert "about" in "\n".join(c.value for c in at.caption)  # how long, before it starts
+    at.button(key="run_eval").click().run()
+    assert not at.exception, [e.value for e in at.exception]
+    assert "The chat model could not be reached" in at.error[0].value
+    labels = [m.label for m in at.metric]
+    assert "right article first" in labels
+    assert not {"answers with the expected text", "invalid citations"} & set(labels)

@@ -17,12 +17,20 @@ from rag.sources.uploads import PASTED_URL, documents_from_uploads, pasted_docum
 from ui.present import answer as answer_display
 from ui.present import evaluation
 from ui.present.charts import calibration_chart, score_chart
-from ui.present.documents import document_rows, stats_rows, warning_sentences
+from ui import i18n
+from ui.present.documents import chunk_rows, document_rows, stats_rows, warning_block
 from rag.embeddings.curl import curl_command, endpoint, request_body, suggested_model
 from rag.server_models import LMSTUDIO, ModelInfo, ServerModels
 from rag.chunking.preview import preview
 from rag.sources import load_one
 from tests.fixtures.net import start_http_server, stop_http_server
+
+@pytest.fixture(autouse=True)
+def english():
+    """These helpers write in the reader's language; the checks below read English."""
+    with i18n.language("en"):
+        yield
+
 
 NASTY = [
     "It's a \"quoted\" $HOME `whoami` $(id) \\ back\\slash",
@@ -121,11 +129,12 @@ def test_answer_markdown_drops_unsafe_links_and_images():
 
 def test_refusal_and_flags_say_why_in_numbers():
     refused = SimpleNamespace(best_score=0.786, threshold=0.85, threshold_source="setting", refusal_reason="x")
-    assert answer_display.refusal_details(refused).startswith("Best passage score 0.786 is below the threshold 0.850 (setting)")
+    assert answer_display.refusal_details(refused) == ("No passage is close enough to the question (best score 0.79, threshold 0.85): "
+                                          "the chat model was not asked.")
     flagged = SimpleNamespace(invalid_citations=[7], uncited=False, dropped_passages=[5, 6], llm_error=None,
                               context_length=4096, warnings=[])
     flags = answer_display.answer_flags(flagged)
-    assert "[7]" in flags[0] and "[5], [6]" in flags[1] and "4096 tokens" in flags[1]
+    assert "[7]" in flags[0] and "[5], [6]" in flags[1] and "larger context" in flags[1]
     assert answer_display.no_answer_reason(SimpleNamespace(llm_error="LM Studio is down.")).startswith("No answer was written")
 
 
@@ -153,7 +162,9 @@ def test_filters_follow_the_threshold_without_rerunning():
     at = evaluation.counts_at(ROWS, 0.85)
     assert (at["in_base_accepted_count"], at["out_of_base_refused_count"]) == (1, 1)
     table = evaluation.table_rows(ROWS[:1], 0.85)
-    assert table[0]["at threshold"] == "answered" and table[0]["retrieved"] == "1. x.md (0.900)"
+    assert table[0]["at the threshold"] == "answered" and table[0]["passages found"] == "1. x.md (0.90)"
+    missed = evaluation.table_rows(ROWS[1:2], 0.85)[0]
+    assert missed["rank"] == "not found" and "None" not in [str(v) for v in missed.values()]
 
 
 def test_calibration_chart_has_both_groups_and_the_threshold_lines():
@@ -167,9 +178,36 @@ def test_metric_cards_use_plain_words_and_counts():
                "answer_in_context": None, "in_base_accepted": 1.0, "out_of_base_refused": 0.2857,
                "counts": {"hit_at_1": 52, "hit_at_k": 54, "in_base_accepted": 54, "out_of_base_refused": 4}}
     cards = {c["label"]: c for c in evaluation.metric_cards(summary)}
-    assert cards["hit@1"]["value"] == "96%" and cards["hit@1"]["caption"].startswith("52 of 54")
-    assert cards["hit@6"]["value"] == "100%" and cards["answer in context"]["value"] == "n/a"
-    assert cards["off-topic refused"]["caption"].startswith("4 of 14")
+    assert cards["right article first"]["value"] == "96%" and cards["right article first"]["caption"].startswith("52 of 54")
+    assert cards["right article in the top 6"]["value"] == "100%" and cards["answer in the passages"]["value"] == "n/a"
+    assert cards["trick questions refused"]["caption"].startswith("4 of 14")
+    assert cards["average rank"]["value"] == "1.0"  # not an MRR of 0.98
+    shown = " ".join(f"{c['label']} {c['value']} {c['caption']}" for c in cards.values())
+    assert "_" not in shown and "MRR" not in shown and "hit@" not in shown
+    with i18n.language("fr"):
+        fr = evaluation.metric_cards(summary)[0]
+    assert fr == {"label": "bon article en premier", "value": "96\u00a0%",
+                  "caption": "52 questions sur 54 trouvent le bon article en premier"}
+
+
+def test_a_chat_model_that_could_not_be_reached_shows_no_answer_metrics():
+    rows = [{"refused": False, "llm_error": "LM Studio is not reachable"}, {"refused": True, "llm_error": None}]
+    summary = {"llm": True, "in_base": 1, "out_of_base": 1, "k": 6, "answer_contains_expected": 0.0}
+    assert evaluation.llm_failure(summary, rows) == ("down", 1, 1)
+    labels = [c["label"] for c in evaluation.metric_cards(summary, with_answers=False)]
+    assert "answers with the expected text" not in labels and len(labels) == 6
+    rows.append({"refused": False, "llm_error": None, "answer": "ok [1]"})
+    assert evaluation.llm_failure(summary, rows) == ("some", 1, 2)
+    assert evaluation.llm_failure({"llm": False}, rows) is None
+
+
+def test_results_by_kind_of_question_follow_the_threshold():
+    rows = [dict(r, category=c) for r, c in zip(ROWS, ["identifier", "identifier", "off_topic", None])]
+    table = {r["kind"]: r for r in evaluation.category_rows(rows, 0.85)}
+    assert set(table) == {"identifier", "off topic", "no kind"}
+    assert table["identifier"]["right article found"] == "1 of 2" and table["identifier"]["handled well (%)"] == 50
+    assert table["off topic"]["refused"] == "0 of 1" and table["no kind"]["refused"] == "1 of 1"
+    assert evaluation.category_rows(rows, 0.88)[1]["handled well (%)"] == 100  # c refused at 0.88
 
 
 def test_uploads_load_like_a_folder_and_report_unusable_files():
@@ -182,7 +220,8 @@ def test_uploads_load_like_a_folder_and_report_unusable_files():
     assert [(d.url, d.title, d.modified) for d in documents] == [("a.md", "Titre A", None), ("b.html", "Page B", None)]
     assert [p.item for p in problems] == ["empty.md"]
     rows = document_rows(documents, problems)
-    assert rows[0]["characters"] == len(documents[0].markdown) and "empty" in rows[-1]["problems"]
+    assert rows[0]["characters"] == str(len(documents[0].markdown)) and "empty" in rows[-1]["problems"]
+    assert "None" not in [str(v) for row in rows for v in row.values()]
 
 
 def test_pasted_text_takes_its_title_from_the_first_heading():
@@ -199,8 +238,13 @@ def test_preview_rows_and_export_match_the_cli():
     rows = stats_rows(previews)
     assert [r["strategy"] for r in rows] == ["recursive", "sections", "sections_min_max", "markdown"]
     recursive = dict((c.name, ch) for c, ch in previews)["recursive"]
-    assert any("(code_block_split)" in s for s in warning_sentences(recursive))
-    assert "code_block_split" in rows[0]["warnings"]
+    block = warning_block("recursive", recursive)
+    assert block.startswith("**recursive: ") and "cut through a code block" in block
+    assert block.count("\n- ") == sum(1 for w in ("code_block_split", "no_heading_context", "table_split",
+                                                  "oversized", "tiny") if any(w in c.warnings for c in recursive))
+    assert rows[0]["warnings"] >= 1 and warning_block("sections", dict((c.name, ch) for c, ch in previews)["sections"]) is None
+    assert rows[0]["settings"] == "chunk size 500, overlap 200"
+    assert "None" not in [str(v) for row in chunk_rows(recursive) for v in row.values()]
     assert preview_json(document, given) == preview(document, "all", **given)
 
 
@@ -208,3 +252,23 @@ def test_passage_headings_are_demoted_but_code_is_left_alone():
     text = "## Modifier MaxTokenSize\n\nTexte.\n\n```powershell\n# un commentaire\n```\n### Fin ###"
     shown = answer_display.passage_text_markdown(_passage(1, 0.9, text=text))
     assert shown == "**Modifier MaxTokenSize**\n\nTexte.\n\n```powershell\n# un commentaire\n```\n**Fin**"
+
+
+def test_a_refusal_is_shown_in_the_reader_language_with_its_reason():
+    refused = SimpleNamespace(refused=True, answer="Je ne trouve pas cette information dans les articles indexés.",
+                              best_score=0.76, threshold=0.83, accepted=[])
+    assert answer_display.answer_markdown(refused) == "I cannot find this information in the indexed articles."
+    assert answer_display.refusal_details(refused).startswith("No passage is close enough")
+    with i18n.language("fr"):
+        assert answer_display.answer_markdown(refused) == "Je ne trouve pas cette information dans les articles indexés."
+        assert answer_display.refusal_details(refused).startswith("Aucun passage n'est assez proche")
+        model = SimpleNamespace(refused=True, best_score=0.9, threshold=0.83, accepted=[1])
+        assert answer_display.refusal_details(model) == "Le modèle a lu les passages et n'y a pas trouvé la réponse."
+
+
+def test_a_line_says_why_scores_and_ranks_disagree():
+    ranked = SimpleNamespace(passages=[_passage(1, 0.91), _passage(2, 0.88)])
+    hybrid = SimpleNamespace(passages=[_passage(1, 0.86), _passage(2, 0.9)])
+    assert answer_display.order_note(ranked) is None
+    assert "keywords and meaning" in answer_display.order_note(hybrid)
+    assert "RRF" not in answer_display.passage_markdown(_passage(1, 0.857), True, 0.83)

@@ -33,8 +33,10 @@ def test_a_store_held_by_another_process_is_explained(app_env_empty, tmp_path, m
     finally:
         holder.communicate("", timeout=30)
     assert not at.exception, [e.value for e in at.exception]
-    assert at.error[0].value.startswith("**The vector store cannot be opened.** Another process")
-    assert f"store held by process {holder.pid}" in at.error[0].value
+    assert at.error[0].value == "The vector store cannot be opened."
+    details = at.expander[0].caption[0].value
+    assert at.expander[0].label == "Details" and details.startswith("Another process")
+    assert f"store held by process {holder.pid}" in details
     advice = at.info[0].value
     assert "admits one process at a time" in advice and "RAG_QDRANT_URL=http://localhost:6333" in advice
     assert not at.chat_input  # nothing runs on a store it cannot open

@@ -14,7 +14,7 @@ from __future__ import annotations
 import re
 from contextlib import contextmanager
 from contextvars import ContextVar
-from typing import Any, Iterator
+from typing import Any, Callable, Iterable, Iterator
 
 from ui.i18n import en, fr
 
@@ -87,3 +87,13 @@ def tn(key: str, n: int, **values: Any) -> str:
     """`key_one` or `key_other` by `n` (French counts 0 and 1 as singular, English only 1)."""
     one = n in (0, 1) if _current.get() == "fr" else n == 1
     return t(f"{key}_{'one' if one else 'other'}", n=n, **values)
+
+
+def formatter(options: Iterable[Any], key: Callable[[Any], str]) -> Callable[[Any], str]:
+    """A widget's format_func with the words fixed now, in this run's language.
+
+    Streamlit may call format_func outside the script run (AppTest reads options from the test's
+    thread), where the context variable is back at its default.
+    """
+    words = {option: t(key(option)) for option in options}
+    return lambda option: words.get(option, str(option))

@@ -9,6 +9,8 @@ from __future__ import annotations
 import re
 from typing import Any, Iterable, Iterator
 
+from rag.answer.prompts import refusal_sentence
+from ui.i18n import current, t
 from rag.markdown_structure import lines_in_code
 from ui.present.safe_markdown import escape_link_text, link_markdown, safe_link, sanitize_markdown
 
@@ -32,12 +34,18 @@ def stream_safe_pieces(pieces: Iterable[str]) -> Iterator[str]:
 
 
 def answer_markdown(result: Any) -> str:
-    """The finished answer (notes included), safe; images become their alt text."""
+    """The finished answer (notes included), safe; images become their alt text.
+
+    A refusal is shown in the reader's language: it is one fixed sentence (rag.answer.prompts),
+    so no explanation in one language sits under a refusal in the other.
+    """
+    if getattr(result, "refused", False):
+        return refusal_sentence(current())
     return sanitize_markdown(getattr(result, "answer", None) or "", images=False)
 
 
 def passage_label(passage: Any) -> str:
-    label = str(getattr(passage, "title", "") or getattr(passage, "url", "") or "untitled")
+    label = str(getattr(passage, "title", "") or getattr(passage, "url", "") or t("ask.untitled"))
     section = getattr(passage, "section", "")
     return f"{label} / {section}" if section else label
 
@@ -60,16 +68,18 @@ def sources_markdown(sources: Iterable[Any]) -> str:
 
 
 def passage_markdown(passage: Any, accepted: bool, threshold: float | None) -> str:
-    """The heading line of one retrieved passage: number, score, verdict, source."""
-    verdict = ":green-badge[passed]" if accepted else ":gray-badge[below the threshold]"
-    score = f"{passage.score:.3f}"
-    if threshold is not None:
-        score += f" ({'≥' if accepted else '<'} {threshold:.3f})"
-    extra = ""
-    rrf = getattr(passage, "rrf_score", None)
-    if rrf is not None:
-        extra = f", RRF {rrf:.3f}"
-    return f"**[{passage.n}]** {verdict} score {score}{extra} — {_reference(passage)}"
+    """The heading line of one retrieved passage: number, verdict, score, source."""
+    verdict = f":green-badge[{t('ask.passed')}]" if accepted else f":gray-badge[{t('ask.below')}]"
+    score = t("ask.score", score=f"{passage.score:.2f}")
+    return f"**[{passage.n}]** {verdict} {score} — {_reference(passage)}"
+
+
+def order_note(result: Any) -> str | None:
+    """A line saying why the shown scores are not in decreasing order (hybrid ranking), if they are not."""
+    scores = [float(p.score) for p in getattr(result, "passages", None) or []]
+    if all(a >= b for a, b in zip(scores, scores[1:])):
+        return None
+    return t("ask.order_note")
 
 
 def demote_headings(markdown: str) -> str:
@@ -90,26 +100,21 @@ def passage_text_markdown(passage: Any) -> str:
 
 
 def refusal_details(result: Any) -> str:
-    """Why the question was refused, with the best score and the threshold."""
+    """Why the question was refused, in the reader's language."""
     best = getattr(result, "best_score", None)
-    threshold = getattr(result, "threshold", None)
-    source = getattr(result, "threshold_source", None) or "setting"
-    if getattr(result, "refusal_reason", None) == "the model found no answer in the extracts":
-        return "The chat model read the passages and found no answer in them."
+    if getattr(result, "accepted", None):  # passages reached the threshold: the model refused
+        return t("ask.refused_model")
     if best is None:
-        return "No passage was found in this collection (is it empty, or hidden from your groups?)."
-    return (
-        f"Best passage score {best:.3f} is below the threshold {threshold:.3f} ({source}): "
-        "no passage was close enough to the question, so the chat model was not asked."
-    )
+        return t("ask.refused_empty")
+    return t("ask.refused_gate", best=f"{best:.2f}", threshold=f"{getattr(result, 'threshold', 0) or 0:.2f}")
 
 
 def no_answer_reason(result: Any) -> str | None:
-    """Why no answer was written although passages were found (LM Studio down, context...)."""
-    error = getattr(result, "llm_error", None)
-    if not error:
+    """Why no answer was written although passages were found (LM Studio down, context...);
+    the program's own explanation goes in the details."""
+    if not getattr(result, "llm_error", None):
         return None
-    return f"No answer was written: {error} The passages found are listed below."
+    return t("ask.no_answer")
 
 
 def answer_flags(result: Any) -> list[str]:
@@ -117,24 +122,12 @@ def answer_flags(result: Any) -> list[str]:
     flags: list[str] = []
     invalid = list(getattr(result, "invalid_citations", None) or [])
     if invalid:
-        numbers = ", ".join(f"[{n}]" for n in invalid)
-        flags.append(
-            f"The answer cites {numbers}, which matches no passage given to the model: "
-            "that part may be invented. Check it against the passages."
-        )
+        flags.append(t("ask.flag_invalid", numbers=", ".join(f"[{n}]" for n in invalid)))
     if getattr(result, "uncited", False):
-        flags.append(
-            "The answer cites no passage: nothing ties it to the articles. Check it against the passages."
-        )
+        flags.append(t("ask.flag_uncited"))
     dropped = list(getattr(result, "dropped_passages", None) or [])
     if dropped and not getattr(result, "llm_error", None):
-        numbers = ", ".join(f"[{n}]" for n in dropped)
-        context = getattr(result, "context_length", None)
-        flags.append(
-            f"Passages {numbers} were left out to fit the model's context window"
-            + (f" ({context} tokens)" if context else "")
-            + ": load the model with a larger context, or lower top k."
-        )
+        flags.append(t("ask.flag_dropped", numbers=", ".join(f"[{n}]" for n in dropped)))
     for warning in getattr(result, "warnings", None) or []:
         flags.append(str(warning))
     return flags

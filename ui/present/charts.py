@@ -9,6 +9,8 @@ from typing import Any, Mapping, Sequence
 
 import plotly.graph_objects as go
 
+from ui.i18n import t
+
 PASSED = "#2e7d32"
 BELOW = "#9e9e9e"
 IN_BASE = "#1f77b4"
@@ -16,11 +18,12 @@ OFF_TOPIC = "#d62728"
 
 
 def _threshold_line(fig: go.Figure, value: float, label: str, color: str, dash: str, vertical: bool) -> None:
-    common = dict(line_color=color, line_dash=dash, line_width=2, annotation_text=f"{label} {value:.3f}")
+    common = dict(line_color=color, line_dash=dash, line_width=2, annotation_text=label)
     if vertical:
         fig.add_vline(x=value, annotation_position="top", **common)
     else:
-        fig.add_hline(y=value, annotation_position="top left", **common)
+        # Right of the plot area, in the margin: over the bars it would hide bar [1]'s label.
+        fig.add_hline(y=value, annotation_position="right", annotation_font_color=color, **common)
 
 
 def score_chart(rows: Sequence[Mapping[str, Any]], threshold: float | None) -> go.Figure:
@@ -31,19 +34,20 @@ def score_chart(rows: Sequence[Mapping[str, Any]], threshold: float | None) -> g
             x=[f"[{r['n']}]" for r in rows],
             y=scores,
             marker_color=[PASSED if r.get("passed") else BELOW for r in rows],
-            text=[f"{s:.3f}" for s in scores],
+            text=[f"{s:.2f}" for s in scores],
             textposition="outside",
             hovertext=[str(r.get("label", "")) for r in rows],
-            hovertemplate="%{x} %{hovertext}<br>score %{y:.3f}<extra></extra>",
+            hovertemplate="%{x} %{hovertext}<br>%{y:.3f}<extra></extra>",
         )
     )
     if threshold is not None:
-        _threshold_line(fig, float(threshold), "threshold", "#e65100", "dash", vertical=False)
+        _threshold_line(fig, float(threshold), t("chart.threshold", value=f"{float(threshold):.2f}"), "#e65100", "dash",
+                        vertical=False)
     # Cosine scores of one model sit in a narrow band: zoom on it so differences are visible.
     low = min(scores + ([threshold] if threshold is not None else []), default=0.0)
     fig.update_layout(
-        height=260, margin=dict(l=10, r=10, t=30, b=10), showlegend=False,
-        yaxis=dict(title="score", range=[max(0.0, low - 0.05), 1.0]), xaxis=dict(title="passage"),
+        height=260, margin=dict(l=10, r=90, t=30, b=10), showlegend=False,
+        yaxis=dict(title=t("chart.score"), range=[max(0.0, low - 0.05), 1.0]), xaxis=dict(title=t("chart.passage")),
     )
     return fig
 
@@ -62,7 +66,7 @@ def calibration_chart(
     """Top-1 scores as dots, in-base and off-topic on two lanes, with the thresholds as lines."""
     fig = go.Figure()
     for lane, (name, in_base, color) in enumerate(
-        (("in-base (the blog answers)", True, IN_BASE), ("off-topic (it does not)", False, OFF_TOPIC))
+        ((t("chart.in_base"), True, IN_BASE), (t("chart.off_topic"), False, OFF_TOPIC))
     ):
         group = [r for r in rows if bool(r.get("in_base")) == in_base and r.get("top1_score") is not None]
         fig.add_trace(
@@ -73,19 +77,40 @@ def calibration_chart(
                 name=f"{name}: {len(group)}",
                 marker=dict(color=color, size=9, opacity=0.75, line=dict(width=1, color="white")),
                 hovertext=[f"{r.get('id')}: {str(r.get('question', ''))[:80]}" for r in group],
-                hovertemplate="%{hovertext}<br>top-1 score %{x:.3f}<extra></extra>",
+                hovertemplate="%{hovertext}<br>%{x:.3f}<extra></extra>",
             )
         )
     if current is not None:
-        _threshold_line(fig, float(current), "current", "#e65100", "dash", vertical=True)
+        _threshold_line(fig, float(current), t("chart.current", value=f"{float(current):.3f}"), "#e65100", "dash",
+                        vertical=True)
     if suggested is not None and suggested != current:
-        _threshold_line(fig, float(suggested), "suggested", PASSED, "dot", vertical=True)
+        _threshold_line(fig, float(suggested), t("chart.suggested", value=f"{float(suggested):.3f}"), PASSED, "dot",
+                        vertical=True)
     if chosen is not None and chosen not in (current, suggested):
-        _threshold_line(fig, float(chosen), "slider", "#6a1b9a", "solid", vertical=True)
+        _threshold_line(fig, float(chosen), t("chart.slider", value=f"{float(chosen):.3f}"), "#6a1b9a", "solid",
+                        vertical=True)
     fig.update_layout(
         height=320, margin=dict(l=10, r=10, t=40, b=10),
-        xaxis=dict(title="score of the best passage (dense cosine)"),
-        yaxis=dict(tickvals=[0, 1], ticktext=["in-base", "off-topic"], range=[-0.6, 1.6]),
+        xaxis=dict(title=t("chart.best_score")),
+        yaxis=dict(tickvals=[0, 1], ticktext=[t("chart.lane_in"), t("chart.lane_out")], range=[-0.6, 1.6]),
         legend=dict(orientation="h", y=-0.25),
+    )
+    return fig
+
+
+def category_chart(table: Sequence[Mapping[str, Any]]) -> go.Figure:
+    """One bar a kind of question: the share handled well (ui.present.evaluation.category_rows)."""
+    kind, well = t("col.category"), t("col.well")
+    rows = list(reversed(table))  # plotly draws the first bar at the bottom
+    fig = go.Figure(go.Bar(
+        x=[r[well] for r in rows], y=[r[kind] for r in rows], orientation="h",
+        marker_color=[PASSED if r[well] >= 80 else IN_BASE if r[well] >= 50 else OFF_TOPIC for r in rows],
+        text=[f"{r[well]} %" for r in rows], textposition="auto",
+        hovertemplate="%{y}: %{x} %<extra></extra>",
+    ))
+    fig.update_layout(
+        height=40 + 34 * len(rows), margin=dict(l=10, r=10, t=30, b=10), showlegend=False,
+        title=dict(text=t("eval.well_chart"), font=dict(size=12)),
+        xaxis=dict(range=[0, 100], ticksuffix=" %"),
     )
     return fig

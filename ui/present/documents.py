@@ -1,20 +1,21 @@
-"""What the ingest page shows of documents and their chunks, as plain rows (no streamlit here)."""
+"""What the ingest page shows of documents and their chunks, as plain rows (no streamlit here).
+
+Column names and words come from the catalogue (ui.i18n), in the reader's language; no cell
+holds None (an empty cell says nothing, "None" reads as a bug).
+"""
 
 from __future__ import annotations
 
-from typing import Any, Sequence
+from typing import Any, Mapping, Sequence
 
 from rag.chunking.base import Chunk, Chunker
-from rag.chunking.stats import first_line, summarize, warnings_text
+from rag.chunking.stats import first_line, summarize
 from rag.documents import Document, Problem
+from ui.i18n import t, tn
 
-WARNING_SENTENCES = {
-    "code_block_split": "{n} chunk(s) cut through a fenced code block: a command is split in two",
-    "table_split": "{n} chunk(s) hold table rows without the header row",
-    "no_heading_context": "{n} chunk(s) carry no heading: retrieved alone, they do not say what they are about",
-    "oversized": "{n} chunk(s) are larger than the size asked for",
-    "tiny": "{n} chunk(s) are tiny: too little text to be retrieved well",
-}
+KNOWN_WARNINGS = ("code_block_split", "table_split", "no_heading_context", "oversized", "tiny")
+SETTING_WORDS = {"chunk_size": "ing.chunk_size", "overlap": "ing.overlap", "min_size": "ing.min_size",
+                 "max_size": "ing.max_size"}
 
 
 def document_rows(documents: Sequence[Document], problems: Sequence[Problem] = ()) -> list[dict[str, Any]]:
@@ -23,43 +24,56 @@ def document_rows(documents: Sequence[Document], problems: Sequence[Problem] = (
     for p in problems:
         notes.setdefault(p.item, []).append(p.message)
     rows = [
-        {"title": d.title, "url": d.url, "characters": len(d.markdown), "access": ", ".join(d.access),
-         "problems": "; ".join(notes.pop(d.url, []))}
+        {t("col.title"): d.title, t("col.url"): d.url, t("col.characters"): str(len(d.markdown)),
+         t("col.access"): ", ".join(d.access), t("col.problems"): "; ".join(notes.pop(d.url, []))}
         for d in documents
     ]
     for item, messages in notes.items():
-        rows.append({"title": "", "url": item, "characters": None, "access": "", "problems": "; ".join(messages)})
+        rows.append({t("col.title"): "", t("col.url"): item, t("col.characters"): "", t("col.access"): "",
+                     t("col.problems"): "; ".join(messages)})
     return rows
 
 
+def settings_words(settings: Mapping[str, Any]) -> str:
+    """`chunk size 1000, overlap 200`: a strategy's settings as the inputs name them."""
+    return ", ".join(f"{t(SETTING_WORDS[k]).lower() if k in SETTING_WORDS else k} {v}" for k, v in settings.items())
+
+
+def _warning_sentence(name: str, n: int) -> str:
+    return tn(f"warn.{name}", n) if name in KNOWN_WARNINGS else tn("warn.other", n, name=name)
+
+
 def stats_rows(previews: Sequence[tuple[Chunker, list[Chunk]]]) -> list[dict[str, Any]]:
-    """One row a strategy: chunk count, min / median / max characters, warnings."""
+    """One row a strategy: its settings, chunk count, smallest / median / largest in characters, warnings."""
     rows = []
     for chunker, chunks in previews:
         s = summarize(chunks)
         rows.append({
-            "strategy": chunker.name,
-            "settings": ", ".join(f"{k}={v}" for k, v in chunker.settings().items()),
-            "chunks": s["chunks"],
-            "min chars": s["min_chars"],
-            "median chars": s["median_chars"],
-            "max chars": s["max_chars"],
-            "warnings": warnings_text(s["warnings"]),
+            t("col.strategy"): chunker.name,
+            t("col.settings"): settings_words(chunker.settings()),
+            t("col.chunks"): s["chunks"],
+            t("col.min"): s["min_chars"],
+            t("col.median"): round(s["median_chars"]),
+            t("col.max"): s["max_chars"],
+            t("col.warnings"): sum(n for n in s["warnings"].values()),
         })
     return rows
 
 
-def warning_sentences(chunks: Sequence[Chunk]) -> list[str]:
-    counts = summarize(chunks)["warnings"]
-    return [
-        WARNING_SENTENCES.get(name, "{n} chunk(s): " + name).format(n=n) + f" ({name})"
-        for name, n in counts.items() if n
-    ]
+def warning_block(strategy: str, chunks: Sequence[Chunk]) -> str | None:
+    """One block a strategy: a title with the count, one line a kind of warning (Markdown)."""
+    counts = {name: n for name, n in summarize(chunks)["warnings"].items() if n}
+    if not counts:
+        return None
+    lines = [f"- {_warning_sentence(name, n)}" for name, n in counts.items()]
+    return f"**{tn('ing.warnings_title', sum(counts.values()), strategy=strategy)}**\n\n" + "\n".join(lines)
 
 
 def chunk_rows(chunks: Sequence[Chunk]) -> list[dict[str, Any]]:
     return [
-        {"#": c.index, "start": c.start, "end": c.end, "chars": c.chars, "section": c.section,
-         "warnings": ", ".join(c.warnings), "begins with": first_line(c)}
+        {"#": c.index, t("col.start"): c.start, t("col.end"): c.end, t("col.characters"): c.chars,
+         t("col.section"): c.section or "",
+         t("col.warnings"): ", ".join(t(f"wshort.{w}") if w in KNOWN_WARNINGS else w for w in c.warnings),
+         t("col.begins"): first_line(c)}
         for c in chunks
     ]

@@ -9,48 +9,66 @@ from __future__ import annotations
 from typing import Any, Mapping, Sequence
 
 from rag.evaluate.calibration import accepted_refused
+from ui.i18n import current, t
 
-ALL, MISSED, WRONGLY_REFUSED, WRONGLY_ACCEPTED = "all", "missed", "wrongly refused", "wrongly accepted"
+ALL, MISSED, WRONGLY_REFUSED, WRONGLY_ACCEPTED = "all", "missed", "wrongly_refused", "wrongly_accepted"
 FILTERS = (ALL, MISSED, WRONGLY_REFUSED, WRONGLY_ACCEPTED)
-FILTER_HELP = {
-    ALL: "every question",
-    MISSED: "in-base questions whose article is not among the retrieved passages",
-    WRONGLY_REFUSED: "in-base questions whose best score is below the threshold: the app would refuse them",
-    WRONGLY_ACCEPTED: "off-topic questions whose best score reaches the threshold: the app would answer them",
-}
+SCORES = {"mrr", "threshold", "suggested_threshold", "prompt_tokens_mean", "first_token_seconds_median"}  # numbers, not shares
+CATEGORIES = ("identifier", "code_then_explanation", "paraphrase", "table", "procedure", "near_domain_out",
+              "near_domain", "out_of_base", "off_topic")
+
+
+def filter_help(which: str) -> str:
+    return t(f"filter.{which}_help")
 
 
 def _pct(value: float | None) -> str:
-    return "n/a" if value is None else f"{value * 100:.0f}%"
+    return t("card.na") if value is None else f"{value * 100:.0f}\u00a0%" if current() == "fr" else f"{value * 100:.0f}%"
 
 
-def metric_cards(summary: Mapping[str, Any]) -> list[dict[str, str]]:
-    """(label, value, caption) for st.metric, captions in plain words with the counts behind them."""
+def llm_failure(summary: Mapping[str, Any], rows: Sequence[Mapping[str, Any]]) -> tuple[str, int, int] | None:
+    """("down" | "some", failed, asked) when the chat model gave no answer to some questions it was
+    asked (the threshold refuses the others before any call); None otherwise."""
+    if not summary.get("llm"):
+        return None
+    asked = [r for r in rows if not r.get("refused")]
+    failed = sum(1 for r in asked if r.get("llm_error"))
+    if not failed:
+        return None
+    return ("down" if failed >= len(asked) else "some"), failed, len(asked)
+
+
+def metric_cards(summary: Mapping[str, Any], with_answers: bool = True) -> list[dict[str, str]]:
+    """(label, value, caption) for st.metric, in plain words with the counts behind them.
+
+    `with_answers` False: no answer card even for a run with the model (it could not be reached:
+    0 % would read as a verdict on the answers).
+    """
     c = summary.get("counts") or {}
     n_in, n_out, k = summary.get("in_base", 0), summary.get("out_of_base", 0), summary.get("k")
+    mrr = summary.get("mrr")
     cards = [
-        {"label": "hit@1", "value": _pct(summary.get("hit_at_1")),
-         "caption": f"{c.get('hit_at_1', 0)} of {n_in} questions find the right article first"},
-        {"label": f"hit@{k}", "value": _pct(summary.get("hit_at_k")),
-         "caption": f"{c.get('hit_at_k', 0)} of {n_in} find it among the {k} passages retrieved"},
-        {"label": "MRR", "value": "n/a" if summary.get("mrr") is None else f"{summary['mrr']:.2f}",
-         "caption": "1.00 = always first, 0.50 = second on average"},
-        {"label": "answer in context", "value": _pct(summary.get("answer_in_context")),
-         "caption": (f"{c.get('answer_in_context', 0)} of {c.get('with_expected_answer', 0)} expected answers "
-                     "appear word for word in the passages")},
-        {"label": "in-base answered", "value": _pct(summary.get("in_base_accepted")),
-         "caption": f"{c.get('in_base_accepted', 0)} of {n_in} reach the threshold and get an answer"},
-        {"label": "off-topic refused", "value": _pct(summary.get("out_of_base_refused")),
-         "caption": f"{c.get('out_of_base_refused', 0)} of {n_out} stay below the threshold and are refused"},
+        {"label": t("card.hit1"), "value": _pct(summary.get("hit_at_1")),
+         "caption": t("card.hit1_cap", n=c.get("hit_at_1", 0), total=n_in)},
+        {"label": t("card.hitk", k=k), "value": _pct(summary.get("hit_at_k")),
+         "caption": t("card.hitk_cap", n=c.get("hit_at_k", 0), total=n_in, k=k)},
+        {"label": t("card.mrr"), "value": t("card.na") if not mrr else f"{1 / mrr:.1f}",
+         "caption": t("card.mrr_cap", rank=t("card.na") if not mrr else f"{1 / mrr:.1f}")},
+        {"label": t("card.context"), "value": _pct(summary.get("answer_in_context")),
+         "caption": t("card.context_cap", n=c.get("answer_in_context", 0), total=c.get("with_expected_answer", 0))},
+        {"label": t("card.accepted"), "value": _pct(summary.get("in_base_accepted")),
+         "caption": t("card.accepted_cap", n=c.get("in_base_accepted", 0), total=n_in)},
+        {"label": t("card.refused"), "value": _pct(summary.get("out_of_base_refused")),
+         "caption": t("card.refused_cap", n=c.get("out_of_base_refused", 0), total=n_out)},
     ]
-    if summary.get("llm"):
+    if summary.get("llm") and with_answers:
         cards += [
-            {"label": "answer contains expected", "value": _pct(summary.get("answer_contains_expected")),
-             "caption": "answers that contain the expected text"},
-            {"label": "off-topic refusals (model)", "value": _pct(summary.get("refusal_rate_out_of_base")),
-             "caption": "off-topic questions the app or the model refused"},
-            {"label": "invalid citations", "value": _pct(summary.get("invalid_citation_rate")),
-             "caption": "answers citing a passage number that was not given (lower is better)"},
+            {"label": t("card.contains"), "value": _pct(summary.get("answer_contains_expected")),
+             "caption": t("card.contains_cap")},
+            {"label": t("card.model_refused"), "value": _pct(summary.get("refusal_rate_out_of_base")),
+             "caption": t("card.model_refused_cap")},
+            {"label": t("card.invalid"), "value": _pct(summary.get("invalid_citation_rate")),
+             "caption": t("card.invalid_cap")},
         ]
     return cards
 
@@ -91,33 +109,93 @@ def table_rows(rows: Sequence[Mapping[str, Any]], threshold: float) -> list[dict
     for r in rows:
         score = r.get("top1_score")
         table.append({
-            "id": r.get("id"),
-            "question": r.get("question"),
-            "in base": bool(r.get("in_base")),
-            "expected source": r.get("expected_source") or "",
-            "rank": r.get("rank"),
-            "top-1 score": None if score is None else round(float(score), 4),
-            "at threshold": "refused" if _refused_at(r, threshold) else "answered",
-            "retrieved": "\n".join(
-                f"{i}. {item.get('url')} ({float(item.get('score') or 0):.3f})"
+            t("col.id"): r.get("id"),
+            t("col.question"): r.get("question"),
+            t("col.category"): category_label(r.get("category")),
+            t("col.in_base"): t("yes") if r.get("in_base") else t("no"),
+            t("col.expected"): r.get("expected_source") or "",
+            t("col.rank"): "" if not r.get("in_base") else str(r["rank"]) if r.get("rank") else t("eval.not_found"),
+            t("col.best"): "" if score is None else f"{float(score):.2f}",
+            t("col.verdict"): t("verdict.refused") if _refused_at(r, threshold) else t("verdict.answered"),
+            t("col.retrieved"): "\n".join(
+                f"{i}. {item.get('url')} ({float(item.get('score') or 0):.2f})"
                 for i, item in enumerate(r.get("retrieved") or [], start=1)
             ),
-            **({"answer": r.get("answer")} if "answer" in r else {}),
+            **({t("col.answer"): r.get("answer") or ""} if "answer" in r else {}),
         })
     return table
 
 
+def category_label(category: str | None) -> str:
+    if not category:
+        return t("cat.none")
+    return t(f"cat.{category}") if category in CATEGORIES else category.replace("_", " ")
+
+
+def handled_well(row: Mapping[str, Any], threshold: float) -> bool:
+    """What a reader wants from a question: an article question finds its article and is
+    answered; a trick question is refused."""
+    if row.get("in_base"):
+        return row.get("rank") is not None and not _refused_at(row, threshold)
+    return _refused_at(row, threshold)
+
+
+def category_rows(rows: Sequence[Mapping[str, Any]], threshold: float) -> list[dict[str, Any]]:
+    """One row a kind of question (the set's `category`): how many, and how each fared at `threshold`."""
+    groups: dict[str, list[Mapping[str, Any]]] = {}
+    for r in rows:
+        groups.setdefault(r.get("category") or "", []).append(r)
+    table = []
+    for category, members in groups.items():
+        in_base = [r for r in members if r.get("in_base")]
+        out = [r for r in members if not r.get("in_base")]
+        well = sum(1 for r in members if handled_well(r, threshold))
+
+        def of(n: int, total: int) -> str:
+            return t("eval.of", n=n, total=total) if total else ""
+
+        table.append({
+            t("col.category"): category_label(category),
+            t("col.questions"): len(members),
+            t("col.found"): of(sum(1 for r in in_base if r.get("rank") is not None), len(in_base)),
+            t("col.first"): of(sum(1 for r in in_base if r.get("rank") == 1), len(in_base)),
+            t("col.answered"): of(sum(1 for r in in_base if not _refused_at(r, threshold)), len(in_base)),
+            t("col.refused"): of(sum(1 for r in out if _refused_at(r, threshold)), len(out)),
+            t("col.well"): round(100 * well / len(members)),
+        })
+    return table
+
+
+def _metric_value(key: str, value: Any) -> str:
+    if value is None:
+        return t("card.na")
+    return f"{value:.2f}" if key in SCORES else _pct(value)
+
+
+def _metric_delta(key: str, delta: float | None) -> str:
+    if delta is None:
+        return ""
+    if key in SCORES:
+        return f"{delta:+.2f}"
+    points = round(delta * 100)
+    return f"{points:+d} pts" if points else "="
+
+
 def comparison_rows(cmp: Mapping[str, Any]) -> list[dict[str, Any]]:
-    """Metric by metric: A, B and B - A."""
+    """Measure by measure, in words: A, B and B - A."""
     rows = []
     for key, d in cmp.get("metrics", {}).items():
-        rows.append({"metric": key, "A": d.get("a"), "B": d.get("b"), "B - A": d.get("delta")})
+        rows.append({t("col.metric"): t(f"metric.{key}") if f"metric.{key}" in _METRICS else key,
+                     "A": _metric_value(key, d.get("a")), "B": _metric_value(key, d.get("b")),
+                     "B - A": _metric_delta(key, d.get("delta"))})
     return rows
 
 
-RUN_COLUMNS = ("date", "collection", "strategy", "model", "mode", "k", "llm", "questions",
-               "hit_at_1", "hit_at_k", "mrr", "threshold", "suggested_threshold",
-               "prompt_tokens_mean", "first_token_seconds_median", "path")
+_METRICS = {f"metric.{k}" for k in ("hit_at_1", "hit_at_3", "hit_at_k", "mrr", "answer_in_context", "in_base_accepted",
+                                     "out_of_base_refused", "threshold", "suggested_threshold",
+                                     "answer_contains_expected", "refusal_rate_out_of_base", "refusal_rate_in_base",
+                                     "invalid_citation_rate", "uncited_rate", "prompt_tokens_mean",
+                                     "first_token_seconds_median")}
 
 
 def run_label(run: Mapping[str, Any]) -> str:
@@ -125,4 +203,44 @@ def run_label(run: Mapping[str, Any]) -> str:
 
 
 def runs_table(runs: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
-    return [{key: run.get(key) for key in RUN_COLUMNS} for run in runs]
+    """The saved runs, newest first as listed, in words and rounded values."""
+    def share(value: Any) -> str:
+        return "" if value is None else _pct(value)
+
+    def number(value: Any) -> str:
+        return "" if value is None else f"{value:.2f}"
+
+    return [{
+        t("col.date"): str(run.get("date") or "").replace("T", " ")[:16],
+        t("col.collection"): run.get("collection") or "",
+        t("col.strategy"): run.get("strategy") or "",
+        t("col.questions"): run.get("questions") or 0,
+        t("col.with_model"): t("yes") if run.get("llm") else t("no"),
+        t("card.hit1"): share(run.get("hit_at_1")),
+        t("col.k"): run.get("k") or "",
+        t("col.threshold"): number(run.get("threshold")),
+        t("col.suggested"): number(run.get("suggested_threshold")),
+        t("col.prompt_tokens"): "" if run.get("prompt_tokens_mean") is None else str(round(run["prompt_tokens_mean"])),
+        t("col.first_word"): number(run.get("first_token_seconds_median")),
+    } for run in runs]
+
+
+# Per question, when no earlier run on this machine tells: the embedded model retrieves in about
+# a tenth of a second; a local chat model writes an answer in several seconds.
+RETRIEVAL_SECONDS, ANSWER_SECONDS = 0.15, 8.0
+
+
+def estimate_seconds(runs: Sequence[Mapping[str, Any]], questions: int, collections: int, with_llm: bool) -> float:
+    """How long a run will take: the pace of the latest saved run of the same kind, else a default."""
+    for run in runs:
+        seconds, count = run.get("seconds"), run.get("questions")
+        if bool(run.get("llm")) == with_llm and seconds and count:
+            return float(seconds) / int(count) * questions * collections
+    per_question = RETRIEVAL_SECONDS + (ANSWER_SECONDS if with_llm else 0.0)
+    return per_question * questions * collections
+
+
+def duration_text(seconds: float) -> str:
+    if seconds < 90:
+        return t("seconds", n=max(1, round(seconds)))
+    return t("minutes", n=round(seconds / 60))

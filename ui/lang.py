@@ -1,0 +1,44 @@
+"""The reader's language: the sidebar's switch, else RAG_UI_LANG, else the browser's, else French."""
+
+from __future__ import annotations
+
+import os
+
+import streamlit as st
+
+from ui import i18n
+from ui.kept import kept
+
+LANG = "ui_lang"  # session key of the chosen language
+
+
+def _browser() -> tuple[str | None, str | None]:
+    # st.context is empty outside a browser session (AppTest, bare mode): then French.
+    try:
+        return st.context.locale, st.context.headers.get("Accept-Language")
+    except Exception:  # noqa: BLE001 - no browser context to read
+        return None, None
+
+
+def apply() -> str:
+    """Decide this session's language once, and set it for this run."""
+    if not st.session_state.get(LANG):
+        st.session_state[LANG] = i18n.pick_language(os.environ.get("RAG_UI_LANG"), *_browser())
+    i18n.set_language(st.session_state[LANG])
+    return st.session_state[LANG]
+
+
+def switch() -> None:
+    """The language switch (drawn in the sidebar); a change reruns the page in that language."""
+    kept(st.segmented_control, i18n.t("lang.label"), LANG, "sidebar_lang", options=list(i18n.LANGUAGES),
+         format_func=i18n.LANGUAGES.get, selection_mode="single", label_visibility="collapsed",
+         on_change=lambda: i18n.set_language(st.session_state[LANG] or i18n.current()))
+
+
+def error(headline: str, detail: str | None = None) -> None:
+    """A short error in the reader's language; the program's own message (English, often long,
+    with commands to run) one click away."""
+    st.error(headline, icon=":material/error:")
+    if detail:
+        with st.expander(i18n.t("details")):
+            st.caption(detail)
