@@ -28,4 +28,4 @@ previews = ingest_view.preview(by_url[url], given)
 if previews is None:
     st.stop()
 ingest_view.export(by_url[url], given, previews, settings, store)
-ingest_view.index_section(items, previews, settings, store)
+ingest_view.index_section(items, previews, settings, store, document=by_url[url])

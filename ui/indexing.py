@@ -11,7 +11,7 @@ from rag.errors import RagError
 from rag.index.ingest import IngestProgress, IngestReport, ingest
 from rag.index.progress import format_progress
 from ui.present.safe_markdown import escape_link_text
-from ui import lang
+from ui import enrichment_view, lang
 from ui import resources
 from ui.i18n import t
 
@@ -26,6 +26,7 @@ def run(
     strategy: str,
     chunk_settings: dict[str, Any] | None = None,
     full: bool = False,
+    enrichment: str = "none",
 ) -> IngestReport | None:
     """Index `items` into `collection` (`full`: rebuilt from scratch), showing progress; None
     (and the error shown) on failure."""
@@ -35,6 +36,9 @@ def run(
     except RagError as exc:
         lang.error(t("ing.no_embedder"), str(exc))
         return None
+    enricher = enrichment_view.enricher_for(enrichment, settings)  # no chat model: said before anything runs
+    if enricher is None:
+        return None
     bar = st.progress(0.0, text=t("ing.indexing", n=len(items), name=collection))
 
     def on_progress(p: IngestProgress) -> None:
@@ -43,7 +47,7 @@ def run(
 
     try:
         report = ingest(list(items), store, embedder, collection, strategy=strategy,
-                        chunk_settings=chunk_settings, full=full, progress=on_progress)
+                        chunk_settings=chunk_settings, full=full, progress=on_progress, enricher=enricher)
     except RagError as exc:
         bar.empty()
         lang.error(t("ing.stopped"), str(exc))
@@ -72,6 +76,8 @@ def show_report(report: IngestReport) -> None:
         st.dataframe([{t("rep.document"): item, t("rep.reason"): reason} for item, reason in report.skipped],
                      hide_index=True,
                      key="skipped_documents")
+    if report.enrichment:
+        st.caption(enrichment_view.cost_line(report.enrichment))
     if report.aborted:
         lang.error(t("rep.aborted"), str(report.aborted))
     if report.verify_error:

@@ -17,7 +17,7 @@ from rag.errors import RagError
 from rag.index.ingest import settings_mismatch
 from rag.sources import WordPressSource, iter_folder
 from rag.sources.uploads import documents_from_uploads, pasted_document
-from ui import indexing, lang
+from ui import enrichment_view, indexing, lang
 from ui import resources
 from ui.i18n import formatter, t, tn
 from ui.kept import kept
@@ -169,28 +169,28 @@ def _embedding_pick(settings: Any, store: Any) -> str | None:
 
 
 def _report_key(items: Sequence[Document | Problem], name: str, strategy: str,
-                settings: dict[str, Any] | None) -> tuple:
+                settings: dict[str, Any] | None, enrichment: str = "none") -> tuple:
     """What a report is about: shown only while the page still shows that same run."""
     urls = tuple(sorted(i.url for i in items if isinstance(i, Document)))
-    return (st.session_state.get(SOURCE), urls, name, strategy, tuple(sorted((settings or {}).items())))
+    return (st.session_state.get(SOURCE), urls, name, strategy, tuple(sorted((settings or {}).items())), enrichment)
 
 
 def _index(items: Sequence[Document | Problem], settings: Any, store: Any, name: str, strategy: str,
-           chunk_settings: dict[str, Any] | None, full: bool) -> None:
-    report = indexing.run(items, settings, store, name, strategy, chunk_settings, full=full)
+           chunk_settings: dict[str, Any] | None, full: bool, enrichment: str = "none") -> None:
+    report = indexing.run(items, settings, store, name, strategy, chunk_settings, full=full, enrichment=enrichment)
     if report is not None:
-        st.session_state[indexing.REPORT] = (_report_key(items, name, strategy, chunk_settings), report)
+        st.session_state[indexing.REPORT] = (_report_key(items, name, strategy, chunk_settings, enrichment), report)
         st.session_state[resources.NEXT_COLLECTION] = name
         st.rerun()
 
 
 def index_section(items: Sequence[Document | Problem], previews: Sequence[tuple[Any, list[Any]]],
-                  settings: Any, store: Any) -> None:
+                  settings: Any, store: Any, document: Document | None = None) -> None:
     st.subheader(t("ing.index"))
     existing = store.list_collections()
     options = existing + [NEW_COLLECTION]
     current = settings.collection if settings.collection in existing else NEW_COLLECTION
-    cols = st.columns(3)
+    cols = st.columns(4)
     new_label = t("ing.new_collection")
     choice = cols[0].selectbox(t("ing.collection"), options, index=options.index(current), key="target_collection",
                                format_func=lambda o: new_label if o == NEW_COLLECTION else o)
@@ -204,20 +204,26 @@ def index_section(items: Sequence[Document | Problem], previews: Sequence[tuple[
     strategy = cols[1].selectbox(t("ing.strategy"), strategies, index=strategies.index(default), key="target_strategy")
     chunker = dict((c.name, c) for c, _ in previews).get(strategy)
     chosen = chunker.settings() if chunker else None
-    cols[2].caption(t("ing.uses", settings=document_display.settings_words(chosen or {})))
+    enrichment = enrichment_view.choose(info, cols[2])
+    cols[3].caption(t("ing.uses", settings=document_display.settings_words(chosen or {})))
     if info:
-        cols[2].caption(t("ing.existing", points=info.get("points")))
+        cols[3].caption(t("ing.existing", points=info.get("points")))
     documents = sum(1 for i in items if isinstance(i, Document))
     mismatch = bool(info) and settings_mismatch(info, strategy, chosen)
+    other_enrichment = enrichment_view.mismatch(info, enrichment, name)
     if mismatch:
         st.warning(t("ing.mismatch", name=escape_link_text(name),
                      built=f"{info.get('strategy')} ({document_display.settings_words(info.get('chunk_settings') or {})})",
                      wanted=f"{strategy} ({document_display.settings_words(chosen or {})})"), icon=":material/warning:")
+    if document is not None:
+        chunks = dict((c.name, ch) for c, ch in previews).get(strategy) or []
+        enrichment_view.preview(document, chunks, enrichment, settings)
+    mismatch = mismatch or other_enrichment
     buttons = st.columns([1, 1, 3])
     if buttons[0].button(tn("ing.index", documents), type="primary", disabled=not name or mismatch, key="index"):
-        _index(items, settings, store, name, strategy, chosen, full=False)
+        _index(items, settings, store, name, strategy, chosen, full=False, enrichment=enrichment)
     if mismatch and buttons[1].button(t("ing.rebuild", name=name), key="rebuild", icon=":material/restart_alt:"):
-        _index(items, settings, store, name, strategy, chosen, full=True)
+        _index(items, settings, store, name, strategy, chosen, full=True, enrichment=enrichment)
     kept_report = st.session_state.get(indexing.REPORT)
-    if kept_report is not None and kept_report[0] == _report_key(items, name, strategy, chosen):
+    if kept_report is not None and kept_report[0] == _report_key(items, name, strategy, chosen, enrichment):
         indexing.show_report(kept_report[1])

@@ -1,0 +1,91 @@
+"""The ingest page's enrichment: which context goes before each chunk, a preview of it per
+chunk before indexing, and what writing it cost."""
+
+from __future__ import annotations
+
+import hashlib
+from typing import Any, Mapping, Sequence
+
+import streamlit as st
+
+from rag.chunking.base import Chunk
+from rag.documents import Document
+from rag.enrich import MODEL_MODES, MODES, NONE, built_mode, make_enricher
+from rag.errors import RagError
+from ui import lang
+from ui.i18n import formatter, t
+from ui.present.safe_markdown import escape_link_text
+
+MODE_KEY = "target_enrichment"
+PREVIEW = "enrichment_preview"
+
+
+def choose(info: Mapping[str, Any] | None, column: Any) -> str:
+    """The mode to index with: the collection's own by default."""
+    default = built_mode(info) if info else NONE
+    return column.selectbox(t("enr.mode"), MODES, index=MODES.index(default), key=MODE_KEY,
+                            format_func=formatter(MODES, lambda m: f"enr.{m}"), help=t("enr.help"))
+
+
+def mismatch(info: Mapping[str, Any] | None, mode: str, name: str) -> bool:
+    """True (and said) when a built collection has another enrichment: indexing needs a rebuild."""
+    if not info or not info.get("points") or built_mode(info) == mode:
+        return False
+    st.warning(t("enr.mismatch", name=escape_link_text(name), built=t(f"enr.{built_mode(info)}"),
+                 wanted=t(f"enr.{mode}")), icon=":material/warning:")
+    return True
+
+
+def _key(document: Document, chunks: Sequence[Chunk], mode: str) -> str:
+    digest = hashlib.sha256(document.content_hash.encode())
+    for chunk in chunks:
+        digest.update(chunk.text.encode("utf-8"))
+    return f"{mode}:{digest.hexdigest()}"
+
+
+def preview(document: Document, chunks: Sequence[Chunk], mode: str, settings: Any) -> None:
+    """Each chunk's context for `mode`; with the chat model only on request (it costs a call
+    a chunk, cached for the indexing that follows)."""
+    if mode == NONE or not chunks:
+        return
+    with st.expander(t("enr.preview", n=len(chunks), title=document.title)):
+        if mode in MODEL_MODES:
+            key = _key(document, chunks, mode)
+            kept = st.session_state.get(PREVIEW)
+            if not (kept and kept[0] == key):
+                st.caption(t("enr.preview_cost"))
+                if not st.button(t("enr.write", n=len(chunks)), key="enrich_preview"):
+                    return
+                try:
+                    enricher = make_enricher(mode, settings)
+                    with st.spinner(t("enr.writing")):
+                        contexts = enricher.contexts(document, list(chunks))
+                except RagError as exc:
+                    lang.error(t("enr.failed"), str(exc))
+                    return
+                kept = st.session_state[PREVIEW] = (key, contexts, enricher.stats.to_dict())
+            contexts, stats = kept[1], kept[2]
+            st.caption(cost_line(stats))
+        else:
+            contexts = make_enricher(mode).contexts(document, list(chunks))
+        # Contexts are the model's (or the article's) text: shown in a table, never as Markdown.
+        st.dataframe([{"#": c.index, t("enr.section"): c.section, t("enr.context"): ctx}
+                      for c, ctx in zip(chunks, contexts)], hide_index=True, key="enrichment_contexts")
+
+
+def cost_line(stats: Mapping[str, Any]) -> str:
+    if stats.get("mode") not in MODEL_MODES:
+        return t("enr.cost_free", n=stats.get("chunks", 0), mode=stats.get("mode"))
+    return t("enr.cost", n=stats.get("chunks", 0), cached=stats.get("cached", 0),
+             generated=stats.get("generated", 0), prompt=f"{stats.get('prompt_tokens', 0):,}",
+             answer=f"{stats.get('completion_tokens', 0):,}", seconds=f"{stats.get('seconds', 0):.1f}",
+             model=stats.get("model"))
+
+
+def enricher_for(mode: str, settings: Any) -> Any:
+    """The enricher for an indexing run, or None with the reason shown (no chat model)."""
+    try:
+        return make_enricher(mode, settings)
+    except RagError as exc:
+        lang.error(t("enr.no_model"), str(exc))
+        return None
