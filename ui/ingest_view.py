@@ -41,11 +41,13 @@ def _wordpress() -> list[Document | Problem] | None:
         cols = st.columns(2)
         user = cols[0].text_input(t("ing.wp_user"), help=t("ing.wp_user_help"))
         password = cols[1].text_input(t("ing.wp_password"), type="password", help=t("ing.wp_password_help"))
+        pages = st.checkbox(t("ing.wp_pages"), key="wp_pages")
         fetch = st.form_submit_button(t("ing.fetch"))
     if fetch:
         try:
             with st.spinner(t("ing.fetching")):
-                source = WordPressSource(url, username=user or None, app_password=password or None)
+                source = WordPressSource(url, username=user or None, app_password=password or None,
+                                         types=("posts", "pages") if pages else ("posts",))
                 st.session_state[WP_ITEMS] = (url, list(source.iter_documents()))
         except RagError as exc:
             lang.error(t("ing.fetch_failed"), str(exc))

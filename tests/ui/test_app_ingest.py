@@ -154,3 +154,17 @@ def test_the_ingest_page_in_french(empty_store, monkeypatch):
         "Taille", "Chevauchement", "Taille min.", "Taille max."]
     assert at.button(key="index").label == "Indexer 14 documents"
     assert "nouvelle collection…" in at.selectbox(key="target_collection").options
+
+
+def test_wordpress_pages_are_read_when_asked(app_env_empty, make_wp_server):
+    from tests.fixtures.wordpress import load_real_pages, load_real_posts
+
+    wp = make_wp_server(posts=load_real_posts("frontity")[:2], pages=load_real_pages()[:2])
+    at = ingest_page()
+    at.radio(key="source_kind").set_value("wordpress").run()
+    at.text_input[0].input(wp.url)
+    at.checkbox(key="wp_pages").check()
+    at.form_submit_button[0].click().run()
+    assert not at.exception, [e.value for e in at.exception]
+    listed = set(at.dataframe[0].value["address"])
+    assert {p["link"] for p in wp.pages} <= listed and len(listed) == 4

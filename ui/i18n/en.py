@@ -108,6 +108,7 @@ TEXT = {
     "ing.wp_user_help": "for private posts: a WordPress user",
     "ing.wp_password": "Application password (optional)",
     "ing.wp_password_help": "Users → Profile → Application passwords; never shown or stored",
+    "ing.wp_pages": "Read the site's pages too (not only its posts)",
     "ing.fetch": "Fetch the posts",
     "ing.fetching": "Reading the site's posts…",
     "ing.fetch_failed": "The site could not be read.",

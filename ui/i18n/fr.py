@@ -108,6 +108,7 @@ TEXT = {
     "ing.wp_user_help": "pour les articles privés : un utilisateur WordPress",
     "ing.wp_password": "Mot de passe d'application (facultatif)",
     "ing.wp_password_help": "Utilisateurs → Profil → Mots de passe d'application ; jamais affiché ni enregistré",
+    "ing.wp_pages": "Lire aussi les pages du site (pas seulement les articles)",
     "ing.fetch": "Lire les articles",
     "ing.fetching": "Lecture des articles du site…",
     "ing.fetch_failed": "Le site n'a pas pu être lu.",
