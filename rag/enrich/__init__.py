@@ -121,9 +121,10 @@ class Enricher:
         return {"mode": self.mode, "model": self.model}
 
 
-def make_enricher(mode: str | None, settings: Any = None, llm: Any = None, language: str = "fr") -> Enricher:
+def make_enricher(mode: str | None, settings: Any = None, llm: Any = None, language: str | None = None) -> Enricher:
     """The enricher for `mode`. The model modes need a chat model loaded now: without one this
-    is a ConfigError that says so, before anything is read or written."""
+    is a ConfigError that says so, before anything is read or written. Their prompt is in
+    `language` ("fr" or "en"), else in each article's own (French when unsure)."""
     mode = mode or NONE
     if mode not in MODEL_MODES:
         return Enricher(mode)

@@ -18,6 +18,7 @@ from rag.documents import Document
 from rag.enrich.cache import ContextCache, cache_key
 from rag.errors import RagError
 from rag.answer.llm import ContextOverflow
+from rag.answer.prompts import detect_language
 
 PROMPT_VERSION = "1"
 MAX_TOKENS = {"llm": 120, "questions": 220}
@@ -111,7 +112,7 @@ class ModelContexts:
     """Contexts from the chat model `llm` (an LLMClient), read from and written to `cache`."""
 
     def __init__(self, mode: str, llm: Any, model: str, context_length: int | None, cache: ContextCache,
-                 language: str = "fr") -> None:
+                 language: str | None = None) -> None:
         self.mode = mode
         self.llm = llm
         self.model = model
@@ -123,8 +124,12 @@ class ModelContexts:
         else:
             self.article_chars = DEFAULT_ARTICLE_CHARS
 
+    def language_of(self, doc: Document) -> str:
+        """The prompt's language: the one asked for, else the article's (French when unsure)."""
+        return self.language or detect_language(f"{doc.title}\n{doc.markdown[:1000]}")
+
     def key(self, doc: Document, document_hash: str, chunk: Chunk) -> str:
-        return cache_key(self.mode, self.model, PROMPT_VERSION, self.language, document_hash, chunk.text)
+        return cache_key(self.mode, self.model, PROMPT_VERSION, self.language_of(doc), document_hash, chunk.text)
 
     def _ask(self, messages: list[dict[str, str]]) -> str:
         return self.llm.chat(messages, model=self.model, max_tokens=MAX_TOKENS[self.mode], temperature=0.0)
@@ -134,7 +139,8 @@ class ModelContexts:
         hit = self.cache.get(key)
         if hit is not None:
             return Generated(hit["context"], cached=True)
-        messages = build_messages(self.mode, self.language, doc.title,
+        language = self.language_of(doc)
+        messages = build_messages(self.mode, language, doc.title,
                                   article_excerpt(doc.markdown, chunk, self.article_chars), chunk)
         began = time.monotonic()
         try:
@@ -143,7 +149,7 @@ class ModelContexts:
             except ContextOverflow:
                 # The server's window is smaller than it said (or than guessed): a shorter excerpt.
                 article = article_excerpt(doc.markdown, chunk, max(1000, self.article_chars // 4))
-                answer = self._ask(build_messages(self.mode, self.language, doc.title, article, chunk))
+                answer = self._ask(build_messages(self.mode, language, doc.title, article, chunk))
         except RagError as exc:
             raise EnrichmentError(f"the chat model could not write the context of chunk {chunk.index}: {exc}") from exc
         seconds = time.monotonic() - began

@@ -137,3 +137,14 @@ def test_a_collection_keeps_its_enrichment_and_another_needs_full():
     assert built_mode({"enrichment": {"mode": "questions"}}) == QUESTIONS
     with pytest.raises(ConfigError, match="choose one of"):
         resolve_enrichment(None, "summary", full=False)
+
+
+def test_the_prompt_follows_the_articles_language(lmstudio, tmp_path):
+    settings = Settings(data_dir=tmp_path / "data", llm_url=lmstudio.url)
+    english = Document("https://blog.example/en/", "Purging Kerberos tickets",
+                       "This article shows how to list and purge the Kerberos tickets with klist.\n\n"
+                       "## Purge\n\nRun klist purge: the tickets are requested again on the next access.\n")
+    make_enricher(LLM, settings).contexts(english, _chunks(english))
+    assert lmstudio.last_messages()[0]["content"].startswith("You help a search engine")
+    make_enricher(LLM, settings).contexts(ARTICLE, _chunks())
+    assert lmstudio.last_messages()[0]["content"].startswith("Tu aides un moteur de recherche")
