@@ -159,3 +159,32 @@ def test_evaluation_with_the_chat_model_down_says_so_and_shows_no_answer_metrics
     labels = [m.label for m in at.metric]
     assert "right article first" in labels
     assert not {"answers with the expected text", "invalid citations"} & set(labels)
+
+
+def test_runs_with_the_chat_model_are_compared_on_prompt_tokens_and_first_word(app_env_empty, lmstudio, tmp_path,
+                                                                              monkeypatch):
+    # The seed's question, what more passages cost: two runs at top 1 and top 2, side by side.
+    from rag.cli.main import main
+
+    store = Store(Settings.from_env())
+    docs = [
+        Document("laps.md", "LAPS", "# LAPS\n\nWindows LAPS change le mot de passe administrateur local tous les 30 jours."),
+        Document("klist.md", "klist", "# klist\n\nklist purge efface les tickets Kerberos de la session."),
+    ]
+    assert ingest(docs, store, EmbeddedEmbedder(threads=1), "blog", strategy="sections").new == 2
+    store.close()
+    questions = tmp_path / "mini.csv"
+    questions.write_text("id,question,expected_source,in_base\n"
+                         "q1,Tous les combien LAPS change-t-il le mot de passe ?,laps.md,true\n"
+                         "q2,Comment effacer les tickets Kerberos ?,klist.md,true\n", encoding="utf-8")
+    lmstudio.delay = 0.05
+    monkeypatch.setenv("RAG_THRESHOLD", "0.5")  # every question reaches the model
+    for k in ("1", "2"):
+        assert main(["eval", "--questions", str(questions), "--collection", "blog", "--top-k", k]) == 0
+    monkeypatch.delenv("RAG_THRESHOLD")
+
+    at = evaluate_page()
+    runs = [d.value for d in at.dataframe if "prompt tokens" in d.value.columns][0]
+    by_k = {int(row["top k"]): row for _, row in runs.iterrows()}
+    assert int(by_k[2]["prompt tokens"]) > int(by_k[1]["prompt tokens"]) > 0
+    assert all(float(row["first word (s)"]) >= 0.05 for row in by_k.values())
