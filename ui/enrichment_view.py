@@ -58,11 +58,17 @@ def preview(document: Document, chunks: Sequence[Chunk], mode: str, settings: An
                     return
                 try:
                     enricher = make_enricher(mode, settings)
+                except RagError as exc:
+                    lang.error(t("enr.failed"), str(exc))
+                    return
+                try:
                     with st.spinner(t("enr.writing")):
                         contexts = enricher.contexts(document, list(chunks))
                 except RagError as exc:
                     lang.error(t("enr.failed"), str(exc))
                     return
+                finally:
+                    enricher.close()
                 kept = st.session_state[PREVIEW] = (key, contexts, enricher.stats.to_dict())
             contexts, stats = kept[1], kept[2]
             st.caption(cost_line(stats))

@@ -53,6 +53,7 @@ def run(
         lang.error(t("ing.stopped"), str(exc))
         return None
     finally:
+        enricher.close()
         resources.refresh_status()
     bar.progress(1.0, text=t("ing.done", seconds=f"{report.seconds:.1f}", chunks=report.chunks_written))
     return report

@@ -16,6 +16,7 @@ from dataclasses import asdict, dataclass
 from typing import Any, Callable
 
 from rag.chunking.base import Chunk
+from rag.config import Settings
 from rag.documents import Document
 from rag.enrich.cache import ContextCache
 from rag.enrich.lead import lead_context, lead_paragraph
@@ -116,6 +117,11 @@ class Enricher:
             out.append(got.context)
         return out
 
+    def close(self) -> None:
+        """Release the chat client this enricher opened (a page makes one per run)."""
+        if self.model_contexts is not None and self.model_contexts.owns_llm:
+            self.model_contexts.llm.close()
+
     def metadata(self) -> dict[str, Any]:
         """What the collection records about its enrichment."""
         return {"mode": self.mode, "model": self.model}
@@ -128,6 +134,8 @@ def make_enricher(mode: str | None, settings: Any = None, llm: Any = None, langu
     mode = mode or NONE
     if mode not in MODEL_MODES:
         return Enricher(mode)
+    settings = settings if settings is not None else Settings.from_env()
+    owns_llm = llm is None
     if llm is None:
         from rag.answer.llm import LLMClient
 
@@ -135,19 +143,16 @@ def make_enricher(mode: str | None, settings: Any = None, llm: Any = None, langu
     try:
         model, context_length = llm.model_and_context()
     except LLMError as exc:
+        if owns_llm:
+            llm.close()
         raise ConfigError(
             f"The enrichment {mode!r} needs the chat model to write each chunk's context, and it cannot: {exc} "
             f"Load a chat model in LM Studio, or index with --enrich lead (no model needed) or none."
         ) from exc
-    folder = (settings.data_dir if settings is not None else _default_data_dir()) / "cache" / "enrichment"
-    return Enricher(mode, ModelContexts(mode, llm, model, context_length, ContextCache(folder), language))
-
-
-def _default_data_dir():
-    import os
-    from pathlib import Path
-
-    return Path(os.environ.get("RAG_DATA_DIR") or "data")
+    cache = ContextCache(settings.data_dir / "cache" / "enrichment")
+    contexts = ModelContexts(mode, llm, model, context_length, cache, language)
+    contexts.owns_llm = owns_llm
+    return Enricher(mode, contexts)
 
 
 def built_mode(info: dict[str, Any] | None) -> str:

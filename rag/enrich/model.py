@@ -115,6 +115,7 @@ class ModelContexts:
                  language: str | None = None) -> None:
         self.mode = mode
         self.llm = llm
+        self.owns_llm = False  # set by make_enricher when it opened the client itself
         self.model = model
         self.cache = cache
         self.language = language
