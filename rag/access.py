@@ -1,35 +1,110 @@
-"""Who may see what: the auth mode, the shared password, and each user's access groups.
+"""Who may see and do what: the auth mode, the passwords, each user's role and access groups.
 
-Pure logic: the pages pass in Streamlit's secrets and the logged-in user's email; nothing here
-imports streamlit. A point is visible to a user when its `access` list shares a group with the
-user's groups, and every user, signed in or not, is in "public".
+Pure logic: the pages pass in Streamlit's secrets and the signed-in user's claims; nothing here
+imports streamlit. Two independent answers per user:
+
+- the role says what they may do: a `reader` asks questions, an `editor` also ingests,
+  evaluates, changes the session settings and saves a calibration;
+- the groups say what they may read: a point is visible when its `access` list shares a group
+  with the user's groups, and every user, signed in or not, is in "public".
 """
 
 from __future__ import annotations
 
 import hmac
+import ipaddress
 import json
 import os
 import tomllib
+import unicodedata
 from pathlib import Path
-from typing import Any, Mapping
+from typing import Any, Mapping, Sequence
 
 from rag.errors import ConfigError
 
 PUBLIC = "public"
 
+READER, EDITOR = "reader", "editor"
+ROLES = (READER, EDITOR)
+
+# What each action needs. Pages and the controls inside them ask `can(role, action)`.
+ASK, INGEST, EVALUATE, SETTINGS, SAVE_THRESHOLD = "ask", "ingest", "evaluate", "settings", "save_threshold"
+_NEEDS = {ASK: READER, INGEST: EDITOR, EVALUATE: EDITOR, SETTINGS: EDITOR, SAVE_THRESHOLD: EDITOR}
+
 UserGroups = dict[str, list[str]]
+UserRoles = dict[str, str]
+
+
+class AccessDenied(ConfigError):
+    """An action the signed-in role does not allow."""
+
+
+def can(role: str | None, action: str) -> bool:
+    """True when `role` may do `action`; an unknown role or action may do nothing."""
+    needed = _NEEDS.get(action)
+    if needed is None or role not in ROLES:
+        return False
+    return role == EDITOR or needed == READER
+
+
+def require(role: str | None, action: str) -> None:
+    """Raise AccessDenied unless `role` may do `action`."""
+    if not can(role, action):
+        raise AccessDenied(f"This needs the editor role (signed in as {role or 'nobody'}): ask an editor.")
+
+
+def allowed_actions(role: str | None) -> list[str]:
+    return [action for action in _NEEDS if can(role, action)]
+
+
+_ASCII_LOWER = {ord(c): ord(c) + 32 for c in "ABCDEFGHIJKLMNOPQRSTUVWXYZ"}
+
+
+def normalise_email(address: str) -> str:
+    """The address as a mapping key: surrounding spaces removed, ASCII letters lowercased, nothing
+    else changed.
+
+    Full case folding merges different addresses (the Kelvin sign U+212A folds onto "k", "ß"
+    onto "ss"), and so does Unicode normalisation (NFC turns the Kelvin sign into "K"): a
+    lookalike address would inherit another user's groups. identity_keys() refuses an address
+    that is not already in NFC instead of normalising it.
+    """
+    return address.strip().translate(_ASCII_LOWER)
 
 
 def _normalise_user(user: str) -> str:
-    # Identity providers differ in the case of the email they return.
-    return user.strip().casefold()
+    # Addresses differ in ASCII case between providers; a key without "@" is an OIDC `sub`, kept exact.
+    user = user.strip()
+    return normalise_email(user) if "@" in user else user
+
+
+def _verified(claims: Mapping[str, Any]) -> bool:
+    flag = claims.get("email_verified")
+    # Some providers (Cognito) send the flag as a string.
+    return flag is True or (isinstance(flag, str) and flag.strip().lower() == "true")
+
+
+def identity_keys(claims: Mapping[str, Any] | None) -> list[str]:
+    """The keys a signed-in OIDC user is looked up by: their address only when the provider
+    verified it (`email_verified` true) and it is in NFC, then their `sub` (the provider's stable
+    id). An unverified or lookalike address matches nobody: the user gets "public" and reader."""
+    claims = claims or {}
+    keys: list[str] = []
+    email = claims.get("email")
+    if isinstance(email, str) and email.strip() and _verified(claims) and unicodedata.is_normalized("NFC", email):
+        keys.append(normalise_email(email))
+    sub = claims.get("sub")
+    if isinstance(sub, str) and sub.strip():
+        keys.append(_normalise_user(sub))
+    return keys
 
 
 def parse_user_groups(data: Any, origin: str = "the user groups") -> UserGroups:
     """Validate a mapping {user: [groups]} (or {"users": {...}}) and normalise its keys and values."""
     if isinstance(data, Mapping) and isinstance(data.get("users"), Mapping):
         data = data["users"]
+    elif isinstance(data, Mapping) and isinstance(data.get("roles"), Mapping):
+        data = {user: groups for user, groups in data.items() if user != "roles"}
     if not isinstance(data, Mapping):
         raise ConfigError(
             f"{origin} must map each user to a list of groups, e.g. "
@@ -47,9 +122,7 @@ def parse_user_groups(data: Any, origin: str = "the user groups") -> UserGroups:
     return result
 
 
-def load_user_groups_file(path: str | Path) -> UserGroups:
-    """Read a user-to-groups file: TOML (`.toml`) or JSON (anything else)."""
-    path = Path(path)
+def _read_access_file(path: Path) -> Any:
     try:
         raw = path.read_text(encoding="utf-8")
     except OSError as exc:
@@ -59,7 +132,13 @@ def load_user_groups_file(path: str | Path) -> UserGroups:
     except (tomllib.TOMLDecodeError, json.JSONDecodeError) as exc:
         kind = "TOML" if path.suffix.lower() == ".toml" else "JSON"
         raise ConfigError(f"The access file {path} is not valid {kind}: {exc}") from exc
-    return parse_user_groups(data, origin=f"the access file {path}")
+    return data
+
+
+def load_user_groups_file(path: str | Path) -> UserGroups:
+    """Read a user-to-groups file: TOML (`.toml`) or JSON (anything else)."""
+    path = Path(path)
+    return parse_user_groups(_read_access_file(path), origin=f"the access file {path}")
 
 
 def load_user_groups(env: Mapping[str, str] | None = None) -> UserGroups:
@@ -82,25 +161,106 @@ def load_user_groups(env: Mapping[str, str] | None = None) -> UserGroups:
     return mapping
 
 
-def groups_for(user: str | None, mapping: Mapping[str, list[str]] | None = None) -> list[str]:
-    """The access groups of `user`: always "public", plus the groups the mapping gives them.
+def _first(mapping: Mapping[str, Any], user: str | None | Sequence[str]) -> Any:
+    keys = [user] if isinstance(user, str) or user is None else list(user)
+    for key in keys:
+        if key and _normalise_user(key) in mapping:
+            return mapping[_normalise_user(key)]
+    return None
+
+
+def groups_for(user: str | None | Sequence[str], mapping: Mapping[str, list[str]] | None = None) -> list[str]:
+    """The access groups of `user` (a key, or the keys of identity_keys() in order): always
+    "public", plus the groups the mapping gives the first key it knows.
 
     An anonymous or unknown user gets ["public"]. `mapping` defaults to load_user_groups().
     """
     if mapping is None:
         mapping = load_user_groups()
     groups = [PUBLIC]
-    if user:
-        for group in mapping.get(_normalise_user(user), []):
-            if group not in groups:
-                groups.append(group)
+    for group in _first(mapping, user) or []:
+        if group not in groups:
+            groups.append(group)
     return groups
+
+
+def parse_user_roles(data: Any, origin: str = "the user roles") -> UserRoles:
+    """Validate a mapping {user: "reader" | "editor"} and normalise its keys."""
+    if not isinstance(data, Mapping):
+        raise ConfigError(f'{origin} must map each user to a role, e.g. {{"alice@example.com": "editor"}}')
+    result: UserRoles = {}
+    for user, role in data.items():
+        if role not in ROLES:
+            raise ConfigError(f"In {origin}, the role of {user!r} must be \"reader\" or \"editor\", not {role!r}")
+        result[_normalise_user(str(user))] = role
+    return result
+
+
+def load_user_roles(env: Mapping[str, str] | None = None) -> UserRoles:
+    """The user-to-role mapping: the `[roles]` table of RAG_ACCESS_FILE, then RAG_USERS_ROLES
+    (JSON), which wins per user. A user in neither is a reader."""
+    env = os.environ if env is None else env
+    mapping: UserRoles = {}
+    path = (env.get("RAG_ACCESS_FILE") or "").strip()
+    if path:
+        data = _read_access_file(Path(path))
+        roles = data.get("roles") if isinstance(data, Mapping) else None
+        if roles is not None:
+            mapping.update(parse_user_roles(roles, origin=f"the [roles] table of {path}"))
+    inline = (env.get("RAG_USERS_ROLES") or "").strip()
+    if inline:
+        try:
+            data = json.loads(inline)
+        except json.JSONDecodeError as exc:
+            raise ConfigError(
+                f'RAG_USERS_ROLES is not valid JSON ({exc.msg}): write it like {{"alice@example.com": "editor"}}'
+            ) from exc
+        mapping.update(parse_user_roles(data, origin="RAG_USERS_ROLES"))
+    return mapping
+
+
+def role_for(user: str | None | Sequence[str], mapping: Mapping[str, str] | None = None) -> str:
+    """The role of a signed-in OIDC user: the mapping's, else reader."""
+    if mapping is None:
+        mapping = load_user_roles()
+    return _first(mapping, user) or READER
 
 
 def app_password(env: Mapping[str, str] | None = None) -> str | None:
     """The shared app password (RAG_APP_PASSWORD), or None when unset or empty."""
     env = os.environ if env is None else env
     return env.get("RAG_APP_PASSWORD") or None
+
+
+def editor_password(env: Mapping[str, str] | None = None) -> str | None:
+    """The editors' password (RAG_EDITOR_PASSWORD), or None when unset or empty."""
+    env = os.environ if env is None else env
+    return env.get("RAG_EDITOR_PASSWORD") or None
+
+
+def password_role(candidate: str | None, env: Mapping[str, str] | None = None) -> str | None:
+    """The role a typed password opens: "editor" for RAG_EDITOR_PASSWORD, "reader" for
+    RAG_APP_PASSWORD, None for anything else. Both are compared, in constant time."""
+    reader, editor = app_password(env), editor_password(env)
+    if reader and editor and reader == editor:
+        raise ConfigError("RAG_EDITOR_PASSWORD and RAG_APP_PASSWORD are the same: readers would be editors. "
+                          "Give the editors their own password.")
+    is_editor = check_password(candidate, expected=editor or "")
+    is_reader = check_password(candidate, expected=reader or "")
+    return EDITOR if is_editor else READER if is_reader else None
+
+
+def listens_beyond_loopback(address: str | None) -> bool:
+    """True when Streamlit's server.address lets other machines connect (unset = every interface)."""
+    host = (address or "").strip().strip("[]")
+    if not host:
+        return True
+    if host.lower() == "localhost":
+        return False
+    try:
+        return not ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return True  # a host name: it may resolve to a public interface
 
 
 def check_password(candidate: str | None, expected: str | None = None,
@@ -149,10 +309,10 @@ def login_provider(secrets: Mapping[str, Any] | None) -> str | None:
 
 
 def auth_mode(secrets: Mapping[str, Any] | None = None, env: Mapping[str, str] | None = None) -> str:
-    """ "oidc" when Streamlit auth secrets are configured, else "password" when RAG_APP_PASSWORD is
-    set, else "open"."""
+    """ "oidc" when Streamlit auth secrets are configured, else "password" when RAG_APP_PASSWORD or
+    RAG_EDITOR_PASSWORD is set, else "open" (a single user on their own machine: an editor)."""
     if oidc_configured(secrets):
         return "oidc"
-    if app_password(env):
+    if app_password(env) or editor_password(env):
         return "password"
     return "open"

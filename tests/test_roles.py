@@ -1,0 +1,116 @@
+"""Roles (reader, editor), the passwords that open them, OIDC identities and password throttling."""
+
+from __future__ import annotations
+
+import json
+import logging
+
+import pytest
+
+from rag import access
+from rag.errors import ConfigError
+from rag.throttle import Throttle
+
+BOTH = {"RAG_APP_PASSWORD": "reader pass", "RAG_EDITOR_PASSWORD": "editor pass"}
+
+
+def test_a_reader_may_only_ask_and_an_editor_may_do_everything():
+    assert access.allowed_actions(access.READER) == [access.ASK]
+    assert access.allowed_actions(access.EDITOR) == [access.ASK, access.INGEST, access.EVALUATE,
+                                                     access.SETTINGS, access.SAVE_THRESHOLD]
+    assert access.allowed_actions(None) == [] and access.allowed_actions("admin") == []
+    with pytest.raises(access.AccessDenied, match="editor role"):
+        access.require(access.READER, access.SAVE_THRESHOLD)
+    access.require(access.EDITOR, access.SAVE_THRESHOLD)
+
+
+def test_each_password_opens_its_own_role():
+    assert access.password_role("reader pass", BOTH) == access.READER
+    assert access.password_role("editor pass", BOTH) == access.EDITOR
+    assert access.password_role("editor", BOTH) is None and access.password_role("", BOTH) is None
+    assert access.password_role("editor pass", {"RAG_EDITOR_PASSWORD": "editor pass"}) == access.EDITOR
+    assert access.password_role("reader pass", {"RAG_APP_PASSWORD": "reader pass"}) == access.READER
+    assert access.auth_mode({}, {"RAG_EDITOR_PASSWORD": "editor pass"}) == "password"
+
+
+def test_one_password_for_both_roles_is_refused():
+    with pytest.raises(ConfigError, match="RAG_EDITOR_PASSWORD and RAG_APP_PASSWORD are the same"):
+        access.password_role("same", {"RAG_APP_PASSWORD": "same", "RAG_EDITOR_PASSWORD": "same"})
+
+
+def test_oidc_roles_come_from_the_environment_or_the_access_file(tmp_path):
+    path = tmp_path / "access.toml"
+    path.write_text('[users]\n"alice@example.com" = ["staff"]\n\n[roles]\n"alice@example.com" = "editor"\n'
+                    '"bob@example.com" = "editor"\n', encoding="utf-8")
+    env = {"RAG_ACCESS_FILE": str(path), "RAG_USERS_ROLES": '{"bob@example.com": "reader"}'}
+    roles = access.load_user_roles(env)
+    assert access.role_for("Alice@Example.com", roles) == access.EDITOR
+    assert access.role_for("bob@example.com", roles) == access.READER  # the environment wins
+    assert access.role_for("mallory@example.com", roles) == access.READER
+    assert access.groups_for("alice@example.com", access.load_user_groups(env)) == ["public", "staff"]
+    with pytest.raises(ConfigError, match='must be "reader" or "editor"'):
+        access.load_user_roles({"RAG_USERS_ROLES": '{"eve@example.com": "admin"}'})
+
+
+def test_an_unverified_address_maps_to_nobody():
+    mapping = access.load_user_groups({"RAG_USERS_GROUPS": json.dumps({"alice@example.com": ["staff"]})})
+    roles = {"alice@example.com": access.EDITOR}
+    unverified = access.identity_keys({"email": "alice@example.com", "email_verified": False})
+    missing = access.identity_keys({"email": "alice@example.com"})
+    assert access.groups_for(unverified, mapping) == ["public"] and access.role_for(unverified, roles) == access.READER
+    assert access.groups_for(missing, mapping) == ["public"]
+    verified = access.identity_keys({"email": "Alice@Example.com", "email_verified": True})
+    assert access.groups_for(verified, mapping) == ["public", "staff"] and access.role_for(verified, roles) == access.EDITOR
+
+
+@pytest.mark.parametrize("lookalike, owner", [
+    ("\u212aelvin@example.com", "kelvin@example.com"),  # Kelvin sign: casefold and NFC both give k
+    ("straße@example.com", "strasse@example.com"),  # ß: casefold gives ss
+    ("e\u0301lodie@example.com", "élodie@example.com"),  # decomposed é: not the NFC address
+])
+def test_a_lookalike_address_never_inherits_anothers_groups(lookalike, owner):
+    mapping = access.load_user_groups({"RAG_USERS_GROUPS": json.dumps({owner: ["staff"]})})
+    keys = access.identity_keys({"email": lookalike, "email_verified": True})
+    assert access.groups_for(keys, mapping) == ["public"]
+
+
+def test_the_sub_maps_a_user_exactly():
+    mapping = access.load_user_groups({"RAG_USERS_GROUPS": json.dumps({"1098AbC": ["staff"]})})
+    assert access.groups_for(access.identity_keys({"sub": "1098AbC"}), mapping) == ["public", "staff"]
+    assert access.groups_for(access.identity_keys({"sub": "1098abc"}), mapping) == ["public"]
+
+
+@pytest.mark.parametrize("address, beyond", [
+    (None, True), ("", True), ("0.0.0.0", True), ("::", True), ("192.168.1.10", True), ("example.com", True),
+    ("127.0.0.1", False), ("localhost", False), ("::1", False), ("[::1]", False),
+])
+def test_which_listening_addresses_reach_other_machines(address, beyond):
+    assert access.listens_beyond_loopback(address) is beyond
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.now = 1000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def test_repeated_wrong_passwords_lock_the_client_out_longer_each_time(caplog):
+    clock = Clock()
+    throttle = Throttle(free_attempts=5, base_lock=30, max_lock=600, clock=clock)
+    with caplog.at_level(logging.WARNING, logger="rag.throttle"):
+        locks = [throttle.failure("10.0.0.7") for _ in range(5)]
+    assert locks == [0, 0, 0, 0, 30]
+    assert throttle.wait("10.0.0.7") == 30 and throttle.wait("10.0.0.8") == 0  # per client
+    assert len(caplog.records) == 5 and "10.0.0.7" in caplog.records[-1].getMessage()
+    assert "locked out for 30 s" in caplog.records[-1].getMessage()
+    clock.now += 30
+    assert throttle.wait("10.0.0.7") == 0
+    assert throttle.failure("10.0.0.7") == 60  # one more wrong password: twice as long
+    for _ in range(10):
+        clock.now += 1000
+        lock = throttle.failure("10.0.0.7")
+    assert lock == 600  # capped
+    throttle.success("10.0.0.7")
+    assert throttle.wait("10.0.0.7") == 0 and throttle.failure("10.0.0.7") == 0
