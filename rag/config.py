@@ -69,6 +69,8 @@ class Settings:
     llm_url: str = DEFAULT_LLM_URL
     llm_model: str | None = None
     llm_api_key: str | None = None
+    # The server RAG_LLM_API_KEY was configured for: a session pointing elsewhere never gets it.
+    llm_key_url: str | None = None
     embed_url: str = DEFAULT_LLM_URL
     embed_model: str | None = None  # None = auto, "embedded" = the bundled model
     embed_threads: int | None = None  # None = the embedded model's own default
@@ -91,6 +93,7 @@ class Settings:
             llm_url=llm_url,
             llm_model=(env.get("RAG_LLM_MODEL") or None),
             llm_api_key=(env.get("RAG_LLM_API_KEY") or None),
+            llm_key_url=llm_url if env.get("RAG_LLM_API_KEY") else None,
             embed_url=embed_url,
             embed_model=(env.get("RAG_EMBED_MODEL") or None),
             embed_threads=_int(threads, "RAG_EMBED_THREADS", 0) or None,
@@ -102,6 +105,20 @@ class Settings:
 
     def replace(self, **changes: object) -> Settings:
         return dataclasses.replace(self, **changes)
+
+    def api_key_for(self, url: str) -> str | None:
+        """RAG_LLM_API_KEY, only for the server it was configured for (RAG_LLM_URL), else None.
+
+        The embeddings server gets it only when it is that same server. A URL changed for a
+        session, or set in code, never receives the key.
+        """
+        if not self.llm_api_key or not self.llm_key_url:
+            return None
+        try:
+            same = normalize_base_url(url) == normalize_base_url(self.llm_key_url)
+        except ConfigError:
+            return None
+        return self.llm_api_key if same else None
 
     @property
     def qdrant_path(self) -> Path:

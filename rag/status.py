@@ -16,11 +16,8 @@ LLM_STATUS_TIMEOUT = 5.0  # status must answer quickly even when LM Studio hangs
 
 def llm_status(settings: Settings) -> dict[str, Any]:
     # Closed at once: the dashboard asks for the status every few seconds.
-    with LLMClient(
-        settings.llm_url, model=settings.llm_model, api_key=settings.llm_api_key,
-        timeout=min(settings.timeout, LLM_STATUS_TIMEOUT),
-    ) as client:
-        result: dict[str, Any] = {"url": client.base_url, "reachable": False, "error": None, "models": [],
+    with LLMClient.from_settings(settings.replace(timeout=min(settings.timeout, LLM_STATUS_TIMEOUT))) as client:
+        result: dict[str, Any] = {"url": client.shown_url, "reachable": False, "error": None, "models": [],
                                   "chat_models": [], "embedding_models": [], "embedding_pick": None}
         try:
             server = client.models()
@@ -62,7 +59,7 @@ def embedding_choice(settings: Settings, llm: dict[str, Any]) -> str:
     if settings.embed_model:
         return f"RAG_EMBED_MODEL={settings.embed_model}"
     if settings.embed_url != settings.llm_url:
-        return (f"auto: the embedding model of {settings.embed_url} if it answers, "
+        return (f"auto: the embedding model of {strip_userinfo(settings.embed_url)} if it answers, "
                 "else the bundled multilingual-e5-small")
     if not llm["reachable"]:
         return "auto: no server answers, so the bundled multilingual-e5-small (384 dims)"
@@ -80,7 +77,7 @@ def gather_status(settings: Settings, store: Store | None = None) -> dict[str, A
     return {
         "llm": llm,
         "embeddings": {
-            "url": settings.embed_url,
+            "url": strip_userinfo(settings.embed_url),
             "model": settings.embed_model or "auto",
             "choice": embedding_choice(settings, llm),
         },

@@ -119,7 +119,7 @@ class LLMClient:
 
     @classmethod
     def from_settings(cls, settings: Any) -> LLMClient:
-        return cls(settings.llm_url, model=settings.llm_model, api_key=settings.llm_api_key,
+        return cls(settings.llm_url, model=settings.llm_model, api_key=settings.api_key_for(settings.llm_url),
                    timeout=settings.timeout)
 
     # -- requests ---------------------------------------------------------------------------

@@ -12,7 +12,7 @@ import numpy as np
 
 from rag.config import normalize_base_url
 from rag.embeddings.base import Embedder, label_for
-from rag.redact import redact
+from rag.redact import redact, strip_userinfo
 from rag.embeddings.prefixes import prefixes_for
 from rag.errors import EmbeddingError
 from rag.server_models import LIST_TIMEOUT, OPENAI, ModelListError, ServerModels, list_models, read_models
@@ -42,6 +42,7 @@ class OpenAIEmbedder(Embedder):
     ) -> None:
         super().__init__(expected_dimension, expected_model)
         self.base_url = normalize_base_url(base_url)
+        self.shown_url = strip_userinfo(self.base_url)  # what messages show: never a password in the URL
         self.api_key = api_key
         self.timeout = float(timeout)
         self.batch_size = max(1, int(batch_size))
@@ -110,9 +111,9 @@ class OpenAIEmbedder(Embedder):
         try:
             self._setup()
         except EmbeddingError:
-            return f"the embedding model of the server at {self.base_url} (not reachable yet)"
+            return f"the embedding model of the server at {self.shown_url} (not reachable yet)"
         dims = f", {self._dimension} dims" if self._dimension else ""
-        return f"{self._model} on {self.server.server_name} at {self.base_url}{dims}"
+        return f"{self._model} on {self.server.server_name} at {self.shown_url}{dims}"
 
     def close(self) -> None:
         self._client.close()
@@ -139,13 +140,13 @@ class OpenAIEmbedder(Embedder):
             raise EmbeddingError(server_down_message(self.base_url)) from exc
         except httpx.TimeoutException as exc:
             raise EmbeddingError(
-                f"The embeddings server at {self.base_url} did not answer within {self.timeout:g}s for "
+                f"The embeddings server at {self.shown_url} did not answer within {self.timeout:g}s for "
                 f"model {self._model!r} ({where}): it may be loading the model or overloaded; try again, "
                 "or raise RAG_TIMEOUT."
             ) from exc
         except httpx.HTTPError as exc:
             raise EmbeddingError(
-                f"The request to the embeddings server at {self.base_url} failed for model "
+                f"The request to the embeddings server at {self.shown_url} failed for model "
                 f"{self._model!r} ({where}): {exc}"
             ) from exc
         if response.status_code != 200:
@@ -176,7 +177,7 @@ class OpenAIEmbedder(Embedder):
             vectors = [_decode(item["embedding"]) for item in items]
         except (ValueError, KeyError, TypeError, AttributeError) as exc:
             raise EmbeddingError(
-                f"The embeddings server at {self.base_url} sent an answer that is not an embeddings list "
+                f"The embeddings server at {self.shown_url} sent an answer that is not an embeddings list "
                 f"for model {self._model!r} ({where}): {exc!s}. Is RAG_EMBED_URL an embeddings server?"
             ) from exc
         if len(vectors) == count and indices != list(range(count)):
@@ -190,21 +191,21 @@ class OpenAIEmbedder(Embedder):
         said = f" (the server said: {message})" if message else ""
         if status == 404:
             return (
-                f"The embeddings server at {self.base_url} has no model loaded for {self._model!r}{said}. "
+                f"The embeddings server at {self.shown_url} has no model loaded for {self._model!r}{said}. "
                 f"Load an embedding model in LM Studio (e.g. `lms load {self._model}`), or set "
                 "RAG_EMBED_MODEL=embedded to use the bundled model."
             )
         if status == 400 and ("model_not_found" in message or "not found" in message.lower()
                               or "not embedding" in message.lower()):
             return (
-                f"The embeddings server at {self.base_url} cannot embed with model {self._model!r}{said}. "
+                f"The embeddings server at {self.shown_url} cannot embed with model {self._model!r}{said}. "
                 f"{self._available_models_sentence()} Set RAG_EMBED_MODEL to one of them, or unset it "
                 "to pick the server's embedding model automatically."
             )
         if status in (401, 403):
-            return f"The embeddings server at {self.base_url} refused the request (HTTP {status}){said}: check the API key."
+            return f"The embeddings server at {self.shown_url} refused the request (HTTP {status}){said}: check the API key."
         return (
-            f"The embeddings server at {self.base_url} answered HTTP {status} for model "
+            f"The embeddings server at {self.shown_url} answered HTTP {status} for model "
             f"{self._model!r} ({where}){said}."
         )
 
@@ -221,7 +222,7 @@ class OpenAIEmbedder(Embedder):
 
 def server_down_message(base_url: str) -> str:
     return (
-        f"No embeddings server answers at {base_url}: start LM Studio's server (Developer tab, or "
+        f"No embeddings server answers at {strip_userinfo(base_url)}: start LM Studio's server (Developer tab, or "
         "`lms server start`) and load an embedding model, or set RAG_EMBED_MODEL=embedded to use the "
         "bundled multilingual-e5-small model."
     )
@@ -248,7 +249,7 @@ def embedding_server(base_url: str, api_key: str | None = None, http: httpx.Clie
 def no_embedding_model_message(server: ServerModels) -> str:
     others = ", ".join(m.id for m in server.models) or "none"
     return (
-        f"{server.server_name} at {server.base_url} offers no embedding model (its models: {others}). "
+        f"{server.server_name} at {strip_userinfo(server.base_url)} offers no embedding model (its models: {others}). "
         "Download and load one (e.g. text-embedding-qwen3-embedding-0.6b or "
         "text-embedding-nomic-embed-text-v1.5), name it with RAG_EMBED_MODEL, or set "
         "RAG_EMBED_MODEL=embedded."

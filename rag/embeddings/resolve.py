@@ -10,6 +10,7 @@ from rag.embeddings.base import Embedder
 from rag.embeddings.embedded import EmbeddedEmbedder
 from rag.embeddings.remote import OpenAIEmbedder, embedding_server
 from rag.errors import EmbeddingError
+from rag.redact import strip_userinfo
 from rag.server_models import LMSTUDIO
 
 EMBEDDED = "embedded"
@@ -23,7 +24,7 @@ def _prefix(env: Mapping[str, str], name: str) -> str | None:
 
 
 def _api_key(settings: Settings) -> str | None:
-    return settings.llm_api_key if settings.embed_url == settings.llm_url else None
+    return settings.api_key_for(settings.embed_url)
 
 
 def resolve_embedder(
@@ -43,6 +44,7 @@ def resolve_embedder(
     document_prefix = _prefix(env, "RAG_DOCUMENT_PREFIX")
     choice = (settings.embed_model or "").strip()
     url = settings.embed_url
+    shown = strip_userinfo(url)  # messages never show a password typed into the URL
 
     if choice.lower() == EMBEDDED:
         embedder = EmbeddedEmbedder(settings.embed_threads, expected_dimension, expected_model)
@@ -67,7 +69,7 @@ def resolve_embedder(
         except EmbeddingError as exc:
             embedder.close()
             raise EmbeddingError(
-                f"RAG_EMBED_MODEL={choice} needs the embeddings server at {url}, which failed: {exc}"
+                f"RAG_EMBED_MODEL={choice} needs the embeddings server at {shown}, which failed: {exc}"
             ) from exc
         server = embedder.server
         known = [m.id for m in server.models]
@@ -75,7 +77,7 @@ def resolve_embedder(
             embedder.close()
             names = ", ".join(m.id for m in server.embedding_models) or "none"
             raise EmbeddingError(
-                f"RAG_EMBED_MODEL={choice}: LM Studio at {url} has no such model. "
+                f"RAG_EMBED_MODEL={choice}: LM Studio at {shown} has no such model. "
                 f"Its embedding models: {names}. Set RAG_EMBED_MODEL to one of them, or unset it."
             )
         return embedder, f"RAG_EMBED_MODEL={choice}: using {embedder.describe()}."
@@ -84,18 +86,18 @@ def resolve_embedder(
         server = embedding_server(url, _api_key(settings), timeout=PROBE_TIMEOUT)
     except EmbeddingError:
         fallback = EmbeddedEmbedder(settings.embed_threads, expected_dimension, expected_model)
-        return fallback, f"No embeddings server at {url}: using {fallback.describe()}."
+        return fallback, f"No embeddings server at {shown}: using {fallback.describe()}."
     chosen = server.pick_embedding_model()
     if chosen is None:
         fallback = EmbeddedEmbedder(settings.embed_threads, expected_dimension, expected_model)
         return fallback, (
-            f"{server.server_name} at {url} answered but offers no embedding model: "
+            f"{server.server_name} at {shown} answered but offers no embedding model: "
             f"using {fallback.describe()}."
         )
     embedder = remote(chosen.id, settings.timeout)
     embedder._server = server  # already asked; no second round trip
     state = " (not loaded yet: the server loads it on first use)" if chosen.loaded is False else ""
-    return embedder, f"{server.server_name} at {url} answered: using {chosen.id}{state}."
+    return embedder, f"{server.server_name} at {shown} answered: using {chosen.id}{state}."
 
 
 
