@@ -37,6 +37,26 @@ def _expand(item: str) -> list[int]:
     return [start, end]
 
 
+# A web address the model wrote: scheme or "www.", then anything up to a space or a delimiter.
+# One character class after a fixed prefix: linear on any text.
+_URL = re.compile(r"(?:\bhttps?://|\bwww\.)[^\s<>\"'`\[\]()]+", re.IGNORECASE)
+_URL_TAIL = ".,;:!?*_~"
+
+
+def answer_urls(answer: str | None) -> list[str]:
+    """Every web address written in the answer, code included, each once, in order.
+
+    The prompt forbids URLs: the model invents plausible ones, so each is a warning sign, like a
+    citation of a passage that was not given. The sources list never comes from these.
+    """
+    found: list[str] = []
+    for match in _URL.finditer(answer or ""):
+        url = match.group(0).rstrip(_URL_TAIL)
+        if url and url not in found:
+            found.append(url)
+    return found
+
+
 def parse_citations(answer: str) -> list[int]:
     """Cited numbers, each once, in order of first appearance."""
     seen: list[int] = []

@@ -94,6 +94,7 @@ class AskResult:
     # The cost of the passages sent: seconds until the model's first word, and until its last.
     first_token_seconds: float | None = None
     answer_seconds: float | None = None
+    answer_urls: list[str] = field(default_factory=list)  # web addresses the model wrote itself
 
     def to_json(self) -> dict[str, Any]:
         """The `rag ask --json` contract, plus extra keys."""
@@ -122,6 +123,7 @@ class AskResult:
             "collection": self.collection,
             "first_token_seconds": self.first_token_seconds,
             "answer_seconds": self.answer_seconds,
+            "answer_urls": list(self.answer_urls),
         }
 
     def source_lines(self) -> list[str]:
@@ -296,10 +298,14 @@ def finalize(
         invalid_citations=check.invalid, uncited=uncited, cited=check.cited, usage=usage,
         model=model or prepared.model,
         refusal_reason=_TEXT[prepared.language]["model_refused"] if refused else None,
+        answer_urls=citations.answer_urls(raw),
     )
-    if check.invalid or uncited:
+    if check.invalid or uncited or result.answer_urls:
         if check.invalid:
             log.info("answer cites extracts that were not given: %s (question: %r)", check.invalid, prepared.question)
+        if result.answer_urls:
+            log.info("answer contains web addresses written by the model: %s (question: %r)",
+                     result.answer_urls, prepared.question)
         _log_answer(prepared, result)
     return result
 
@@ -404,6 +410,7 @@ def _log_answer(prepared: Prepared, result: AskResult) -> None:
         "answer": redact(result.raw_answer or "", secrets),
         "invalid_citations": result.invalid_citations,
         "uncited": result.uncited,
+        "answer_urls": result.answer_urls,
         "citations": result.cited,
         "sent_passages": result.sent_passages,
         "passages": [{"n": p.n, "score": _round(p.score), "url": p.url} for p in prepared.passages],
