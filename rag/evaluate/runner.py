@@ -249,17 +249,19 @@ def collection_context(info: Mapping[str, Any], mode: str, embedder_id: str | No
     }
 
 
-def unknown_sources(store: Any, collection: str, questions: Sequence[Question]) -> list[str]:
-    """Expected urls with no point in the collection: a typo, or an article not ingested.
+def unknown_sources(store: Any, collection: str, questions: Sequence[Question],
+                    groups: Sequence[str] | None = None) -> list[str]:
+    """Expected urls with no point in the collection that `groups` may read: a typo, an article
+    not ingested, or one the runner may not read (which must look the same as absent).
 
     Such questions can never be hits, whatever the chunking: worth saying before reading hit@k.
     """
-    from rag.index.filters import Where, match
+    from rag.index.filters import Where, both, match, readable_by
 
     urls = sorted({u for q in questions if q.in_base for u in q.accepted_urls})
     missing = []
     for url in urls:
-        flt = Where(must=(match("url", url),))
+        flt = both(Where(must=(match("url", url),)), readable_by(groups))
         if next(iter(store.scroll(collection, payload=False, flt=flt, limit=1)), None) is None:
             missing.append(url)
     return missing
@@ -305,7 +307,11 @@ def run_eval(
         return retrieve(text, store, embedder, collection, top_k=top_k, mode=mode, groups=groups)
 
     context = collection_context(info, effective_mode, getattr(embedder, "model_id", None))
-    context["unknown_sources"] = unknown_sources(store, collection, questions)
+    # Counts and lists under the runner's groups: a run must not reveal what they may not read.
+    if groups is not None:
+        context["points"] = store.count(collection, groups=groups)
+    context["unknown_sources"] = unknown_sources(store, collection, questions, groups)
+    context["groups"] = sorted(groups) if groups is not None else None
     context["threshold_source"] = threshold_source
     if question_set:
         context["question_set"] = question_set

@@ -9,7 +9,7 @@ import re
 import shutil
 from datetime import datetime
 from pathlib import Path
-from typing import Any, Mapping
+from typing import Any, Mapping, Sequence
 
 from rag.config import Settings
 from rag.errors import RagError
@@ -106,12 +106,24 @@ HISTORY_KEYS = (
     "date", "collection", "model", "strategy", "chunk_settings", "mode", "k", "llm", "questions",
     "in_base", "out_of_base", "hit_at_1", "hit_at_3", "hit_at_k", "mrr", "answer_in_context",
     "threshold", "suggested_threshold", "question_set", "prompt_tokens_mean", "first_token_seconds_median",
-    "seconds",
+    "seconds", "groups",
 )
 
 
-def list_runs(settings: Settings) -> list[dict[str, Any]]:
-    """Every run kept under $RAG_DATA_DIR/evals, newest first: its folder and build settings."""
+def visible_to(run_groups: Any, groups: Sequence[str] | None) -> bool:
+    """Whether a session reading `groups` (None: everything, as the command line) may see a run
+    made with `run_groups`: only when it holds every group the run was made with. A run made
+    unfiltered, or before runs recorded their groups, is visible to unfiltered sessions only."""
+    if groups is None:
+        return True
+    if not isinstance(run_groups, list):
+        return False
+    return set(run_groups) <= set(groups)
+
+
+def list_runs(settings: Settings, groups: Sequence[str] | None = None) -> list[dict[str, Any]]:
+    """Every run kept under $RAG_DATA_DIR/evals that a reader of `groups` may see (see
+    visible_to), newest first: its folder and build settings."""
     root = Path(settings.evals_dir)
     if not root.is_dir():
         return []
@@ -121,6 +133,8 @@ def list_runs(settings: Settings) -> list[dict[str, Any]]:
             summary = json.loads(path.read_text(encoding="utf-8"))["summary"]
         except (OSError, ValueError, KeyError, TypeError):
             continue  # a half-written or foreign file is not a run
+        if not visible_to(summary.get("groups"), groups):
+            continue
         entry = {key: summary.get(key) for key in HISTORY_KEYS}
         entry["path"] = str(path.parent)
         runs.append(entry)
