@@ -21,6 +21,7 @@ import httpx
 
 from rag.documents import SKIPPED, Document, Problem
 from rag.errors import SourceError
+from rag.redact import strip_userinfo
 from rag.sources.html import html_to_markdown
 from rag.sources.notext import no_text_reason
 from rag.sources.limits import max_document_bytes, not_text, too_big
@@ -53,14 +54,25 @@ def normalize_site_url(site_url: str) -> tuple[str, str | None, str | None]:
     raw = (site_url or "").strip()
     if not raw:
         raise SourceError("The WordPress site URL is empty: give one like https://blog.example.com")
+    scheme = re.match(r"^([a-z][a-z0-9+.-]*):", raw, re.I)
+    # "host:8080" is a host and a port, not a scheme; anything else but http(s) is refused: the
+    # server fetches this address and shows what it read.
+    if scheme and scheme.group(1).lower() not in ("http", "https") and not re.match(r"^[^:/]+:\d+(/|$)", raw):
+        raise SourceError(f"{strip_userinfo(raw)!r}: a WordPress site is read over http:// or https:// only, "
+                          f"not {scheme.group(1)}:. Give an address like https://blog.example.com")
     if not re.match(r"^https?://", raw, re.I):
         raw = "https://" + raw
-    parts = urlsplit(raw)
+    try:
+        parts = urlsplit(raw)
+        port = parts.port
+    except ValueError as exc:
+        raise SourceError(f"{strip_userinfo(raw)!r} is not a web address ({exc}): give one like "
+                          "https://blog.example.com") from exc
     if not parts.hostname:
-        raise SourceError(f"{raw!r} is not a web address: give one like https://blog.example.com")
+        raise SourceError(f"{strip_userinfo(raw)!r} is not a web address: give one like https://blog.example.com")
     user = unquote(parts.username) if parts.username else None
     password = unquote(parts.password) if parts.password else None
-    netloc = parts.hostname + (f":{parts.port}" if parts.port else "")
+    netloc = parts.hostname + (f":{port}" if port else "")
     path = _API_SUFFIX.sub("", parts.path.rstrip("/")).rstrip("/")
     return urlunsplit((parts.scheme.lower(), netloc, path, "", "")), user, password
 
