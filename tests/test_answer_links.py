@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 import json
+import re
+from types import SimpleNamespace
 
 import pytest
 
+from ui.present import answer as D
 from rag.cli import main
 
 FORGED = ("Le KDC délivre les tickets [1]. Cliquez ici : [Cliquez ici](https://evil.example/login).\n\n"
@@ -44,3 +47,25 @@ def test_an_answer_without_urls_says_so(collection, lmstudio, capsys):
     lmstudio.answer = "Le KDC délivre les tickets [1]."
     main(["ask", "Qui délivre les tickets Kerberos ?", "--collection", collection, "--json", "--threshold", "0"])
     assert json.loads(capsys.readouterr().out)["answer_urls"] == []
+
+
+def _outside_code(markdown: str) -> str:
+    return re.sub(r"(`+).*?\1", "", markdown, flags=re.DOTALL)
+
+
+def test_a_forged_sources_block_and_click_here_link_show_as_text():
+    shown = D.answer_markdown(SimpleNamespace(answer=FORGED + "\n\n[ref]: https://ref.example\n<https://auto.example>"))
+    assert "](" not in shown  # no Markdown link left
+    prose = _outside_code(shown)
+    assert "http" not in prose and "www." not in prose  # every address sits in a code span: never autolinked
+    for url in ("https://evil.example/login", "http://phish.example/kerberos", "www.fake.example",
+                "https://ref.example", "https://auto.example"):
+        assert f"`{url}`" in shown  # still readable
+    assert "Cliquez ici (`https://evil.example/login`)" in shown
+
+
+def test_the_reader_is_warned_of_every_address_the_model_wrote():
+    result = SimpleNamespace(answer=FORGED, answer_urls=["https://evil.example/login", "www.fake.example"])
+    flags = D.answer_flags(result)
+    assert len(flags) == 1 and "`https://evil.example/login`" in flags[0] and "`www.fake.example`" in flags[0]
+    assert D.answer_flags(SimpleNamespace(answer="Réponse [1].", answer_urls=[])) == []

@@ -39,8 +39,8 @@ def _expand(item: str) -> list[int]:
 
 # A web address the model wrote: scheme or "www.", then anything up to a space or a delimiter.
 # One character class after a fixed prefix: linear on any text.
-_URL = re.compile(r"(?:\bhttps?://|\bwww\.)[^\s<>\"'`\[\]()]+", re.IGNORECASE)
-_URL_TAIL = ".,;:!?*_~"
+URL_PATTERN = re.compile(r"(?:\bhttps?://|\bwww\.)[^\s<>\"'`\[\]()]+", re.IGNORECASE)
+URL_TAIL = ".,;:!?*_~"  # punctuation after an address ends the sentence, not the address
 
 
 def answer_urls(answer: str | None) -> list[str]:
@@ -50,8 +50,8 @@ def answer_urls(answer: str | None) -> list[str]:
     citation of a passage that was not given. The sources list never comes from these.
     """
     found: list[str] = []
-    for match in _URL.finditer(answer or ""):
-        url = match.group(0).rstrip(_URL_TAIL)
+    for match in URL_PATTERN.finditer(answer or ""):
+        url = match.group(0).rstrip(URL_TAIL)
         if url and url not in found:
             found.append(url)
     return found

@@ -92,6 +92,10 @@ def print_result(result: AskResult, out: TextIO, already_streamed: bool = False,
                 mark = "" if p.n in result.accepted else "  (below threshold)"
                 say(f"  [{p.n}] {p.score:.3f}  {source_label(p)} - {p.url}{mark}")
                 say(textwrap.indent(textwrap.shorten(p.text, 240, placeholder=" …"), "        "))
+    if result.answer_urls:
+        say()
+        say("Web addresses written by the model, not taken from the sources (check them): "
+            + ", ".join(result.answer_urls))
     if result.sources:
         say()
         say("Sources:")
@@ -104,10 +108,6 @@ def print_result(result: AskResult, out: TextIO, already_streamed: bool = False,
     if result.uncited and not result.llm_error:
         say()
         say("Warning: the answer cites no extract; check it against the passages.")
-    if result.answer_urls:
-        say()
-        say("Web addresses written by the model, not taken from the sources (check them): "
-            + ", ".join(result.answer_urls))
     if result.dropped_passages and not result.notes:
         say()
         say("Dropped passages (context window): " + ", ".join(f"[{n}]" for n in result.dropped_passages))

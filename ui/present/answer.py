@@ -12,7 +12,7 @@ from typing import Any, Iterable, Iterator
 from rag.answer.prompts import refusal_sentence
 from ui.i18n import current, t
 from rag.markdown_structure import lines_in_code
-from ui.present.safe_markdown import escape_link_text, link_markdown, safe_link, sanitize_markdown
+from ui.present.safe_markdown import code_span, escape_link_text, link_markdown, safe_link, sanitize_markdown
 
 _STREAM_SPECIAL = re.compile(r"([\\\[\]])")
 _HEADING = re.compile(r"^ {0,3}#{1,6}[ \t]++(.+)$")  # trailing spaces and hashes trimmed after
@@ -34,14 +34,20 @@ def stream_safe_pieces(pieces: Iterable[str]) -> Iterator[str]:
 
 
 def answer_markdown(result: Any) -> str:
-    """The finished answer (notes included), safe; images become their alt text.
+    """The finished answer (notes included), safe; images become their alt text and no web
+    address the model wrote is a link (they show as code).
 
     A refusal is shown in the reader's language: it is one fixed sentence (rag.answer.prompts),
     so no explanation in one language sits under a refusal in the other.
     """
     if getattr(result, "refused", False):
         return refusal_sentence(current())
-    return sanitize_markdown(getattr(result, "answer", None) or "", images=False)
+    return answer_text_markdown(getattr(result, "answer", None) or "")
+
+
+def answer_text_markdown(text: str) -> str:
+    """A model's text, finished or still streaming, as Markdown with no link and no image."""
+    return sanitize_markdown(text, images=False, links=False)
 
 
 def passage_label(passage: Any) -> str:
@@ -123,6 +129,9 @@ def answer_flags(result: Any) -> list[str]:
     invalid = list(getattr(result, "invalid_citations", None) or [])
     if invalid:
         flags.append(t("ask.flag_invalid", numbers=", ".join(f"[{n}]" for n in invalid)))
+    urls = list(getattr(result, "answer_urls", None) or [])
+    if urls:
+        flags.append(t("ask.flag_urls", urls=", ".join(code_span(u) for u in urls)))
     if getattr(result, "uncited", False):
         flags.append(t("ask.flag_uncited"))
     dropped = list(getattr(result, "dropped_passages", None) or [])

@@ -12,6 +12,7 @@ from __future__ import annotations
 import html
 import re
 
+from rag.answer.citations import URL_PATTERN, URL_TAIL
 from rag.markdown_structure import split_code
 
 LINK_SCHEMES = ("http", "https", "mailto")
@@ -87,14 +88,25 @@ def _clean_destination(dest: str) -> str:
     return dest.replace(" ", "%20").replace("<", "%3C").replace(">", "%3E")
 
 
-def _neutralise_links(text: str, images: bool) -> str:
+def code_span(text: str) -> str:
+    """`text` as an inline code span: shown exactly, never a link, whatever backticks it holds."""
+    longest = max((len(run) for run in re.findall(r"`+", text)), default=0)
+    fence = "`" * (longest + 1)
+    pad = " " if text.startswith("`") or text.endswith("`") else ""
+    return f"{fence}{pad}{text}{pad}{fence}"
+
+
+def _neutralise_links(text: str, images: bool, links: bool = True) -> str:
     def replace(match: re.Match[str]) -> str:
         is_image = bool(match.group("bang"))
-        label = _neutralise_links(match.group("label"), images)
+        label = _neutralise_links(match.group("label"), images, links)
         dest = match.group("dest")
         allowed = IMAGE_SCHEMES if is_image else LINK_SCHEMES
         if (is_image and not images) or _scheme(dest) not in allowed:
             return label
+        if not links and not is_image:
+            # The address stays readable, as text next to its label, and cannot be clicked.
+            return f"{label} ({code_span(_clean_destination(dest))})"
         return f"{match.group('bang')}[{label}]({_clean_destination(dest)}{match.group('title') or ''})"
 
     text = _INLINE_LINK.sub(replace, text)
@@ -102,9 +114,30 @@ def _neutralise_links(text: str, images: bool) -> str:
     def replace_reference(match: re.Match[str]) -> str:
         if _scheme(match.group("dest")) not in LINK_SCHEMES:
             return ""
+        if not links:
+            # No longer a definition: "[x]: " shown as typed, the address as code.
+            lead = match.group("lead").replace("[", "\\[", 1)
+            return f"{lead}{code_span(_clean_destination(match.group('dest')))}{match.group('rest')}"
         return f"{match.group('lead')}{_clean_destination(match.group('dest'))}{match.group('rest')}"
 
     return _REFERENCE.sub(replace_reference, text)
+
+
+def _bare_urls_as_code(text: str) -> str:
+    """Addresses Markdown would make links by itself (GFM autolinks) shown as code, outside
+    the code spans already there."""
+    def as_code(match: re.Match[str]) -> str:
+        url = match.group(0).rstrip(URL_TAIL)
+        return code_span(url) + match.group(0)[len(url):]
+
+    out: list[str] = []
+    last = 0
+    for match in _CODE_SPAN.finditer(text):
+        out.append(URL_PATTERN.sub(as_code, text[last:match.start()]))
+        out.append(match.group(0))
+        last = match.end()
+    out.append(URL_PATTERN.sub(as_code, text[last:]))
+    return "".join(out)
 
 
 def _escape_angles(text: str) -> str:
@@ -167,18 +200,22 @@ def _escape_html(text: str) -> str:
     return "".join(out)
 
 
-def _sanitise_prose(text: str, images: bool) -> str:
+def _sanitise_prose(text: str, images: bool, links: bool = True) -> str:
+    if not links:
+        return _escape_html(_bare_urls_as_code(_neutralise_links(text, images, links=False)))
     return _escape_html(_neutralise_links(text, images))
 
 
-def sanitize_markdown(text: str | None, images: bool = True) -> str:
+def sanitize_markdown(text: str | None, images: bool = True, links: bool = True) -> str:
     """`text` safe for st.markdown: raw HTML shown as text, only http(s)/mailto links and
     http(s) images kept (the others become their text), fenced code blocks untouched.
 
     images=False turns every image into its alt text (no request leaves for an outside host).
+    links=False (a model's answer) makes no link at all: a link becomes its label followed by its
+    address as code, and a bare address becomes code, so nothing the model wrote can be clicked.
     """
     if not text:
         return ""
     # NUL becomes U+FFFD in Markdown anyway; removing it first keeps the patterns simple.
     text = text.replace("\x00", "\ufffd")
-    return "".join(piece if is_code else _sanitise_prose(piece, images) for is_code, piece in split_code(text))
+    return "".join(piece if is_code else _sanitise_prose(piece, images, links) for is_code, piece in split_code(text))
