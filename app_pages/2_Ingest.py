@@ -2,11 +2,13 @@
 
 import streamlit as st
 
+from rag import access
 from rag.documents import split_items
-from ui import ingest_view
+from ui import frame, ingest_view
 from ui.i18n import t
 from ui import resources
 
+frame.require(access.INGEST)
 st.title(t("ing.title"))
 settings = resources.settings()
 store = resources.store(settings)

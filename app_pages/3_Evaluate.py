@@ -2,10 +2,12 @@
 
 import streamlit as st
 
-from ui import eval_view
+from rag import access
+from ui import eval_view, frame
 from ui.i18n import t
 from ui import resources
 
+frame.require(access.EVALUATE)
 st.title(t("eval.title"))
 settings = resources.settings()
 store = resources.store(settings)

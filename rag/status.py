@@ -54,6 +54,20 @@ def store_status(settings: Settings, store: Store | None = None) -> dict[str, An
     return result
 
 
+def readable_collections(store: Store, collections: list[dict[str, Any]],
+                         groups: list[str] | None) -> list[dict[str, Any]]:
+    """The collections a reader of `groups` can read something in, each with `points` counting
+    only the points they can see. `groups` None (an editor): every collection, as it is."""
+    if groups is None:
+        return collections
+    readable = []
+    for info in collections:
+        visible = store.count(info["name"], groups=groups)
+        if visible:
+            readable.append({**info, "points": visible})
+    return readable
+
+
 def embedding_choice(settings: Settings, llm: dict[str, Any]) -> str:
     """Which model a new collection would be embedded with, in one sentence."""
     if settings.embed_model:

@@ -1,4 +1,5 @@
-"""The access gate: who may use the app, and which groups their retrieval is filtered to."""
+"""The access gate: who may use the app, with which role, and which groups their retrieval is
+filtered to. The decisions are rag.access's; this module only reads Streamlit's state."""
 
 from __future__ import annotations
 
@@ -8,10 +9,11 @@ import streamlit as st
 
 from rag import access
 from rag.errors import ConfigError
+from rag.throttle import Throttle
 from ui.i18n import t
-from ui.resources import GROUPS
+from ui.resources import GROUPS, ROLE
 
-PASSWORD_OK = "password_ok"
+PASSWORD_OK = "password_ok"  # the role the password opened, once it was right
 
 
 def _secrets() -> dict[str, Any]:
@@ -30,19 +32,65 @@ def allowed(auth_mode: str) -> bool:
     if auth_mode == "oidc":
         return bool(st.user.is_logged_in)
     if auth_mode == "password":
-        return bool(st.session_state.get(PASSWORD_OK))
+        return st.session_state.get(PASSWORD_OK) in access.ROLES
     return True
 
 
-def _groups(user: str | None) -> list[str]:
+def _stop_on_config_error(exc: ConfigError) -> None:
+    st.error(t("login.access_error"))
+    with st.expander(t("details")):
+        st.caption(str(exc))
+    st.stop()
+
+
+def _claims() -> dict[str, Any]:
+    return {key: st.user.get(key) for key in ("email", "email_verified", "sub")}
+
+
+def role(auth_mode: str) -> str | None:
+    """The signed-in role: open mode is a single user on their own machine, an editor."""
+    if not allowed(auth_mode):
+        return None
+    if auth_mode == "password":
+        return st.session_state.get(PASSWORD_OK)
+    if auth_mode == "oidc":
+        try:
+            return access.role_for(access.identity_keys(_claims()))
+        except ConfigError as exc:
+            _stop_on_config_error(exc)
+    return access.EDITOR
+
+
+@st.cache_resource(show_spinner=False)
+def _throttle() -> Throttle:
+    # One for the whole process: a new tab or session must not reset a client's failures.
+    return Throttle()
+
+
+def _client() -> str:
+    # The address the connection came from (a proxy's, behind one); None when Streamlit cannot tell.
+    address = st.context.ip_address
+    return address if isinstance(address, str) and address else "unknown client"
+
+
+def _check_password(password: str) -> None:
+    throttle, client = _throttle(), _client()
+    wait = throttle.wait(client)
+    if wait > 0:
+        st.error(t("login.locked", seconds=f"{wait:.0f}"))
+        return
     try:
-        return access.groups_for(user)
+        opened = access.password_role(password)
     except ConfigError as exc:
-        st.error(t("login.groups_error"))
-        with st.expander(t("details")):
-            st.caption(str(exc))
-        st.stop()
-        raise
+        _stop_on_config_error(exc)
+        return
+    if opened is None:
+        locked = throttle.failure(client)
+        st.error(t("login.wrong_locked", seconds=f"{locked:.0f}") if locked else t("login.wrong"))
+        return
+    throttle.success(client)
+    st.session_state[PASSWORD_OK] = opened
+    st.rerun()
 
 
 def login_screen(auth_mode: str) -> None:
@@ -58,10 +106,7 @@ def login_screen(auth_mode: str) -> None:
         password = st.text_input(t("login.password"), type="password")
         submitted = st.form_submit_button(t("login.enter"), type="primary")
     if submitted:
-        if access.check_password(password):
-            st.session_state[PASSWORD_OK] = True
-            st.rerun()
-        st.error(t("login.wrong"))
+        _check_password(password)
 
 
 def identity(auth_mode: str) -> str | None:
@@ -70,16 +115,52 @@ def identity(auth_mode: str) -> str | None:
     return None
 
 
+def _groups(auth_mode: str, user_role: str | None) -> list[str] | None:
+    if user_role == access.EDITOR:
+        return None  # editors read every document, as the command line does (see rag.access)
+    keys = access.identity_keys(_claims()) if auth_mode == "oidc" else []
+    try:
+        return access.groups_for(keys)
+    except ConfigError as exc:
+        _stop_on_config_error(exc)
+        raise
+
+
 def apply(auth_mode: str) -> None:
-    """Record the reader's groups: the retrieval filter every page applies."""
-    st.session_state[GROUPS] = _groups(identity(auth_mode))
+    """Record the role and the retrieval filter every page applies."""
+    user_role = role(auth_mode)
+    st.session_state[ROLE] = user_role
+    st.session_state[GROUPS] = _groups(auth_mode, user_role)
 
 
 def signed_in_caption(auth_mode: str) -> str:
-    groups = ", ".join(st.session_state.get(GROUPS) or [])
-    who = identity(auth_mode)
+    role_name = t(f"role.{st.session_state.get(ROLE)}")
+    groups = st.session_state.get(GROUPS)
+    reads = t("who.every") if groups is None else t("who.groups", groups=", ".join(groups))
     if auth_mode == "oidc":
-        return t("who.oidc", who=who, groups=groups)
+        claims = _claims()
+        who = claims.get("email") or claims.get("sub")
+        verified = isinstance(claims.get("email"), str) and \
+            access.normalise_email(claims["email"]) in access.identity_keys(claims)
+        return t("who.oidc", who=who, note="" if verified else t("who.unverified"), role=role_name, reads=reads)
     if auth_mode == "password":
-        return t("who.password", groups=groups)
-    return t("who.open", groups=groups)
+        return t("who.password", role=role_name, reads=reads)
+    return t("who.open", reads=reads)
+
+
+def exposure_warning(auth_mode: str) -> str | None:
+    """In open mode, a warning when other machines can reach the app (everyone would be an editor)."""
+    if auth_mode != "open":
+        return None
+    from streamlit import config
+
+    address = config.get_option("server.address")
+    if not access.listens_beyond_loopback(address):
+        return None
+    where = t("access.where_on", address=address) if address else t("access.where_all")
+    return t("access.exposed", where=where)
+
+
+def page_allowed_for(auth_mode: str, action: str) -> bool:
+    """Whether the signed-in role may open the page of `action` (before the gate ran)."""
+    return access.can(role(auth_mode), action)

@@ -38,6 +38,9 @@ def load_demo_button(settings: Any, store: Any) -> None:
             st.session_state[resources.NEXT_COLLECTION] = DEMO_COLLECTION
             st.rerun()
         return
+    if not resources.can_edit():  # indexing is an editor's: a reader is told there is nothing to read
+        st.info(t("ask.nothing_to_read", name=escape_link_text(settings.collection)))
+        return
     st.info(t("ask.empty", name=escape_link_text(settings.collection)))
     if st.button(t("ask.load_demo"), type="primary", icon=":material/library_books:", key="load_demo"):
         report = indexing.run(list(iter_folder(DEMO_DIR)), settings, store, DEMO_COLLECTION, DEFAULT_STRATEGY)
@@ -151,14 +154,15 @@ def answer(question: str, settings: Any, store: Any, info: dict) -> AskResult | 
             stream = llm.stream_chat(prepared.messages, **prepared.chat_params())
             failure: list[LLMError] = []
 
-            def pieces():
+            # Each piece re-renders the text so far through the answer's sanitiser: no link can
+            # form, even for a moment, from what the model streams.
+            with slot.container():
+                live = st.empty()
                 try:
-                    yield from answer_display.stream_safe_pieces(stream)
+                    for _ in stream:
+                        live.markdown(answer_display.answer_text_markdown(stream.text))
                 except LLMError as exc:
                     failure.append(exc)
-
-            with slot.container():
-                st.write_stream(pieces())
             result = finalize(prepared, stream.text, error=failure[0] if failure else None,
                               usage=stream.usage, model=stream.model)
         result.collection = settings.collection

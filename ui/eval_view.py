@@ -8,6 +8,7 @@ from typing import Any, Mapping, Sequence
 
 import streamlit as st
 
+from rag import access
 from ui.present import evaluation
 from ui.present.charts import calibration_chart, category_chart
 from rag.demo import QUESTIONS_PATH
@@ -136,8 +137,10 @@ def calibration(name: str, results: Mapping[str, Any], store: Any) -> float:
     if suggested is not None:
         cols[0].button(t("eval.use_suggested", value=f"{suggested:.3f}"), key=f"suggest_{name}",
                        on_click=_use_suggested, args=(key, suggested))
-    if cols[1].button(t("eval.save", value=f"{chosen:.3f}", name=name), key=f"save_{name}"):
+    may_save = access.can(resources.role(), access.SAVE_THRESHOLD)
+    if may_save and cols[1].button(t("eval.save", value=f"{chosen:.3f}", name=name), key=f"save_{name}"):
         try:
+            access.require(resources.role(), access.SAVE_THRESHOLD)  # checked again when it happens
             store.set_threshold(name, chosen)
         except RagError as exc:
             lang.error(t("eval.save_failed"), str(exc))
@@ -226,7 +229,7 @@ def comparison(a: Mapping[str, Any], b: Mapping[str, Any]) -> None:
 
 
 def earlier_runs(settings: Any, current: Mapping[str, Any] | None) -> None:
-    runs = list_runs(settings)
+    runs = list_runs(settings, resources.groups())  # only runs made with groups this session holds
     if not runs:
         st.caption(t("eval.no_runs"))
         return

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import streamlit as st
 
+from rag import access as rag_access
 from ui import access, lang, sidebar
 from ui import resources
 from ui.i18n import t
@@ -29,4 +30,12 @@ def run() -> None:
     access.apply(auth_mode)
     settings = resources.settings()
     store = resources.store(settings)
-    sidebar.render(settings, store, access.signed_in_caption(auth_mode))
+    sidebar.render(settings, store, access.signed_in_caption(auth_mode), access.exposure_warning(auth_mode))
+
+
+def require(action: str) -> None:
+    """Refuse the page unless the signed-in role may do `action`. The navigation lists only the
+    role's pages; a page never relies on that alone."""
+    if not rag_access.can(resources.role(), action):
+        st.error(t("access.editors_only"))
+        st.stop()

@@ -15,6 +15,8 @@ from rag.documents import Document, Problem
 from rag.embeddings import curl
 from rag.errors import RagError
 from rag.index.ingest import settings_mismatch
+from rag.index.replacements import hold_back, replacements
+from rag.redact import strip_userinfo
 from rag.sources import WordPressSource, iter_folder
 from rag.sources.uploads import documents_from_uploads, pasted_document
 from ui import enrichment_view, indexing, lang
@@ -157,7 +159,9 @@ def export(document: Document, given: dict[str, Any], previews: Sequence[tuple[A
         strategy = cols[1].selectbox(t("ing.chunks_of"), names, index=names.index(DEFAULT_STRATEGY))
         model = cols[2].text_input(t("ing.model_id"),
                                    value=curl.suggested_model(settings.embed_model, _embedding_pick(settings, store)))
-        default_url = settings.embed_url if server == curl.TARGET_LMSTUDIO else curl.DEFAULT_URLS[curl.TARGET_OLLAMA]
+        # Never a password typed into RAG_EMBED_URL: the command is shown, copied, pasted around.
+        default_url = (strip_userinfo(settings.embed_url) if server == curl.TARGET_LMSTUDIO
+                       else curl.DEFAULT_URLS[curl.TARGET_OLLAMA])
         url = st.text_input(t("ing.server_url"), value=default_url, key=f"curl_url_{server}")
         chunks = dict((c.name, ch) for c, ch in previews)[strategy]
         try:
@@ -177,11 +181,27 @@ def _report_key(items: Sequence[Document | Problem], name: str, strategy: str,
     return (st.session_state.get(SOURCE), urls, name, strategy, tuple(sorted((settings or {}).items())), enrichment)
 
 
+def _confirm_replacements(store: Any, collection: str, items: Sequence[Document | Problem]) -> bool:
+    """Say which documents would replace one from another source or other groups; True when the
+    editor ticked the confirmation (or there is nothing to confirm)."""
+    found = replacements(store, collection, [i for i in items if isinstance(i, Document)]) if collection else []
+    if not found:
+        return True
+    st.warning(t("ing.replace_warning", n=len(found))
+               + "\n\n" + "\n".join(f"- {escape_link_text(r.sentence())}" for r in found))
+    return st.checkbox(t("ing.replace_confirm", n=len(found)), value=False, key=f"replace_{collection}")
+
+
 def _index(items: Sequence[Document | Problem], settings: Any, store: Any, name: str, strategy: str,
-           chunk_settings: dict[str, Any] | None, full: bool, enrichment: str = "none") -> None:
+           chunk_settings: dict[str, Any] | None, full: bool, confirmed: bool, enrichment: str = "none") -> None:
+    key = _report_key(items, name, strategy, chunk_settings, enrichment)
+    # Checked again at the click: only what was confirmed may replace another source's document.
+    found = replacements(store, name, [i for i in items if isinstance(i, Document)])
+    if found and not confirmed:
+        items = hold_back(items, found)
     report = indexing.run(items, settings, store, name, strategy, chunk_settings, full=full, enrichment=enrichment)
     if report is not None:
-        st.session_state[indexing.REPORT] = (_report_key(items, name, strategy, chunk_settings, enrichment), report)
+        st.session_state[indexing.REPORT] = (key, report)
         st.session_state[resources.NEXT_COLLECTION] = name
         st.rerun()
 
@@ -221,11 +241,12 @@ def index_section(items: Sequence[Document | Problem], previews: Sequence[tuple[
         chunks = dict((c.name, ch) for c, ch in previews).get(strategy) or []
         enrichment_view.preview(document, chunks, enrichment, settings)
     mismatch = mismatch or other_enrichment
+    confirmed = _confirm_replacements(store, name, items)
     buttons = st.columns([1, 1, 3])
     if buttons[0].button(tn("ing.index", documents), type="primary", disabled=not name or mismatch, key="index"):
-        _index(items, settings, store, name, strategy, chosen, full=False, enrichment=enrichment)
+        _index(items, settings, store, name, strategy, chosen, full=False, confirmed=confirmed, enrichment=enrichment)
     if mismatch and buttons[1].button(t("ing.rebuild", name=name), key="rebuild", icon=":material/restart_alt:"):
-        _index(items, settings, store, name, strategy, chosen, full=True, enrichment=enrichment)
+        _index(items, settings, store, name, strategy, chosen, full=True, confirmed=confirmed, enrichment=enrichment)
     kept_report = st.session_state.get(indexing.REPORT)
     if kept_report is not None and kept_report[0] == _report_key(items, name, strategy, chosen, enrichment):
         indexing.show_report(kept_report[1])

@@ -11,11 +11,13 @@ from typing import Any
 
 import streamlit as st
 
+from rag import access
 from rag.config import Settings, normalize_base_url
 from rag.embeddings import resolve_embedder
 from rag.errors import ConfigError, RagError, StoreError
 from rag.evaluate.runner import embedder_for_collection
 from rag.answer.llm import LLMClient
+from rag import status as rag_status
 from rag.status import gather_status
 from rag.index.store import Store
 from ui import lang
@@ -23,6 +25,7 @@ from ui.i18n import t
 
 # Session keys of the sidebar's overrides (widget keys too).
 LLM_URL, COLLECTION, TOP_K, THRESHOLD, MODE, GROUPS = "llm_url", "collection", "top_k", "threshold", "mode", "groups"
+ROLE = "role"  # set by the access gate on every run: "reader" or "editor"
 # Set by a page to select a collection on the next run (a widget's key cannot change after it is drawn).
 NEXT_COLLECTION = "next_collection"
 STATUS_TTL = 10  # seconds
@@ -51,10 +54,14 @@ def init_session(base: Settings) -> None:
 
 
 def settings() -> Settings:
-    """The environment's settings with this session's overrides applied."""
+    """The environment's settings with this session's overrides applied: an editor's overrides
+    only. A reader's session keeps the environment's servers, top k, threshold and mode, whatever
+    its state holds; only the collection is theirs to choose."""
     base = base_settings()
     init_session(base)
     state = st.session_state
+    if not can_edit():
+        return base.replace(collection=state[COLLECTION] or base.collection)
     llm_url = base.llm_url
     try:
         llm_url = normalize_base_url(state[LLM_URL] or base.llm_url)
@@ -67,12 +74,24 @@ def settings() -> Settings:
     )
 
 
+def role() -> str | None:
+    return st.session_state.get(ROLE)
+
+
+def can_edit() -> bool:
+    """Whether this session may change settings (the editor role)."""
+    return access.can(role(), access.SETTINGS)
+
+
 def mode() -> str:
-    return st.session_state.get(MODE) or "auto"
+    return (st.session_state.get(MODE) if can_edit() else None) or "auto"
 
 
 def groups() -> list[str] | None:
-    """The signed-in reader's access groups (set by the gate); the retrieval filter."""
+    """The signed-in user's access groups (set by the gate); the retrieval filter. None (no
+    filter) for an editor only; a session the gate has not seen reads "public" only."""
+    if ROLE not in st.session_state:
+        return [access.PUBLIC]
     return st.session_state.get(GROUPS)
 
 
@@ -127,7 +146,8 @@ def _llm(url: str, model: str | None, api_key: str | None, timeout: float) -> LL
 
 
 def llm(s: Settings) -> LLMClient:
-    return _llm(s.llm_url, s.llm_model, s.llm_api_key, s.timeout)
+    # The key only for the server it was configured for: a session's URL never gets it.
+    return _llm(s.llm_url, s.llm_model, s.api_key_for(s.llm_url), s.timeout)
 
 
 @st.cache_data(ttl=STATUS_TTL, show_spinner=False)
@@ -140,9 +160,24 @@ def status(s: Settings, st_store: Store | None) -> dict:
     return _status((s.llm_url, s.llm_model, s.embed_url, s.embed_model) + _store_key(s), s, st_store)
 
 
+@st.cache_data(ttl=STATUS_TTL, show_spinner=False)
+def _readable(key: tuple, groups: tuple[str, ...] | None, _store: Store, _collections: list[dict]) -> list[dict]:
+    return rag_status.readable_collections(_store, _collections, list(groups) if groups is not None else None)
+
+
+def readable_collections(s: Settings, st_store: Store | None, collections: list[dict],
+                         groups: list[str] | None) -> list[dict]:
+    """The collections `groups` can read something in, with their visible points (cached)."""
+    if groups is None or st_store is None:
+        return collections
+    key = _store_key(s) + tuple(sorted((c["name"], c.get("points"), c.get("updated")) for c in collections))
+    return _readable(key, tuple(groups), st_store, collections)
+
+
 def refresh_status() -> None:
     """After indexing or saving a threshold: the sidebar must show the new numbers now."""
     _status.clear()
+    _readable.clear()
 
 
 def collection_info(st_store: Store, name: str) -> dict | None:

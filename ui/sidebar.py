@@ -8,6 +8,7 @@ import streamlit as st
 
 from rag.config import normalize_base_url
 from rag.errors import ConfigError
+from rag.redact import strip_userinfo
 from rag.index.ingest import embedded_size_note
 from rag.answer.retrieve import RETRIEVAL_MODES
 from ui.present.safe_markdown import escape_link_text
@@ -21,14 +22,14 @@ from ui.kept import kept
 
 def _llm_lines(llm: dict[str, Any]) -> None:
     if not llm["reachable"]:
-        st.markdown(f":red-badge[:material/error: {t('side.llm_down')}] **LM Studio** `{llm['url']}`")
+        st.markdown(f":red-badge[:material/error: {t('side.llm_down')}] **LM Studio** `{strip_userinfo(llm['url'])}`")
         st.caption(t("side.llm_down_short"))
         if llm.get("error"):
             # The full help (URLs, containers, lms commands) is long: one click away.
             with st.expander(t("side.help")):
                 st.caption(llm["error"])
         return
-    st.markdown(f":green-badge[:material/check_circle: {t('side.llm_up')}] **LM Studio** `{llm['url']}`")
+    st.markdown(f":green-badge[:material/check_circle: {t('side.llm_up')}] **LM Studio** `{strip_userinfo(llm['url'])}`")
     for label, group in ((t("side.chat"), llm["chat_models"]), (t("side.embeddings"), llm["embedding_models"])):
         if not group:
             st.caption(t("side.no_model", what=label))
@@ -46,9 +47,10 @@ def threshold_line(info: dict[str, Any], session_threshold: float | None) -> str
     return t("side.threshold_default", value=f"{default_threshold(info.get('embedding_model')):.3f}")
 
 
-def _collection_lines(info: dict[str, Any] | None, name: str, embedded: bool) -> None:
+def _collection_lines(info: dict[str, Any] | None, name: str, embedded: bool, editor: bool) -> None:
     if not info:
-        st.caption(t("side.no_collection", name=escape_link_text(name)))
+        st.caption(t("side.no_collection", name=escape_link_text(name)) if editor
+                   else t("side.nothing_to_read", name=escape_link_text(name)))
         return
     st.caption(t("side.points", points=info.get("points", 0), strategy=info.get("strategy")) + " · "
                + threshold_line(info, st.session_state.get(resources.THRESHOLD)))
@@ -63,11 +65,32 @@ def _synced(widget: Any, label: str, name: str, **kwargs: Any) -> Any:
     return kept(widget, label, name, f"sidebar_{name}", **kwargs)
 
 
-def render(settings: Any, store: Store | None, caption: str) -> None:
+def _url_field() -> None:
+    """The LM Studio URL, shown without a password typed into it; the password is kept unless
+    the editor types another URL."""
+    key = f"sidebar_{resources.LLM_URL}"
+    st.session_state[key] = strip_userinfo(st.session_state[resources.LLM_URL] or "")
+
+    def copy() -> None:
+        typed = st.session_state[key]
+        if typed != strip_userinfo(st.session_state[resources.LLM_URL] or ""):
+            st.session_state[resources.LLM_URL] = typed
+
+    st.text_input(t("side.llm_url"), key=key, on_change=copy, help=t("side.llm_url_help"))
+    try:
+        normalize_base_url(st.session_state[resources.LLM_URL])
+    except ConfigError as exc:
+        st.error(strip_userinfo(str(exc)))
+
+
+def render(settings: Any, store: Store | None, caption: str, warning: str | None = None) -> None:
     status = resources.status(settings, store)
+    editor = resources.can_edit()
     with st.sidebar:
         lang.switch()
         st.caption(escape_link_text(caption))
+        if warning:
+            st.warning(warning, icon=":material/warning:")
         _llm_lines(status["llm"])
         q = status["qdrant"]
         where = t("side.embedded") if q["backend"] == "embedded" else t("side.server")
@@ -77,18 +100,20 @@ def render(settings: Any, store: Store | None, caption: str) -> None:
         if q.get("error"):
             with st.expander(t("details")):
                 st.caption(q["error"])
-        infos = {c["name"]: c for c in q.get("collections") or []}
+        # A reader sees the collections they can read something in, counted as they see them.
+        collections = resources.readable_collections(settings, store, q.get("collections") or [], resources.groups())
+        infos = {c["name"]: c for c in collections}
         current_name = st.session_state[resources.COLLECTION]
-        names = sorted(set(infos) | {current_name})
+        names = sorted(set(infos) | ({current_name} if editor or not infos else set()))
+        if current_name not in names:
+            st.session_state[resources.COLLECTION] = current_name = names[0]
         _synced(st.selectbox, t("side.collection"), resources.COLLECTION, options=names)
         _collection_lines(infos.get(st.session_state[resources.COLLECTION]), st.session_state[resources.COLLECTION],
-                          q["backend"] == "embedded")
+                          q["backend"] == "embedded", editor)
+        if not editor:
+            return
         with st.expander(t("side.settings")):
-            _synced(st.text_input, t("side.llm_url"), resources.LLM_URL, help=t("side.llm_url_help"))
-            try:
-                normalize_base_url(st.session_state[resources.LLM_URL])
-            except ConfigError as exc:
-                st.error(str(exc))
+            _url_field()
             _synced(st.number_input, t("side.top_k"), resources.TOP_K, min_value=1, max_value=30, step=1)
             _synced(
                 st.number_input, t("side.threshold"), resources.THRESHOLD, min_value=0.0, max_value=1.0, step=0.01,

@@ -16,6 +16,7 @@ from rag.sources.files import first_h1, iter_folder
 from rag.sources.frontmatter import split_front_matter
 
 PASTED_URL = "pasted-text"
+UPLOAD_SOURCE = "upload"
 
 
 def _upload_name(name: str, taken: set[str]) -> str:
@@ -52,6 +53,10 @@ def documents_from_uploads(files: Sequence[tuple[str, bytes]]) -> list[Document 
             dated[safe] = _has_front_matter_date(data)
         items = list(iter_folder(folder))
     for item in items:
+        if isinstance(item, Document):
+            # An upload is its own source: replacing a document indexed from a folder or a site
+            # under the same name needs a confirmation (rag.index.replacements).
+            item.source = UPLOAD_SOURCE
         # A temporary file's date says nothing: without a front matter date, the content hash
         # alone decides whether a re-upload changed.
         if isinstance(item, Document) and not dated.get(item.url, False):

@@ -24,7 +24,8 @@ def blocked(at: AppTest) -> bool:
 
 
 def test_password_blocks_every_page_until_the_right_password(app_env, monkeypatch):
-    monkeypatch.setenv("RAG_APP_PASSWORD", "correct horse")
+    monkeypatch.setenv("RAG_APP_PASSWORD", "reader horse")
+    monkeypatch.setenv("RAG_EDITOR_PASSWORD", "correct horse")
     at = AppTest.from_file(APP, default_timeout=TIMEOUT).run()
     assert blocked(at) and at.text_input[0].label == "Password"
 
@@ -39,8 +40,8 @@ def test_password_blocks_every_page_until_the_right_password(app_env, monkeypatc
     at.button[0].click().run()
     assert not at.exception, [e.value for e in at.exception]
     assert at.title[0].value == "Ingest" and at.dataframe  # the page asked for is shown
-    assert "Signed in with the shared password · groups: public" in [c.value for c in at.sidebar.caption]
-    assert at.session_state["groups"] == ["public"]
+    assert "Signed in with the editor password · every document" in [c.value for c in at.sidebar.caption]
+    assert at.session_state["groups"] is None  # an editor's searches are not filtered
 
     at.switch_page("app_pages/1_Ask.py").run()
     assert len(at.chat_input) == 1
@@ -55,9 +56,9 @@ def test_oidc_shows_a_login_button_then_filters_by_the_users_groups(app_env, mon
     at.run()
     assert [b.label for b in at.button] == ["Log in"] and not at.chat_input and not at.sidebar.children
 
-    at.user = {"is_logged_in": True, "email": "Alice@Example.com"}
+    at.user = {"is_logged_in": True, "email": "Alice@Example.com", "email_verified": True}
     at.run()
     assert not at.exception, [e.value for e in at.exception]
     assert at.session_state["groups"] == ["public", "staff"]
     assert len(at.chat_input) == 1
-    assert "Signed in as Alice@Example.com · groups: public, staff" in [c.value for c in at.sidebar.caption]
+    assert "Signed in as Alice@Example.com · reader · groups: public, staff" in [c.value for c in at.sidebar.caption]

@@ -132,10 +132,10 @@ def _bare_urls_as_code(text: str) -> str:
 
     out: list[str] = []
     last = 0
-    for match in _CODE_SPAN.finditer(text):
-        out.append(URL_PATTERN.sub(as_code, text[last:match.start()]))
-        out.append(match.group(0))
-        last = match.end()
+    for start, end in code_spans(text):
+        out.append(URL_PATTERN.sub(as_code, text[last:start]))
+        out.append(text[start:end])
+        last = end
     out.append(URL_PATTERN.sub(as_code, text[last:]))
     return "".join(out)
 
