@@ -5,10 +5,10 @@ from __future__ import annotations
 
 import json
 
-from rag.cli import main
+from rag.cli.main import main
 from rag.config import Settings
 from rag.embeddings import resolve_embedder
-from rag.llm import LLMClient
+from rag.answer.llm import LLMClient
 from rag.status import gather_status
 from tests.fixtures.net import free_port
 

@@ -66,11 +66,9 @@ def test_a_reader_asks_and_reaches_no_editor_page_or_control(passwords):
     assert at.session_state["role"] == "reader" and len(at.chat_input) == 1
     assert "Signed in with the reader password · groups: public" in texts(at.sidebar.caption)
     assert editor_controls(at) == [] and not at.sidebar.text_input and not at.sidebar.number_input
-    for page in (INGEST, EVALUATE):  # not in the navigation, and refused by the page itself
-        ok(at.switch_page(page).run())
-        assert "Ingest" not in texts(at.title) and "Evaluate" not in texts(at.title)
-        assert not at.file_uploader and not at.radio and not at.multiselect
-        assert "This page is for editors" in texts(at.error)
+    for page in (INGEST, EVALUATE):  # not in the navigation: nothing can run them
+        with pytest.raises(ValueError, match="Could not find a navigation page"):
+            at.switch_page(page)
 
 
 @pytest.mark.parametrize("page, control", [(INGEST, "radio"), (EVALUATE, "button")])

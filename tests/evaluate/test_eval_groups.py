@@ -9,12 +9,12 @@ import pytest
 
 from rag.config import Settings
 from rag.embeddings import EmbeddedEmbedder
-from rag.eval_runs import visible_to
-from rag.evaluation import list_runs, new_run_dir, run_eval, write_results
-from rag.ingest import ingest
-from rag.questions import parse_jsonl
-from rag.store import Store
-from tests.eval_corpus import DOCS
+from rag.evaluate.questions import parse_jsonl
+from rag.evaluate.runner import list_runs, new_run_dir, run_eval, write_results
+from rag.evaluate.runs import visible_to
+from rag.index.ingest import ingest
+from rag.index.store import Store
+from tests.evaluate.eval_corpus import DOCS
 
 QUESTIONS = parse_jsonl(
     '{"id": "q1", "question": "Comment effacer les tickets Kerberos en cache ?", "expected_source": "kerberos.md", '

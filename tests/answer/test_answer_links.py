@@ -9,7 +9,7 @@ from types import SimpleNamespace
 import pytest
 
 from ui.present import answer as D
-from rag.cli import main
+from rag.cli.main import main
 
 FORGED = ("Le KDC délivre les tickets [1]. Cliquez ici : [Cliquez ici](https://evil.example/login).\n\n"
           "Sources :\n- [1] [Documentation officielle](http://phish.example/kerberos) et www.fake.example.")
