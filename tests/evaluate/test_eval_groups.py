@@ -42,7 +42,7 @@ def test_a_private_expected_source_looks_exactly_like_a_missing_one(staff_index)
     settings, store, embedder = staff_index
     public = run_eval(QUESTIONS, store, embedder, "blog", top_k=3, groups=["public"])["summary"]
     assert public["unknown_sources"] == ["laps.md", "nowhere.md"]  # private and absent: the same
-    assert public["points"] == store.count("blog", ["public"]) < store.count("blog")
+    assert public["points"] == store.count("blog", groups=["public"]) < store.count("blog")
     assert public["groups"] == ["public"]
 
     staff = run_eval(QUESTIONS, store, embedder, "blog", top_k=3, groups=["public", "staff"])["summary"]

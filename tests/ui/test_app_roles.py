@@ -178,7 +178,7 @@ def two_collections(app_env, tmp_path, monkeypatch):
         assert ingest([doc("public.md", ["public"]), doc("staff-a.md", ["staff"]), doc("staff-b.md", ["staff"])],
                       store, embedder, "blog", strategy="sections").ok
         assert ingest([doc("salaires.md", ["staff"])], store, embedder, "hr", strategy="sections").ok
-        counts = {"blog": store.count("blog"), "blog_public": store.count("blog", ["public"])}
+        counts = {"blog": store.count("blog"), "blog_public": store.count("blog", groups=["public"])}
     finally:
         store.close()
     return counts
