@@ -78,6 +78,9 @@ class Settings:
     top_k: int = 6
     threshold: float | None = None  # None = the collection's calibrated value, else the model's default
     timeout: float = 60.0
+    # The answerability gate's share of the question's words the collection must hold; None = the
+    # collection's calibrated value, else the default; 0 = no word checks (the cosine alone).
+    min_coverage: float | None = None
 
     @classmethod
     def from_env(cls, env: Mapping[str, str] | None = None) -> Settings:
@@ -101,6 +104,7 @@ class Settings:
             top_k=_int(env.get("RAG_TOP_K"), "RAG_TOP_K", 6),
             threshold=_float_or_none(env.get("RAG_THRESHOLD"), "RAG_THRESHOLD"),
             timeout=float(_float_or_none(env.get("RAG_TIMEOUT"), "RAG_TIMEOUT") or 60.0),
+            min_coverage=_float_or_none(env.get("RAG_MIN_COVERAGE"), "RAG_MIN_COVERAGE"),
         )
 
     def replace(self, **changes: object) -> Settings:

@@ -33,8 +33,8 @@ from typing import Any, Callable, Sequence
 
 from rag.answer import budget, citations, prompts
 from rag.errors import LLMError
+from rag.answer.gate import explain as gate_explain
 from rag.redact import known_secrets, redact
-from rag.answer.threshold import resolve_threshold
 
 log = logging.getLogger(__name__)
 
@@ -95,6 +95,7 @@ class AskResult:
     first_token_seconds: float | None = None
     answer_seconds: float | None = None
     answer_urls: list[str] = field(default_factory=list)  # web addresses the model wrote itself
+    gate: dict[str, Any] | None = None  # the answerability gate's signals and decision (rag.gate)
 
     def to_json(self) -> dict[str, Any]:
         """The `rag ask --json` contract, plus extra keys."""
@@ -124,6 +125,7 @@ class AskResult:
             "first_token_seconds": self.first_token_seconds,
             "answer_seconds": self.answer_seconds,
             "answer_urls": list(self.answer_urls),
+            "gate": self.gate,
         }
 
     def source_lines(self) -> list[str]:
@@ -163,6 +165,7 @@ class Prepared:
     notes: list[str] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
     log_dir: Path | None = None
+    gate: dict[str, Any] | None = None
 
     def chat_params(self) -> dict[str, Any]:
         return {"model": self.model, "max_tokens": self.max_tokens, "temperature": TEMPERATURE}
@@ -174,7 +177,7 @@ class Prepared:
             threshold_source=self.threshold_source, best_score=_round(self.best_score),
             language=self.language, model=self.model, notes=list(self.notes),
             warnings=list(self.warnings), sent_passages=[p.n for p in self.sent],
-            accepted=[p.n for p in self.accepted], context_length=self.context_length,
+            accepted=[p.n for p in self.accepted], context_length=self.context_length, gate=self.gate,
         )
         fields.update(values)
         return AskResult(**fields)
@@ -191,15 +194,26 @@ def decide(
     threshold: float,
     threshold_source: str = "setting",
     language: str | None = None,
+    decision: Any = None,
 ) -> Prepared:
-    """Apply the threshold. When nothing is accepted, `result` is the refusal (no chat call)."""
+    """Apply the answerability gate's `decision` (rag.gate), else the threshold alone. When the
+    question is refused, `result` is the refusal, with the reason in the question's language
+    (no chat call). Passages at or above the threshold are the ones sent to the model."""
     language = language or prompts.detect_language(question)
     passages = list(passages)
     best = max((p.score for p in passages), default=None)
     accepted = [p for p in passages if p.score >= threshold]
     prepared = Prepared(question=question, language=language, passages=passages, threshold=threshold,
                         threshold_source=threshold_source, best_score=best, accepted=accepted)
-    if not accepted:
+    if decision is not None:
+        prepared.gate = decision.to_dict()
+        if decision.note:
+            prepared.warnings.append(decision.note)
+    if decision is not None and not decision.answer:
+        refusal = prompts.refusal_sentence(language)
+        prepared.result = prepared.base_result(answer=refusal, raw_answer=refusal, refused=True,
+                                               refusal_reason=gate_explain(decision, language))
+    elif not accepted:
         text = _TEXT[language]
         source = text["sources"].get(threshold_source, threshold_source)
         reason = (text["below"].format(best=f"{best:.3f}", threshold=f"{threshold:.3f}", source=source)
@@ -221,9 +235,10 @@ def prepare(
     max_tokens: int = DEFAULT_MAX_TOKENS,
     prompt_file: str | os.PathLike[str] | None = None,
     log_dir: Path | None = None,
+    decision: Any = None,
 ) -> Prepared:
-    """Threshold, chat model, context length and prompt; passages dropped to fit, if needed."""
-    prepared = decide(question, passages, threshold, threshold_source, language)
+    """Gate, chat model, context length and prompt; passages dropped to fit, if needed."""
+    prepared = decide(question, passages, threshold, threshold_source, language, decision)
     prepared.max_tokens = max_tokens
     prepared.log_dir = log_dir
     if prepared.result is not None:
@@ -322,10 +337,12 @@ def answer_passages(
     max_tokens: int = DEFAULT_MAX_TOKENS,
     prompt_file: str | os.PathLike[str] | None = None,
     log_dir: Path | None = None,
+    decision: Any = None,
 ) -> AskResult:
-    """Answer from given passages (no retrieval): the core that `ask` wraps."""
+    """Answer from given passages (no retrieval): the core that `ask` wraps. `decision`: the
+    answerability gate's (rag.gate.gate); without it the threshold alone decides."""
     prepared = prepare(question, passages, llm, threshold, threshold_source, language=language,
-                       max_tokens=max_tokens, prompt_file=prompt_file, log_dir=log_dir)
+                       max_tokens=max_tokens, prompt_file=prompt_file, log_dir=log_dir, decision=decision)
     if prepared.result is not None:
         return prepared.result
     began = time.monotonic()
@@ -371,6 +388,7 @@ def ask(
     """
     from rag.config import Settings
     from rag.embeddings import embedder_for_collection
+    from rag.answer.gate import gate_for
     from rag.answer.llm import LLMClient
     from rag.answer.retrieve import retrieve
     from rag.index.store import Store
@@ -383,16 +401,18 @@ def ask(
         embedder, _ = embedder_for_collection(settings, info)
     passages = retrieve(question, store, embedder, collection, top_k=top_k or settings.top_k,
                         mode=mode, groups=groups)
-    explicit = threshold if threshold is not None else settings.threshold
-    value, source = resolve_threshold(explicit, info, getattr(embedder, "model_id", None))
+    decision = gate_for(question, passages, settings, store, collection, info, getattr(embedder, "model_id", None),
+                        groups, threshold)
+    params = decision.params
     if not with_llm:
-        decided = decide(question, passages, value, source)
+        decided = decide(question, passages, params.min_cosine, params.source, decision=decision)
         result = decided.result or decided.base_result()
         result.collection = collection
         return result
     llm = llm if llm is not None else LLMClient.from_settings(settings)
-    result = answer_passages(question, passages, llm, value, source, on_token=on_token,
-                             max_tokens=max_tokens, prompt_file=prompt_file, log_dir=settings.logs_dir)
+    result = answer_passages(question, passages, llm, params.min_cosine, params.source, on_token=on_token,
+                             max_tokens=max_tokens, prompt_file=prompt_file, log_dir=settings.logs_dir,
+                             decision=decision)
     result.collection = collection
     return result
 

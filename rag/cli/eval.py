@@ -10,6 +10,7 @@ from typing import Any
 
 from rag.config import Settings
 from rag.errors import RagError, StoreError
+from rag.answer.gate import resolve_params, save_calibration
 from rag.evaluate.runs import _slug
 from rag.evaluate.runner import (
     compare,
@@ -59,7 +60,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument(
         "--save-threshold",
         action="store_true",
-        help="record the suggested threshold in the collection, so `rag ask` uses it",
+        help="record the suggested settings of the answerability gate (cosine floor, term coverage) "
+             "in the collection, with the question set's name and the date, so `rag ask` uses them",
     )
     parser.add_argument("--mode", choices=["auto", "dense", "hybrid"], default="auto", help="retrieval mode")
     parser.add_argument("--top-k", type=int, metavar="K", help="passages retrieved per question (default: RAG_TOP_K)")
@@ -120,10 +122,15 @@ def _run_one(
         question_set=str(Path(args.questions).resolve()),
         threshold_source=source,
         groups=args.groups,
+        gate_params=resolve_params(settings.threshold, info, info.get("embedding_model"), settings.min_coverage),
     )
     summary = results["summary"]
     complete = not summary.get("stopped") and not summary.get("failed_questions")
-    if args.save_threshold and summary["suggested_threshold"] is not None and complete:
+    suggested_gate = ((summary.get("gate") or {}).get("calibration") or {}).get("suggested")
+    if args.save_threshold and suggested_gate and complete:
+        summary["saved_gate"] = save_calibration(store, collection, suggested_gate, Path(args.questions).name)
+        summary["saved_threshold"] = summary["saved_gate"]["min_cosine"]
+    elif args.save_threshold and summary["suggested_threshold"] is not None and complete:
         store.set_threshold(collection, summary["suggested_threshold"])
         summary["saved_threshold"] = summary["suggested_threshold"]
     path = write_results(results, out_dir)
@@ -201,8 +208,10 @@ def run(args: argparse.Namespace) -> int:
         status = 2
     if args.save_threshold:
         if summary.get("saved_threshold") is not None:
+            saved = summary.get("saved_gate")
+            extra = (f", coverage {saved['min_coverage']:.2f}" if saved else "")
             print(
-                f"saved threshold {summary['saved_threshold']:.4g} in the collection {collection!r}: "
+                f"saved threshold {summary['saved_threshold']:.4g}{extra} in the collection {collection!r}: "
                 "rag ask uses it unless RAG_THRESHOLD is set",
                 file=sys.stderr,
             )

@@ -6,6 +6,7 @@ A question is accepted when its top-1 dense cosine score is >= the threshold.
 
 from __future__ import annotations
 
+import math
 from dataclasses import asdict, dataclass
 from itertools import pairwise
 from typing import Any, Sequence
@@ -127,3 +128,98 @@ def calibrate(
             best_t, best_ba = t, ba
     at_suggested = accepted_refused(in_scores, out_scores, best_t)
     return Calibration(best_t, CRITERION, best_ba, count, sentence, at_current, at_suggested)
+
+
+# -- the answerability gate: cosine, coverage and unknown names together ---------------------
+
+GATE_CRITERION = (
+    "the most off-topic questions refused while at least {keep:.0%} of in-base questions are "
+    "answered; among equally good settings the lowest, so the workbench answers rather than refuses"
+)
+KEEP_IN_BASE = 0.95
+
+
+def row_signals(row: dict[str, Any]) -> Any:
+    """A results.json row's gate signals (rag.gate.Signals)."""
+    from rag.answer.gate import Signals
+
+    return Signals(cosine=row.get("cosine"), coverage=row.get("coverage"),
+                   passage_coverage=row.get("passage_coverage"),
+                   unknown_names=list(row.get("unknown_names") or []),
+                   known_names=list(row.get("known_names") or []))
+
+
+def row_answers(row: dict[str, Any], min_cosine: float, min_coverage: float, refuse_unknown_names: bool = True) -> bool:
+    """Whether the gate answers this row's question at these settings (rag.gate.decide)."""
+    from rag.answer.gate import GateParams, decide
+
+    return decide(row_signals(row), GateParams(min_cosine, min_coverage, refuse_unknown_names))[0]
+
+
+def gate_shares(rows: Sequence[dict[str, Any]], min_cosine: float, min_coverage: float,
+                refuse_unknown_names: bool = True) -> dict[str, Any]:
+    """In-base answered and off-topic refused by the gate at these settings, from each row's
+    signals (`in_base`, `cosine`, `coverage` (None = not measured), `unknown_names`...)."""
+    inside = [r for r in rows if r.get("in_base")]
+    outside = [r for r in rows if not r.get("in_base")]
+    answered = sum(1 for r in inside if row_answers(r, min_cosine, min_coverage, refuse_unknown_names))
+    refused = sum(1 for r in outside if not row_answers(r, min_cosine, min_coverage, refuse_unknown_names))
+    return {
+        "min_cosine": min_cosine, "min_coverage": min_coverage, "refuse_unknown_names": refuse_unknown_names,
+        "in_base_answered": answered / len(inside) if inside else None,
+        "off_topic_refused": refused / len(outside) if outside else None,
+        "in_base_answered_count": answered, "in_base_count": len(inside),
+        "off_topic_refused_count": refused, "off_topic_count": len(outside),
+    }
+
+
+def _effective_cosine(row: dict[str, Any]) -> float:
+    """The cosine the floor is compared with: an exact match gets the gate's slack."""
+    from rag.answer.gate import LEXICAL_SLACK, exact_match
+
+    return row["cosine"] + (LEXICAL_SLACK if exact_match(row_signals(row)) else 0.0)
+
+
+def _cuts(values: Sequence[float]) -> list[float]:
+    """0, then a tidy value between each pair of distinct values."""
+    distinct = sorted(set(values))
+    return [0.0] + [_tidy((a + b) / 2, a, b) for a, b in pairwise(distinct)]
+
+
+def calibrate_gate(rows: Sequence[dict[str, Any]], keep: float = KEEP_IN_BASE) -> dict[str, Any]:
+    """The gate's settings for this collection, from a question set's signals.
+
+    Returns {"suggested": {...shares at the suggestion} | None, "criterion", "reason"}.
+    """
+    inside = [r for r in rows if r.get("in_base") and r.get("cosine") is not None]
+    outside = [r for r in rows if not r.get("in_base")]
+    criterion = GATE_CRITERION.format(keep=keep)
+    if not outside or not inside:
+        reason = ("no off-topic questions (in_base false) in the set: add about ten questions the blog "
+                  "does not answer" if not outside else "no in-base question with a retrieved passage")
+        return {"suggested": None, "criterion": criterion, "reason": reason}
+    need = math.ceil(keep * len([r for r in rows if r.get("in_base")]) - 1e-9)
+    best: dict[str, Any] | None = None
+    best_key: tuple | None = None
+    coverages = [r["coverage"] for r in rows if r.get("coverage") is not None]
+    for names in (True, False):
+        for min_coverage in _cuts(coverages) if coverages else [0.0]:
+            passing = sorted(
+                (_effective_cosine(r) for r in inside
+                 if not (names and r.get("unknown_names"))
+                 and (r.get("coverage") is None or r["coverage"] >= min_coverage)),
+                reverse=True,
+            )
+            if len(passing) < need or need == 0:
+                continue
+            # The highest cosine floor that still answers `need` in-base questions, tidied down.
+            floor = passing[need - 1]
+            below = [_effective_cosine(r) for r in rows
+                     if r.get("cosine") is not None and _effective_cosine(r) < floor]
+            cosine = _tidy((floor + max(below)) / 2, max(below), floor) if below else 0.0
+            shares = gate_shares(rows, cosine, min_coverage, names)
+            key = (shares["off_topic_refused_count"], shares["in_base_answered_count"], -cosine, -min_coverage)
+            if best_key is None or key > best_key:
+                best, best_key = shares, key
+    return {"suggested": best, "criterion": criterion,
+            "reason": None if best else f"no setting answers {keep:.0%} of the in-base questions"}

@@ -56,6 +56,8 @@ ProgressFn = Callable[[int, int, str], None]
 RetrieveFn = Callable[[str], Sequence[Any]]
 # (question text, passages, threshold) -> an AskResult-like object
 AnswerFn = Callable[[str, Sequence[Any], "float | None"], Any]
+# (question text, passages) -> rag.gate.Decision
+GateFn = Callable[[str, Sequence[Any]], Any]
 
 
 # -- running -------------------------------------------------------------------------------
@@ -85,8 +87,13 @@ def question_row(
     passages: Sequence[Any],
     threshold: float | None,
     result: Any | None = None,
+    decision: Any | None = None,
 ) -> dict[str, Any]:
-    """The results.json row of one question, from its retrieved passages (and its answer)."""
+    """The results.json row of one question, from its retrieved passages (and its answer).
+
+    `decision` (rag.gate.Decision): the gate's; `refused` is then its decision, and the row
+    carries its signals. Without it, `refused` is the cosine threshold alone.
+    """
     top1 = _top1(passages)
     rank = hit_rank([p.url for p in passages], q.accepted_urls) if q.in_base else None
     row: dict[str, Any] = q.to_dict()
@@ -101,6 +108,18 @@ def question_row(
             "answer_in_context": contains_answer(q.expected_answer, [p.text for p in passages]),
         }
     )
+    if decision is not None:
+        sig = decision.signals
+        row.update({
+            "refused": not decision.answer,
+            "refusal_reason": decision.reason,
+            "cosine": sig.cosine,
+            "coverage": None if sig.coverage is None else round(sig.coverage, 4),
+            "passage_coverage": None if sig.passage_coverage is None else round(sig.passage_coverage, 4),
+            "unknown_names": list(sig.unknown_names),
+            "known_names": list(sig.known_names),
+            "missing_terms": list(sig.missing),
+        })
     if result is not None:
         # The model's own text: notes appended for the reader are not part of what it wrote.
         answer = getattr(result, "raw_answer", None) or getattr(result, "answer", None) or ""
@@ -146,6 +165,7 @@ def summarize(
     k: int,
     threshold: float | None,
     with_llm: bool,
+    gate_params: Any | None = None,
 ) -> dict[str, Any]:
     """The summary block: contract metrics, shares at the threshold and the calibration."""
     metrics = retrieval_metrics(rows, k)
@@ -169,8 +189,37 @@ def summarize(
         summary.update(llm)
         summary.update(cost_metrics(rows))
     summary["calibration"] = cal.to_dict()
+    if gate_params is not None:
+        summary["gate"] = gate_summary(rows, gate_params, threshold, cal)
+        suggested = (summary["gate"]["calibration"].get("suggested") or {}).get("min_cosine")
+        if suggested is not None:
+            summary["suggested_threshold"] = suggested  # the cosine floor `--save-threshold` records
     summary["counts"] = counts
     return summary
+
+
+def gate_summary(rows: Sequence[Mapping[str, Any]], params: Any, threshold: float | None, cal: Any) -> dict[str, Any]:
+    """The gate's figures: at the current settings, at the suggested ones, and the cosine alone."""
+    from rag.evaluate.calibration import calibrate_gate, gate_shares
+
+    signal_rows = [dict(r) for r in rows]
+    current = gate_shares(signal_rows, params.min_cosine, params.min_coverage, params.refuse_unknown_names)
+    cosine_only = (cal.at_current or {}) if threshold is not None else {}
+    return {
+        "params": params.to_dict(),
+        "terms": any(r.get("coverage") is not None for r in rows),
+        "in_base_answered": current["in_base_answered"],
+        "off_topic_refused": current["off_topic_refused"],
+        "at_current": current,
+        "calibration": calibrate_gate(signal_rows),
+        "cosine_only": {
+            "threshold": threshold,
+            "in_base_accepted": cosine_only.get("in_base_accepted"),
+            "out_of_base_refused": cosine_only.get("out_of_base_refused"),
+            "suggested_threshold": cal.suggested,
+            "at_suggested": cal.at_suggested,
+        },
+    }
 
 
 def replay(
@@ -182,8 +231,13 @@ def replay(
     answer_fn: AnswerFn | None = None,
     progress: ProgressFn | None = None,
     context: Mapping[str, Any] | None = None,
+    gate_fn: GateFn | None = None,
+    gate_params: Any | None = None,
 ) -> dict[str, Any]:
     """Replay `questions`: retrieval for each, the answer too when `answer_fn` is given.
+
+    `gate_fn(question, passages)` gives the answerability gate's decision (rag.gate), which is
+    then each row's `refused`; `gate_params` are its settings, reported in the summary.
 
     `context` (collection, model, strategy, chunk_settings, mode...) is merged into the summary
     so a results file says how the collection it measured was built.
@@ -203,7 +257,11 @@ def replay(
     for done, q in enumerate(questions, start=1):
         try:
             passages = list(retrieve_fn(q.question))
-            result = answer_fn(q.question, passages, threshold) if answer_fn is not None else None
+            decision = gate_fn(q.question, passages) if gate_fn is not None else None
+            result = None
+            if answer_fn is not None:
+                result = (answer_fn(q.question, passages, threshold) if decision is None
+                          else answer_fn(q.question, passages, threshold, decision=decision))
         except RagError as exc:
             failed.append({"id": q.id, "line": q.line, "error": str(exc)})
             in_a_row += 1
@@ -220,10 +278,10 @@ def replay(
             stopped = f"interrupted at question {q.id!r}"
             break
         in_a_row = 0
-        rows.append(question_row(q, passages, threshold, result))
+        rows.append(question_row(q, passages, threshold, result, decision))
         if progress is not None:
             progress(done, total, q.id)
-    summary = summarize(rows, k, threshold, with_llm=answer_fn is not None)
+    summary = summarize(rows, k, threshold, with_llm=answer_fn is not None, gate_params=gate_params)
     summary["question_set_size"] = total
     summary["failed_questions"] = failed
     summary["stopped"] = stopped
@@ -281,15 +339,20 @@ def run_eval(
     groups: Sequence[str] | None = None,
     question_set: str | None = None,
     threshold_source: str | None = None,
+    gate_params: Any | None = None,
 ) -> dict[str, Any]:
-    """Replay `questions` against a real collection through rag.answer.retrieve.
+    """Replay `questions` against a real collection through rag.answer.retrieve and the
+    answerability gate (rag.answer.gate), as `rag ask` does for a reader of `groups`.
 
     `threshold` None: the collection's calibrated value, else the model's default (as `rag ask`).
+    `gate_params` (rag.gate.GateParams): measure the gate at these settings instead.
     `answer_fn` (see make_answer_fn) adds the chat model's answers and their checks.
     `progress(done, total, question_id)` is called after each question.
     """
+    from rag.answer.gate import gate, has_terms, resolve_params
+    from rag.answer.prompts import detect_language
     from rag.answer.retrieve import resolve_mode, retrieve
-    from rag.answer.threshold import SETTING, resolve_threshold
+    from rag.answer.threshold import SETTING
 
     info = store.collection_info(collection)
     if info is None:
@@ -298,13 +361,16 @@ def run_eval(
             f"(rag ingest SOURCE --collection {collection})."
         )
     effective_mode = resolve_mode(mode, info)
-    if threshold is None:
-        threshold, threshold_source = resolve_threshold(None, info, info.get("embedding_model"))
-    elif threshold_source is None:
-        threshold_source = SETTING
+    if gate_params is None:
+        explicit = threshold if threshold is not None and threshold_source in (None, SETTING) else None
+        gate_params = resolve_params(explicit, info, info.get("embedding_model"))
+    threshold, threshold_source = gate_params.min_cosine, gate_params.source
 
     def retrieve_fn(text: str) -> Sequence[Any]:
         return retrieve(text, store, embedder, collection, top_k=top_k, mode=mode, groups=groups)
+
+    def gate_fn(text: str, passages: Sequence[Any]) -> Any:
+        return gate(text, passages, gate_params, store, collection, groups, info, detect_language(text))
 
     context = collection_context(info, effective_mode, getattr(embedder, "model_id", None))
     # Counts and lists under the runner's groups: a run must not reveal what they may not read.
@@ -315,9 +381,13 @@ def run_eval(
     context["threshold_source"] = threshold_source
     if question_set:
         context["question_set"] = question_set
+    context["gate_note"] = None if has_terms(info) else (
+        "the collection has no term statistics (built before them): the gate uses the cosine alone; "
+        "`rag ingest SOURCE --full` rebuilds it"
+    )
     return replay(
         questions, retrieve_fn, k=top_k, threshold=threshold, answer_fn=answer_fn,
-        progress=progress, context=context,
+        progress=progress, context=context, gate_fn=gate_fn, gate_params=gate_params,
     )
 
 
@@ -410,9 +480,10 @@ def make_answer_fn(settings: Settings, threshold_source: str = "setting", llm: A
 
     client = llm if llm is not None else LLMClient.from_settings(settings)
 
-    def answer_fn(question: str, passages: Sequence[Any], threshold: float | None) -> Any:
+    def answer_fn(question: str, passages: Sequence[Any], threshold: float | None, decision: Any = None) -> Any:
         value = threshold if threshold is not None else default_threshold(None)
-        return answer_passages(question, passages, client, value, threshold_source, log_dir=settings.logs_dir)
+        return answer_passages(question, passages, client, value, threshold_source, log_dir=settings.logs_dir,
+                               decision=decision)
 
     return answer_fn
 

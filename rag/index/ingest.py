@@ -34,6 +34,7 @@ from rag.enrich import (
 from rag.errors import ConfigError, EmbeddingError, RagError, SourceError
 from rag.index.sparse import sparse_vector
 from rag.index.store import PointRecord, Store, StoredPoint, now_iso, point_id
+from rag.index.terms import TERMS_FIELD, TERMS_VERSION, chunk_terms
 
 _EMBED_BATCH = 16  # chunks per embedding call: progress moves within long documents
 _VERIFY_SAMPLE = 5
@@ -184,6 +185,8 @@ def _payload(
         "start": chunk.start,
         "end": chunk.end,
         "warnings": list(chunk.warnings),
+        # The answerability gate counts, under the reader's access filter, the chunks holding a term.
+        TERMS_FIELD: chunk_terms(chunk.embedding_text),
     }
     if context is not None:
         payload["context"] = context  # embedded and indexed before the body, never cited
@@ -216,6 +219,7 @@ class _Run:
         self.seen: set[str] = set()
         self.index: dict[str, list[StoredPoint]] = {}
         self.recreated = False
+        self.created = False  # this run made the collection: every point then carries term keys
         self.embed_failures_in_a_row = 0
         self._sized_total: int | None = None
 
@@ -253,6 +257,7 @@ class _Run:
         dimension = self.embedder.dimension
         if self.full:
             return  # recreated on the first item, so a source failing at once destroys nothing
+        self.created = not self.store.exists(self.collection)
         self.store.ensure_collection(self.collection, self.model, dimension, self.strategy, self.chunk_settings)
         for point in self.store.scroll(self.collection, payload=_INDEX_KEYS):
             url = point.payload.get("url")
@@ -265,6 +270,7 @@ class _Run:
                 self.collection, self.model, self.embedder.dimension, self.strategy, self.chunk_settings
             )
             self.recreated = True
+            self.created = True
 
     def iterate(self) -> Iterator[Document | Problem]:
         iterator = iter(self.items)
@@ -321,9 +327,10 @@ class _Run:
                     "rebuild it with --full"
                 )
         if self.store.exists(self.collection):
+            built = {"terms_version": TERMS_VERSION} if self.created else {}
             self.store.update_metadata(
                 self.collection, strategy=self.strategy, chunk_settings=self.chunk_settings,
-                enrichment=self.enricher.metadata(),
+                enrichment=self.enricher.metadata(), **built,
             )
             self.store.finish(self.collection)  # every write on disk; HNSW when the collection is large
             self.verify()

@@ -11,7 +11,7 @@ DENSE = "dense"
 SPARSE = "bm25"
 DISTANCE = "Cosine"
 # Filtered on by every query (access) and every re-ingest (url): indexed from creation.
-INDEXED_FIELDS = ("url", "access")
+INDEXED_FIELDS = ("url", "access", "terms")  # terms: the answerability gate counts chunks by term
 INDEX_KINDS = ("keyword", "integer", "float", "bool")  # payload index types both backends create
 METADATA_KEYS = (
     "embedding_model", "dimension", "distance", "strategy", "chunk_settings", "threshold", "created", "updated",

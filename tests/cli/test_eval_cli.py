@@ -180,7 +180,8 @@ def scripted(messages) -> str:
 
 def test_llm_metrics_with_the_lm_studio_emulator(env, lmstudio, monkeypatch, capsys):
     monkeypatch.setenv("RAG_LLM_URL", lmstudio.url)
-    monkeypatch.setenv("RAG_THRESHOLD", "0.5")  # every question reaches the model
+    monkeypatch.setenv("RAG_THRESHOLD", "0.5")  # every question reaches the model:
+    monkeypatch.setenv("RAG_MIN_COVERAGE", "0")  # no word checks either
     lmstudio.answer = scripted
     assert main(["eval", "--questions", str(env / "questions.jsonl"), "--out", str(env / "llm")]) == 0
     assert lmstudio.chat_calls == 6
@@ -207,6 +208,7 @@ def test_llm_metrics_with_the_lm_studio_emulator(env, lmstudio, monkeypatch, cap
 def test_chat_model_down_is_reported(env, lmstudio, monkeypatch, capsys):
     monkeypatch.setenv("RAG_LLM_URL", lmstudio.url)
     monkeypatch.setenv("RAG_THRESHOLD", "0.5")
+    monkeypatch.setenv("RAG_MIN_COVERAGE", "0")  # every question reaches the model
     lmstudio.down()
     assert main(["eval", "--questions", str(env / "questions.jsonl"), "--out", str(env / "down")]) == 1
     rows = json.loads((env / "down" / "results.json").read_text())["questions"]

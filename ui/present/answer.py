@@ -92,7 +92,11 @@ def passage_text_markdown(passage: Any) -> str:
 def refusal_details(result: Any) -> str:
     """Why the question was refused, in the reader's language."""
     best = getattr(result, "best_score", None)
-    if getattr(result, "accepted", None):  # passages reached the threshold: the model refused
+    gate = getattr(result, "gate", None) or {}
+    if gate.get("refused") and gate.get("reason") in ("unknown_names", "low_coverage"):
+        # Refused by the question's words (rag.answer.gate): the reason names them.
+        return t("ask.refused_words", why=getattr(result, "refusal_reason", "") or "")
+    if getattr(result, "accepted", None) and not gate.get("refused"):  # the model itself refused
         return t("ask.refused_model")
     if best is None:
         return t("ask.refused_empty")
