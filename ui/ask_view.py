@@ -17,7 +17,7 @@ from rag.evaluate.questions import load_questions
 from rag.answer.retrieve import retrieve
 from ui.present.safe_markdown import sanitize_markdown
 from rag.sources import iter_folder
-from rag.answer.threshold import resolve_threshold
+from rag.answer.gate import gate_for
 from ui import indexing, lang
 from ui import resources
 from ui.i18n import t, tn
@@ -144,9 +144,11 @@ def answer(question: str, settings: Any, store: Any, info: dict) -> AskResult | 
         except RagError as exc:
             lang.error(t("ask.search_failed"), str(exc))
             return None
-        threshold, source = resolve_threshold(settings.threshold, info, embedder.model_id)
+        decision = gate_for(question, passages, settings, store, settings.collection, info, embedder.model_id,
+                            resources.groups())
         llm = resources.llm(settings)
-        prepared = prepare(question, passages, llm, threshold, source, log_dir=settings.logs_dir)
+        prepared = prepare(question, passages, llm, decision.params.min_cosine, decision.params.source,
+                           log_dir=settings.logs_dir, decision=decision)
         slot = st.empty()
         if prepared.result is not None:
             result = prepared.result
