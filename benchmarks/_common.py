@@ -384,3 +384,9 @@ class CachedEmbedder(Embedder):
 
     def describe(self) -> str:
         return self.inner.describe() + " (vectors cached on disk)"
+
+
+def vector_cache() -> Path:
+    """Where CachedEmbedder keeps vectors: RAG_BENCH_CACHE, else ~/.cache/rag-bench (never the repo)."""
+    raw = os.environ.get("RAG_BENCH_CACHE", "").strip()
+    return Path(raw).expanduser() if raw else Path.home() / ".cache" / "rag-bench"

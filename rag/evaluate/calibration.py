@@ -187,39 +187,47 @@ def _cuts(values: Sequence[float]) -> list[float]:
 
 
 def calibrate_gate(rows: Sequence[dict[str, Any]], keep: float = KEEP_IN_BASE) -> dict[str, Any]:
-    """The gate's settings for this collection, from a question set's signals.
+    """The gate's settings for this collection, from a question set's signals (results rows).
 
-    Returns {"suggested": {...shares at the suggestion} | None, "criterion", "reason"}.
+    Every coverage cut and every cosine floor between two questions' scores is tried, with and
+    without refusing unknown names. Returns {"suggested": shares at the suggestion | None,
+    "criterion", "reason"}.
     """
-    inside = [r for r in rows if r.get("in_base") and r.get("cosine") is not None]
+    from bisect import bisect_left
+
+    scored = [r for r in rows if r.get("cosine") is not None]
+    inside_all = [r for r in rows if r.get("in_base")]
     outside = [r for r in rows if not r.get("in_base")]
     criterion = GATE_CRITERION.format(keep=keep)
-    if not outside or not inside:
+    if not outside or not [r for r in inside_all if r.get("cosine") is not None]:
         reason = ("no off-topic questions (in_base false) in the set: add about ten questions the blog "
                   "does not answer" if not outside else "no in-base question with a retrieved passage")
         return {"suggested": None, "criterion": criterion, "reason": reason}
-    need = math.ceil(keep * len([r for r in rows if r.get("in_base")]) - 1e-9)
-    best: dict[str, Any] | None = None
+    need = max(1, math.ceil(keep * len(inside_all) - 1e-9))
+    effective = {id(r): _effective_cosine(r) for r in scored}
+    every = sorted(set(effective.values()))
     best_key: tuple | None = None
+    best: tuple[float, float, bool] | None = None
     coverages = [r["coverage"] for r in rows if r.get("coverage") is not None]
     for names in (True, False):
         for min_coverage in _cuts(coverages) if coverages else [0.0]:
-            passing = sorted(
-                (_effective_cosine(r) for r in inside
-                 if not (names and r.get("unknown_names"))
-                 and (r.get("coverage") is None or r["coverage"] >= min_coverage)),
-                reverse=True,
-            )
-            if len(passing) < need or need == 0:
+            def passes(r: dict[str, Any]) -> bool:
+                return (id(r) in effective and not (names and r.get("unknown_names"))
+                        and (r.get("coverage") is None or r["coverage"] >= min_coverage))
+
+            ins = sorted(effective[id(r)] for r in inside_all if passes(r))
+            outs = sorted(effective[id(r)] for r in outside if passes(r))
+            if len(ins) < need:
                 continue
-            # The highest cosine floor that still answers `need` in-base questions, tidied down.
-            floor = passing[need - 1]
-            below = [_effective_cosine(r) for r in rows
-                     if r.get("cosine") is not None and _effective_cosine(r) < floor]
-            cosine = _tidy((floor + max(below)) / 2, max(below), floor) if below else 0.0
-            shares = gate_shares(rows, cosine, min_coverage, names)
-            key = (shares["off_topic_refused_count"], shares["in_base_answered_count"], -cosine, -min_coverage)
-            if best_key is None or key > best_key:
-                best, best_key = shares, key
-    return {"suggested": best, "criterion": criterion,
-            "reason": None if best else f"no setting answers {keep:.0%} of the in-base questions"}
+            for floor in sorted(set(ins[: len(ins) - need + 1])):  # floors answering >= need
+                i = bisect_left(every, floor)
+                cosine = _tidy((floor + every[i - 1]) / 2, every[i - 1], floor) if i else 0.0
+                answered = len(ins) - bisect_left(ins, cosine)
+                refused = len(outside) - (len(outs) - bisect_left(outs, cosine))
+                key = (refused, answered, -cosine, -min_coverage, names)
+                if best_key is None or key > best_key:
+                    best_key, best = key, (cosine, min_coverage, names)
+    if best is None:
+        return {"suggested": None, "criterion": criterion,
+                "reason": f"no setting answers {keep:.0%} of the in-base questions"}
+    return {"suggested": gate_shares(rows, *best), "criterion": criterion, "reason": None}
