@@ -81,6 +81,10 @@ class Settings:
     # The answerability gate's share of the question's words the collection must hold; None = the
     # collection's calibrated value, else the default; 0 = no word checks (the cosine alone).
     min_coverage: float | None = None
+    # The context (rag.context): at most this many passages of one document (0 = no cap), and the
+    # passages grown by their neighbouring chunks, this many characters in all (0 = off).
+    per_document: int = 3
+    expand_chars: int = 2000
 
     @classmethod
     def from_env(cls, env: Mapping[str, str] | None = None) -> Settings:
@@ -105,7 +109,13 @@ class Settings:
             threshold=_float_or_none(env.get("RAG_THRESHOLD"), "RAG_THRESHOLD"),
             timeout=float(_float_or_none(env.get("RAG_TIMEOUT"), "RAG_TIMEOUT") or 60.0),
             min_coverage=_float_or_none(env.get("RAG_MIN_COVERAGE"), "RAG_MIN_COVERAGE"),
+            per_document=_int(env.get("RAG_PER_DOCUMENT"), "RAG_PER_DOCUMENT", 3),
+            expand_chars=_int(env.get("RAG_EXPAND_CHARS"), "RAG_EXPAND_CHARS", 2000),
         )
+
+    def retrieve_options(self) -> dict[str, int | None]:
+        """The context settings as rag.retrieve.retrieve keywords."""
+        return {"per_document": self.per_document or None, "expand_chars": max(0, self.expand_chars)}
 
     def replace(self, **changes: object) -> Settings:
         return dataclasses.replace(self, **changes)

@@ -140,7 +140,7 @@ def answer(question: str, settings: Any, store: Any, info: dict) -> AskResult | 
         try:
             embedder = resources.embedder_for(settings, info)
             passages = retrieve(question, store, embedder, settings.collection, top_k=settings.top_k,
-                                mode=resources.mode(), groups=resources.groups())
+                                mode=resources.mode(), groups=resources.groups(), **settings.retrieve_options())
         except RagError as exc:
             lang.error(t("ask.search_failed"), str(exc))
             return None

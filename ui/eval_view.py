@@ -74,7 +74,8 @@ def run(questions: Sequence[Question], label: str, collections: Sequence[str], w
             results = run_eval(questions, store, embedder, name, top_k=settings.top_k, mode=resources.mode(),
                                threshold=shared[0] if shared else settings.threshold,
                                threshold_source=shared[1] if shared else None, answer_fn=answer_fn,
-                               progress=progress, groups=resources.groups(), question_set=label)
+                               progress=progress, groups=resources.groups(), question_set=label,
+                               retrieve_options=settings.retrieve_options())
         except RagError as exc:
             bar.empty()
             lang.error(t("eval.failed", name=name), str(exc))

@@ -400,7 +400,7 @@ def ask(
     if embedder is None:
         embedder, _ = embedder_for_collection(settings, info)
     passages = retrieve(question, store, embedder, collection, top_k=top_k or settings.top_k,
-                        mode=mode, groups=groups)
+                        mode=mode, groups=groups, **settings.retrieve_options())
     decision = gate_for(question, passages, settings, store, collection, info, getattr(embedder, "model_id", None),
                         groups, threshold)
     params = decision.params

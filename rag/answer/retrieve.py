@@ -11,6 +11,7 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, field
 from typing import Any, Sequence
 
+from rag.context import cap_per_document, expand, neighbours_from_store
 from rag.errors import RagError, StoreError
 from rag.index.sparse import sparse_query
 from rag.index.store import Hit, Store
@@ -84,12 +85,28 @@ def retrieve(
     mode: str = "auto",
     groups: Sequence[str] | None = None,
     candidates: int | None = None,
+    per_document: int | None = None,
+    expand_chars: int = 0,
 ) -> list[Passage]:
     """The `top_k` passages for `question`, best first, numbered from 1.
 
     `groups`: the reader's access groups (a passage is returned when its `access` shares one);
     None = no filter. `candidates`: how many each hybrid branch proposes before fusion.
+    `per_document`: at most that many passages of one document (rag.context); `expand_chars`:
+    grow the passages by their neighbouring chunks, that many characters in all.
     """
+    passages = _search(question, store, embedder, collection, top_k if per_document is None else
+                       max(top_k * 4, 20), mode, groups, candidates)
+    passages = cap_per_document(passages, top_k, per_document)
+    if expand_chars > 0 and passages:
+        passages = expand(passages, neighbours_from_store(store, collection, groups), expand_chars)
+    return passages
+
+
+def _search(
+    question: str, store: Store, embedder: Any, collection: str, top_k: int, mode: str,
+    groups: Sequence[str] | None, candidates: int | None,
+) -> list[Passage]:
     if not question or not question.strip():
         raise QuestionError("The question is empty: type a question.")
     if len(question.strip()) > MAX_QUESTION_CHARS:

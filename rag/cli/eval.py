@@ -123,6 +123,7 @@ def _run_one(
         threshold_source=source,
         groups=args.groups,
         gate_params=resolve_params(settings.threshold, info, info.get("embedding_model"), settings.min_coverage),
+        retrieve_options=settings.retrieve_options(),
     )
     summary = results["summary"]
     complete = not summary.get("stopped") and not summary.get("failed_questions")

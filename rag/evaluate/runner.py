@@ -340,6 +340,7 @@ def run_eval(
     question_set: str | None = None,
     threshold_source: str | None = None,
     gate_params: Any | None = None,
+    retrieve_options: Mapping[str, Any] | None = None,
 ) -> dict[str, Any]:
     """Replay `questions` against a real collection through rag.answer.retrieve and the
     answerability gate (rag.answer.gate), as `rag ask` does for a reader of `groups`.
@@ -367,7 +368,8 @@ def run_eval(
     threshold, threshold_source = gate_params.min_cosine, gate_params.source
 
     def retrieve_fn(text: str) -> Sequence[Any]:
-        return retrieve(text, store, embedder, collection, top_k=top_k, mode=mode, groups=groups)
+        return retrieve(text, store, embedder, collection, top_k=top_k, mode=mode, groups=groups,
+                        **dict(retrieve_options or {}))
 
     def gate_fn(text: str, passages: Sequence[Any]) -> Any:
         return gate(text, passages, gate_params, store, collection, groups, info, detect_language(text))
@@ -379,6 +381,7 @@ def run_eval(
     context["unknown_sources"] = unknown_sources(store, collection, questions, groups)
     context["groups"] = sorted(groups) if groups is not None else None
     context["threshold_source"] = threshold_source
+    context["retrieve_options"] = dict(retrieve_options or {})
     if question_set:
         context["question_set"] = question_set
     context["gate_note"] = None if has_terms(info) else (
