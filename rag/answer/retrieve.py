@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, field
 from typing import Any, Sequence
 
-from rag.context import cap_per_document, expand, neighbours_from_store
+from rag.answer.context import cap_per_document, expand, neighbours_from_store
 from rag.errors import RagError, StoreError
 from rag.index.sparse import sparse_query
 from rag.index.store import Hit, Store
