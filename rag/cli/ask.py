@@ -32,6 +32,12 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         help="minimum dense score to accept a passage (default: RAG_THRESHOLD, else the collection's "
              "calibrated value, else the embedding model's default)",
     )
+    parser.add_argument(
+        "--min-coverage", type=float, dest="min_coverage", metavar="SHARE",
+        help="share (0-1) of the question's words, weighted by rarity, the readable articles must hold "
+             "(default: RAG_MIN_COVERAGE, else the collection's calibrated value, else 0.6); 0 turns the "
+             "word checks off, the score alone decides",
+    )
     parser.add_argument("--mode", choices=("auto", "dense", "hybrid"), default="auto",
                         help="retrieval: dense, hybrid (dense + BM25), or auto (hybrid when the collection has BM25)")
     parser.add_argument("--groups", nargs="+", metavar="GROUP",
@@ -44,6 +50,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 def run(args: argparse.Namespace) -> int:
     settings = Settings.from_env()
+    if args.min_coverage is not None:
+        settings = settings.replace(min_coverage=args.min_coverage)
     out = sys.stdout
     streamed: list[str] = []
 
