@@ -10,9 +10,11 @@ import streamlit as st
 
 from rag import access
 from ui.present import evaluation
-from ui.present.charts import calibration_chart, category_chart
+from ui.present.charts import calibration_chart, category_chart, gate_chart
+from rag.answer.gate import save_calibration
 from rag.demo import QUESTIONS_PATH
 from rag.errors import QuestionSetError, RagError
+from rag.evaluate.calibration import gate_shares
 from rag.evaluate.report import incomplete_notes
 from rag.evaluate.runner import (CSV_FILE, compare, list_runs, load_run, make_answer_fn, new_run_dir, run_eval,
                                  shared_threshold, write_results)
@@ -172,6 +174,56 @@ def categories(name: str, rows: Sequence[Mapping[str, Any]], threshold: float) -
     st.plotly_chart(category_chart(table), key=f"category_chart_{name}")
 
 
+def _gate_shares_line(key: str, shares: Mapping[str, Any] | None) -> str:
+    if not shares:
+        return t("eval.gate_none")
+    return t(key, cosine=f"{shares['min_cosine']:.3f}", coverage=f"{shares['min_coverage']:.2f}",
+             answered=shares["in_base_answered_count"], inside=shares["in_base_count"],
+             refused=shares["off_topic_refused_count"], outside=shares["off_topic_count"])
+
+
+def _use_gate(name: str, suggested: Mapping[str, Any]) -> None:
+    st.session_state[f"gate_cosine_{name}"] = float(suggested["min_cosine"])
+    st.session_state[f"gate_coverage_{name}"] = float(suggested["min_coverage"])
+    st.session_state[f"gate_names_{name}"] = bool(suggested["refuse_unknown_names"])
+
+
+def gate(name: str, results: Mapping[str, Any], store: Any) -> None:
+    """The answerability gate: cosine against the words' share, the boundary moved live."""
+    summary, rows = results["summary"], results["questions"]
+    info = summary.get("gate") or {}
+    if not info.get("terms"):
+        st.caption(t("eval.gate_no_terms"))
+        return
+    params = info.get("params") or {}
+    suggested = (info.get("calibration") or {}).get("suggested")
+    cols = st.columns(3)
+    cosine = cols[0].slider(t("eval.gate_cosine"), 0.5, 1.0, value=float(params.get("min_cosine") or 0.8),
+                            step=0.005, format="%.3f", key=f"gate_cosine_{name}")
+    coverage = cols[1].slider(t("eval.gate_coverage"), 0.0, 1.0, value=float(params.get("min_coverage") or 0.0),
+                              step=0.01, format="%.2f", key=f"gate_coverage_{name}", help=t("eval.gate_coverage_help"))
+    names = cols[2].checkbox(t("eval.gate_names"), value=bool(params.get("refuse_unknown_names", True)),
+                             key=f"gate_names_{name}", help=t("eval.gate_names_help"))
+    at = gate_shares(rows, cosine, coverage, names)
+    cols = st.columns(2)
+    cols[0].metric(t("eval.gate_answered"), t("eval.of", n=at["in_base_answered_count"], total=at["in_base_count"]))
+    cols[1].metric(t("eval.gate_refused"), t("eval.of", n=at["off_topic_refused_count"], total=at["off_topic_count"]))
+    st.plotly_chart(gate_chart(rows, cosine, coverage, suggested), key=f"gate_chart_{name}")
+    st.caption(_gate_shares_line("eval.gate_current", info.get("at_current")))
+    st.caption(_gate_shares_line("eval.gate_suggested", suggested))
+    cols = st.columns(2)
+    if suggested:
+        cols[0].button(t("eval.gate_suggest"), key=f"gate_suggest_{name}", on_click=_use_gate, args=(name, suggested))
+    if cols[1].button(t("eval.gate_save", name=name), key=f"gate_save_{name}"):
+        try:
+            save_calibration(store, name, at, summary.get("question_set"))
+        except RagError as exc:
+            st.error(str(exc))
+        else:
+            resources.refresh_status()
+            st.success(t("eval.gate_saved", name=name, cosine=f"{cosine:.3f}", coverage=f"{coverage:.2f}"))
+
+
 def questions_table(name: str, rows: Sequence[Mapping[str, Any]], threshold: float) -> None:
     which = st.radio(t("eval.show"), evaluation.FILTERS, horizontal=True, key=f"filter_{name}",
                      format_func=formatter(evaluation.FILTERS, lambda f: f"filter.{f}"),
@@ -201,6 +253,8 @@ def show_run(name: str, results: Mapping[str, Any], folder: str, store: Any) -> 
     for note in incomplete_notes(s):
         st.warning(note.removeprefix("warning: "))
     metrics(s, results["questions"])
+    st.markdown(f"#### {t('eval.gate')}")
+    gate(name, results, store)
     st.markdown(f"#### {t('eval.calibration')}")
     chosen = calibration(name, results, store)
     categories(name, results["questions"], chosen)

@@ -57,10 +57,19 @@ def test_shipped_set_retrieval_only_metrics_chart_and_live_threshold(app_env, lm
     captions = "\n".join(c.value for c in at.caption)
     assert "68 questions (54 on the articles, 14 to refuse)" in captions
     assert "find the right article first" in captions
-    assert len(at.get("plotly_chart")) == 2  # the calibration, and the kinds of question
+    assert len(at.get("plotly_chart")) == 3  # the gate's scatter, the calibration, and the kinds of question
     assert at.slider(key="slider_blog").value == 0.83
 
     live = ("article questions answered at this threshold", "trick questions refused at this threshold")
+    # The gate: its boundary moves live; without the word checks it is the cosine alone again.
+    assert (at.slider(key="gate_cosine_blog").value, at.slider(key="gate_coverage_blog").value) == (0.83, 0.6)
+    gate = ("article questions answered by the gate", "trick questions refused by the gate")
+    with_words = tuple(metrics(at)[label] for label in gate)
+    at.slider(key="gate_coverage_blog").set_value(0.0).run()
+    at.checkbox(key="gate_names_blog").uncheck().run()
+    cosine_alone = tuple(metrics(at)[label] for label in gate)
+    assert cosine_alone == tuple(metrics(at)[label] for label in live)
+    assert int(with_words[1].split()[0]) > int(cosine_alone[1].split()[0])  # the words refuse more trick questions
     before = tuple(metrics(at)[label] for label in live)
     assert before[0] == "54 of 54" and before[1].endswith(" of 14") and before[1] != "14 of 14"
     at.slider(key="slider_blog").set_value(0.95).run()

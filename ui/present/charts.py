@@ -114,3 +114,49 @@ def category_chart(table: Sequence[Mapping[str, Any]]) -> go.Figure:
         xaxis=dict(range=[0, 100], ticksuffix=" %"),
     )
     return fig
+
+
+UNKNOWN_NAME = "#ff9800"
+
+
+def gate_chart(
+    rows: Sequence[Mapping[str, Any]],
+    min_cosine: float,
+    min_coverage: float,
+    suggested: Mapping[str, Any] | None = None,
+) -> go.Figure:
+    """Each question at (best passage's cosine, share of its words the collection holds), in-base
+    and off-topic coloured; the gate answers the top-right corner: the boundary is drawn, and a
+    question naming something no article mentions is marked with a cross (refused anyway)."""
+    fig = go.Figure()
+    points = [r for r in rows if r.get("cosine") is not None and r.get("coverage") is not None]
+    for name, in_base, color in (("in-base", True, IN_BASE), ("off-topic", False, OFF_TOPIC)):
+        group = [r for r in points if bool(r.get("in_base")) == in_base]
+        fig.add_trace(go.Scatter(
+            x=[float(r["cosine"]) for r in group],
+            y=[float(r["coverage"]) + _jitter(i) / 40 for i, r in enumerate(group)],
+            mode="markers", name=f"{name}: {len(group)}",
+            marker=dict(color=color, size=9, opacity=0.75,
+                        symbol=["x" if r.get("unknown_names") else "circle" for r in group],
+                        line=dict(width=1, color="white")),
+            hovertext=[f"{r.get('id')}: {str(r.get('question', ''))[:80]}"
+                       + (f"<br>unknown: {', '.join(r['unknown_names'])}" if r.get("unknown_names") else "")
+                       for r in group],
+            hovertemplate="%{hovertext}<br>cosine %{x:.3f}, coverage %{y:.2f}<extra></extra>",
+        ))
+    xs = [float(r["cosine"]) for r in points] + [min_cosine]
+    low, high = min(xs) - 0.01, max(xs) + 0.01
+    fig.add_shape(type="rect", x0=min_cosine, x1=high, y0=min_coverage, y1=1.05,
+                  fillcolor=PASSED, opacity=0.08, line_width=0)
+    _threshold_line(fig, min_cosine, "cosine", "#e65100", "dash", vertical=True)
+    _threshold_line(fig, min_coverage, "coverage", "#e65100", "dash", vertical=False)
+    if suggested and suggested.get("min_cosine") is not None:
+        fig.add_shape(type="rect", x0=float(suggested["min_cosine"]), x1=high,
+                      y0=float(suggested["min_coverage"]), y1=1.05, line=dict(color=PASSED, dash="dot", width=2))
+    fig.update_layout(
+        height=380, margin=dict(l=10, r=10, t=30, b=10),
+        xaxis=dict(title="score of the best passage (dense cosine)", range=[low, high]),
+        yaxis=dict(title="share of the question's words the articles hold", range=[-0.05, 1.08]),
+        legend=dict(orientation="h", y=-0.2),
+    )
+    return fig
