@@ -85,6 +85,10 @@ class Settings:
     # passages grown by their neighbouring chunks, this many characters in all (0 = off).
     per_document: int = 3
     expand_chars: int = 2000
+    # An optional /v1/rerank server (off when unset); its key goes to that URL only.
+    rerank_url: str | None = None
+    rerank_model: str | None = None
+    rerank_api_key: str | None = None
 
     @classmethod
     def from_env(cls, env: Mapping[str, str] | None = None) -> Settings:
@@ -111,11 +115,17 @@ class Settings:
             min_coverage=_float_or_none(env.get("RAG_MIN_COVERAGE"), "RAG_MIN_COVERAGE"),
             per_document=_int(env.get("RAG_PER_DOCUMENT"), "RAG_PER_DOCUMENT", 3),
             expand_chars=_int(env.get("RAG_EXPAND_CHARS"), "RAG_EXPAND_CHARS", 2000),
+            rerank_url=(env.get("RAG_RERANK_URL") or None),
+            rerank_model=(env.get("RAG_RERANK_MODEL") or None),
+            rerank_api_key=(env.get("RAG_RERANK_API_KEY") or None),
         )
 
-    def retrieve_options(self) -> dict[str, int | None]:
-        """The context settings as rag.retrieve.retrieve keywords."""
-        return {"per_document": self.per_document or None, "expand_chars": max(0, self.expand_chars)}
+    def retrieve_options(self) -> dict[str, object]:
+        """The context settings as rag.answer.retrieve.retrieve keywords (the reranker when set)."""
+        from rag.answer.rerank import Reranker
+
+        return {"per_document": self.per_document or None, "expand_chars": max(0, self.expand_chars),
+                "reranker": Reranker.from_settings(self)}
 
     def replace(self, **changes: object) -> Settings:
         return dataclasses.replace(self, **changes)

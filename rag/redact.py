@@ -13,7 +13,8 @@ from urllib.parse import quote
 MASK = "***"
 
 # Environment variables whose values are secrets wherever they show up.
-SECRET_ENV_VARS = ("RAG_QDRANT_API_KEY", "RAG_LLM_API_KEY", "RAG_WP_APP_PASSWORD", "RAG_APP_PASSWORD")
+SECRET_ENV_VARS = ("RAG_QDRANT_API_KEY", "RAG_LLM_API_KEY", "RAG_WP_APP_PASSWORD", "RAG_APP_PASSWORD",
+                   "RAG_RERANK_API_KEY")
 
 # Settings fields are secret by name, so a field added later is masked without touching this file.
 _SECRET_FIELD = re.compile(r"(api_key|password|secret|token)", re.IGNORECASE)

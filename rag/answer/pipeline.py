@@ -137,6 +137,8 @@ def _passage_json(p: Any, accepted: bool) -> dict[str, Any]:
            "text": p.text, "accepted": accepted}
     if getattr(p, "rrf_score", None) is not None:
         out["rrf_score"] = p.rrf_score
+    if getattr(p, "rerank_score", None) is not None:
+        out["rerank_score"] = p.rerank_score
     return out
 
 

@@ -12,6 +12,7 @@ from dataclasses import asdict, dataclass, field
 from typing import Any, Sequence
 
 from rag.answer.context import cap_per_document, expand, neighbours_from_store
+from rag.answer.rerank import RERANK_CANDIDATES, rerank_passages
 from rag.errors import RagError, StoreError
 from rag.index.sparse import sparse_query
 from rag.index.store import Hit, Store
@@ -40,6 +41,7 @@ class Passage:
     access: list[str] = field(default_factory=list)
     id: str = ""
     rrf_score: float | None = None  # the fused rank score in hybrid mode
+    rerank_score: float | None = None  # the reranker's relevance, when one ordered the passages
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
@@ -87,16 +89,22 @@ def retrieve(
     candidates: int | None = None,
     per_document: int | None = None,
     expand_chars: int = 0,
+    reranker: Any = None,
 ) -> list[Passage]:
     """The `top_k` passages for `question`, best first, numbered from 1.
 
     `groups`: the reader's access groups (a passage is returned when its `access` shares one);
     None = no filter. `candidates`: how many each hybrid branch proposes before fusion.
     `per_document`: at most that many passages of one document (rag.context); `expand_chars`:
-    grow the passages by their neighbouring chunks, that many characters in all.
+    grow the passages by their neighbouring chunks, that many characters in all. `reranker`
+    (rag.answer.rerank.Reranker): RERANK_CANDIDATES passages are proposed, its order keeps the best.
     """
-    passages = _search(question, store, embedder, collection, top_k if per_document is None else
-                       max(top_k * 4, 20), mode, groups, candidates)
+    wanted = top_k if per_document is None else max(top_k * 4, 20)
+    if reranker is not None:
+        wanted = max(wanted, RERANK_CANDIDATES)
+    passages = _search(question, store, embedder, collection, wanted, mode, groups, candidates)
+    if reranker is not None:
+        passages = rerank_passages(question.strip(), passages, reranker, len(passages))
     passages = cap_per_document(passages, top_k, per_document)
     if expand_chars > 0 and passages:
         passages = expand(passages, neighbours_from_store(store, collection, groups), expand_chars)

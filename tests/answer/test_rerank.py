@@ -1,0 +1,93 @@
+"""The optional reranker (/v1/rerank), against an emulator server: 20 candidates in, its order
+out, and a clear error when it cannot be reached. Off unless RAG_RERANK_URL is set."""
+
+from __future__ import annotations
+
+import json
+from http.server import BaseHTTPRequestHandler
+from typing import Any, Iterator
+
+import pytest
+
+from rag.answer.rerank import RERANK_CANDIDATES, Reranker, RerankError
+from rag.answer.retrieve import retrieve
+from rag.config import Settings
+from rag.documents import Document
+from rag.embeddings import EmbeddedEmbedder
+from rag.index.ingest import ingest
+from rag.index.store import Store
+from tests.fixtures.net import free_port, start_http_server, stop_http_server
+
+TOPICS = ["Kerberos", "LDAPS", "certificats", "DNS", "GPO", "LAPS", "NTLM", "TLS", "SPN", "gMSA", "RC4", "AES"]
+
+
+class RerankEmulator:
+    """Scores a document by how often it names the query's last word (a stand-in model)."""
+
+    def __init__(self) -> None:
+        self.requests: list[dict[str, Any]] = []
+        emulator = self
+
+        class Handler(BaseHTTPRequestHandler):
+            def log_message(self, *args: Any) -> None:
+                pass
+
+            def do_POST(self) -> None:  # noqa: N802 - http.server's name
+                body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
+                emulator.requests.append({"path": self.path, "body": body})
+                word = body["query"].split()[-1].strip("?").lower()
+                scores = [doc.lower().count(word) for doc in body["documents"]]
+                order = sorted(range(len(scores)), key=lambda i: -scores[i])[: body["top_n"]]
+                payload = {"results": [{"index": i, "relevance_score": float(scores[i])} for i in order]}
+                data = json.dumps(payload).encode()
+                self.send_response(200)
+                self.send_header("Content-Type", "application/json")
+                self.send_header("Content-Length", str(len(data)))
+                self.end_headers()
+                self.wfile.write(data)
+
+        self.server, self.thread, port = start_http_server(Handler)
+        self.url = f"http://127.0.0.1:{port}/v1"
+
+    def stop(self) -> None:
+        stop_http_server(self.server, self.thread)
+
+
+@pytest.fixture(scope="module")
+def kb(tmp_path_factory) -> Iterator[tuple[Store, EmbeddedEmbedder]]:
+    store = Store(Settings(data_dir=tmp_path_factory.mktemp("rerank") / "data"))
+    embedder = EmbeddedEmbedder(threads=1)
+    docs = [Document(url=f"{t.lower()}.md", title=f"Notes sur {t}",
+                     markdown=f"Article court sur {t} dans Windows Server." + (" zorglub" * 3 if t == "DNS" else ""))
+            for t in TOPICS]
+    assert ingest(docs, store, embedder, "kb").new == len(TOPICS)
+    yield store, embedder
+    store.close()
+
+
+@pytest.fixture
+def emulator() -> Iterator[RerankEmulator]:
+    server = RerankEmulator()
+    yield server
+    server.stop()
+
+
+def test_the_reranker_orders_twenty_candidates_down_to_top_k(kb, emulator):
+    store, embedder = kb
+    reranker = Reranker(emulator.url, model="bge-reranker-v2-m3")
+    passages = retrieve("Que dit le blog sur zorglub", store, embedder, "kb", top_k=3, reranker=reranker)
+    (request,) = emulator.requests
+    assert request["path"] == "/v1/rerank"
+    assert request["body"]["model"] == "bge-reranker-v2-m3" and request["body"]["query"] == "Que dit le blog sur zorglub"
+    assert len(request["body"]["documents"]) == min(RERANK_CANDIDATES, len(TOPICS))
+    assert len(passages) == 3 and [p.n for p in passages] == [1, 2, 3]
+    assert passages[0].url == "dns.md" and passages[0].rerank_score == 3.0
+    assert 0 < passages[0].score <= 1  # still the dense cosine: the gate's scale
+
+
+def test_off_by_default_and_a_clear_error_when_unreachable(kb):
+    assert Settings().retrieve_options()["reranker"] is None
+    store, embedder = kb
+    url = f"http://127.0.0.1:{free_port()}/v1"
+    with pytest.raises(RerankError, match="did not answer.*RAG_RERANK_URL"):
+        retrieve("Kerberos", store, embedder, "kb", top_k=3, reranker=Reranker(url, timeout=5))
