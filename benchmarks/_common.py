@@ -295,6 +295,14 @@ class TimingEmbedder(Embedder):
     def describe(self) -> str:
         return self.inner.describe()
 
+    @property
+    def max_tokens(self) -> int | None:
+        return getattr(self.inner, "max_tokens", None)
+
+    @property
+    def token_count(self):  # the inner model's tokenizer, when it has one (ingestion caps chunks)
+        return getattr(self.inner, "token_count", None)
+
 
 class PrecomputedQueryEmbedder(Embedder):
     """Replays query vectors computed beforehand by a real model, under that model's id.
@@ -384,6 +392,14 @@ class CachedEmbedder(Embedder):
 
     def describe(self) -> str:
         return self.inner.describe() + " (vectors cached on disk)"
+
+    @property
+    def max_tokens(self) -> int | None:
+        return getattr(self.inner, "max_tokens", None)
+
+    @property
+    def token_count(self):  # the inner model's tokenizer, when it has one (ingestion caps chunks)
+        return getattr(self.inner, "token_count", None)
 
 
 def vector_cache() -> Path:

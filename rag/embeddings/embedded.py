@@ -61,6 +61,13 @@ class EmbeddedEmbedder(Embedder):
         self.last_over_limit = over_limit
         return vectors
 
+    max_tokens = MAX_TOKENS
+
+    def token_count(self, text: str) -> int:
+        """The model's own count of the tokens of a passage (ingestion cuts chunks to fit)."""
+        with _CALL_LOCK:
+            return int(self._e5.token_count(text, False))
+
     def embed_query(self, text: str) -> list[float]:
         with _CALL_LOCK:
             raw = self._e5.query([text])

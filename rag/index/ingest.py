@@ -18,6 +18,7 @@ from typing import Any, Callable, Iterable, Iterator
 
 from rag.chunking import DEFAULT_STRATEGY, make_chunker
 from rag.chunking.base import Chunk
+from rag.chunking.token_cap import cap_tokens
 from rag.embeddings import OVER_LIMIT_NOTE
 from rag.embeddings.base import vector_problem
 from rag.documents import SKIPPED, WARNING, Document, Problem
@@ -359,6 +360,9 @@ class _Run:
             self.report.warnings.append(f"{doc.url}: its stored vectors were unusable: re-embedded")
         try:
             chunks = self.chunker.chunk(doc.markdown, title=doc.title)
+            count, window = getattr(self.embedder, "token_count", None), getattr(self.embedder, "max_tokens", None)
+            if count is not None and window:
+                chunks = cap_tokens(chunks, doc.markdown, count, int(window))
         except RagError as exc:
             self.report.failed.append((doc.url, f"chunking failed: {exc}"))
             return "failed"

@@ -1,0 +1,46 @@
+"""No chunk longer than the bundled model's 512-token window: such a chunk is cut again, in the
+model's own tokens, into exact slices that keep their context header (real tokenizer, real model)."""
+
+from __future__ import annotations
+
+from rag.chunking import make_chunker
+from rag.chunking.token_cap import cap_tokens
+from rag.config import Settings
+from rag.documents import Document
+from rag.embeddings import EmbeddedEmbedder
+from rag.index.ingest import ingest
+from rag.index.store import Store
+
+# One long section of dense identifiers: about 2,000 characters, far more than 512 tokens.
+LINES = "\n".join(f"- HKLM\\SYSTEM\\CurrentControlSet\\Control\\Lsa\\Kerberos\\Parameters\\Key{i:03d} = 0x{i:08X}"
+                  for i in range(24))
+MARKDOWN = f"# Registre Kerberos\n\n## Clés\n\n{LINES}\n\n## Fin\n\nRedémarrez le serveur.\n"
+
+
+def test_an_oversized_chunk_is_cut_into_exact_slices_that_fit():
+    model = EmbeddedEmbedder(threads=1)
+    chunks = make_chunker("sections").chunk(MARKDOWN, title="Registre Kerberos")
+    assert max(model.token_count(c.embedding_text) for c in chunks) > 512
+    capped = cap_tokens(chunks, MARKDOWN, model.token_count, 512)
+    assert len(capped) > len(chunks) and [c.index for c in capped] == list(range(len(capped)))
+    for c in capped:
+        assert model.token_count(c.embedding_text) <= 512
+        assert c.text == MARKDOWN[c.start:c.end] and c.header.startswith("Article: Registre Kerberos")
+    # Nothing lost: the pieces of an oversized chunk hold every word of it, in order.
+    big = max(chunks, key=lambda c: model.token_count(c.embedding_text))
+    pieces = cap_tokens([big], MARKDOWN, model.token_count, 512)
+    assert len(pieces) > 1 and " ".join(p.text for p in pieces).split() == big.text.split()
+
+
+def test_ingestion_with_the_bundled_model_stores_no_diluted_chunk(tmp_path):
+    store = Store(Settings(data_dir=tmp_path / "data"))
+    try:
+        report = ingest([Document("reg.md", "Registre Kerberos", MARKDOWN)], store, EmbeddedEmbedder(threads=1),
+                        "kb", strategy="sections")
+        assert report.ok and not [w for w in report.warnings if "512" in w], report.warnings
+        model = EmbeddedEmbedder(threads=1)
+        points = list(store.scroll("kb", payload=["header", "text"]))
+        assert len(points) > 2
+        assert all(model.token_count(f"{p.payload['header']}\n\n{p.payload['text']}") <= 512 for p in points)
+    finally:
+        store.close()
