@@ -23,7 +23,7 @@ from dataclasses import asdict, dataclass, field, replace
 from typing import Any, Mapping, Sequence
 
 from rag.answer.threshold import COLLECTION, MODEL_DEFAULT, SETTING, default_threshold
-from rag.index.filters import match
+from rag.index.filters import Where, match
 from rag.index.terms import TERMS_FIELD, TERMS_VERSION, QuestionWord, passage_keys, question_keys, question_words
 
 # The cosine floor's default is the embedding model's (rag.threshold: scores are not comparable
@@ -264,7 +264,7 @@ def document_frequencies(
     """({key: chunks holding it}, chunks in all), both counted by the store among the points a
     reader of `groups` may see (None: every point), exact."""
     n = store.count(collection, groups=groups)
-    return {k: store.count(collection, where=match(TERMS_FIELD, k), groups=groups) for k in keys}, n
+    return {k: store.count(collection, where=Where(must=(match(TERMS_FIELD, k),)), groups=groups) for k in keys}, n
 
 
 def gate(

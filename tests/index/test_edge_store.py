@@ -117,7 +117,7 @@ def test_collections_survive_a_reopen_with_their_metadata_beside_the_shard(data_
     try:
         info = again.collection_info("blog")
         assert info["points"] == 10 and info["threshold"] == 0.7 and info["chunk_settings"] == {"max_chars": 2000}
-        assert again.indexes("blog") == {"url": "keyword", "access": "keyword", "heading": "keyword"}
+        assert again.indexes("blog") == {"url": "keyword", "access": "keyword", "terms": "keyword", "heading": "keyword"}
         assert again.search_dense("blog", [1, 0, 0], 1)[0].payload["order"] == 0
     finally:
         again.close()

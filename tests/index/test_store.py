@@ -116,7 +116,7 @@ def test_count_under_the_access_filter_on_an_indexed_keyword_field(store, backen
     hits = store.search_dense("c", [0, 1, 0], limit=10, where=dns, groups=["public"])
     assert [h.payload["order"] for h in hits][:1] == [1] and {h.payload["url"] for h in hits} == {"a"}
     if backend_kind == "edge":  # local mode accepts payload indexes and ignores them
-        assert store.indexes("c") == {"url": "keyword", "access": "keyword", "words": "keyword"}
+        assert store.indexes("c") == {"url": "keyword", "access": "keyword", "terms": "keyword", "words": "keyword"}
 
 
 def test_scroll_pages_through_every_point_once(store):
