@@ -118,7 +118,8 @@ def indexed(tmp_path, fake_embeddings_env, lmstudio, monkeypatch, capsys):
 
 
 def _ask(question: str, capsys) -> dict:
-    assert main(["ask", question, "--json", "--threshold", "-1", "--top-k", "6"]) == 0
+    # Every question reaches the model: neither the score nor the words gate it here.
+    assert main(["ask", question, "--json", "--threshold", "-1", "--min-coverage", "0", "--top-k", "6"]) == 0
     return json.loads(capsys.readouterr().out)
 
 
@@ -157,7 +158,7 @@ def test_sources_come_from_metadata_and_only_http_urls_become_links(indexed, lms
     result = _ask("Que disent les notes ?", capsys)
     urls = {s["url"] for s in result["sources"]}
     assert urls == {"consignes.md", "ntp.md", "javascript:alert(1)"}  # metadata, not the answer's link
-    assert main(["ask", "Que disent les notes ?", "--threshold", "-1"]) == 0
+    assert main(["ask", "Que disent les notes ?", "--threshold", "-1", "--min-coverage", "0"]) == 0
     out = capsys.readouterr().out
     assert "evil.example" not in out.split("Sources:")[1]
     from ui.present.answer import sources_markdown

@@ -84,10 +84,10 @@ def test_no_secret_in_any_output_log_or_results_file(setup, lmstudio, data_dir, 
     # Answers: one citing an extract that was not given (logged to answers.jsonl), one where the
     # server's error echoes the key back.
     lmstudio.answer = "La rotation a lieu le lundi [1] [9]."
-    assert t.run("ask", "Quand a lieu la rotation des clés ?", "--threshold", "-1") == 0
+    assert t.run("ask", "Quand a lieu la rotation des clés ?", "--threshold", "-1", "--min-coverage", "0") == 0
     assert (data_dir / "logs" / "answers.jsonl").exists()
     lmstudio.force_error = (401, {"error": {"message": f"Invalid API key: {LLM_KEY}", "code": "invalid_api_key"}})
-    assert t.run("ask", "Quand a lieu la rotation des clés ?", "--threshold", "-1", "--json") == 1
+    assert t.run("ask", "Quand a lieu la rotation des clés ?", "--threshold", "-1", "--min-coverage", "0", "--json") == 1
     assert "401" in t.text[-2]
 
     # An evaluation with the chat model, results written to a folder.
