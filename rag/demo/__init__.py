@@ -20,7 +20,12 @@ def calibrate(store: Any, embedder: Any, collection: str = DEMO_COLLECTION) -> f
     from rag.evaluate.questions import load_questions
     from rag.evaluate.runner import run_eval
 
+    from rag.answer.gate import save_calibration
+
     results = run_eval(load_questions(QUESTIONS_PATH), store, embedder, collection, question_set="demo")
+    gate = ((results["summary"].get("gate") or {}).get("calibration") or {}).get("suggested")
+    if gate:  # the answerability gate's settings, the cosine floor among them
+        return save_calibration(store, collection, gate, "rag/demo/questions.jsonl")["min_cosine"]
     suggested = results["summary"].get("suggested_threshold")
     if suggested is not None:
         store.set_threshold(collection, suggested)
