@@ -49,6 +49,7 @@ from _common import (  # noqa: E402
 )
 
 from rag.chunking import STRATEGIES, make_chunker  # noqa: E402
+from rag.config import Settings  # noqa: E402
 from rag.demo import DEMO_DIR, QUESTIONS_PATH  # noqa: E402
 from rag.embeddings import EmbeddedEmbedder  # noqa: E402
 from rag.evaluate.runner import run_eval  # noqa: E402
@@ -57,6 +58,7 @@ from rag.evaluate.questions import load_questions  # noqa: E402
 from rag.index.store import Store  # noqa: E402
 
 TOP_K = 6
+CONTEXT = Settings().retrieve_options()  # RAG_PER_DOCUMENT, RAG_EXPAND_CHARS defaults; no reranker
 MODES = ("dense", "hybrid")
 SETS = {
     "demo": {"docs": lambda: DEMO_DIR, "questions": lambda: QUESTIONS_PATH, "out": RESULTS / "quality.json",
@@ -177,7 +179,8 @@ def run_set(name: str, strategies: list[str], threads: int, max_minutes: float) 
         "settings": {"top_k": TOP_K, "modes": list(MODES), "embedding_model": model.model_id,
                      "embed_threads": threads, "documents": spec["docs_label"],
                      "document_count": len(docs), "question_set": spec["questions_label"],
-                     "threshold": "none set: each collection uses the model default (rag.answer.threshold)"},
+                     "threshold": "none set: each collection uses the model default (rag.answer.threshold)",
+                     "context": {k: v for k, v in CONTEXT.items() if k != "reranker"}},
         "strategies": {},
         "skipped": {},
     }
@@ -216,9 +219,14 @@ def run_set(name: str, strategies: list[str], threads: int, max_minutes: float) 
                     "chunks_embedded": embedded,
                     "chunks_over_512_tokens": sum(1 for w in ingested.warnings if "over 512 tokens" in w),
                 }
+                plain = run_eval(questions, store, model, collection, top_k=TOP_K, mode="hybrid",
+                                 question_set=spec["questions_label"])
+                row["hybrid_without_context_levers"] = {
+                    k: _round(plain["summary"].get(k)) for k in ("hit_at_1", "hit_at_k", "mrr", "answer_in_context")}
                 for mode in MODES:
+                    # The product's context: at most 3 passages an article, grown by their neighbours.
                     results = run_eval(questions, store, model, collection, top_k=TOP_K, mode=mode,
-                                       question_set=spec["questions_label"])
+                                       question_set=spec["questions_label"], retrieve_options=CONTEXT)
                     row[mode] = summary_of(results)
                     row[mode]["gate"] = gate_figures(results)
                     for q in results["questions"]:
@@ -337,6 +345,9 @@ def main(argv: list[str] | None = None) -> int:
                         help="measure enrichment instead: the modes to compare, the first being the baseline "
                              "(e.g. lead, or none,llm with a chat model in LM Studio); writes "
                              "quality_enrichment*.json")
+    parser.add_argument("--out", type=Path, metavar="FILE",
+                        help="write the JSON here instead of the set's default file (a partial run then "
+                             "leaves the full one alone)")
     args = parser.parse_args(argv)
     strategies = args.strategies.split(",")
     threads = embed_threads()
@@ -353,7 +364,7 @@ def main(argv: list[str] | None = None) -> int:
     for name in names:
         started = time.monotonic()
         report = run_set(name, strategies, threads, args.max_minutes)
-        finish(report, SETS[name]["out"], started)
+        finish(report, args.out or SETS[name]["out"], started)
     return 0
 
 

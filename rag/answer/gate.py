@@ -25,6 +25,7 @@ from typing import Any, Mapping, Sequence
 from rag.answer.threshold import COLLECTION, MODEL_DEFAULT, SETTING, default_threshold
 from rag.index.filters import Where, match
 from rag.index.terms import TERMS_FIELD, TERMS_VERSION, QuestionWord, passage_keys, question_keys, question_words
+from datetime import UTC
 
 # The cosine floor's default is the embedding model's (rag.threshold: scores are not comparable
 # across models); coverage and unknown names do not depend on the model. Measured on three
@@ -297,14 +298,14 @@ def save_calibration(
 ) -> dict[str, Any]:
     """Record the gate's calibrated settings in the collection's metadata, with the question set
     they come from and when; `threshold` gets the cosine floor too (what older readers use)."""
-    from datetime import datetime, timezone
+    from datetime import datetime
 
     record = {
         "min_cosine": float(suggested["min_cosine"]),
         "min_coverage": float(suggested["min_coverage"]),
         "refuse_unknown_names": bool(suggested.get("refuse_unknown_names", True)),
         "question_set": question_set,
-        "date": date or datetime.now(timezone.utc).isoformat(timespec="seconds"),
+        "date": date or datetime.now(UTC).isoformat(timespec="seconds"),
         "in_base_answered": suggested.get("in_base_answered"),
         "off_topic_refused": suggested.get("off_topic_refused"),
     }

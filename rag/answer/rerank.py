@@ -33,7 +33,7 @@ class Reranker:
         self._http = httpx.Client(timeout=httpx.Timeout(timeout, connect=min(timeout, 10.0)), headers=headers)
 
     @classmethod
-    def from_settings(cls, settings: Any) -> "Reranker | None":
+    def from_settings(cls, settings: Any) -> Reranker | None:
         url = getattr(settings, "rerank_url", None)
         if not url:
             return None

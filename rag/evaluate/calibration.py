@@ -211,7 +211,7 @@ def calibrate_gate(rows: Sequence[dict[str, Any]], keep: float = KEEP_IN_BASE) -
     coverages = [r["coverage"] for r in rows if r.get("coverage") is not None]
     for names in (True, False):
         for min_coverage in _cuts(coverages) if coverages else [0.0]:
-            def passes(r: dict[str, Any]) -> bool:
+            def passes(r: dict[str, Any], names: bool = names, min_coverage: float = min_coverage) -> bool:
                 return (id(r) in effective and not (names and r.get("unknown_names"))
                         and (r.get("coverage") is None or r["coverage"] >= min_coverage))
 
