@@ -211,11 +211,12 @@ def decide(
         prepared.gate = decision.to_dict()
         if decision.note:
             prepared.warnings.append(decision.note)
-    if decision is not None and not decision.answer:
+    if decision is not None and not decision.answer and decision.reason in ("unknown_names", "low_coverage"):
         refusal = prompts.refusal_sentence(language)
         prepared.result = prepared.base_result(answer=refusal, raw_answer=refusal, refused=True,
                                                refusal_reason=gate_explain(decision, language))
-    elif not accepted:
+    elif not accepted or (decision is not None and not decision.answer):
+        # Refused by the score: the best score against the threshold, and where that came from.
         text = _TEXT[language]
         source = text["sources"].get(threshold_source, threshold_source)
         reason = (text["below"].format(best=f"{best:.3f}", threshold=f"{threshold:.3f}", source=source)

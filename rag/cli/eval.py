@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+from dataclasses import replace
 import json
 import sys
 from pathlib import Path
@@ -109,6 +110,11 @@ def _run_one(
     print(sentence, file=sys.stderr)
     threshold, source = shared or resolve_threshold(settings.threshold, info, info.get("embedding_model"))
     answer_fn = None if args.no_llm else make_answer_fn(settings, source)
+    # Two collections compared are measured at one cosine floor (`shared`), each with its own words.
+    gate_params = resolve_params(shared[0] if shared else settings.threshold, info, info.get("embedding_model"),
+                                 settings.min_coverage)
+    if shared:
+        gate_params = replace(gate_params, source=shared[1])
     results = run_eval(
         questions,
         store,
@@ -122,7 +128,7 @@ def _run_one(
         question_set=str(Path(args.questions).resolve()),
         threshold_source=source,
         groups=args.groups,
-        gate_params=resolve_params(settings.threshold, info, info.get("embedding_model"), settings.min_coverage),
+        gate_params=gate_params,
         retrieve_options=settings.retrieve_options(),
     )
     summary = results["summary"]

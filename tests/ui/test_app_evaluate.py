@@ -150,7 +150,7 @@ def test_a_saved_threshold_shows_at_once_and_the_suggestion_sets_the_slider_clea
         logging.getLogger(WIDGET_POLICIES).removeHandler(warnings)
     assert not at.exception, [e.value for e in at.exception]
     assert f"threshold {chosen:.3f} (calibrated)" in "\n".join(c.value for c in at.sidebar.caption)
-    chart = at.get("plotly_chart")[0]
+    chart = [c for c in at.get("plotly_chart") if c.proto.id.endswith("-calibration_blog")][0]
     assert f"current {chosen:.3f}" in chart.proto.spec  # the chart's current line moved too
     assert f"now use the threshold {chosen:.3f}" in at.success[0].value
     assert not [m for m in warnings.messages if "Session State" in m], warnings.messages
