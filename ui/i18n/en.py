@@ -91,7 +91,7 @@ TEXT = {
     "ask.search_failed": "The search failed.",
     "ask.refused_gate": "No passage is close enough to the question (best score {best}, threshold {threshold}): the chat model was not asked.",
     "ask.refused_empty": "No passage was found in this collection (is it empty, or hidden from your groups?).",
-    "ask.refused_words": "{why}: the chat model was not asked.",
+    "ask.refused_words": "No article mentions: {words}; the chat model was not asked.",
     "ask.refused_model": "The chat model read the passages and found no answer in them.",
     "ask.no_answer": "No answer was written: the chat model could not be reached. The passages found are below.",
     "ask.no_answer_other": "No answer was written. The passages found are below.",

@@ -91,7 +91,7 @@ TEXT = {
     "ask.search_failed": "La recherche a échoué.",
     "ask.refused_gate": "Aucun passage n'est assez proche de la question (meilleur score {best}, seuil {threshold}) : le modèle n'a pas été interrogé.",
     "ask.refused_empty": "Aucun passage trouvé dans cette collection (est-elle vide, ou cachée pour vos groupes ?).",
-    "ask.refused_words": "{why} : le modèle n'a pas été interrogé.",
+    "ask.refused_words": "Aucun article ne parle de : {words} ; le modèle n'a pas été interrogé.",
     "ask.refused_model": "Le modèle a lu les passages et n'y a pas trouvé la réponse.",
     "ask.no_answer": "Aucune réponse rédigée : le modèle de chat est injoignable. Les passages trouvés sont ci-dessous.",
     "ask.no_answer_other": "Aucune réponse rédigée. Les passages trouvés sont ci-dessous.",

@@ -93,9 +93,11 @@ def refusal_details(result: Any) -> str:
     """Why the question was refused, in the reader's language."""
     best = getattr(result, "best_score", None)
     gate = getattr(result, "gate", None) or {}
-    if gate.get("refused") and gate.get("reason") in ("unknown_names", "low_coverage"):
-        # Refused by the question's words (rag.answer.gate): the reason names them.
-        return t("ask.refused_words", why=getattr(result, "refusal_reason", "") or "")
+    signals = gate.get("signals") or {}
+    words = signals.get("unknown_names") if gate.get("reason") == "unknown_names" else signals.get("missing")
+    if gate.get("refused") and gate.get("reason") in ("unknown_names", "low_coverage") and words:
+        # Refused by the question's words (rag.answer.gate): name the ones no article holds.
+        return t("ask.refused_words", words=", ".join(words))
     if getattr(result, "accepted", None) and not gate.get("refused"):  # the model itself refused
         return t("ask.refused_model")
     if best is None:
