@@ -4,6 +4,7 @@ chromium through the walk-through a new user makes, in French then in English.""
 from __future__ import annotations
 
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -156,7 +157,8 @@ def test_the_walk_through_in_french_then_english(app_url, lmstudio, tmp_path):
             shots.append(shoot(page, "fr-5-evaluation-model-down"))
             page.get_by_role("button", name="Placer le curseur sur la suggestion").click()
             settle(page)
-            save = page.get_by_role("button", name="Enregistrer")
+            # The threshold's own save button (the gate's settings have another one).
+            save = page.get_by_role("button", name=re.compile(r"^Enregistrer \S+ comme seuil"))
             value = save.inner_text().split()[1]
             save.click()
             settle(page)
