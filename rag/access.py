@@ -141,6 +141,14 @@ def load_user_groups_file(path: str | Path) -> UserGroups:
     return parse_user_groups(_read_access_file(path), origin=f"the access file {path}")
 
 
+def _inline_json(text: str, variable: str, example: str) -> Any:
+    """A mapping given inline in an environment variable, or a message that shows how to write it."""
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise ConfigError(f"{variable} is not valid JSON ({exc.msg}): write it like {example}") from exc
+
+
 def load_user_groups(env: Mapping[str, str] | None = None) -> UserGroups:
     """The user-to-groups mapping from RAG_ACCESS_FILE, then RAG_USERS_GROUPS (JSON), which wins per user."""
     env = os.environ if env is None else env
@@ -150,13 +158,7 @@ def load_user_groups(env: Mapping[str, str] | None = None) -> UserGroups:
         mapping.update(load_user_groups_file(path))
     inline = (env.get("RAG_USERS_GROUPS") or "").strip()
     if inline:
-        try:
-            data = json.loads(inline)
-        except json.JSONDecodeError as exc:
-            raise ConfigError(
-                f"RAG_USERS_GROUPS is not valid JSON ({exc.msg}): write it like "
-                '{"alice@example.com": ["public", "staff"]}'
-            ) from exc
+        data = _inline_json(inline, "RAG_USERS_GROUPS", '{"alice@example.com": ["public", "staff"]}')
         mapping.update(parse_user_groups(data, origin="RAG_USERS_GROUPS"))
     return mapping
 
@@ -209,12 +211,7 @@ def load_user_roles(env: Mapping[str, str] | None = None) -> UserRoles:
             mapping.update(parse_user_roles(roles, origin=f"the [roles] table of {path}"))
     inline = (env.get("RAG_USERS_ROLES") or "").strip()
     if inline:
-        try:
-            data = json.loads(inline)
-        except json.JSONDecodeError as exc:
-            raise ConfigError(
-                f'RAG_USERS_ROLES is not valid JSON ({exc.msg}): write it like {{"alice@example.com": "editor"}}'
-            ) from exc
+        data = _inline_json(inline, "RAG_USERS_ROLES", '{"alice@example.com": "editor"}')
         mapping.update(parse_user_roles(data, origin="RAG_USERS_ROLES"))
     return mapping
 
