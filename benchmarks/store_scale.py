@@ -61,7 +61,8 @@ from rag.chunking import DEFAULT_STRATEGY, make_chunker  # noqa: E402
 from rag.demo import QUESTIONS_PATH  # noqa: E402
 from rag.embeddings import EMBEDDED_MODEL_ID, EmbeddedEmbedder  # noqa: E402
 from rag.index import edge_store  # noqa: E402
-from rag.index.ingest import _payload, build_key  # noqa: E402
+from rag.index.point_payload import point_payload  # noqa: E402
+from rag.index.versions import build_key  # noqa: E402
 from rag.index.points import PointRecord, point_id  # noqa: E402
 from rag.index.server_store import QdrantClientBackend  # noqa: E402
 from rag.index.sparse import sparse_query, sparse_vector  # noqa: E402
@@ -144,7 +145,7 @@ class Corpus:
         vectors = realistic(self.real, len(chunks), self.seed + self.documents)
         records = []
         for position, chunk in enumerate(chunks):
-            payload = _payload(doc, chunk, position, self.strategy, self.build, EMBEDDED_MODEL_ID, len(chunks))
+            payload = point_payload(doc, chunk, position, self.strategy, self.build, EMBEDDED_MODEL_ID, len(chunks))
             payload.update(url=url, access=access)
             records.append(PointRecord(point_id(url, position), vectors[position].tolist(), sparse[position], payload))
         self.documents += 1

@@ -8,7 +8,8 @@ import streamlit as st
 
 from rag.documents import Document, Problem
 from rag.errors import RagError
-from rag.index.ingest import IngestProgress, IngestReport, ingest
+from rag.index.ingest import ingest
+from rag.index.ingest_report import IngestProgress, IngestReport
 from rag.index.progress import format_progress
 from ui.present.safe_markdown import escape_link_text
 from ui import enrichment_view, lang

@@ -14,7 +14,8 @@ from rag.config import Settings
 from rag.embeddings import embedder_for_collection
 from rag.enrich import MODES as ENRICH_MODES
 from rag.enrich import make_enricher, resolve_enrichment
-from rag.index.ingest import ingest, resolve_strategy, settings_text
+from rag.index.ingest import ingest
+from rag.index.strategy_choice import resolve_strategy, settings_text
 from rag.index.progress import ProgressPrinter
 from rag.redact import strip_userinfo
 from rag.sources import WordPressSource, is_url, open_source

@@ -1,26 +1,22 @@
-"""The ingestion pipeline: documents -> chunks -> vectors -> Qdrant points, idempotent.
+"""The ingestion run: documents -> chunks -> vectors -> Qdrant points, idempotent.
 
-Re-running is always safe. Point ids are uuid5(url, chunk index); a document is skipped only
-when *all* its stored points describe the same version (modified, content hash, access,
-strategy + chunk settings + model) and there are exactly as many as that version had chunks,
-so a run killed in the middle of a document's writes redoes that document next time.
+Re-running is always safe: point ids are uuid5(url, chunk index), and a document is skipped
+only when its stored points are one complete copy of this version (rag.index.versions).
 A changed document gets its new points first, then loses the ones it no longer has.
+The decisions are pure functions beside this module (versions, strategy_choice, vector_checks,
+point_payload); this one reads the source and writes to the store.
 """
 
 from __future__ import annotations
 
-import hashlib
-import json
 import time
 from collections.abc import Sized
-from dataclasses import asdict, dataclass, field
-from typing import Any, Callable, Iterable, Iterator
+from typing import Any, Iterable, Iterator
 
-from rag.chunking import DEFAULT_STRATEGY, make_chunker
+from rag.chunking import make_chunker
 from rag.chunking.base import Chunk
 from rag.chunking.token_cap import cap_tokens
 from rag.embeddings import OVER_LIMIT_NOTE
-from rag.embeddings.base import vector_problem
 from rag.documents import SKIPPED, WARNING, Document, Problem
 from rag.enrich import (
     MODEL_MODES,
@@ -28,170 +24,24 @@ from rag.enrich import (
     Enricher,
     EnrichmentError,
     enriched_text,
-    enrichment_summary,
     make_enricher,
     resolve_enrichment,
 )
 from rag.errors import ConfigError, EmbeddingError, RagError, SourceError
+from rag.index.collection_size import embedded_size_note
+from rag.index.ingest_report import IngestProgress, IngestReport, ProgressCallback
+from rag.index.point_payload import point_payload
+from rag.index.points import PointRecord, StoredPoint, point_id
 from rag.index.sparse import sparse_vector
-from rag.index.store import PointRecord, Store, StoredPoint, now_iso, point_id
-from rag.index.terms import TERMS_FIELD, TERMS_VERSION, chunk_terms
+from rag.index.store import Store
+from rag.index.strategy_choice import resolve_strategy
+from rag.index.terms import TERMS_VERSION
+from rag.index.vector_checks import batch_problem, sample_problem, stored_vectors_usable
+from rag.index.versions import VERSION_KEYS, build_key, is_unchanged
 
 _EMBED_BATCH = 16  # chunks per embedding call: progress moves within long documents
 _VERIFY_SAMPLE = 5
 _MAX_EMBED_FAILURES_IN_A_ROW = 5  # the server is down, not one document bad: stop instead of failing all
-# Measured (benchmarks/README.md, "The embedded store"): Qdrant Edge answers hybrid searches
-# under the access filter in milliseconds up to 100k chunks, the largest size measured.
-EMBEDDED_COMFORT_LIMIT = 100_000
-
-
-def embedded_size_note(points: int) -> str | None:
-    """What to tell the user of an embedded collection larger than the sizes measured; else None."""
-    if points <= EMBEDDED_COMFORT_LIMIT:
-        return None
-    return (
-        f"the collection holds {points:,} chunks, more than the {EMBEDDED_COMFORT_LIMIT:,} the embedded store "
-        "was measured with (benchmarks/README.md): it keeps working, but a Qdrant server "
-        "(RAG_QDRANT_URL, `rag migrate`) is the measured choice from there"
-    )
-_INDEX_KEYS = ["url", "order", "modified", "content_hash", "access", "build", "chunks"]
-
-
-@dataclass
-class IngestProgress:
-    docs_done: int
-    docs_total: int | None
-    chunks_done: int
-    rate: float  # chunks embedded per second so far
-    eta: float | None  # seconds left, when the total is known
-    current: str  # title of the document being processed
-    phase: str  # "reading" | "enriching" | "embedding" | "writing" | "indexed" | "pruning" | "verifying" | "done"
-    outcome: str = ""  # with phase "indexed": "new" | "changed" | "unchanged" | "skipped" | "failed" | "warning"
-    enrich_tokens: int = 0  # tokens the chat model read and wrote for contexts so far (cache hits cost none)
-    enrich_seconds: float = 0.0
-
-
-@dataclass
-class IngestReport:
-    collection: str
-    strategy: str
-    embedding_model: str
-    new: int = 0
-    changed: int = 0
-    unchanged: int = 0
-    failed: list[tuple[str, str]] = field(default_factory=list)  # (item, reason)
-    skipped: list[tuple[str, str]] = field(default_factory=list)  # (item, reason): nothing to index, not a failure
-    pruned: int = 0
-    chunks_written: int = 0
-    points_deleted: int = 0
-    seconds: float = 0.0
-    warnings: list[str] = field(default_factory=list)
-    verified: int = 0  # stored points read back with a vector of the right size, non-zero
-    verify_error: str | None = None
-    aborted: str | None = None  # why the run stopped before the end of the source (no pruning then)
-    enrichment: dict[str, Any] | None = None  # mode, model, contexts, cached, tokens, seconds (when enriched)
-    new_urls: list[str] = field(default_factory=list)
-    changed_urls: list[str] = field(default_factory=list)
-    pruned_urls: list[str] = field(default_factory=list)
-
-    @property
-    def ok(self) -> bool:
-        return not self.failed and self.verify_error is None and self.aborted is None
-
-    def to_dict(self) -> dict[str, Any]:
-        data = asdict(self)
-        data["failed"] = [{"item": item, "reason": reason} for item, reason in self.failed]
-        data["skipped"] = [{"item": item, "reason": reason} for item, reason in self.skipped]
-        data["ok"] = self.ok
-        return data
-
-    def summary(self) -> str:
-        lines = [
-            f"Collection {self.collection!r} ({self.strategy}, {self.embedding_model}): "
-            f"{self.new} new, {self.changed} changed, {self.unchanged} unchanged, "
-            + (f"{len(self.skipped)} skipped (no text), " if self.skipped else "")
-            + f"{len(self.failed)} failed, {self.pruned} pruned; "
-            f"{self.chunks_written} chunks written in {self.seconds:.1f}s.",
-        ]
-        if self.enrichment:
-            lines.append(enrichment_summary(self.enrichment))
-        if self.verify_error:
-            lines.append(f"Verification FAILED: {self.verify_error}")
-        elif self.verified:
-            lines.append(f"Verified {self.verified} stored points (vector size and non-zero).")
-        if self.aborted:
-            lines.append(f"Stopped early: {self.aborted}")
-        for message in self.warnings:
-            lines.append(f"warning: {message}")
-        for item, reason in self.skipped:
-            lines.append(f"skipped {item}: {reason}")
-        for item, reason in self.failed:
-            lines.append(f"FAILED {item}: {reason}")
-        return "\n".join(lines)
-
-
-ProgressCallback = Callable[[IngestProgress], None]
-
-
-def build_key(strategy: str, chunk_settings: dict[str, Any], model: str, enrichment: str = NONE) -> str:
-    """Short fingerprint of how chunks were made and embedded; a change means re-embedding."""
-    parts: list[Any] = [strategy, chunk_settings, model]
-    if enrichment != NONE:  # unenriched collections keep the key they always had
-        parts.append(enrichment)
-    raw = json.dumps(parts, sort_keys=True, default=str)
-    return hashlib.sha256(raw.encode("utf-8")).hexdigest()[:16]
-
-
-def is_unchanged(doc: Document, points: list[StoredPoint], build: str) -> bool:
-    """True when the stored points are exactly one complete copy of this version of `doc`."""
-    if not points:
-        return False
-    expected = {
-        "modified": doc.modified, "content_hash": doc.content_hash, "build": build,
-        "access": sorted(doc.access),
-    }
-    chunks = points[0].payload.get("chunks")
-    if not isinstance(chunks, int) or chunks != len(points):
-        return False
-    for p in points:
-        got = {k: p.payload.get(k) for k in expected}
-        got["access"] = sorted(got["access"] or [])
-        if got != expected or p.payload.get("chunks") != chunks:
-            return False
-    return {p.id for p in points} == {point_id(doc.url, i) for i in range(chunks)}
-
-
-def _payload(
-    doc: Document, chunk: Chunk, position: int, strategy: str, build: str, model: str, total: int,
-    content_hash: str | None = None, context: str | None = None,
-) -> dict[str, Any]:
-    payload = {
-        # The contract's keys.
-        "url": doc.url,
-        "title": doc.title,
-        "section": chunk.section,
-        "heading_path": list(chunk.heading_path),
-        "order": position,
-        "modified": doc.modified,
-        "text": chunk.text,
-        "header": chunk.header,
-        "strategy": strategy,
-        "source": doc.source,
-        "access": list(doc.access),
-        "content_hash": content_hash or doc.content_hash,
-        # Added: completeness and build checks for re-runs, and offsets for previews.
-        "chunks": total,
-        "build": build,
-        "embedding_model": model,
-        "start": chunk.start,
-        "end": chunk.end,
-        "warnings": list(chunk.warnings),
-        # The answerability gate counts, under the reader's access filter, the chunks holding a term.
-        TERMS_FIELD: chunk_terms(chunk.embedding_text),
-    }
-    if context is not None:
-        payload["context"] = context  # embedded and indexed before the body, never cited
-    return payload
 
 
 class _Run:
@@ -260,7 +110,7 @@ class _Run:
             return  # recreated on the first item, so a source failing at once destroys nothing
         self.created = not self.store.exists(self.collection)
         self.store.ensure_collection(self.collection, self.model, dimension, self.strategy, self.chunk_settings)
-        for point in self.store.scroll(self.collection, payload=_INDEX_KEYS):
+        for point in self.store.scroll(self.collection, payload=VERSION_KEYS):
             url = point.payload.get("url")
             if isinstance(url, str):
                 self.index.setdefault(url, []).append(point)
@@ -394,7 +244,7 @@ class _Run:
                 id=point_id(doc.url, position),
                 dense=vector,
                 sparse=sparse_vector(text),
-                payload=_payload(
+                payload=point_payload(
                     doc, chunk, position, self.strategy, self.build, self.model, len(chunks), content_hash,
                     context if keep_context else None,
                 ),
@@ -421,10 +271,7 @@ class _Run:
         """Do the stored vectors of an otherwise unchanged document hold up? (Earlier versions
         stored NaN points from a server returning 1e308, and verification only samples.)"""
         stored = self.store.get_points(self.collection, [p.id for p in points], with_vectors=True)
-        return len(stored) == len(points) and all(
-            len(p.vector or []) == self.embedder.dimension and vector_problem(p.vector or []) is None
-            for p in stored
-        )
+        return stored_vectors_usable(stored, len(points), self.embedder.dimension)
 
     def embed(self, doc: Document, chunks: list[Chunk], texts: list[str]) -> list[list[float]]:
         dimension = self.embedder.dimension
@@ -439,19 +286,9 @@ class _Run:
             truncated = getattr(self.embedder, "last_truncated", None) or []
             for label in truncated:
                 self.report.warnings.append(f"{label}: {OVER_LIMIT_NOTE}")
-            if len(got) != len(batch):
-                raise EmbeddingError(f"the embedding model returned {len(got)} vectors for {len(batch)} chunks")
-            for label, vector in zip(labels, got):
-                if len(vector) != dimension:
-                    raise EmbeddingError(
-                        f"the embedding model returned {len(vector)} dimensions for {label}, "
-                        f"the collection has {dimension}"
-                    )
-                # Checked here too, whatever the embedder: a vector the store turns into NaN
-                # would stay there looking indexed.
-                problem = vector_problem(vector)
-                if problem is not None:
-                    raise EmbeddingError(f"the embedding model returned {problem} for {label}: not stored")
+            problem = batch_problem(got, labels, dimension)
+            if problem is not None:
+                raise EmbeddingError(problem)
             vectors.extend(got)
             self.chunks_done += len(batch)
         return vectors
@@ -484,25 +321,9 @@ class _Run:
         else:
             sample = list(self.store.scroll(self.collection, with_vectors=True, limit=3))
             expected = len(sample)
-        dimension = self.embedder.dimension
-        if len(sample) != expected:
-            self.report.verify_error = f"{expected - len(sample)} of {expected} sampled points could not be read back"
-            return
-        for point in sample:
-            vector = point.vector or []
-            if len(vector) != dimension:
-                self.report.verify_error = (
-                    f"point {point.id} ({point.payload.get('url')}) has {len(vector)} dimensions, expected {dimension}"
-                )
-                return
-            problem = vector_problem(vector)
-            if problem is not None:
-                self.report.verify_error = (
-                    f"point {point.id} ({point.payload.get('url')}) has an unusable vector ({problem}); "
-                    "the next run re-embeds that document"
-                )
-                return
-        self.report.verified = len(sample)
+        self.report.verify_error = sample_problem(sample, expected, self.embedder.dimension)
+        if self.report.verify_error is None:
+            self.report.verified = len(sample)
 
 
 def ingest(
@@ -540,48 +361,3 @@ def ingest(
             )
         enricher = make_enricher(mode)
     return _Run(items, store, embedder, collection, strategy, chunk_settings, full, prune, progress, enricher).run()
-
-
-def settings_text(settings: dict[str, Any] | None) -> str:
-    """`chunk_size=300, overlap=60`: chunk settings as a person writes them."""
-    return ", ".join(f"{k}={v}" for k, v in (settings or {}).items()) or "default settings"
-
-
-def settings_mismatch(info: dict[str, Any] | None, strategy: str, chunk_settings: dict[str, Any] | None) -> bool:
-    """True when a collection holds chunks cut another way than `strategy` with these settings."""
-    built = (info or {}).get("strategy") if (info or {}).get("points") else None
-    if not built:
-        return False
-    recorded = (info or {}).get("chunk_settings") or {}
-    wanted = make_chunker(strategy, **(chunk_settings or {})).settings()
-    return built != strategy or bool(recorded and dict(recorded) != wanted)
-
-
-def resolve_strategy(
-    info: dict[str, Any] | None,
-    strategy: str | None,
-    chunk_settings: dict[str, Any] | None,
-    full: bool,
-) -> tuple[str, dict[str, Any] | None]:
-    """The strategy a run uses. One collection holds chunks of one strategy and one set of
-    settings, as its metadata says: mixing them would make that record, and evaluations, lie."""
-    built = (info or {}).get("strategy") if (info or {}).get("points") else None
-    if strategy is None:
-        if built and not full:
-            recorded = (info or {}).get("chunk_settings")
-            return built, (dict(recorded) if isinstance(recorded, dict) and chunk_settings is None else chunk_settings)
-        return DEFAULT_STRATEGY, chunk_settings
-    if not full and settings_mismatch(info, strategy, chunk_settings):
-        wanted = make_chunker(strategy, **(chunk_settings or {})).settings()
-        recorded = (info or {}).get("chunk_settings") or {}
-        name = (info or {}).get("name") or "the collection"
-        raise ConfigError(
-            f"{name!r} was built with the strategy {built} ({settings_text(recorded)}); this run asks for "
-            f"{strategy} ({settings_text(wanted)}). Rebuild it with --full, or index into another collection "
-            "(--collection NAME)."
-        )
-    return strategy, chunk_settings
-
-
-__all__ = ["IngestProgress", "IngestReport", "ingest", "resolve_strategy", "settings_mismatch", "settings_text",
-           "is_unchanged", "build_key", "now_iso"]

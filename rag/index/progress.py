@@ -6,7 +6,7 @@ import sys
 import time
 from typing import TextIO
 
-from rag.index.ingest import IngestProgress
+from rag.index.ingest_report import IngestProgress
 
 
 def _duration(seconds: float) -> str:

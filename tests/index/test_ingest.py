@@ -12,7 +12,7 @@ from rag.config import Settings
 from rag.documents import Document, Problem
 from rag.embeddings import EmbeddedEmbedder, OpenAIEmbedder
 from rag.errors import StoreError
-from rag.index.ingest import IngestProgress
+from rag.index.ingest_report import IngestProgress
 from rag.index.ingest import ingest as run_ingest
 from rag.answer.retrieve import retrieve
 from rag.index.store import Store, point_id

@@ -1,0 +1,84 @@
+"""What an ingestion run tells while it runs (IngestProgress) and when it ends (IngestReport)."""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field
+from typing import Any, Callable
+
+from rag.enrich import enrichment_summary
+
+
+@dataclass
+class IngestProgress:
+    docs_done: int
+    docs_total: int | None
+    chunks_done: int
+    rate: float  # chunks embedded per second so far
+    eta: float | None  # seconds left, when the total is known
+    current: str  # title of the document being processed
+    phase: str  # "reading" | "enriching" | "embedding" | "writing" | "indexed" | "pruning" | "verifying" | "done"
+    outcome: str = ""  # with phase "indexed": "new" | "changed" | "unchanged" | "skipped" | "failed" | "warning"
+    enrich_tokens: int = 0  # tokens the chat model read and wrote for contexts so far (cache hits cost none)
+    enrich_seconds: float = 0.0
+
+
+ProgressCallback = Callable[[IngestProgress], None]
+
+
+@dataclass
+class IngestReport:
+    collection: str
+    strategy: str
+    embedding_model: str
+    new: int = 0
+    changed: int = 0
+    unchanged: int = 0
+    failed: list[tuple[str, str]] = field(default_factory=list)  # (item, reason)
+    skipped: list[tuple[str, str]] = field(default_factory=list)  # (item, reason): nothing to index, not a failure
+    pruned: int = 0
+    chunks_written: int = 0
+    points_deleted: int = 0
+    seconds: float = 0.0
+    warnings: list[str] = field(default_factory=list)
+    verified: int = 0  # stored points read back with a vector of the right size, non-zero
+    verify_error: str | None = None
+    aborted: str | None = None  # why the run stopped before the end of the source (no pruning then)
+    enrichment: dict[str, Any] | None = None  # mode, model, contexts, cached, tokens, seconds (when enriched)
+    new_urls: list[str] = field(default_factory=list)
+    changed_urls: list[str] = field(default_factory=list)
+    pruned_urls: list[str] = field(default_factory=list)
+
+    @property
+    def ok(self) -> bool:
+        return not self.failed and self.verify_error is None and self.aborted is None
+
+    def to_dict(self) -> dict[str, Any]:
+        data = asdict(self)
+        data["failed"] = [{"item": item, "reason": reason} for item, reason in self.failed]
+        data["skipped"] = [{"item": item, "reason": reason} for item, reason in self.skipped]
+        data["ok"] = self.ok
+        return data
+
+    def summary(self) -> str:
+        lines = [
+            f"Collection {self.collection!r} ({self.strategy}, {self.embedding_model}): "
+            f"{self.new} new, {self.changed} changed, {self.unchanged} unchanged, "
+            + (f"{len(self.skipped)} skipped (no text), " if self.skipped else "")
+            + f"{len(self.failed)} failed, {self.pruned} pruned; "
+            f"{self.chunks_written} chunks written in {self.seconds:.1f}s.",
+        ]
+        if self.enrichment:
+            lines.append(enrichment_summary(self.enrichment))
+        if self.verify_error:
+            lines.append(f"Verification FAILED: {self.verify_error}")
+        elif self.verified:
+            lines.append(f"Verified {self.verified} stored points (vector size and non-zero).")
+        if self.aborted:
+            lines.append(f"Stopped early: {self.aborted}")
+        for message in self.warnings:
+            lines.append(f"warning: {message}")
+        for item, reason in self.skipped:
+            lines.append(f"skipped {item}: {reason}")
+        for item, reason in self.failed:
+            lines.append(f"FAILED {item}: {reason}")
+        return "\n".join(lines)
