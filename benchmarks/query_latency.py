@@ -19,7 +19,6 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import subprocess
 import sys
 import time
 from pathlib import Path
@@ -32,6 +31,7 @@ from _common import (  # noqa: E402
     PrecomputedQueryEmbedder,
     embed_threads,
     finish,
+    in_fresh_process,
     latency_summary,
     machine,
     say,
@@ -80,9 +80,7 @@ def embed_worker(threads: int, passes: int) -> dict[str, Any]:
 def embedding_by_threads(passes: int) -> list[dict[str, Any]]:
     rows = []
     for threads in (1, 2):
-        out = subprocess.run([sys.executable, __file__, "--embed-worker", str(threads), "--passes", str(passes)],
-                             capture_output=True, text=True, timeout=600, check=True)
-        rows.append(json.loads(out.stdout.strip().splitlines()[-1]))
+        rows.append(in_fresh_process(__file__, ["--embed-worker", str(threads), "--passes", str(passes)], timeout=600))
         say(f"  query embedding at {threads} thread(s): p50 {rows[-1]['p50_ms']} ms, p95 {rows[-1]['p95_ms']} ms")
     return rows
 

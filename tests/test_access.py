@@ -107,13 +107,3 @@ def test_streamlit_secrets_objects_are_accepted():
     from streamlit.runtime.secrets import AttrDict  # the type st.secrets sections have
 
     assert auth_mode(AttrDict({"auth": {**AUTH_BASE, "google": GOOGLE}}), env={}) == "oidc"
-
-
-@pytest.mark.slow  # a fresh interpreter imports the whole package
-def test_rag_package_does_not_import_streamlit():
-    import subprocess
-    import sys
-
-    code = "import sys, rag.access, rag.redact, ui.present.safe_markdown, rag.index.migrate; print('streamlit' in sys.modules)"
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
-    assert out.strip() == "False"

@@ -16,6 +16,13 @@ import pytest
 STAGES = "rag.cli, rag.cli.main, rag.sources, rag.chunking, rag.enrich, rag.embeddings, rag.index, rag.answer, rag.evaluate"
 
 
+def _last_two_lines(code: str) -> tuple[list[str], list[str]]:
+    """Run `code` in a fresh interpreter: the two JSON lists it prints last."""
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120, check=True)
+    first, second = (json.loads(line) for line in out.stdout.splitlines()[-2:])
+    return first, second
+
+
 @pytest.mark.slow  # a fresh interpreter imports every module of the package
 def test_importing_rag_pulls_in_neither_streamlit_nor_plotly():
     code = (
@@ -27,8 +34,23 @@ def test_importing_rag_pulls_in_neither_streamlit_nor_plotly():
         "print(json.dumps(sorted(m for m in sys.modules if m.split('.')[0] in ('streamlit', 'plotly'))))\n"
         "print(json.dumps(sorted(m for m in sys.modules if m.startswith('rag.'))))\n"
     )
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120, check=True)
-    display, loaded = (json.loads(line) for line in out.stdout.splitlines()[-2:])
+    display, loaded = _last_two_lines(code)
     assert display == []
     # The walk really imported the stages (an empty walk would pass the first check vacuously).
     assert {"rag.answer.pipeline", "rag.evaluate.runner", "rag.index.store", "rag.cli.main"} <= set(loaded)
+
+
+@pytest.mark.slow  # a fresh interpreter imports every presentation helper
+def test_presentation_helpers_run_without_streamlit():
+    """ui/present turns results into rows, Markdown and charts: pure, testable without a page."""
+    code = (
+        "import json, pkgutil, importlib, sys, ui.present\n"
+        "names = [m.name for m in pkgutil.walk_packages(ui.present.__path__, 'ui.present.')]\n"
+        "for name in names:\n"
+        "    importlib.import_module(name)\n"
+        "print(json.dumps(names))\n"
+        "print(json.dumps(sorted(m for m in sys.modules if m.split('.')[0] == 'streamlit')))\n"
+    )
+    names, display = _last_two_lines(code)
+    assert display == []
+    assert {"ui.present.safe_markdown", "ui.present.evaluation", "ui.present.answer"} <= set(names)

@@ -3,22 +3,20 @@ indexing, what the chat model's contexts cost, and a clear refusal without a cha
 
 from __future__ import annotations
 
-from pathlib import Path
 
 from streamlit.testing.v1 import AppTest
 
 from rag.config import Settings
 from rag.index.store import Store
+from tests.fixtures.apptest import open_page, table_with
 
-APP = str(Path(__file__).resolve().parents[2] / "streamlit_app.py")
 ARTICLE = (b"---\ntitle: Tickets Kerberos\n---\n\nCet article montre comment lister et purger les tickets "
            b"Kerberos avec klist, sans redemarrer la session.\n\n## Lister\n\nLancez klist pour voir le cache.\n\n"
            b"## Purger\n\nLancez klist purge : chaque ticket est redemande au prochain acces.\n")
 
 
 def _page_with_one_upload() -> AppTest:
-    at = AppTest.from_file(APP, default_timeout=120).run()
-    at.switch_page("app_pages/2_Ingest.py").run()
+    at = open_page("app_pages/2_Ingest.py")
     at.radio(key="source_kind").set_value("upload").run()
     at.file_uploader[0].set_value([("klist.md", ARTICLE, "text/markdown")]).run()
     at.selectbox(key="target_strategy").set_value("sections").run()
@@ -27,9 +25,7 @@ def _page_with_one_upload() -> AppTest:
 
 
 def _contexts(at: AppTest):
-    tables = [d.value for d in at.dataframe if "context" in d.value.columns]
-    assert len(tables) == 1
-    return tables[0]
+    return table_with(at, "context")
 
 
 def test_lead_contexts_are_previewed_then_indexed_apart_from_the_cited_text(app_env_empty, lmstudio):

@@ -2,30 +2,23 @@
 
 from __future__ import annotations
 
-from pathlib import Path
 
 import pytest
 from streamlit.testing.v1 import AppTest
 
 from rag.config import Settings
 from rag.index.store import Store
+from tests.fixtures.apptest import open_page, table_with
 
-APP = str(Path(__file__).resolve().parents[2] / "streamlit_app.py")
-TIMEOUT = 120
 STRATEGIES = ["recursive", "sections", "sections_min_max", "markdown"]
 
 
 def ingest_page() -> AppTest:
-    at = AppTest.from_file(APP, default_timeout=TIMEOUT).run()
-    at.switch_page("app_pages/2_Ingest.py").run()
-    assert not at.exception, [e.value for e in at.exception]
-    return at
+    return open_page("app_pages/2_Ingest.py")
 
 
 def stats_table(at: AppTest):
-    tables = [d.value for d in at.dataframe if "median" in d.value.columns]
-    assert len(tables) == 1
-    return tables[0]
+    return table_with(at, "median")
 
 
 @pytest.fixture
