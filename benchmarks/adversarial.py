@@ -24,10 +24,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from _common import RESULTS, finish, machine, median_of, say  # noqa: E402
 
-from rag.answer_display import demote_headings  # noqa: E402
+from ui.present.answer import demote_headings  # noqa: E402
 from rag.chunking import STRATEGIES, make_chunker  # noqa: E402
-from rag.markdown import html_to_markdown  # noqa: E402
-from rag.safe_markdown import sanitize_markdown  # noqa: E402
+from rag.sources.html import html_to_markdown  # noqa: E402
+from ui.present.safe_markdown import sanitize_markdown  # noqa: E402
 
 LINEAR_ENOUGH = 1.3  # growth exponent; timing noise on a shared machine stays well under it
 # Seconds at the largest size below which noise decides the exponent (the machine is shared).

@@ -1,9 +1,10 @@
-"""Where the fenced code blocks of a Markdown text are: one rule for every place that scans text.
+"""Where the fenced code blocks and the headings of a Markdown text are: one rule for every scan.
 
-Chunking (no cut inside a block), HTML conversion (blank lines kept inside code), the files'
-first heading, citations (brackets in code are not citations) and the dashboard's safe Markdown
-(code left as written, prose escaped) must agree on what is code, or one of them shows as prose
-what another keeps as code. The rule, after CommonMark:
+Chunking (no cut inside a block, sections by heading), HTML conversion (blank lines kept inside
+code), the files' first heading, citations (brackets in code are not citations) and the
+dashboard's safe Markdown (code left as written, prose escaped) and passages (headings shown as
+bold lines) must agree on what is code and what is a heading, or one of them shows as prose what
+another keeps as code, or names a section another does not see. The fence rule, after CommonMark:
 
 - a fence opens on a line of three or more backticks or tildes, after any indentation (fences
   often sit in list items); a backtick fence's info string holds no backtick, so that inline
@@ -13,7 +14,16 @@ what another keeps as code. The rule, after CommonMark:
   line (the list item, and its code, end there);
 - an unclosed fence runs to the end of the text.
 
-Every pattern here is linear: one pass, no nested repetition.
+The heading rule (ATX headings; setext underlines are not read as headings anywhere):
+
+- up to three spaces, one to six `#`, then a blank and the title, or nothing;
+- the title loses its closing hashes when they follow a blank (`## Title ##`; `C#` stays),
+  inline `<a>` anchors, and runs of blanks;
+- inside a fenced code block a `#` line is code (a shell comment), never a heading.
+
+Every pattern here is linear: one pass, no nested repetition. A heading's title runs to the end
+of its line and its closing hashes are trimmed with string methods: a pattern such as
+`(.+?)[ \t]*#*[ \t]*$` retries its tail at every character (minutes on a long line of spaces).
 """
 
 from __future__ import annotations
@@ -22,6 +32,12 @@ import re
 from typing import Iterator, NamedTuple
 
 FENCE_OPENING = r"[ \t]*(?:`{3,}|~{3,})"
+# A heading line, to compose into a larger pattern (chunking's one-pass scan) or match alone.
+# Possessive blanks never give back what they took, so a long run of them is read once.
+HEADING_LINE = r"(?P<hashes> {0,3}#{1,6})(?:[ \t]++(?P<title>[^\n]*))?\r?$"
+_HEADING = re.compile(HEADING_LINE)
+# [^<>]: an unclosed "<a" stops at the next "<" instead of rescanning the rest of the line.
+_ANCHOR_TAG = re.compile(r"</?a\b[^<>]*>", re.IGNORECASE)
 _OPENING = re.compile(r"^([ \t]*)(`{3,}|~{3,})([^\n]*)$", re.M)
 _CLOSERS: dict[str, re.Pattern[str]] = {}
 _OUTDENTS: dict[int, re.Pattern[str]] = {}
@@ -35,6 +51,13 @@ class Fence(NamedTuple):
     end: int
     marker: str  # the opening run, e.g. "```" or "~~~~"
     indent: int  # blanks before the marker
+
+
+class HeadingLine(NamedTuple):
+    """An ATX heading: its level (the number of `#`) and its title as readers see it."""
+
+    level: int
+    text: str
 
 
 def _closer(marker: str) -> re.Pattern[str]:
@@ -120,3 +143,40 @@ def lines_in_code(text: str) -> Iterator[tuple[str, Fence | None]]:
 def blank_code(text: str) -> str:
     """`text` with every fenced code block turned into spaces (offsets kept)."""
     return "".join(" " * len(piece) if is_code else piece for is_code, piece in split_code(text))
+
+
+# -- headings ------------------------------------------------------------------------------------
+
+
+def strip_closing_sequence(text: str) -> str:
+    """`Title ##` -> `Title`; `C#` stays (CommonMark: closing hashes follow a space, or are all)."""
+    text = text.strip()
+    if text.endswith("#"):
+        bare = text.rstrip("#")
+        if not bare or bare[-1] in " \t":
+            text = bare.rstrip(" \t")
+    return text
+
+
+def heading_text(raw: str) -> str:
+    """The title after the `#` marks as readers see it: `<a name="x"></a>Title ##` -> `Title`."""
+    text = strip_closing_sequence(raw)
+    if "<" in text:
+        text = _ANCHOR_TAG.sub("", text)
+    return " ".join(text.split())
+
+
+def heading(line: str) -> HeadingLine | None:
+    """The heading `line` (no newline) is, else None. Says nothing of code: see headings()."""
+    found = _HEADING.match(line)
+    if found is None:
+        return None
+    return HeadingLine(found.group("hashes").count("#"), heading_text(found.group("title") or ""))
+
+
+def headings(text: str) -> Iterator[tuple[int, HeadingLine]]:
+    """(line number from 0, heading) for every heading of `text` outside fenced code."""
+    for number, (line, fence) in enumerate(lines_in_code(text)):
+        found = heading(line) if fence is None else None
+        if found is not None:
+            yield number, found

@@ -20,9 +20,9 @@ from hypothesis import strategies as st
 
 from rag.chunking import STRATEGIES, make_chunker
 from rag.chunking._split import BLANK_LINE
-from rag.chunking._structure import _EVENT_LINE, Structure, heading_text
+from rag.chunking._structure import _EVENT_LINE, Structure
 from rag.answer.citations import parse_citations
-from rag.heading_line import strip_closing_sequence
+from rag.markdown_structure import heading_text, strip_closing_sequence
 from rag.sources.files import first_h1
 from rag.sources.html import html_to_markdown
 from rag.index.sparse import sparse_vector

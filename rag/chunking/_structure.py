@@ -10,24 +10,20 @@ import re
 from bisect import bisect_left, bisect_right
 from typing import NamedTuple
 
-from rag.markdown_structure import FENCE_OPENING, block_end
-from rag.heading_line import strip_closing_sequence
+from rag.markdown_structure import FENCE_OPENING, HEADING_LINE, block_end, heading_text
 
 CODE = "code"
 TABLE = "table"
 
-# [^<>]: an unclosed "<a" stops at the next "<" instead of rescanning the rest of the line.
-_ANCHOR_TAG = re.compile(r"</?a\b[^<>]*>", re.IGNORECASE)
 _NON_SPACE = re.compile(r"\S")
 _FRONT_MATTER_END = re.compile(r"^(?:---|\.\.\.)[ \t]*+\r?$", re.M)
-# A line that opens a fence (the rule is rag.markdown_structure's), is a heading, or may be a
-# table delimiter row.
+# A line that opens a fence, is a heading (both rules are rag.markdown_structure's), or may be
+# a table delimiter row.
 # Linear on any line: possessive runs (*+, ++) never give back what they took, so a long run of
-# spaces or tabs is read once, not once per split point (it was quadratic: 120 KB took 50 s);
-# a heading's title runs to the end of the line and its closing hashes are trimmed in Python.
+# spaces or tabs is read once, not once per split point (it was quadratic: 120 KB took 50 s).
 _EVENT_LINE = (
     rf"(?:(?P<fence>{FENCE_OPENING})(?P<info>[^\n]*)"
-    r"|(?P<hashes> {0,3}#{1,6})(?:[ \t]++(?P<title>[^\n]*))?\r?$"
+    rf"|{HEADING_LINE}"
     r"|[ \t]*+\|?+[ \t]*+:?+-++:?+[ \t]*+(?:\|[ \t]*+:?+-++:?+[ \t]*+)*+\|?+[ \t]*+\r?$)"
 )
 _EVENT = re.compile(_EVENT_LINE, re.M)
@@ -61,14 +57,6 @@ class Heading(NamedTuple):
     level: int
     text: str  # without the # marks, anchors or closing hashes
     line: str  # the heading line as written, for repeating it
-
-
-def heading_text(raw: str) -> str:
-    """`<a name="x"></a>Title ##` -> `Title`."""
-    text = strip_closing_sequence(raw)
-    if "<" in text:
-        text = _ANCHOR_TAG.sub("", text)
-    return " ".join(text.split())
 
 
 class Structure:

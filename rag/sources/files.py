@@ -15,8 +15,7 @@ from typing import Iterable, Iterator
 
 from rag.documents import SKIPPED, Document, Problem
 from rag.errors import SourceError
-from rag.heading_line import strip_closing_sequence
-from rag.markdown_structure import lines_in_code
+from rag.markdown_structure import headings
 from rag.sources.html import html_title_and_main, html_to_markdown
 from rag.sources.access_rule import AccessValueError, declared_access, effective_access
 from rag.sources.frontmatter import as_text, split_front_matter
@@ -28,8 +27,6 @@ HTML_SUFFIXES = (".html", ".htm")
 SUFFIXES = MARKDOWN_SUFFIXES + HTML_SUFFIXES
 FETCHED_SOURCE = "wordpress"  # front-matter `source` written by `rag fetch`
 
-# The title runs to the end of the line; its closing hashes are trimmed without backtracking.
-_ATX_H1 = re.compile(r"^ {0,3}#[ \t]++(.+)$")
 _TAG = re.compile(r"<[^<>]+>")
 
 
@@ -51,13 +48,10 @@ def _decode(raw: bytes, item: str, problems: list[Problem]) -> str:
 
 
 def first_h1(markdown: str) -> str | None:
-    """The text of the first `# ` heading outside code blocks, without inline HTML anchors."""
-    for line, fence in lines_in_code(markdown):
-        if fence is not None:
-            continue
-        heading = _ATX_H1.match(line)
-        if heading:
-            text = " ".join(_TAG.sub("", strip_closing_sequence(heading.group(1))).split())
+    """The text of the first `# ` heading outside code blocks, without inline HTML tags."""
+    for _, heading in headings(markdown):
+        if heading.level == 1:
+            text = " ".join(_TAG.sub("", heading.text).split())
             if text:
                 return text
     return None

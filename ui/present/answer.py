@@ -6,15 +6,12 @@ only for http(s) URLs, raw HTML never rendered. Relative urls (a folder's file p
 
 from __future__ import annotations
 
-import re
 from typing import Any, Iterable
 
 from rag.answer.prompts import refusal_sentence
 from ui.i18n import current, t
-from rag.markdown_structure import lines_in_code
+from rag.markdown_structure import heading, lines_in_code
 from ui.present.safe_markdown import code_span, escape_link_text, link_markdown, safe_link, sanitize_markdown
-
-_HEADING = re.compile(r"^ {0,3}#{1,6}[ \t]++(.+)$")  # trailing spaces and hashes trimmed after
 
 
 def answer_markdown(result: Any) -> str:
@@ -76,11 +73,9 @@ def demote_headings(markdown: str) -> str:
     """Headings become bold lines (outside code blocks): a passage is an excerpt, not a page."""
     out: list[str] = []
     for line, fence in lines_in_code(markdown):
-        if fence is None:
-            heading = _HEADING.match(line)
-            title = heading.group(1).rstrip(" \t#") if heading else ""
-            if title:
-                line = f"**{title}**"
+        found = heading(line) if fence is None else None
+        if found is not None and found.text:
+            line = f"**{found.text}**"
         out.append(line)
     return "\n".join(out)
 
