@@ -10,6 +10,7 @@ from rag.answer.llm import LLMClient
 from rag.redact import strip_userinfo
 from rag.index.store import Store
 from rag.enrich import built_mode
+from rag.i18n import t, tn
 
 LLM_STATUS_TIMEOUT = 5.0  # status must answer quickly even when LM Studio hangs
 
@@ -73,13 +74,12 @@ def embedding_choice(settings: Settings, llm: dict[str, Any]) -> str:
     if settings.embed_model:
         return f"RAG_EMBED_MODEL={settings.embed_model}"
     if settings.embed_url != settings.llm_url:
-        return (f"auto: the embedding model of {strip_userinfo(settings.embed_url)} if it answers, "
-                "else the bundled multilingual-e5-small")
+        return t("status.auto_url", url=strip_userinfo(settings.embed_url))
     if not llm["reachable"]:
-        return "auto: no server answers, so the bundled multilingual-e5-small (384 dims)"
+        return t("status.auto_no_server")
     if llm["embedding_pick"]:
-        return f"auto: the server's embedding model {llm['embedding_pick']}"
-    return "auto: the server lists no embedding model, so the bundled multilingual-e5-small (384 dims)"
+        return t("status.auto_pick", model=llm["embedding_pick"])
+    return t("status.auto_none")
 
 
 def gather_status(settings: Settings, store: Store | None = None) -> dict[str, Any]:
@@ -104,33 +104,31 @@ def format_status(status: dict[str, Any]) -> str:
     lines: list[str] = []
     llm = status["llm"]
     if llm["reachable"]:
-        lines.append(f"LM Studio: reachable at {llm['url']}, {len(llm['models'])} model(s)")
+        lines.append(tn("status.llm_up", len(llm["models"]), url=llm["url"]))
         for m in llm["models"]:
-            state = {True: "loaded", False: "not loaded", None: "state unknown"}[m["loaded"]]
-            ctx = f", context {m['context_length']}" if m.get("context_length") else ""
-            lines.append(f"  - {m['id']} ({m.get('type') or 'unknown type'}, {state}{ctx})")
+            state = t({True: "status.loaded", False: "status.not_loaded", None: "status.state_unknown"}[m["loaded"]])
+            ctx = t("status.context", n=m["context_length"]) if m.get("context_length") else ""
+            lines.append(f"  - {m['id']} ({m.get('type') or t('status.unknown_type')}, {state}{ctx})")
     else:
-        lines.append(f"LM Studio: NOT reachable at {llm['url']}")
+        lines.append(t("status.llm_down", url=llm["url"]))
         if llm.get("error"):
             lines.append(f"  {llm['error']}")
     emb = status["embeddings"]
-    lines.append(f"Embeddings for a new collection: {emb['choice']}; an existing one keeps its own model")
+    lines.append(t("status.embeddings", choice=emb["choice"]))
     q = status["qdrant"]
-    where = "embedded at" if q["backend"] == "embedded" else "server at"
+    where = t("status.embedded_at" if q["backend"] == "embedded" else "status.server_at", location=q["location"])
     if not q["reachable"]:
-        lines.append(f"Qdrant: {where} {q['location']}: NOT available")
+        lines.append(t("status.qdrant_down", where=where))
         if q.get("error"):
             lines.append(f"  {q['error']}")
         return "\n".join(lines)
-    lines.append(f"Qdrant: {where} {q['location']}, {len(q['collections'])} collection(s)")
+    lines.append(tn("status.qdrant_up", len(q["collections"]), where=where))
     for c in q["collections"]:
-        threshold = "not calibrated" if c.get("threshold") is None else f"{c['threshold']:.3f}"
-        default = " (default)" if c["name"] == status.get("default_collection") else ""
+        threshold = t("status.not_calibrated") if c.get("threshold") is None else f"{c['threshold']:.3f}"
+        default = t("status.default") if c["name"] == status.get("default_collection") else ""
         mode = built_mode(c)
-        enriched = "" if mode == "none" else f", enrichment {mode}"
-        lines.append(
-            f"  - {c['name']}{default}: {c['points']} points, model {c.get('embedding_model')}, "
-            f"{c.get('dimension')} dims, strategy {c.get('strategy')}{enriched}, threshold {threshold}, "
-            f"updated {c.get('updated')}"
-        )
+        enriched = "" if mode == "none" else t("status.enrichment", mode=mode)
+        lines.append(t("status.collection", name=c["name"], default=default, points=c["points"],
+                       model=c.get("embedding_model"), dimension=c.get("dimension"), strategy=c.get("strategy"),
+                       enriched=enriched, threshold=threshold, updated=c.get("updated")))
     return "\n".join(lines)

@@ -5,6 +5,8 @@ from pathlib import Path
 
 import pytest
 
+from rag.i18n import language
+
 # The embedded model slows down sharply when its threads compete: one thread in tests.
 os.environ.setdefault("RAG_EMBED_THREADS", "1")
 os.environ.setdefault("OMP_NUM_THREADS", "1")
@@ -16,6 +18,20 @@ CORPORA = ROOT / "tests" / "data"
 
 pytest_plugins: list[str] = ["tests.fixtures.embeddings_server", "tests.fixtures.lmstudio", "tests.fixtures.wordpress",
                              "tests.fixtures.demo_index", "tests.fixtures.backends"]
+
+
+@pytest.fixture(scope="session", autouse=True)
+def english_messages():
+    """rag's messages in English for every test, which most assert in English: the library's (the
+    current language) and the command line's, in process or in a subprocess (the shell's locale).
+    The dashboard keeps its own default, French. tests/test_language.py proves French is the
+    default without these settings, and that both languages reach the command line."""
+    with pytest.MonkeyPatch.context() as mp:
+        for name in ("RAG_UI_LANG", "LC_ALL", "LC_MESSAGES"):
+            mp.delenv(name, raising=False)
+        mp.setenv("LANG", "en_US.UTF-8")
+        with language("en"):
+            yield
 
 
 @pytest.fixture(scope="session")

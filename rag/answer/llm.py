@@ -17,6 +17,7 @@ import httpx
 
 from rag.config import normalize_base_url, server_root
 from rag.errors import LLMError
+from rag.i18n import t
 from rag.redact import redact, strip_userinfo
 from rag.server_models import ModelInfo, ModelListError, ServerModels, json_body, read_models
 
@@ -129,24 +130,15 @@ class LLMClient:
         return {"Authorization": f"Bearer {self.api_key or 'lm-studio'}"}
 
     def _unreachable(self, exc: Exception) -> LLMError:
-        message = (
-            f"The chat server at {self.shown_url} is not reachable ({type(exc).__name__}). "
-            "Start LM Studio's local server (Developer tab, or `lms server start`) "
-            "or set RAG_LLM_URL to the right address."
-        )
+        message = t("llm.unreachable", url=self.shown_url, error=type(exc).__name__)
         host = urlsplit(self.base_url).hostname or ""
         if host in ("localhost", "127.0.0.1", "::1") and in_container():
-            message += (
-                " This program runs in a container, where localhost is the container itself: "
-                "use http://host.docker.internal:1234/v1 to reach LM Studio on the host."
-            )
+            message += " " + t("llm.in_container")
         return ServerUnreachable(message)
 
     def _timeout_error(self, what: str) -> LLMError:
         return LLMTimeout(
-            f"The chat server at {self.shown_url} took longer than {self.timeout.read:.0f} s to {what}. "
-            "The model may still be loading or be too slow for this prompt: retry, use a smaller "
-            "model or fewer passages (lower top k), or raise RAG_TIMEOUT."
+            t("llm.timeout", url=self.shown_url, seconds=f"{self.timeout.read:.0f}", what=t(f"llm.to_{what}"))
         )
 
     def _transport_error(self, exc: httpx.TransportError, what: str) -> LLMError:
@@ -165,11 +157,8 @@ class LLMClient:
             if exc.reason == "unreachable":
                 raise self._unreachable(exc.__cause__ or exc) from exc
             if exc.reason == "timeout":
-                raise self._timeout_error("list its models") from exc
-            raise LLMError(
-                f"{exc} Check that RAG_LLM_URL points to an OpenAI-compatible server such as LM Studio"
-                + (" and that RAG_LLM_API_KEY is right." if exc.reason == "refused" else ".")
-            ) from exc
+                raise self._timeout_error("list") from exc
+            raise LLMError(f"{exc} " + t("llm.check_url_key" if exc.reason == "refused" else "llm.check_url")) from exc
 
     def list_models(self) -> list[ModelInfo]:
         """Every model the server knows, with type, state and context lengths where it says them."""
@@ -196,11 +185,8 @@ class LLMClient:
         loaded = server.chat_models
         if not loaded:
             embed_only = [m.id for m in server.embedding_models if m.loaded]
-            extra = f" (only embedding models are loaded: {', '.join(embed_only)})" if embed_only else ""
-            raise NoModelLoaded(
-                f"No chat model is loaded in LM Studio at {self.shown_root}{extra}. Load one "
-                "(`lms load <model> --context-length 8192`, or the Developer tab) or set RAG_LLM_MODEL."
-            )
+            extra = t("llm.embed_only", models=", ".join(embed_only)) if embed_only else ""
+            raise NoModelLoaded(t("llm.no_chat_model", url=self.shown_root, extra=extra))
         return loaded[0].id
 
     # -- chat -------------------------------------------------------------------------------
@@ -262,12 +248,7 @@ class LLMClient:
                 if not done and stream.finish_reason is None:
                     # llama.cpp's Python server, for one, answers an oversized prompt with an
                     # empty 200 stream: never pass that off as a complete (empty) answer.
-                    raise IncompleteAnswer(
-                        f"The chat server at {self.shown_url} closed the stream before the answer was "
-                        "finished. Its log says why; a common cause is a prompt longer than the context "
-                        f"length model {payload['model']!r} is loaded with: load it with a larger "
-                        "--context-length or ask with a lower top k."
-                    )
+                    raise IncompleteAnswer(t("llm.incomplete", url=self.shown_url, model=repr(payload["model"])))
         except httpx.TransportError as exc:
             raise self._transport_error(exc, "answer") from exc
 
@@ -287,7 +268,7 @@ class LLMClient:
             self.last_usage = body.get("usage")
             return body["choices"][0]["message"]["content"] or ""
         except (KeyError, IndexError, TypeError, AttributeError) as exc:
-            raise LLMError(f"The chat server at {self.shown_url} returned an answer this program cannot read.") from exc
+            raise LLMError(t("llm.unreadable", url=self.shown_url)) from exc
 
     # -- errors -----------------------------------------------------------------------------
 
@@ -303,27 +284,15 @@ class LLMClient:
         # Some servers and proxies quote the key they refused: it must not reach the user's screen.
         message = redact(message, [self.api_key])
         if _OVERFLOW.search(message) or _OVERFLOW.search(code):
-            return ContextOverflow(
-                f"The prompt is longer than the context length model {model!r} is loaded with "
-                f"(server said: {message.strip()[:300]}). Load the model with a larger context "
-                f"(`lms load {model} --context-length 16384`) or ask with a lower top k."
-            )
+            return ContextOverflow(t("llm.overflow", model=repr(model), id=model, said=message.strip()[:300]))
         if code == "model_not_found" or (status in (400, 404) and "not found" in message.lower()
                                           and "model" in message.lower() and code != "no_models_loaded"):
             loaded = self._loaded_names()
-            return ModelNotFound(
-                f"LM Studio has no model {model!r} loaded. Loaded chat models: "
-                f"{', '.join(loaded) if loaded else 'none'}. Set RAG_LLM_MODEL to one of them "
-                "(or leave it empty to use the loaded one), or load that model in LM Studio."
-            )
+            return ModelNotFound(t("llm.not_found", model=repr(model), loaded=", ".join(loaded) if loaded else t("llm.none")))
         if status == 404:
-            return NoModelLoaded(
-                f"LM Studio at {self.shown_root} has no chat model loaded (server said: {message.strip()[:200] or '404'}). "
-                "Load one (`lms load <model> --context-length 8192`, or the Developer tab) and ask again."
-            )
-        return LLMError(
-            f"The chat server at {self.shown_url} answered {status}: {message.strip()[:300] or 'no details'}."
-        )
+            return NoModelLoaded(t("llm.none_loaded", url=self.shown_root, said=message.strip()[:200] or "404"))
+        return LLMError(t("llm.status", url=self.shown_url, status=status,
+                          said=message.strip()[:300] or t("llm.no_details")))
 
     def _loaded_names(self) -> list[str]:
         try:

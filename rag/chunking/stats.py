@@ -5,6 +5,7 @@ from __future__ import annotations
 from statistics import median
 from typing import Any, Sequence
 
+from rag.i18n import t
 from rag.chunking.base import CODE_BLOCK_SPLIT, NO_HEADING_CONTEXT, OVERSIZED, TABLE_SPLIT, TINY, Chunk
 
 WARNING_NAMES = (CODE_BLOCK_SPLIT, TABLE_SPLIT, NO_HEADING_CONTEXT, OVERSIZED, TINY)
@@ -39,4 +40,4 @@ def first_line(chunk: Chunk, width: int = 72) -> str:
 def warnings_text(counts: dict[str, int]) -> str:
     """`table_split 2, tiny 1`, or `none`."""
     shown = [f"{name} {count}" for name, count in counts.items() if count]
-    return ", ".join(shown) or "none"
+    return ", ".join(shown) or t("preview.none")

@@ -11,6 +11,10 @@ from typing import TextIO
 from rag.answer.pipeline import AskResult, ask, refusal_line
 from rag.answer.citations import source_label
 from rag.config import Settings
+from rag.i18n import t
+
+_SOURCE_KEYS = {"setting": "threshold.setting", "collection": "threshold.collection",
+                "model default": "threshold.model_default"}
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -91,34 +95,33 @@ def print_result(result: AskResult, out: TextIO, already_streamed: bool = False,
         say()
         say(note)
     if result.llm_error:
-        say("No answer was written: " + result.llm_error)
+        say(t("ask.no_answer", error=result.llm_error))
     if result.llm_error or passages:
         if result.passages:
             say()
-            say(f"Passages retrieved (threshold {result.threshold:.3f}, {result.threshold_source}):")
+            source = t(_SOURCE_KEYS[result.threshold_source]) if result.threshold_source in _SOURCE_KEYS else result.threshold_source
+            say(t("ask.passages", threshold=f"{result.threshold:.3f}", source=source))
             for p in result.passages:
-                mark = "" if p.n in result.accepted else "  (below threshold)"
+                mark = "" if p.n in result.accepted else "  " + t("ask.below")
                 say(f"  [{p.n}] {p.score:.3f}  {source_label(p)} - {p.url}{mark}")
                 say(textwrap.indent(textwrap.shorten(p.text, 240, placeholder=" …"), "        "))
     if result.answer_urls:
         say()
-        say("Web addresses written by the model, not taken from the sources (check them): "
-            + ", ".join(result.answer_urls))
+        say(t("ask.answer_urls", urls=", ".join(result.answer_urls)))
     if result.sources:
         say()
-        say("Sources:")
+        say(t("ask.sources"))
         for line in result.source_lines():
             say(f"  {line}")
     if result.invalid_citations:
         say()
-        say("Invalid citations (no such extract was given to the model): "
-            + ", ".join(f"[{n}]" for n in result.invalid_citations))
+        say(t("ask.invalid", numbers=", ".join(f"[{n}]" for n in result.invalid_citations)))
     if result.uncited and not result.llm_error:
         say()
-        say("Warning: the answer cites no extract; check it against the passages.")
+        say(t("ask.uncited"))
     if result.dropped_passages and not result.notes:
         say()
-        say("Dropped passages (context window): " + ", ".join(f"[{n}]" for n in result.dropped_passages))
+        say(t("ask.dropped", numbers=", ".join(f"[{n}]" for n in result.dropped_passages)))
     for warning in result.warnings:
         say()
-        say("Warning: " + warning)
+        say(t("cli.warning", message=warning))

@@ -11,6 +11,7 @@ from typing import Any
 
 from rag.config import Settings
 from rag.errors import RagError, StoreError
+from rag.i18n import t
 from rag.answer.gate import resolve_params, save_calibration
 from rag.evaluate.runs import _slug
 from rag.evaluate.runner import (
@@ -80,7 +81,7 @@ class _Progress:
         self.tty = sys.stderr.isatty()
 
     def __call__(self, done: int, total: int, question_id: str) -> None:
-        line = f"{self.label}: {done}/{total} questions ({question_id})"
+        line = t("eval.progress", label=self.label, done=done, total=total, id=question_id)
         if self.tty:
             end = "\n" if done == total else ""
             print(f"\r{line}\033[K", end=end, file=sys.stderr, flush=True)
@@ -101,11 +102,8 @@ def _run_one(
 
     info = store.collection_info(collection)
     if info is None:
-        existing = ", ".join(store.list_collections()) or "none"
-        raise StoreError(
-            f"The collection {collection!r} does not exist in the {store.describe()} (collections: {existing}). "
-            f"Ingest a source first: rag ingest SOURCE --collection {collection}"
-        )
+        existing = ", ".join(store.list_collections()) or t("eval.none")
+        raise StoreError(t("eval.no_collection", name=repr(collection), store=store.describe(), existing=existing))
     embedder, sentence = embedder_for_collection(settings, info)
     print(sentence, file=sys.stderr)
     threshold, source = shared or resolve_threshold(settings.threshold, info, info.get("embedding_model"))
@@ -159,15 +157,15 @@ def _previous_run(settings: Settings, spec: str, current: dict[str, Any]) -> dic
         ).read_text(encoding="utf-8").strip() == str(here):
             continue  # the history copy of this very run
         return load_run(run["path"])
-    raise RagError(f"No earlier run of the collection {collection!r} in {settings.evals_dir} to compare with.")
+    raise RagError(t("eval.no_earlier_run", name=repr(collection), path=settings.evals_dir))
 
 
 def run(args: argparse.Namespace) -> int:
     settings = Settings.from_env()
     if args.top_k is not None and args.top_k < 1:
-        raise RagError(f"--top-k must be at least 1 (got {args.top_k}).")
+        raise RagError(t("eval.top_k", value=args.top_k))
     if args.compare and args.compare_run:
-        raise RagError("Use --compare (another collection) or --compare-run (an earlier run), not both.")
+        raise RagError(t("eval.compare_both"))
     questions = load_questions(args.questions)
     collection = args.collection or settings.collection
 
@@ -199,37 +197,31 @@ def run(args: argparse.Namespace) -> int:
         if comparison is not None:
             print()
             print(format_comparison(comparison))
-        print(f"\nresults: {out_dir / 'results.json'} and results.csv")
+        print("\n" + t("eval.results", path=out_dir / "results.json"))
 
     status = 0
     for failure in summary.get("failed_questions") or []:
-        print(f"question {failure['id']} (line {failure['line']}) failed, not scored: {failure['error']}",
+        print(t("eval.question_failed", id=failure["id"], line=failure["line"], error=failure["error"]),
               file=sys.stderr)
         status = 1
     if summary.get("stopped"):
-        print(
-            f"the evaluation stopped after {summary['questions']} of {summary.get('question_set_size')} questions: "
-            f"{summary['stopped']}. The questions scored so far are in {out_dir / 'results.json'}.",
-            file=sys.stderr,
-        )
+        print(t("eval.stopped", done=summary["questions"], total=summary.get("question_set_size"),
+                why=summary["stopped"], path=out_dir / "results.json"), file=sys.stderr)
         status = 2
     if args.save_threshold:
         if summary.get("saved_threshold") is not None:
             saved = summary.get("saved_gate")
-            extra = (f", coverage {saved['min_coverage']:.2f}" if saved else "")
-            print(
-                f"saved threshold {summary['saved_threshold']:.4g}{extra} in the collection {collection!r}: "
-                "rag ask uses it unless RAG_THRESHOLD is set",
-                file=sys.stderr,
-            )
+            extra = t("eval.coverage", value=f"{saved['min_coverage']:.2f}") if saved else ""
+            print(t("eval.saved", threshold=f"{summary['saved_threshold']:.4g}", extra=extra, name=repr(collection)),
+                  file=sys.stderr)
         else:
-            reason = summary["calibration"].get("reason") or "no suggestion"
+            reason = summary["calibration"].get("reason") or t("eval.no_suggestion")
             if summary.get("stopped") or summary.get("failed_questions"):
-                reason = "some questions were not scored, so the calibration is partial"
-            print(f"threshold not saved: {reason}", file=sys.stderr)
+                reason = t("eval.partial")
+            print(t("eval.not_saved", reason=reason), file=sys.stderr)
             status = max(status, 1)
     errors = summary.get("counts", {}).get("llm_errors", 0)
     if errors:
-        print(f"the chat model gave no answer to {errors} questions: see llm_error in results.csv", file=sys.stderr)
+        print(t("eval.llm_errors", n=errors), file=sys.stderr)
         status = max(status, 1)
     return status

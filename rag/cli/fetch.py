@@ -15,6 +15,7 @@ from urllib.parse import urlsplit
 
 from rag.documents import SKIPPED, WARNING, Document, Problem
 from rag.errors import SourceError
+from rag.i18n import t, tn
 from rag.sources.fetched import stale_files
 from rag.sources.files import FETCHED_SOURCE
 from rag.sources.frontmatter import render_front_matter
@@ -94,29 +95,26 @@ def _prune(out_dir: Path, written: list[str], failed_ids: list[object], types: t
     """Delete the files of posts the site no longer lists; the number deleted."""
     if not hosts:
         # A site that answers an empty list by mistake must not empty the folder.
-        print("warning: the site listed no post: nothing was removed", file=sys.stderr, flush=True)
+        print(t("fetch.no_post_listed"), file=sys.stderr, flush=True)
         return 0
     removed = 0
     for path in stale_files(out_dir, written, failed_ids, types, hosts):
         try:
             path.unlink()
         except OSError as exc:
-            print(f"problem: could not remove {path.name}: {exc.strerror or exc}", file=sys.stderr, flush=True)
+            print(t("fetch.cannot_remove", name=path.name, error=exc.strerror or exc), file=sys.stderr, flush=True)
             continue
         removed += 1
-        print(f"removed {path.name}  (no longer on the site)", flush=True)
+        print(t("fetch.removed", name=path.name), flush=True)
     return removed
 
 
 def run(args: argparse.Namespace) -> int:
     out_dir: Path = args.out
     if out_dir.exists() and not out_dir.is_dir():
-        raise SourceError(f"--out {out_dir} is a file, not a folder")
+        raise SourceError(t("fetch.out_is_file", path=out_dir))
     if args.prune and args.modified_after:
-        raise SourceError(
-            "--prune cannot be combined with --modified-after: the site then lists only the posts changed "
-            "since that date, and every other file would look deleted"
-        )
+        raise SourceError(t("fetch.prune_modified_after"))
     types = parse_types(args.types)
     out_dir.mkdir(parents=True, exist_ok=True)
     username = args.user or os.environ.get("RAG_WP_USER") or None
@@ -124,9 +122,9 @@ def run(args: argparse.Namespace) -> int:
 
     def on_page(page: int, total_pages: int | None, total_posts: int | None) -> None:
         of = f"/{total_pages}" if total_pages else ""
-        posts = f" ({total_posts} posts)" if total_posts is not None else ""
+        posts = " " + tn("fetch.posts", total_posts) if total_posts is not None else ""
         kind = f"{source.current_type}: " if len(types) > 1 else ""
-        print(f"{kind}page {page}{of}{posts}", file=sys.stderr, flush=True)
+        print(f"{kind}{t('fetch.page', page=page)}{of}{posts}", file=sys.stderr, flush=True)
 
     source = WordPressSource(
         args.site,
@@ -148,8 +146,8 @@ def run(args: argparse.Namespace) -> int:
         if isinstance(post, dict) and isinstance(post.get("link"), str):
             hosts.add(urlsplit(post["link"]).netloc)
         if isinstance(item, Problem):
-            stream_label = {WARNING: "warning", SKIPPED: "skipped"}.get(item.level, "problem")
-            print(f"{stream_label}: {item}", file=sys.stderr, flush=True)
+            stream_label = {WARNING: "fetch.warning", SKIPPED: "fetch.skipped"}.get(item.level, "fetch.problem")
+            print(t(stream_label, problem=item), file=sys.stderr, flush=True)
             if item.level == WARNING:
                 warned += 1
             elif item.level == SKIPPED:
@@ -168,16 +166,16 @@ def run(args: argparse.Namespace) -> int:
         write_atomically(target, document_file_text(item, post_id, source.current_type))
         written_names.append(target.name)
         written += 1
-        print(f"wrote {target.name}  {item.title}", flush=True)
+        print(t("fetch.wrote", name=target.name, title=item.title), flush=True)
     removed = _prune(out_dir, written_names, failed_ids, types, hosts) if args.prune else 0
-    summary = f"{written} post{'s' if written != 1 else ''} written to {out_dir}"
+    summary = tn("fetch.written", written, path=out_dir)
     if args.prune:
-        summary += f", {removed} removed"
+        summary += tn("fetch.n_removed", removed)
     if skipped:
-        summary += f", {skipped} skipped (no text: only a redirect or a link)"
+        summary += tn("fetch.n_skipped", skipped)
     if failed:
-        summary += f", {failed} failed (see the problems above)"
+        summary += tn("fetch.n_failed", failed)
     if warned:
-        summary += f", {warned} warning{'s' if warned != 1 else ''}"
+        summary += tn("fetch.n_warnings", warned)
     print(summary, flush=True)
     return 1 if failed else 0

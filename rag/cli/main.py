@@ -8,6 +8,7 @@ import logging
 import sys
 
 from rag.errors import RagError
+from rag.i18n import cli_language, language, t
 from rag.redact import RedactingFilter, install_redaction, known_secrets, redact
 
 # Order is the order `rag --help` lists them.
@@ -17,7 +18,7 @@ COMMANDS = ["preview", "fetch", "ingest", "ask", "eval", "status", "migrate"]
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="rag",
-        description="Local RAG workbench: ingest a blog, preview chunking, ask with citations, evaluate.",
+        description=t("cli.description"),
     )
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
     for name in COMMANDS:
@@ -35,6 +36,12 @@ def _redact_logs() -> None:
 
 
 def main(argv: list[str] | None = None) -> int:
+    """Run one command in the CLI's language: RAG_UI_LANG, else the shell's locale, else French."""
+    with language(cli_language()):
+        return _main(argv)
+
+
+def _main(argv: list[str] | None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     # Warnings from rag and the libraries go to stderr, with every configured secret masked.
@@ -45,10 +52,10 @@ def main(argv: list[str] | None = None) -> int:
         return int(args.func(args) or 0)
     except RagError as exc:
         secrets = known_secrets() + [getattr(args, "app_password", None) or ""]
-        print(f"error: {redact(str(exc), secrets)}", file=sys.stderr)
+        print(t("cli.error", message=redact(str(exc), secrets)), file=sys.stderr)
         return 2
     except KeyboardInterrupt:
-        print("interrupted: run the same command again to resume", file=sys.stderr)
+        print(t("cli.interrupted"), file=sys.stderr)
         return 130
 
 

@@ -10,6 +10,7 @@ from pathlib import Path
 
 from rag.config import Settings
 from rag.errors import StoreError
+from rag.i18n import t
 from rag.index.migrate import copy_collection
 from rag.index.store import Store
 from rag.redact import redact, strip_userinfo
@@ -61,11 +62,11 @@ def upgrade(settings: Settings) -> int:
     try:
         report = store.upgraded
         if report is None:
-            print(f"The embedded store at {path} is already Qdrant Edge: nothing to move.")
+            print(t("migrate.already_edge", path=path))
         else:
             for name, points in sorted(report.collections.items()):
-                print(f"{name}: {points} points, now in Qdrant Edge")
-            print(f"The old files are in {report.backup}.")
+                print(t("migrate.moved", name=name, points=points))
+            print(t("migrate.backup", path=report.backup))
     finally:
         store.close()
     return 0
@@ -75,41 +76,32 @@ def run(args: argparse.Namespace) -> int:
     settings = Settings.from_env()
     if args.to is None:
         if args.source is not None or args.collection or args.replace:
-            raise StoreError("--from, --collection and --replace copy collections: give the destination with --to.")
+            raise StoreError(t("migrate.need_to"))
         return upgrade(settings)
     api_key = args.api_key or os.environ.get("RAG_QDRANT_API_KEY") or None
     secrets = [api_key]
     if args.source is None and not settings.qdrant_path.is_dir():
-        raise StoreError(
-            f"There is no embedded store at {settings.qdrant_path}: set RAG_DATA_DIR to the folder "
-            "that holds it, or give the source with --from."
-        )
+        raise StoreError(t("migrate.no_store", path=settings.qdrant_path))
     if args.source is not None and not _is_url(args.source) and not (Path(args.source) / "qdrant").is_dir():
-        raise StoreError(
-            f"{args.source} holds no embedded store (expected a 'qdrant' folder inside it): give the "
-            "data folder (RAG_DATA_DIR) or a server URL."
-        )
+        raise StoreError(t("migrate.not_a_store", path=args.source))
     src = _open(args.source, settings, api_key)
     dst = _open(args.to, settings, api_key)
     try:
         names = args.collection or src.list_collections()
         if not names:
-            print(f"The {src.describe()} holds no collection: nothing to copy.")
+            print(t("migrate.empty", store=src.describe()))
             return 0
-        print(redact(f"Copying from the {src.describe()} to the {dst.describe()}", secrets))
+        print(redact(t("migrate.copying", source=src.describe(), target=dst.describe()), secrets))
         for name in names:
             def show(copied: int, total: int, name: str = name) -> None:
-                print(f"\r  {name}: {copied}/{total} points", end="", file=sys.stderr, flush=True)
+                print("\r" + t("migrate.progress", name=name, copied=copied, total=total), end="", file=sys.stderr, flush=True)
 
             report = copy_collection(src, dst, name, batch=args.batch, replace=args.replace, progress=show)
             print(file=sys.stderr)
-            print(f"{report.name}: {report.points} points copied, metadata and sparse vectors included")
+            print(t("migrate.copied", name=report.name, points=report.points))
     finally:
         src.close()
         dst.close()
     if _is_url(args.to):
-        print(
-            f"To use the server: export RAG_QDRANT_URL={strip_userinfo(args.to.strip().rstrip('/'))} "
-            "(and RAG_QDRANT_API_KEY if it has one)."
-        )
+        print(t("migrate.use_server", url=strip_userinfo(args.to.strip().rstrip("/"))))
     return 0

@@ -12,6 +12,7 @@ from rag.chunking.preview import ALL, chunkers, preview
 from rag.embeddings.curl import DEFAULT_URLS, TARGET_LMSTUDIO, TARGET_OLLAMA, TARGETS, curl_command, suggested_model
 from rag.chunking.stats import first_line, summarize, warnings_text
 from rag.documents import Document
+from rag.i18n import t
 from rag.sources import load_one
 from rag.sources.limits import DEFAULT_MAX_DOC_MB, MAX_DOC_MB_ENV, max_document_bytes
 
@@ -51,7 +52,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def render_text(document: Document, strategy: str = ALL, **given: Any) -> str:
-    lines = [f"{document.title}  ({document.url}, {len(document.markdown)} characters)"]
+    lines = [t("preview.document", title=document.title, url=document.url, n=len(document.markdown))]
     for chunker in chunkers(strategy, given):
         chunks = chunker.chunk(document.markdown, title=document.title)
         stats = summarize(chunks)
@@ -59,8 +60,8 @@ def render_text(document: Document, strategy: str = ALL, **given: Any) -> str:
         lines += [
             "",
             f"== {chunker.name} ({settings})",
-            f"   {stats['chunks']} chunks; characters min {stats['min_chars']}, median {stats['median_chars']:g}, "
-            f"max {stats['max_chars']}; warnings: {warnings_text(stats['warnings'])}",
+            t("preview.stats", chunks=stats["chunks"], min=stats["min_chars"], median=f"{stats['median_chars']:g}",
+              max=stats["max_chars"], warnings=warnings_text(stats["warnings"])),
         ]
         for c in chunks:
             flags = f"  [{', '.join(c.warnings)}]" if c.warnings else ""

@@ -29,6 +29,7 @@ from typing import Any, Sequence
 
 import qdrant_edge as qe
 
+from rag.i18n import t
 from rag.errors import StoreError
 from rag.index.collection_meta import fsync_dir, read_json, write_json_atomic
 from rag.index.filters import Where, translate
@@ -111,7 +112,7 @@ class EdgeBackend:
         self.upgraded: Any = None  # the report, when an older local-mode folder was moved to Edge here
 
     def describe(self) -> str:
-        return f"embedded Qdrant at {self.location}"
+        return t("store.embedded", location=self.location)
 
     # -- files ---------------------------------------------------------------------------
 

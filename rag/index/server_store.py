@@ -19,6 +19,7 @@ from qdrant_client import QdrantClient
 from qdrant_client import models as qm
 from qdrant_client.http.exceptions import ResponseHandlingException, UnexpectedResponse
 
+from rag.i18n import t
 from rag.errors import StoreError
 from rag.index.filters import Where, translate
 from rag.index.points import (
@@ -97,8 +98,8 @@ class QdrantClientBackend:
 
     def describe(self) -> str:
         if self.kind == "server":
-            return f"Qdrant server at {self.location}"
-        return f"Qdrant local-mode folder at {self.location}"
+            return t("store.server", location=self.location)
+        return t("store.local_mode", location=self.location)
 
     def _call(self, method: str, *args: Any, **kwargs: Any) -> Any:
         with self._lock:

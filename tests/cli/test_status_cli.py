@@ -50,7 +50,7 @@ def test_status_text_when_lm_studio_is_down(data_dir, monkeypatch, capsys):
     assert main(["status"]) == 0
     out = capsys.readouterr().out
     assert "LM Studio: NOT reachable at http://127.0.0.1:9/v1" in out
-    assert "Qdrant: embedded at" in out and "0 collection(s)" in out
+    assert "Qdrant: embedded at" in out and "0 collections" in out
 
 
 def test_server_backend_unreachable_is_reported_without_the_key(data_dir):

@@ -79,6 +79,19 @@ def test_lm_studio_down_still_shows_passages_and_why(app_env, lmstudio):
     assert "not answering" in texts(at.sidebar.markdown)
 
 
+def test_on_a_french_page_the_programs_own_message_is_french_too(app_env, lmstudio, monkeypatch):
+    monkeypatch.setenv("RAG_UI_LANG", "fr")
+    lmstudio.down()
+    at = ask(start(), IN_BASE)
+
+    details = at.expander[0]
+    assert details.label == "Détails"
+    caption = texts(details.caption)
+    # The error rag raised during this French run, not an English sentence under a French headline.
+    assert caption.startswith(f"Le serveur de chat ne répond pas sur {lmstudio.url}")
+    assert "lms server start" in caption and "not reachable" not in caption
+
+
 def test_invalid_citation_and_uncited_answers_are_flagged(app_env, lmstudio):
     lmstudio.answer = "Voir l'extrait [9]."
     at = ask(start(), IN_BASE)

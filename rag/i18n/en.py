@@ -1,0 +1,252 @@
+"""rag's messages in English: the command line's lines and the errors the library raises.
+
+Same keys and `{placeholders}` as fr.py (a test checks it). Commands, flags, paths, variable and
+attribute names stay as they are inside a message.
+"""
+
+TEXT: dict[str, str] = {
+    # rag/cli/main.py
+    "cli.description": "Local RAG workbench: ingest a blog, preview chunking, ask with citations, evaluate.",
+    "cli.error": "error: {message}",
+    "cli.warning": "Warning: {message}",
+    "cli.interrupted": "interrupted: run the same command again to resume",
+    # rag/cli/ask.py
+    "ask.no_answer": "No answer was written: {error}",
+    "ask.passages": "Passages retrieved (threshold {threshold}, {source}):",
+    "ask.below": "(below threshold)",
+    "ask.answer_urls": "Web addresses written by the model, not taken from the sources (check them): {urls}",
+    "ask.sources": "Sources:",
+    "ask.invalid": "Invalid citations (no such extract was given to the model): {numbers}",
+    "ask.uncited": "Warning: the answer cites no extract; check it against the passages.",
+    "ask.dropped": "Dropped passages (context window): {numbers}",
+    "threshold.setting": "setting",
+    "threshold.collection": "calibrated",
+    "threshold.model_default": "model default",
+    # rag/status.py: `rag status` and the sidebar
+    "status.auto_url": "auto: the embedding model of {url} if it answers, else the bundled multilingual-e5-small",
+    "status.auto_no_server": "auto: no server answers, so the bundled multilingual-e5-small (384 dims)",
+    "status.auto_pick": "auto: the server's embedding model {model}",
+    "status.auto_none": "auto: the server lists no embedding model, so the bundled multilingual-e5-small (384 dims)",
+    "status.llm_up_one": "LM Studio: reachable at {url}, {n} model",
+    "status.llm_up_other": "LM Studio: reachable at {url}, {n} models",
+    "status.loaded": "loaded",
+    "status.not_loaded": "not loaded",
+    "status.state_unknown": "state unknown",
+    "status.context": ", context {n}",
+    "status.unknown_type": "unknown type",
+    "status.llm_down": "LM Studio: NOT reachable at {url}",
+    "status.embeddings": "Embeddings for a new collection: {choice}; an existing one keeps its own model",
+    "status.embedded_at": "embedded at {location}",
+    "status.server_at": "server at {location}",
+    "status.qdrant_down": "Qdrant: {where}: NOT available",
+    "status.qdrant_up_one": "Qdrant: {where}, {n} collection",
+    "status.qdrant_up_other": "Qdrant: {where}, {n} collections",
+    "status.not_calibrated": "not calibrated",
+    "status.default": "(default)",
+    "status.enrichment": ", enrichment {mode}",
+    "status.collection": (
+        "  - {name}{default}: {points} points, model {model}, {dimension} dims, strategy "
+        "{strategy}{enriched}, threshold {threshold}, updated {updated}"
+    ),
+    # rag/cli/fetch.py
+    "fetch.no_post_listed": "warning: the site listed no post: nothing was removed",
+    "fetch.cannot_remove": "problem: could not remove {name}: {error}",
+    "fetch.removed": "removed {name}  (no longer on the site)",
+    "fetch.out_is_file": "--out {path} is a file, not a folder",
+    "fetch.prune_modified_after": (
+        "--prune cannot be combined with --modified-after: the site then lists only the posts changed "
+        "since that date, and every other file would look deleted"
+    ),
+    "fetch.posts_one": "({n} post)",
+    "fetch.posts_other": "({n} posts)",
+    "fetch.page": "page {page}",
+    "fetch.warning": "warning: {problem}",
+    "fetch.skipped": "skipped: {problem}",
+    "fetch.problem": "problem: {problem}",
+    "fetch.wrote": "wrote {name}  {title}",
+    "fetch.written_one": "{n} post written to {path}",
+    "fetch.written_other": "{n} posts written to {path}",
+    "fetch.n_removed_one": ", {n} removed",
+    "fetch.n_removed_other": ", {n} removed",
+    "fetch.n_skipped_one": ", {n} skipped (no text: only a redirect or a link)",
+    "fetch.n_skipped_other": ", {n} skipped (no text: only a redirect or a link)",
+    "fetch.n_failed_one": ", {n} failed (see the problems above)",
+    "fetch.n_failed_other": ", {n} failed (see the problems above)",
+    "fetch.n_warnings_one": ", {n} warning",
+    "fetch.n_warnings_other": ", {n} warnings",
+    # rag/cli/migrate.py
+    "migrate.already_edge": "The embedded store at {path} is already Qdrant Edge: nothing to move.",
+    "migrate.moved": "{name}: {points} points, now in Qdrant Edge",
+    "migrate.backup": "The old files are in {path}.",
+    "migrate.need_to": "--from, --collection and --replace copy collections: give the destination with --to.",
+    "migrate.no_store": (
+        "There is no embedded store at {path}: set RAG_DATA_DIR to the folder that holds it, or give the "
+        "source with --from."
+    ),
+    "migrate.not_a_store": (
+        "{path} holds no embedded store (expected a 'qdrant' folder inside it): give the data folder "
+        "(RAG_DATA_DIR) or a server URL."
+    ),
+    "migrate.empty": "The {store} holds no collection: nothing to copy.",
+    "migrate.copying": "Copying from the {source} to the {target}",
+    "migrate.progress": "  {name}: {copied}/{total} points",
+    "migrate.copied": "{name}: {points} points copied, metadata and sparse vectors included",
+    "migrate.use_server": "To use the server: export RAG_QDRANT_URL={url} (and RAG_QDRANT_API_KEY if it has one).",
+    # where the vectors live (Store.describe)
+    "store.embedded": "embedded Qdrant at {location}",
+    "store.server": "Qdrant server at {location}",
+    "store.local_mode": "Qdrant local-mode folder at {location}",
+    # rag/cli/eval.py
+    "eval.progress": "{label}: {done}/{total} questions ({id})",
+    "eval.none": "none",
+    "eval.no_collection": (
+        "The collection {name} does not exist in the {store} (collections: {existing}). Ingest a source "
+        "first: rag ingest SOURCE --collection {name}"
+    ),
+    "eval.no_earlier_run": "No earlier run of the collection {name} in {path} to compare with.",
+    "eval.top_k": "--top-k must be at least 1 (got {value}).",
+    "eval.compare_both": "Use --compare (another collection) or --compare-run (an earlier run), not both.",
+    "eval.results": "results: {path} and results.csv",
+    "eval.question_failed": "question {id} (line {line}) failed, not scored: {error}",
+    "eval.stopped": (
+        "the evaluation stopped after {done} of {total} questions: {why}. The questions scored so far "
+        "are in {path}."
+    ),
+    "eval.coverage": ", coverage {value}",
+    "eval.saved": (
+        "saved threshold {threshold}{extra} in the collection {name}: rag ask uses it unless "
+        "RAG_THRESHOLD is set"
+    ),
+    "eval.no_suggestion": "no suggestion",
+    "eval.partial": "some questions were not scored, so the calibration is partial",
+    "eval.not_saved": "threshold not saved: {reason}",
+    "eval.llm_errors": "the chat model gave no answer to {n} questions: see llm_error in results.csv",
+    # rag/evaluate/report.py: an evaluation in sentences (CLI, dashboard)
+    "report.l.answer_in_context": "answer in context",
+    "report.l.in_base_accepted": "in-base accepted",
+    "report.l.out_of_base_refused": "off-topic refused",
+    "report.l.threshold": "threshold",
+    "report.l.suggested_threshold": "suggested threshold",
+    "report.l.answer_contains_expected": "answer contains expected",
+    "report.l.refusal_rate_out_of_base": "off-topic refusals",
+    "report.l.refusal_rate_in_base": "in-base refusals",
+    "report.l.invalid_citation_rate": "invalid citations",
+    "report.l.uncited_rate": "uncited answers",
+    "report.l.prompt_tokens_mean": "prompt tokens (mean)",
+    "report.l.first_token_seconds_median": "seconds to first word (median)",
+    "report.na": "n/a",
+    "report.pct": "{value}%",
+    "report.model": "model {model}",
+    "report.strategy": "strategy {strategy}",
+    "report.mode": "{mode} retrieval",
+    "report.collection": "Collection {name} ({parts})",
+    "report.failed": "warning: {n} question(s) failed and are not scored: {ids}",
+    "report.stopped": (
+        "warning: stopped after {done} of {total} questions ({why}); the figures cover the questions "
+        "scored"
+    ),
+    "report.questions": "{n} questions: {n_in} in-base, {n_out} off-topic",
+    "report.unknown_sources": (
+        "warning: {n} expected source url(s) are not in the collection, so their questions cannot be "
+        "found (a typo, or the article was not ingested): {ids}"
+    ),
+    "report.hit1": "hit@1 {pct} ({n} of {total} in-base questions find the right article first)",
+    "report.hit3": "hit@3 {pct} ({n} of {total} find it in the first 3 passages)",
+    "report.hitk": "hit@{k} {pct} ({n} of {total} find it among the {k} passages retrieved)",
+    "report.mrr": "MRR {value} (1.00 = always first, 0.50 = second on average)",
+    "report.no_in_base": "no in-base question: retrieval quality cannot be measured",
+    "report.context_na": "answer in context n/a (no in-base question has an expected_answer)",
+    "report.context": "answer in context {pct} ({n} of {total} expected answers appear word for word in the passages)",
+    "report.at_threshold": (
+        "at threshold {threshold}: {accepted} of {n_in} in-base questions answered ({accepted_pct}), "
+        "{refused} of {n_out} off-topic refused ({refused_pct})"
+    ),
+    "report.versus": "; {value} at the current threshold",
+    "report.suggested": (
+        "suggested threshold {threshold}: {accepted} of {n_in} answered, {refused} of {n_out} refused "
+        "(balanced accuracy {accuracy}{versus})"
+    ),
+    "report.no_suggested": "no suggested threshold: {reason}",
+    "report.llm_down": (
+        "the chat model could not be reached ({n} of {asked} questions got no answer): no answer "
+        "metrics; start LM Studio and run again"
+    ),
+    "report.contains": "answers containing the expected text {pct} ({n} of {total})",
+    "report.refused": "off-topic questions refused {pct} ({n} of {total})",
+    "report.invalid": "answers citing an extract that does not exist {pct} ({n} of {total} answers)",
+    "report.uncited": "answers with no citation {pct} ({n} of {total} answers)",
+    "report.cost": "cost of the passages sent: ",
+    "report.tokens": "{n} prompt tokens on average",
+    "report.no_tokens": "prompt tokens not reported",
+    "report.first_word": ", first word after {seconds} s (median)",
+    "report.no_answer": "{n} questions got no answer from the chat model (see llm_error in the CSV)",
+    "report.same": "same",
+    "report.points": "{n} points",
+    "report.side": "{label} = {name} (strategy {strategy}, model {model}, {mode} retrieval, top {k})",
+    "report.same_threshold": "both measured at the threshold {threshold}",
+    "report.two_thresholds": (
+        "measured at two thresholds (A {a}, B {b}, two embedding models): the accepted and refused "
+        "shares differ partly because of that"
+    ),
+    "report.sets_differ": (
+        "the question sets differ: {n} questions in common (only those are compared question by "
+        "question)"
+    ),
+    "report.found": "found by both {both}, by A only {a}, by B only {b}, by neither {neither}",
+    "report.a_only": "  found by A only: {ids}",
+    "report.b_only": "  found by B only: {ids}",
+    "report.rank_changed": "rank changed for {n} questions ({better} better in B, {worse} worse)",
+    "report.missed": "missed",
+    # rag/cli/preview.py
+    "preview.document": "{title}  ({url}, {n} characters)",
+    "preview.stats": "   {chunks} chunks; characters min {min}, median {median}, max {max}; warnings: {warnings}",
+    "preview.none": "none",
+    # rag/answer/llm.py: the chat server
+    "llm.unreachable": (
+        "The chat server at {url} is not reachable ({error}). Start LM Studio's local server (Developer "
+        "tab, or `lms server start`) or set RAG_LLM_URL to the right address."
+    ),
+    "llm.in_container": (
+        "This program runs in a container, where localhost is the container itself: use "
+        "http://host.docker.internal:1234/v1 to reach LM Studio on the host."
+    ),
+    "llm.timeout": (
+        "The chat server at {url} took longer than {seconds} s to {what}. The model may still be loading "
+        "or be too slow for this prompt: retry, use a smaller model or fewer passages (lower top k), or "
+        "raise RAG_TIMEOUT."
+    ),
+    "llm.to_list": "list its models",
+    "llm.to_answer": "answer",
+    "llm.check_url": "Check that RAG_LLM_URL points to an OpenAI-compatible server such as LM Studio.",
+    "llm.check_url_key": (
+        "Check that RAG_LLM_URL points to an OpenAI-compatible server such as LM Studio and that "
+        "RAG_LLM_API_KEY is right."
+    ),
+    "llm.embed_only": " (only embedding models are loaded: {models})",
+    "llm.no_chat_model": (
+        "No chat model is loaded in LM Studio at {url}{extra}. Load one (`lms load <model> "
+        "--context-length 8192`, or the Developer tab) or set RAG_LLM_MODEL."
+    ),
+    "llm.incomplete": (
+        "The chat server at {url} closed the stream before the answer was finished. Its log says why; a "
+        "common cause is a prompt longer than the context length model {model} is loaded with: load it "
+        "with a larger --context-length or ask with a lower top k."
+    ),
+    "llm.unreadable": "The chat server at {url} returned an answer this program cannot read.",
+    "llm.overflow": (
+        "The prompt is longer than the context length model {model} is loaded with (server said: "
+        "{said}). Load the model with a larger context (`lms load {id} --context-length 16384`) or ask "
+        "with a lower top k."
+    ),
+    "llm.not_found": (
+        "LM Studio has no model {model} loaded. Loaded chat models: {loaded}. Set RAG_LLM_MODEL to one "
+        "of them (or leave it empty to use the loaded one), or load that model in LM Studio."
+    ),
+    "llm.none": "none",
+    "llm.none_loaded": (
+        "LM Studio at {url} has no chat model loaded (server said: {said}). Load one (`lms load <model> "
+        "--context-length 8192`, or the Developer tab) and ask again."
+    ),
+    "llm.status": "The chat server at {url} answered {status}: {said}.",
+    "llm.no_details": "no details",
+}

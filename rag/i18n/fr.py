@@ -1,0 +1,272 @@
+"""Les messages de rag en français : les lignes de la ligne de commande et les erreurs de la bibliothèque.
+
+Mêmes clés et mêmes `{placeholders}` que en.py (un test le vérifie). Commandes, options, chemins,
+noms de variables et d'attributs restent tels quels dans un message.
+"""
+
+TEXT: dict[str, str] = {
+    # rag/cli/main.py
+    "cli.description": (
+        "Atelier RAG local : indexer un blog, prévisualiser le découpage, poser des questions avec "
+        "citations, évaluer."
+    ),
+    "cli.error": "erreur : {message}",
+    "cli.warning": "Attention : {message}",
+    "cli.interrupted": "interrompu : relancez la même commande pour reprendre",
+    # rag/cli/ask.py
+    "ask.no_answer": "Aucune réponse n'a été rédigée : {error}",
+    "ask.passages": "Passages trouvés (seuil {threshold}, {source}) :",
+    "ask.below": "(sous le seuil)",
+    "ask.answer_urls": "Adresses web écrites par le modèle, absentes des sources (vérifiez-les) : {urls}",
+    "ask.sources": "Sources :",
+    "ask.invalid": "Citations invalides (aucun extrait de ce numéro n'a été donné au modèle) : {numbers}",
+    "ask.uncited": "Attention : la réponse ne cite aucun extrait ; vérifiez-la d'après les passages.",
+    "ask.dropped": "Passages écartés (fenêtre de contexte) : {numbers}",
+    "threshold.setting": "réglage",
+    "threshold.collection": "calibré",
+    "threshold.model_default": "défaut du modèle",
+    # rag/status.py: `rag status` and the sidebar
+    "status.auto_url": "auto : le modèle d'embeddings de {url} s'il répond, sinon le multilingual-e5-small intégré",
+    "status.auto_no_server": "auto : aucun serveur ne répond, donc le multilingual-e5-small intégré (384 dimensions)",
+    "status.auto_pick": "auto : le modèle d'embeddings du serveur, {model}",
+    "status.auto_none": (
+        "auto : le serveur ne propose aucun modèle d'embeddings, donc le multilingual-e5-small intégré "
+        "(384 dimensions)"
+    ),
+    "status.llm_up_one": "LM Studio : joignable sur {url}, {n} modèle",
+    "status.llm_up_other": "LM Studio : joignable sur {url}, {n} modèles",
+    "status.loaded": "chargé",
+    "status.not_loaded": "non chargé",
+    "status.state_unknown": "état inconnu",
+    "status.context": ", contexte {n}",
+    "status.unknown_type": "type inconnu",
+    "status.llm_down": "LM Studio : NON joignable sur {url}",
+    "status.embeddings": "Embeddings d'une nouvelle collection : {choice} ; une collection existante garde son modèle",
+    "status.embedded_at": "intégré, dans {location}",
+    "status.server_at": "serveur {location}",
+    "status.qdrant_down": "Qdrant : {where} : NON disponible",
+    "status.qdrant_up_one": "Qdrant : {where}, {n} collection",
+    "status.qdrant_up_other": "Qdrant : {where}, {n} collections",
+    "status.not_calibrated": "non calibré",
+    "status.default": "(par défaut)",
+    "status.enrichment": ", enrichissement {mode}",
+    "status.collection": (
+        "  - {name}{default} : {points} points, modèle {model}, {dimension} dimensions, stratégie "
+        "{strategy}{enriched}, seuil {threshold}, mis à jour le {updated}"
+    ),
+    # rag/cli/fetch.py
+    "fetch.no_post_listed": "attention : le site n'a listé aucun article : rien n'a été supprimé",
+    "fetch.cannot_remove": "problème : impossible de supprimer {name} : {error}",
+    "fetch.removed": "supprimé {name}  (n'est plus sur le site)",
+    "fetch.out_is_file": "--out {path} est un fichier, pas un dossier",
+    "fetch.prune_modified_after": (
+        "--prune ne se combine pas avec --modified-after : le site ne liste alors que les articles "
+        "modifiés depuis cette date, et tous les autres fichiers sembleraient supprimés"
+    ),
+    "fetch.posts_one": "({n} article)",
+    "fetch.posts_other": "({n} articles)",
+    "fetch.page": "page {page}",
+    "fetch.warning": "attention : {problem}",
+    "fetch.skipped": "ignoré : {problem}",
+    "fetch.problem": "problème : {problem}",
+    "fetch.wrote": "écrit {name}  {title}",
+    "fetch.written_one": "{n} article écrit dans {path}",
+    "fetch.written_other": "{n} articles écrits dans {path}",
+    "fetch.n_removed_one": ", {n} supprimé",
+    "fetch.n_removed_other": ", {n} supprimés",
+    "fetch.n_skipped_one": ", {n} ignoré (sans texte : une simple redirection ou un lien)",
+    "fetch.n_skipped_other": ", {n} ignorés (sans texte : une simple redirection ou un lien)",
+    "fetch.n_failed_one": ", {n} en échec (voir les problèmes ci-dessus)",
+    "fetch.n_failed_other": ", {n} en échec (voir les problèmes ci-dessus)",
+    "fetch.n_warnings_one": ", {n} avertissement",
+    "fetch.n_warnings_other": ", {n} avertissements",
+    # rag/cli/migrate.py
+    "migrate.already_edge": "Le stockage intégré de {path} est déjà en Qdrant Edge : rien à déplacer.",
+    "migrate.moved": "{name} : {points} points, désormais dans Qdrant Edge",
+    "migrate.backup": "Les anciens fichiers sont dans {path}.",
+    "migrate.need_to": (
+        "--from, --collection et --replace servent à copier des collections : indiquez la destination "
+        "avec --to."
+    ),
+    "migrate.no_store": (
+        "Aucun stockage intégré dans {path} : donnez à RAG_DATA_DIR le dossier qui le contient, ou "
+        "indiquez la source avec --from."
+    ),
+    "migrate.not_a_store": (
+        "{path} ne contient aucun stockage intégré (il devrait contenir un dossier 'qdrant') : indiquez "
+        "le dossier de données (RAG_DATA_DIR) ou l'URL d'un serveur."
+    ),
+    "migrate.empty": "{store} : aucune collection, rien à copier.",
+    "migrate.copying": "Copie de {source} vers {target}",
+    "migrate.progress": "  {name} : {copied}/{total} points",
+    "migrate.copied": "{name} : {points} points copiés, métadonnées et vecteurs creux compris",
+    "migrate.use_server": "Pour utiliser le serveur : export RAG_QDRANT_URL={url} (et RAG_QDRANT_API_KEY s'il en a une).",
+    # where the vectors live (Store.describe)
+    "store.embedded": "Qdrant intégré ({location})",
+    "store.server": "serveur Qdrant {location}",
+    "store.local_mode": "dossier Qdrant en mode local ({location})",
+    # rag/cli/eval.py
+    "eval.progress": "{label} : {done}/{total} questions ({id})",
+    "eval.none": "aucune",
+    "eval.no_collection": (
+        "La collection {name} n'existe pas dans {store} (collections : {existing}). Indexez d'abord une "
+        "source : rag ingest SOURCE --collection {name}"
+    ),
+    "eval.no_earlier_run": "Aucune évaluation précédente de la collection {name} dans {path} à laquelle comparer.",
+    "eval.top_k": "--top-k doit valoir au moins 1 (reçu : {value}).",
+    "eval.compare_both": (
+        "Utilisez --compare (une autre collection) ou --compare-run (une évaluation précédente), pas les "
+        "deux."
+    ),
+    "eval.results": "résultats : {path} et results.csv",
+    "eval.question_failed": "question {id} (ligne {line}) en échec, non comptée : {error}",
+    "eval.stopped": (
+        "l'évaluation s'est arrêtée après {done} questions sur {total} : {why}. Les questions déjà "
+        "comptées sont dans {path}."
+    ),
+    "eval.coverage": ", couverture {value}",
+    "eval.saved": (
+        "seuil {threshold}{extra} enregistré dans la collection {name} : rag ask l'utilise sauf si "
+        "RAG_THRESHOLD est défini"
+    ),
+    "eval.no_suggestion": "aucune suggestion",
+    "eval.partial": "certaines questions n'ont pas été comptées, la calibration est donc partielle",
+    "eval.not_saved": "seuil non enregistré : {reason}",
+    "eval.llm_errors": "le modèle de chat n'a pas répondu à {n} questions : voir llm_error dans results.csv",
+    # rag/evaluate/report.py: an evaluation in sentences (CLI, dashboard)
+    "report.l.answer_in_context": "réponse dans le contexte",
+    "report.l.in_base_accepted": "questions du corpus acceptées",
+    "report.l.out_of_base_refused": "hors sujet refusées",
+    "report.l.threshold": "seuil",
+    "report.l.suggested_threshold": "seuil suggéré",
+    "report.l.answer_contains_expected": "réponse contenant l'attendu",
+    "report.l.refusal_rate_out_of_base": "refus hors sujet",
+    "report.l.refusal_rate_in_base": "refus dans le corpus",
+    "report.l.invalid_citation_rate": "citations invalides",
+    "report.l.uncited_rate": "réponses sans citation",
+    "report.l.prompt_tokens_mean": "tokens du prompt (moyenne)",
+    "report.l.first_token_seconds_median": "secondes avant le premier mot (médiane)",
+    "report.na": "n.d.",
+    "report.pct": "{value} %",
+    "report.model": "modèle {model}",
+    "report.strategy": "stratégie {strategy}",
+    "report.mode": "recherche {mode}",
+    "report.collection": "Collection {name} ({parts})",
+    "report.failed": "attention : {n} question(s) en échec, non comptée(s) : {ids}",
+    "report.stopped": (
+        "attention : arrêt après {done} questions sur {total} ({why}) ; les chiffres portent sur les "
+        "questions comptées"
+    ),
+    "report.questions": "{n} questions : {n_in} dans le corpus, {n_out} hors sujet",
+    "report.unknown_sources": (
+        "attention : {n} url(s) de source attendue(s) absente(s) de la collection, leurs questions ne "
+        "peuvent donc pas être trouvées (une faute de frappe, ou l'article n'a pas été indexé) : {ids}"
+    ),
+    "report.hit1": "hit@1 {pct} ({n} questions du corpus sur {total} trouvent le bon article en premier)",
+    "report.hit3": "hit@3 {pct} ({n} sur {total} le trouvent dans les 3 premiers passages)",
+    "report.hitk": "hit@{k} {pct} ({n} sur {total} le trouvent parmi les {k} passages retenus)",
+    "report.mrr": "MRR {value} (1,00 = toujours premier, 0,50 = deuxième en moyenne)",
+    "report.no_in_base": "aucune question du corpus : la qualité de la recherche ne peut pas être mesurée",
+    "report.context_na": "réponse dans le contexte n.d. (aucune question du corpus n'a d'expected_answer)",
+    "report.context": (
+        "réponse dans le contexte {pct} ({n} réponses attendues sur {total} figurent mot pour mot dans "
+        "les passages)"
+    ),
+    "report.at_threshold": (
+        "au seuil {threshold} : {accepted} questions du corpus sur {n_in} ont une réponse "
+        "({accepted_pct}), {refused} hors sujet sur {n_out} sont refusées ({refused_pct})"
+    ),
+    "report.versus": " ; {value} au seuil actuel",
+    "report.suggested": (
+        "seuil suggéré {threshold} : {accepted} sur {n_in} avec réponse, {refused} sur {n_out} refusées "
+        "(exactitude équilibrée {accuracy}{versus})"
+    ),
+    "report.no_suggested": "pas de seuil suggéré : {reason}",
+    "report.llm_down": (
+        "le modèle de chat est injoignable ({n} questions sur {asked} sans réponse) : pas de mesures sur "
+        "les réponses ; lancez LM Studio et recommencez"
+    ),
+    "report.contains": "réponses contenant le texte attendu {pct} ({n} sur {total})",
+    "report.refused": "questions hors sujet refusées {pct} ({n} sur {total})",
+    "report.invalid": "réponses citant un extrait inexistant {pct} ({n} réponses sur {total})",
+    "report.uncited": "réponses sans citation {pct} ({n} réponses sur {total})",
+    "report.cost": "coût des passages envoyés : ",
+    "report.tokens": "{n} tokens de prompt en moyenne",
+    "report.no_tokens": "tokens de prompt non communiqués",
+    "report.first_word": ", premier mot après {seconds} s (médiane)",
+    "report.no_answer": "{n} questions sans réponse du modèle de chat (voir llm_error dans le CSV)",
+    "report.same": "identique",
+    "report.points": "{n} points",
+    "report.side": "{label} = {name} (stratégie {strategy}, modèle {model}, recherche {mode}, top {k})",
+    "report.same_threshold": "toutes deux mesurées au seuil {threshold}",
+    "report.two_thresholds": (
+        "mesurées à deux seuils (A {a}, B {b}, deux modèles d'embeddings) : les parts acceptées et "
+        "refusées diffèrent en partie pour cette raison"
+    ),
+    "report.sets_differ": (
+        "les jeux de questions diffèrent : {n} questions en commun (seules celles-ci sont comparées une "
+        "à une)"
+    ),
+    "report.found": "trouvées par les deux {both}, par A seule {a}, par B seule {b}, par aucune {neither}",
+    "report.a_only": "  trouvées par A seule : {ids}",
+    "report.b_only": "  trouvées par B seule : {ids}",
+    "report.rank_changed": "rang modifié pour {n} questions ({better} meilleures dans B, {worse} moins bonnes)",
+    "report.missed": "manquée",
+    # rag/cli/preview.py
+    "preview.document": "{title}  ({url}, {n} caractères)",
+    "preview.stats": (
+        "   {chunks} morceaux ; caractères min {min}, médiane {median}, max {max} ; avertissements : "
+        "{warnings}"
+    ),
+    "preview.none": "aucun",
+    # rag/answer/llm.py: the chat server
+    "llm.unreachable": (
+        "Le serveur de chat ne répond pas sur {url} ({error}). Lancez le serveur local de LM Studio "
+        "(onglet Developer, ou `lms server start`) ou corrigez l'adresse dans RAG_LLM_URL."
+    ),
+    "llm.in_container": (
+        "Ce programme tourne dans un conteneur, où localhost désigne le conteneur lui-même : utilisez "
+        "http://host.docker.internal:1234/v1 pour joindre LM Studio sur la machine hôte."
+    ),
+    "llm.timeout": (
+        "Le serveur de chat {url} a mis plus de {seconds} s à {what}. Le modèle est peut-être encore en "
+        "cours de chargement, ou trop lent pour ce prompt : réessayez, prenez un modèle plus petit ou "
+        "moins de passages (top k plus bas), ou augmentez RAG_TIMEOUT."
+    ),
+    "llm.to_list": "lister ses modèles",
+    "llm.to_answer": "répondre",
+    "llm.check_url": "Vérifiez que RAG_LLM_URL désigne un serveur compatible OpenAI, comme LM Studio.",
+    "llm.check_url_key": (
+        "Vérifiez que RAG_LLM_URL désigne un serveur compatible OpenAI, comme LM Studio, et que "
+        "RAG_LLM_API_KEY est correcte."
+    ),
+    "llm.embed_only": " (seuls des modèles d'embeddings sont chargés : {models})",
+    "llm.no_chat_model": (
+        "Aucun modèle de chat n'est chargé dans LM Studio sur {url}{extra}. Chargez-en un (`lms load "
+        "<model> --context-length 8192`, ou l'onglet Developer) ou définissez RAG_LLM_MODEL."
+    ),
+    "llm.incomplete": (
+        "Le serveur de chat {url} a fermé le flux avant la fin de la réponse. Son journal dit pourquoi ; "
+        "cause fréquente : un prompt plus long que la longueur de contexte avec laquelle le modèle "
+        "{model} est chargé : chargez-le avec un --context-length plus grand ou demandez avec un top k "
+        "plus bas."
+    ),
+    "llm.unreadable": "Le serveur de chat {url} a renvoyé une réponse que ce programme ne sait pas lire.",
+    "llm.overflow": (
+        "Le prompt dépasse la longueur de contexte avec laquelle le modèle {model} est chargé (le "
+        "serveur dit : {said}). Chargez le modèle avec un contexte plus grand (`lms load {id} "
+        "--context-length 16384`) ou demandez avec un top k plus bas."
+    ),
+    "llm.not_found": (
+        "LM Studio n'a pas de modèle {model} chargé. Modèles de chat chargés : {loaded}. Donnez à "
+        "RAG_LLM_MODEL l'un d'eux (ou laissez-la vide pour prendre celui qui est chargé), ou chargez ce "
+        "modèle dans LM Studio."
+    ),
+    "llm.none": "aucun",
+    "llm.none_loaded": (
+        "LM Studio sur {url} n'a aucun modèle de chat chargé (le serveur dit : {said}). Chargez-en un "
+        "(`lms load <model> --context-length 8192`, ou l'onglet Developer) et reposez la question."
+    ),
+    "llm.status": "Le serveur de chat {url} a répondu {status} : {said}.",
+    "llm.no_details": "sans détails",
+}
