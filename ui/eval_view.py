@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-from pathlib import Path
 from typing import Any, Mapping, Sequence
 
 import streamlit as st
@@ -16,8 +15,9 @@ from rag.demo import QUESTIONS_PATH
 from rag.errors import QuestionSetError, RagError
 from rag.evaluate.calibration import gate_shares
 from rag.evaluate.report import incomplete_notes
-from rag.evaluate.runner import (CSV_FILE, compare, list_runs, load_run, make_answer_fn, new_run_dir, run_eval,
+from rag.evaluate.runner import (compare, list_runs, load_run, make_answer_fn, new_run_dir, run_eval,
                                  shared_threshold, write_results)
+from rag.evaluate.runs import results_csv
 from rag.evaluate.questions import Question, load_questions, questions_from_bytes
 from ui import lang
 from ui import resources
@@ -165,7 +165,7 @@ def _use_suggested(key: str, value: float) -> None:
 
 def categories(name: str, rows: Sequence[Mapping[str, Any]], threshold: float) -> None:
     """Results per kind of question (the set's `category`), as a table and a chart."""
-    table = evaluation.category_rows(rows, threshold)
+    table = evaluation.categories_frame(rows, threshold)
     if len(table) < 2:
         return
     st.markdown(f"#### {t('eval.categories')}")
@@ -230,13 +230,12 @@ def questions_table(name: str, rows: Sequence[Mapping[str, Any]], threshold: flo
                      captions=[evaluation.filter_help(f) for f in evaluation.FILTERS])
     shown = evaluation.filter_rows(rows, which, threshold)
     st.caption(t("eval.count", n=len(shown), total=len(rows)))
-    st.dataframe(evaluation.table_rows(shown, threshold), hide_index=True, key=f"questions_{name}")
+    st.dataframe(evaluation.questions_frame(shown, threshold), hide_index=True, key=f"questions_{name}")
 
 
 def downloads(name: str, results: Mapping[str, Any], folder: str) -> None:
     cols = st.columns(2)
-    csv = Path(folder) / CSV_FILE
-    cols[0].download_button(t("eval.download_csv"), csv.read_bytes() if csv.exists() else b"",
+    cols[0].download_button(t("eval.download_csv"), results_csv(results),
                             file_name=f"{name}-results.csv", mime="text/csv", key=f"csv_{name}")
     cols[1].download_button(t("eval.download_json"), json.dumps(results, ensure_ascii=False, indent=1),
                             file_name=f"{name}-results.json", mime="application/json", key=f"json_{name}")
@@ -272,15 +271,12 @@ def comparison(a: Mapping[str, Any], b: Mapping[str, Any]) -> None:
         st.caption(t("eval.cmp_threshold", value=f"{thresholds['a']:.3f}"))
     elif thresholds.get("a") is not None and thresholds.get("b") is not None:
         st.warning(t("eval.cmp_thresholds", a=f"{thresholds['a']:.3f}", b=f"{thresholds['b']:.3f}"))
-    st.dataframe(evaluation.comparison_rows(cmp), hide_index=True)
+    st.dataframe(evaluation.comparison_frame(cmp), hide_index=True)
     found = cmp["found"]
     st.markdown(t("eval.found_line", both=len(found["both"]), a=len(found["a_only"]), b=len(found["b_only"]),
                   none=len(found["neither"])))
     if cmp["rank_changes"]:
-        st.dataframe([{t("col.id"): c["id"], t("col.question"): c["question"],
-                       f"{t('col.rank')} A": c["rank_a"] or t("eval.not_found"),
-                       f"{t('col.rank')} B": c["rank_b"] or t("eval.not_found")} for c in cmp["rank_changes"]],
-                     hide_index=True)
+        st.dataframe(evaluation.rank_changes_frame(cmp), hide_index=True)
 
 
 def earlier_runs(settings: Any, current: Mapping[str, Any] | None) -> None:
@@ -288,7 +284,7 @@ def earlier_runs(settings: Any, current: Mapping[str, Any] | None) -> None:
     if not runs:
         st.caption(t("eval.no_runs"))
         return
-    st.dataframe(evaluation.runs_table(runs), hide_index=True, key="runs")
+    st.dataframe(evaluation.runs_frame(runs), hide_index=True, key="runs")
     if current is None:
         return
     labels = {r["path"]: evaluation.run_label(r) for r in runs}

@@ -3,7 +3,6 @@ $RAG_DATA_DIR/evals that lets a later run be compared to an earlier one."""
 
 from __future__ import annotations
 
-import csv
 import json
 import re
 import shutil
@@ -47,19 +46,24 @@ def _csv_cell(value: Any) -> Any:
     return value
 
 
+def results_csv(results: Mapping[str, Any]) -> bytes:
+    """results.csv: one row a question, the contract's columns (the answer's too with the model)."""
+    import pandas as pd  # here, not at the top: `import rag` stays quick (tests/test_imports.py)
+
+    columns = CSV_COLUMNS + (CSV_LLM_COLUMNS if results["summary"].get("llm") else [])
+    table = pd.DataFrame([[_csv_cell(row.get(c)) for c in columns] for row in results["questions"]],
+                         columns=columns, dtype=object)
+    # utf-8-sig: a spreadsheet opening the file then shows accents correctly.
+    return table.to_csv(index=False, lineterminator="\r\n").encode("utf-8-sig")
+
+
 def write_results(results: Mapping[str, Any], out_dir: str | Path) -> Path:
     """Write results.json and results.csv into out_dir; return the results.json path."""
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
     path = out / RESULTS_FILE
     path.write_text(json.dumps(results, ensure_ascii=False, indent=2) + "\n", encoding="utf-8")
-    columns = CSV_COLUMNS + (CSV_LLM_COLUMNS if results["summary"].get("llm") else [])
-    # utf-8-sig: a spreadsheet opening the file then shows accents correctly.
-    with (out / CSV_FILE).open("w", encoding="utf-8-sig", newline="") as handle:
-        writer = csv.writer(handle)
-        writer.writerow(columns)
-        for row in results["questions"]:
-            writer.writerow([_csv_cell(row.get(c)) for c in columns])
+    (out / CSV_FILE).write_bytes(results_csv(results))
     return path
 
 

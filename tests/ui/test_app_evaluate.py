@@ -4,7 +4,6 @@ calibrated threshold saved into a small collection of its own."""
 from __future__ import annotations
 
 import logging
-from pathlib import Path
 
 from streamlit.testing.v1 import AppTest
 
@@ -14,8 +13,8 @@ from rag.embeddings import EmbeddedEmbedder
 from rag.index.ingest import ingest
 from rag.index.store import Store
 from tests.evaluate.eval_corpus import QUESTIONS_JSONL, build_collection
+from tests.fixtures.apptest import open_page, table_with
 
-APP = str(Path(__file__).resolve().parents[2] / "streamlit_app.py")
 TIMEOUT = 180
 WIDGET_POLICIES = "streamlit.elements.lib.policies"  # logs the Session State warning; does not propagate
 
@@ -30,10 +29,7 @@ class _Records(logging.Handler):
 
 
 def evaluate_page() -> AppTest:
-    at = AppTest.from_file(APP, default_timeout=TIMEOUT).run()
-    at.switch_page("app_pages/3_Evaluate.py").run()
-    assert not at.exception, [e.value for e in at.exception]
-    return at
+    return open_page("app_pages/3_Evaluate.py", timeout=TIMEOUT)
 
 
 def metrics(at: AppTest) -> dict[str, str]:
@@ -78,15 +74,15 @@ def test_shipped_set_retrieval_only_metrics_chart_and_live_threshold(app_env, lm
     assert lmstudio.chat_calls == 0
 
     at.radio(key="filter_blog").set_value("wrongly_refused").run()
-    table = [d.value for d in at.dataframe if "at the threshold" in d.value.columns][0]
+    table = table_with(at, "at the threshold")
     assert len(table) == 54 and set(table["at the threshold"]) == {"refused"}
-    kinds = [d.value for d in at.dataframe if "kind" in d.value.columns][0]
+    kinds = table_with(at, "handled well (%)")
     assert {"identifier", "paraphrase", "out of base, near domain", "off topic"} <= set(kinds["kind"])
     assert kinds["questions"].sum() == 68
     labels = [b.label for b in at.get("download_button")]
     assert labels == ["Download the results (CSV)", "Download the results (JSON)"]
     # The run is kept: it is listed among the earlier runs.
-    runs = [d.value for d in at.dataframe if "suggested" in d.value.columns][0]
+    runs = table_with(at, "suggested")
     assert "blog" in runs["collection"].tolist()
 
 
@@ -117,7 +113,7 @@ def test_uploaded_set_and_saving_the_threshold(app_env, tmp_path, monkeypatch):
     assert {m.label: m.value for m in at.tabs[0].metric}["right article first"] == "100%"
     # The two collections side by side: metric by metric, and who finds which article.
     assert "Side by side" in [h.value for h in at.subheader]
-    compared = [d.value for d in at.dataframe if "B - A" in d.value.columns][0]
+    compared = table_with(at, "B - A")
     assert {"right article first", "average rank (1 = always first)", "threshold"} <= set(compared["measure"])
     assert any("found by both: **2**" in m.value for m in at.markdown)
     assert "Both measured at the threshold 0.830." in [c.value for c in at.caption]
@@ -193,7 +189,7 @@ def test_runs_with_the_chat_model_are_compared_on_prompt_tokens_and_first_word(a
     monkeypatch.delenv("RAG_THRESHOLD")
 
     at = evaluate_page()
-    runs = [d.value for d in at.dataframe if "prompt tokens" in d.value.columns][0]
+    runs = table_with(at, "prompt tokens")
     by_k = {int(row["top k"]): row for _, row in runs.iterrows()}
     assert int(by_k[2]["prompt tokens"]) > int(by_k[1]["prompt tokens"]) > 0
     assert all(float(row["first word (s)"]) >= 0.05 for row in by_k.values())

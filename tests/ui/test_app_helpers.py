@@ -166,10 +166,10 @@ def test_filters_follow_the_threshold_without_rerunning():
     assert evaluation.filter_rows(ROWS, evaluation.WRONGLY_ACCEPTED, 0.88) == []
     at = evaluation.counts_at(ROWS, 0.85)
     assert (at["in_base_accepted_count"], at["out_of_base_refused_count"]) == (1, 1)
-    table = evaluation.table_rows(ROWS[:1], 0.85)
-    assert table[0]["at the threshold"] == "answered" and table[0]["passages found"] == "1. x.md (0.90)"
-    missed = evaluation.table_rows(ROWS[1:2], 0.85)[0]
-    assert missed["rank"] == "not found" and "None" not in [str(v) for v in missed.values()]
+    table = evaluation.questions_frame(ROWS[:1], 0.85)
+    assert table["at the threshold"][0] == "answered" and table["passages found"][0] == "1. x.md (0.90)"
+    missed = evaluation.questions_frame(ROWS[1:2], 0.85).iloc[0]
+    assert missed["rank"] == "not found"
 
 
 def test_calibration_chart_has_both_groups_and_the_threshold_lines():
@@ -208,11 +208,14 @@ def test_a_chat_model_that_could_not_be_reached_shows_no_answer_metrics():
 
 def test_results_by_kind_of_question_follow_the_threshold():
     rows = [dict(r, category=c) for r, c in zip(ROWS, ["identifier", "identifier", "off_topic", None])]
-    table = {r["kind"]: r for r in evaluation.category_rows(rows, 0.85)}
-    assert set(table) == {"identifier", "off topic", "no kind"}
-    assert table["identifier"]["right article found"] == "1 of 2" and table["identifier"]["handled well (%)"] == 50
-    assert table["off topic"]["refused"] == "0 of 1" and table["no kind"]["refused"] == "1 of 1"
-    assert evaluation.category_rows(rows, 0.88)[1]["handled well (%)"] == 100  # c refused at 0.88
+    frame = evaluation.categories_frame(rows, 0.85)
+    assert frame["kind"].tolist() == ["identifier", "off topic", "no kind"]  # in the set's order
+    table = frame.set_index("kind")
+    assert table.loc["identifier", "right article found"] == "1 of 2"
+    assert table.loc["identifier", "handled well (%)"] == 50
+    assert table.loc["off topic", "refused"] == "0 of 1" and table.loc["no kind", "refused"] == "1 of 1"
+    assert table.loc["off topic", "answered"] == ""  # no article question of that kind: nothing to count
+    assert evaluation.categories_frame(rows, 0.88)["handled well (%)"][1] == 100  # c refused at 0.88
 
 
 def test_uploads_load_like_a_folder_and_report_unusable_files():

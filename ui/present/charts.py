@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from typing import Any, Mapping, Sequence
 
+import pandas as pd
 import plotly.graph_objects as go
 
 from ui.i18n import t
@@ -98,18 +99,18 @@ def calibration_chart(
     return fig
 
 
-def category_chart(table: Sequence[Mapping[str, Any]]) -> go.Figure:
-    """One bar a kind of question: the share handled well (ui.present.evaluation.category_rows)."""
-    kind, well = t("col.category"), t("col.well")
-    rows = list(reversed(table))  # plotly draws the first bar at the bottom
+def category_chart(table: pd.DataFrame) -> go.Figure:
+    """One bar a kind of question: the share handled well (ui.present.evaluation.categories_frame)."""
+    rows = table.iloc[::-1]  # plotly draws the first bar at the bottom
+    well, kinds = rows[t("col.well")].tolist(), rows[t("col.category")].tolist()
     fig = go.Figure(go.Bar(
-        x=[r[well] for r in rows], y=[r[kind] for r in rows], orientation="h",
-        marker_color=[PASSED if r[well] >= 80 else IN_BASE if r[well] >= 50 else OFF_TOPIC for r in rows],
-        text=[f"{r[well]} %" for r in rows], textposition="auto",
+        x=well, y=kinds, orientation="h",
+        marker_color=[PASSED if w >= 80 else IN_BASE if w >= 50 else OFF_TOPIC for w in well],
+        text=[f"{w} %" for w in well], textposition="auto",
         hovertemplate="%{y}: %{x} %<extra></extra>",
     ))
     fig.update_layout(
-        height=40 + 34 * len(rows), margin=dict(l=10, r=10, t=30, b=10), showlegend=False,
+        height=40 + 34 * len(well), margin=dict(l=10, r=10, t=30, b=10), showlegend=False,
         title=dict(text=t("eval.well_chart"), font=dict(size=12)),
         xaxis=dict(range=[0, 100], ticksuffix=" %"),
     )

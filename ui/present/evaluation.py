@@ -1,12 +1,16 @@
-"""What the evaluate page shows of a run, as plain data (pure: no streamlit here).
+"""What the evaluate page shows of a run, as plain data and tables (pure: no streamlit here).
 
 A run is the `{"summary", "questions"}` dict of rag.evaluate.runner. Verdicts that depend on the
-threshold take it as an argument, so a slider can move it without re-running anything.
+threshold take it as an argument, so a slider can move it without re-running anything. Tables are
+pandas DataFrames, in the reader's words, with a blank where a value is missing: never "None",
+never "NaN".
 """
 
 from __future__ import annotations
 
 from typing import Any, Mapping, Sequence
+
+import pandas as pd
 
 from rag.evaluate.calibration import accepted_refused
 from ui.i18n import current, t
@@ -103,7 +107,12 @@ def filter_rows(rows: Sequence[Mapping[str, Any]], which: str, threshold: float)
     raise ValueError(f"unknown filter {which!r}: use one of {', '.join(FILTERS)}")
 
 
-def table_rows(rows: Sequence[Mapping[str, Any]], threshold: float) -> list[dict[str, Any]]:
+def _frame(records: Sequence[Mapping[str, Any]], columns: Sequence[str] | None = None) -> pd.DataFrame:
+    """A table to show: a cell some rows lack (the answer of a run without the model) is blank."""
+    return pd.DataFrame.from_records(list(records), columns=columns).fillna("")
+
+
+def questions_frame(rows: Sequence[Mapping[str, Any]], threshold: float) -> pd.DataFrame:
     """The per-question table: verdict at `threshold`, and the retrieved sources in rank order."""
     table = []
     for r in rows:
@@ -123,7 +132,7 @@ def table_rows(rows: Sequence[Mapping[str, Any]], threshold: float) -> list[dict
             ),
             **({t("col.answer"): r.get("answer") or ""} if "answer" in r else {}),
         })
-    return table
+    return _frame(table)
 
 
 def category_label(category: str | None) -> str:
@@ -140,30 +149,35 @@ def handled_well(row: Mapping[str, Any], threshold: float) -> bool:
     return _refused_at(row, threshold)
 
 
-def category_rows(rows: Sequence[Mapping[str, Any]], threshold: float) -> list[dict[str, Any]]:
-    """One row a kind of question (the set's `category`): how many, and how each fared at `threshold`."""
-    groups: dict[str, list[Mapping[str, Any]]] = {}
-    for r in rows:
-        groups.setdefault(r.get("category") or "", []).append(r)
-    table = []
-    for category, members in groups.items():
-        in_base = [r for r in members if r.get("in_base")]
-        out = [r for r in members if not r.get("in_base")]
-        well = sum(1 for r in members if handled_well(r, threshold))
+def categories_frame(rows: Sequence[Mapping[str, Any]], threshold: float) -> pd.DataFrame:
+    """One row a kind of question (the set's `category`), in the set's order: how many, and how
+    each fared at `threshold`."""
+    facts = pd.DataFrame.from_records([{
+        "category": r.get("category") or "",
+        "in_base": bool(r.get("in_base")),
+        "out": not r.get("in_base"),
+        "found": bool(r.get("in_base")) and r.get("rank") is not None,
+        "first": bool(r.get("in_base")) and r.get("rank") == 1,
+        "answered": bool(r.get("in_base")) and not _refused_at(r, threshold),
+        "refused": not r.get("in_base") and _refused_at(r, threshold),
+        "well": handled_well(r, threshold),
+    } for r in rows], columns=["category", "in_base", "out", "found", "first", "answered", "refused", "well"])
+    kinds = facts.groupby("category", sort=False)
+    counts = kinds.sum().astype(int)  # True counts 1: the questions of each kind that did so
+    counts["questions"] = kinds.size()
 
-        def of(n: int, total: int) -> str:
-            return t("eval.of", n=n, total=total) if total else ""
+    def of(n: str, total: str) -> list[str]:
+        return [t("eval.of", n=a, total=b) if b else "" for a, b in zip(counts[n], counts[total])]
 
-        table.append({
-            t("col.category"): category_label(category),
-            t("col.questions"): len(members),
-            t("col.found"): of(sum(1 for r in in_base if r.get("rank") is not None), len(in_base)),
-            t("col.first"): of(sum(1 for r in in_base if r.get("rank") == 1), len(in_base)),
-            t("col.answered"): of(sum(1 for r in in_base if not _refused_at(r, threshold)), len(in_base)),
-            t("col.refused"): of(sum(1 for r in out if _refused_at(r, threshold)), len(out)),
-            t("col.well"): round(100 * well / len(members)),
-        })
-    return table
+    return pd.DataFrame({
+        t("col.category"): [category_label(c) for c in counts.index],
+        t("col.questions"): counts["questions"].tolist(),
+        t("col.found"): of("found", "in_base"),
+        t("col.first"): of("first", "in_base"),
+        t("col.answered"): of("answered", "in_base"),
+        t("col.refused"): of("refused", "out"),
+        t("col.well"): [round(100 * w / n) for w, n in zip(counts["well"], counts["questions"])],
+    })
 
 
 def _metric_value(key: str, value: Any) -> str:
@@ -181,14 +195,24 @@ def _metric_delta(key: str, delta: float | None) -> str:
     return f"{points:+d} pts" if points else "="
 
 
-def comparison_rows(cmp: Mapping[str, Any]) -> list[dict[str, Any]]:
+def comparison_frame(cmp: Mapping[str, Any]) -> pd.DataFrame:
     """Measure by measure, in words: A, B and B - A."""
-    rows = []
-    for key, d in cmp.get("metrics", {}).items():
-        rows.append({t("col.metric"): t(f"metric.{key}") if f"metric.{key}" in _METRICS else key,
-                     "A": _metric_value(key, d.get("a")), "B": _metric_value(key, d.get("b")),
-                     "B - A": _metric_delta(key, d.get("delta"))})
-    return rows
+    return _frame([
+        {t("col.metric"): t(f"metric.{key}") if f"metric.{key}" in _METRICS else key,
+         "A": _metric_value(key, d.get("a")), "B": _metric_value(key, d.get("b")),
+         "B - A": _metric_delta(key, d.get("delta"))}
+        for key, d in cmp.get("metrics", {}).items()
+    ], columns=[t("col.metric"), "A", "B", "B - A"])
+
+
+def rank_changes_frame(cmp: Mapping[str, Any]) -> pd.DataFrame:
+    """The questions whose article moved between A and B, with both ranks."""
+    def rank(value: Any) -> str:
+        return str(value) if value else t("eval.not_found")
+
+    return _frame([{t("col.id"): c["id"], t("col.question"): c["question"],
+                    f"{t('col.rank')} A": rank(c["rank_a"]), f"{t('col.rank')} B": rank(c["rank_b"])}
+                   for c in cmp.get("rank_changes") or []])
 
 
 _METRICS = {f"metric.{k}" for k in ("hit_at_1", "hit_at_3", "hit_at_k", "mrr", "answer_in_context", "in_base_accepted",
@@ -202,7 +226,7 @@ def run_label(run: Mapping[str, Any]) -> str:
     return f"{run.get('date')} · {run.get('collection')} ({run.get('strategy')})"
 
 
-def runs_table(runs: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
+def runs_frame(runs: Sequence[Mapping[str, Any]]) -> pd.DataFrame:
     """The saved runs, newest first as listed, in words and rounded values."""
     def share(value: Any) -> str:
         return "" if value is None else _pct(value)
@@ -210,19 +234,19 @@ def runs_table(runs: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
     def number(value: Any) -> str:
         return "" if value is None else f"{value:.2f}"
 
-    return [{
+    return _frame([{
         t("col.date"): str(run.get("date") or "").replace("T", " ")[:16],
         t("col.collection"): run.get("collection") or "",
         t("col.strategy"): run.get("strategy") or "",
         t("col.questions"): run.get("questions") or 0,
         t("col.with_model"): t("yes") if run.get("llm") else t("no"),
         t("card.hit1"): share(run.get("hit_at_1")),
-        t("col.k"): run.get("k") or "",
+        t("col.k"): str(run.get("k") or ""),
         t("col.threshold"): number(run.get("threshold")),
         t("col.suggested"): number(run.get("suggested_threshold")),
         t("col.prompt_tokens"): "" if run.get("prompt_tokens_mean") is None else str(round(run["prompt_tokens_mean"])),
         t("col.first_word"): number(run.get("first_token_seconds_median")),
-    } for run in runs]
+    } for run in runs])
 
 
 # Per question, when no earlier run on this machine tells: the embedded model retrieves in about

