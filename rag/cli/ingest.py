@@ -7,6 +7,7 @@ import json
 import os
 import sys
 
+from rag.i18n import t
 from rag.chunking import DEFAULT_STRATEGY, STRATEGIES, setting_names
 from rag.chunking.preview import chunkers
 from rag.errors import ConfigError
@@ -104,10 +105,8 @@ def chunk_settings(strategy: str, args: argparse.Namespace) -> dict | None:
     used = setting_names(strategy)
     ignored = [SIZE_FLAGS[n] for n, v in given.items() if v is not None and n not in used]
     if ignored:
-        raise ConfigError(
-            f"{', '.join(ignored)} does not apply to the strategy {strategy} (its settings: "
-            f"{', '.join(SIZE_FLAGS[n] for n in used)}); choose another --strategy or drop the flag."
-        )
+        raise ConfigError(t("ingest.flag_unused", flags=", ".join(ignored), strategy=strategy,
+                              used=", ".join(SIZE_FLAGS[n] for n in used)))
     return chunkers(strategy, given)[0].settings()
 
 
@@ -137,9 +136,10 @@ def run(args: argparse.Namespace) -> int:
     embedder, sentence = embedder_for_collection(settings, info)
     print(sentence, file=sys.stderr, flush=True)
     shown = strategy + (f" ({settings_text(settings_given)})" if settings_given else "")
-    enriched = "" if mode == "none" else f", enrichment {mode}" + (f" by {enricher.model}" if enricher.model else "")
-    print(f"Indexing {strip_userinfo(args.source)} into {collection!r} ({store.describe()}, strategy {shown}"
-          f"{enriched})", file=sys.stderr, flush=True)
+    enriched = "" if mode == "none" else (t("ingest.enriched_by", mode=mode, model=enricher.model) if enricher.model
+                                          else t("status.enrichment", mode=mode))
+    print(t("ingest.indexing", source=strip_userinfo(args.source), name=repr(collection), store=store.describe(),
+            strategy=shown, enriched=enriched), file=sys.stderr, flush=True)
     options = _source_options(args)
     if is_url(args.source):
         items = _SiteListing(WordPressSource(

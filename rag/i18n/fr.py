@@ -269,4 +269,81 @@ TEXT: dict[str, str] = {
     ),
     "llm.status": "Le serveur de chat {url} a répondu {status} : {said}.",
     "llm.no_details": "sans détails",
+    # rag/index: ingestion's report, progress and warnings
+    "index.size_note": (
+        "la collection compte {points} morceaux, plus que les {limit} avec lesquels le stockage intégré "
+        "a été mesuré (benchmarks/README.md) : elle fonctionne toujours, mais au-delà un serveur Qdrant "
+        "(RAG_QDRANT_URL, `rag migrate`) est le choix mesuré"
+    ),
+    "report.ingest": (
+        "Collection {name} ({strategy}, {model}) : {new} nouveaux, {changed} modifiés, {unchanged} "
+        "inchangés, {skipped}{failed} en échec, {pruned} retirés ; {chunks} morceaux écrits en {seconds} "
+        "s."
+    ),
+    "report.ingest_skipped": "{n} ignorés (sans texte), ",
+    "report.verify_failed": "Vérification ÉCHOUÉE : {error}",
+    "report.verified": "{n} points stockés vérifiés (taille des vecteurs, non nuls).",
+    "report.aborted": "Arrêt anticipé : {why}",
+    "report.warning": "attention : {message}",
+    "report.skipped": "ignoré {item} : {reason}",
+    "report.failed_doc": "ÉCHEC {item} : {reason}",
+    "ingest.source_failed": "la source a échoué : {error}",
+    "ingest.nothing_listed": (
+        "la source n'a listé aucun document : rien n'a été retiré ; pour vider la collection "
+        "volontairement, reconstruisez-la avec --full"
+    ),
+    "ingest.twice": "{url} : la source a listé cette url deux fois ; la seconde copie a été ignorée",
+    "ingest.reembedded": "{url} : ses vecteurs stockés étaient inutilisables : recalculés",
+    "ingest.chunking_failed": "le découpage a échoué : {error}",
+    "ingest.no_chunks": "aucun texte à indexer (le document n'a produit aucun morceau)",
+    "ingest.failed_embed": "{n} documents de suite n'ont pas pu être vectorisés ; dernière erreur : {error}",
+    "ingest.failed_contexts": (
+        "{n} documents de suite n'ont pas obtenu leur contexte du modèle de chat ; dernière erreur : "
+        "{error}"
+    ),
+    "ingest.withdrawn": "{url} : sa copie précédente a été retirée de la collection",
+    "ingest.needs_enricher": (
+        "{name} est enrichie par le modèle de chat ({mode}) : les relances en ont besoin aussi "
+        "(rag.enrich.make_enricher({mode_repr}, settings))"
+    ),
+    "embed.over_limit": (
+        "plus de {n} tokens : vectorisé comme la moyenne de fenêtres de {n} tokens, son vecteur est donc "
+        "dilué et il est moins bien retrouvé ; une stratégie à plus petits morceaux l'évite"
+    ),
+    "enrich.summary": "Enrichissement {mode} : {n} contextes.",
+    "enrich.summary_model": (
+        "Enrichissement {mode} ({model}) : {n} contextes, {cached} depuis le cache, {generated} écrits "
+        "par le modèle : {prompt} tokens de prompt + {answer} tokens de réponse en {seconds} s."
+    ),
+    "progress.documents": "{docs} documents",
+    "progress.chunks": "{n} morceaux",
+    "progress.rate": "{rate} morceaux/s",
+    "progress.contexts": "contextes : {tokens} tokens en {time}",
+    "progress.eta": "environ {time} restant",
+    "phase.reading": "lecture",
+    "phase.enriching": "enrichissement",
+    "phase.embedding": "vectorisation",
+    "phase.writing": "écriture",
+    "phase.indexed": "indexé",
+    "phase.pruning": "nettoyage",
+    "phase.verifying": "vérification",
+    "phase.done": "terminé",
+    "outcome.new": "nouveau",
+    "outcome.changed": "modifié",
+    "outcome.unchanged": "inchangé",
+    "outcome.skipped": "ignoré",
+    "outcome.failed": "échec",
+    "outcome.warning": "avertissement",
+    "replace.origin": "venant de {source}, lisible par {groups}",
+    "replace.unknown_source": "une source inconnue",
+    "replace.nobody": "personne",
+    "replace.sentence": "{url} : le document indexé ({old}) serait remplacé par celui-ci ({new})",
+    "replace.held_back": "non indexé : {sentence} ; confirmez pour le remplacer",
+    # rag/cli/ingest.py
+    "ingest.flag_unused": (
+        "{flags} ne s'applique pas à la stratégie {strategy} (ses réglages : {used}) ; choisissez une "
+        "autre --strategy ou retirez l'option."
+    ),
+    "ingest.enriched_by": ", enrichissement {mode} par {model}",
+    "ingest.indexing": "Indexation de {source} dans {name} ({store}, stratégie {strategy}{enriched})",
 }

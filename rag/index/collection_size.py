@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from rag.i18n import t
+
 # Measured (benchmarks/README.md, "The embedded store"): Qdrant Edge answers hybrid searches
 # under the access filter in milliseconds up to 100k chunks, the largest size measured.
 EMBEDDED_COMFORT_LIMIT = 100_000
@@ -11,8 +13,4 @@ def embedded_size_note(points: int) -> str | None:
     """What to tell the user of an embedded collection larger than the sizes measured; else None."""
     if points <= EMBEDDED_COMFORT_LIMIT:
         return None
-    return (
-        f"the collection holds {points:,} chunks, more than the {EMBEDDED_COMFORT_LIMIT:,} the embedded store "
-        "was measured with (benchmarks/README.md): it keeps working, but a Qdrant server "
-        "(RAG_QDRANT_URL, `rag migrate`) is the measured choice from there"
-    )
+    return t("index.size_note", points=f"{points:,}", limit=f"{EMBEDDED_COMFORT_LIMIT:,}")

@@ -13,10 +13,11 @@ import time
 from collections.abc import Sized
 from typing import Any, Iterable, Iterator
 
+from rag.i18n import t
 from rag.chunking import make_chunker
 from rag.chunking.base import Chunk
 from rag.chunking.token_cap import cap_tokens
-from rag.embeddings import OVER_LIMIT_NOTE
+from rag.embeddings import over_limit_note
 from rag.documents import SKIPPED, WARNING, Document, Problem
 from rag.enrich import (
     MODEL_MODES,
@@ -133,7 +134,7 @@ class _Run:
             except StopIteration:
                 return
             except SourceError as exc:
-                self.report.aborted = f"the source failed: {exc}"
+                self.report.aborted = t("ingest.source_failed", error=exc)
                 return
             yield item
 
@@ -173,10 +174,7 @@ class _Run:
                 self.prune_unseen()
             else:
                 # A site or folder that answers empty by mistake must not empty the collection.
-                self.report.warnings.append(
-                    "the source listed no document: nothing was pruned; to empty the collection on purpose, "
-                    "rebuild it with --full"
-                )
+                self.report.warnings.append(t("ingest.nothing_listed"))
         if self.store.exists(self.collection):
             built = {"terms_version": TERMS_VERSION} if self.created else {}
             self.store.update_metadata(
@@ -199,7 +197,7 @@ class _Run:
     def document(self, doc: Document) -> str:
         self.current = doc.title or doc.url
         if doc.url in self.seen:
-            self.report.warnings.append(f"{doc.url}: the source listed this url twice; the second copy was ignored")
+            self.report.warnings.append(t("ingest.twice", url=doc.url))
             return "warning"
         self.seen.add(doc.url)
         old = self.index.get(doc.url, [])
@@ -207,17 +205,17 @@ class _Run:
             if self.vectors_usable(old):
                 self.report.unchanged += 1
                 return "unchanged"
-            self.report.warnings.append(f"{doc.url}: its stored vectors were unusable: re-embedded")
+            self.report.warnings.append(t("ingest.reembedded", url=doc.url))
         try:
             chunks = self.chunker.chunk(doc.markdown, title=doc.title)
             count, window = getattr(self.embedder, "token_count", None), getattr(self.embedder, "max_tokens", None)
             if count is not None and window:
                 chunks = cap_tokens(chunks, doc.markdown, count, int(window))
         except RagError as exc:
-            self.report.failed.append((doc.url, f"chunking failed: {exc}"))
+            self.report.failed.append((doc.url, t("ingest.chunking_failed", error=exc)))
             return "failed"
         if not chunks:
-            self.report.failed.append((doc.url, "no text to index (the document produced no chunks)"))
+            self.report.failed.append((doc.url, t("ingest.no_chunks")))
             return "failed"
         # Hashed once: per chunk, a 5 MB document would be hashed thousands of times over.
         content_hash = doc.content_hash
@@ -231,10 +229,8 @@ class _Run:
             self.report.failed.append((doc.url, str(exc)))
             self.embed_failures_in_a_row += 1
             if self.embed_failures_in_a_row >= _MAX_EMBED_FAILURES_IN_A_ROW:
-                what = "embed" if isinstance(exc, EmbeddingError) else "get their contexts from the chat model"
-                self.report.aborted = (
-                    f"{self.embed_failures_in_a_row} documents in a row failed to {what}; last error: {exc}"
-                )
+                key = "ingest.failed_embed" if isinstance(exc, EmbeddingError) else "ingest.failed_contexts"
+                self.report.aborted = t(key, n=self.embed_failures_in_a_row, error=exc)
             return "failed"
         self.embed_failures_in_a_row = 0
         self.tell("writing")
@@ -285,7 +281,7 @@ class _Run:
             self.embed_seconds += time.monotonic() - began
             truncated = getattr(self.embedder, "last_truncated", None) or []
             for label in truncated:
-                self.report.warnings.append(f"{label}: {OVER_LIMIT_NOTE}")
+                self.report.warnings.append(f"{label}: {over_limit_note()}")
             problem = batch_problem(got, labels, dimension)
             if problem is not None:
                 raise EmbeddingError(problem)
@@ -298,7 +294,7 @@ class _Run:
         stale = self.index.pop(url, [])
         if stale:
             self.report.points_deleted += self.store.delete_points(self.collection, [p.id for p in stale])
-            self.report.warnings.append(f"{url}: its earlier copy was removed from the collection")
+            self.report.warnings.append(t("ingest.withdrawn", url=url))
 
     def prune_unseen(self) -> None:
         self.tell("pruning")
@@ -355,9 +351,6 @@ def ingest(
     mode = resolve_enrichment(info, enricher.mode if enricher is not None else None, full)
     if enricher is None:
         if mode in MODEL_MODES:
-            raise ConfigError(
-                f"{collection!r} is enriched by the chat model ({mode}): re-runs need it too "
-                f"(rag.enrich.make_enricher({mode!r}, settings))"
-            )
+            raise ConfigError(t("ingest.needs_enricher", name=repr(collection), mode=mode, mode_repr=repr(mode)))
         enricher = make_enricher(mode)
     return _Run(items, store, embedder, collection, strategy, chunk_settings, full, prune, progress, enricher).run()

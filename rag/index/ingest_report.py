@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, field
 from typing import Any, Callable
 
+from rag.i18n import t
 from rag.enrich import enrichment_summary
 
 
@@ -60,25 +61,23 @@ class IngestReport:
         return data
 
     def summary(self) -> str:
-        lines = [
-            f"Collection {self.collection!r} ({self.strategy}, {self.embedding_model}): "
-            f"{self.new} new, {self.changed} changed, {self.unchanged} unchanged, "
-            + (f"{len(self.skipped)} skipped (no text), " if self.skipped else "")
-            + f"{len(self.failed)} failed, {self.pruned} pruned; "
-            f"{self.chunks_written} chunks written in {self.seconds:.1f}s.",
-        ]
+        skipped = t("report.ingest_skipped", n=len(self.skipped)) if self.skipped else ""
+        lines = [t("report.ingest", name=repr(self.collection), strategy=self.strategy, model=self.embedding_model,
+                   new=self.new, changed=self.changed, unchanged=self.unchanged, skipped=skipped,
+                   failed=len(self.failed), pruned=self.pruned, chunks=self.chunks_written,
+                   seconds=f"{self.seconds:.1f}")]
         if self.enrichment:
             lines.append(enrichment_summary(self.enrichment))
         if self.verify_error:
-            lines.append(f"Verification FAILED: {self.verify_error}")
+            lines.append(t("report.verify_failed", error=self.verify_error))
         elif self.verified:
-            lines.append(f"Verified {self.verified} stored points (vector size and non-zero).")
+            lines.append(t("report.verified", n=self.verified))
         if self.aborted:
-            lines.append(f"Stopped early: {self.aborted}")
+            lines.append(t("report.aborted", why=self.aborted))
         for message in self.warnings:
-            lines.append(f"warning: {message}")
+            lines.append(t("report.warning", message=message))
         for item, reason in self.skipped:
-            lines.append(f"skipped {item}: {reason}")
+            lines.append(t("report.skipped", item=item, reason=reason))
         for item, reason in self.failed:
-            lines.append(f"FAILED {item}: {reason}")
+            lines.append(t("report.failed_doc", item=item, reason=reason))
         return "\n".join(lines)

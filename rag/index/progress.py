@@ -6,6 +6,7 @@ import sys
 import time
 from typing import TextIO
 
+from rag.i18n import t
 from rag.index.ingest_report import IngestProgress
 
 
@@ -22,20 +23,20 @@ def _duration(seconds: float) -> str:
 
 def format_progress(p: IngestProgress) -> str:
     docs = f"{p.docs_done}/{p.docs_total}" if p.docs_total is not None else f"{p.docs_done}"
-    parts = [f"{docs} documents", f"{p.chunks_done} chunks"]
+    parts = [t("progress.documents", docs=docs), t("progress.chunks", n=p.chunks_done)]
     if p.rate > 0:
-        parts.append(f"{p.rate:.1f} chunks/s")
+        parts.append(t("progress.rate", rate=f"{p.rate:.1f}"))
     if p.enrich_tokens:
-        parts.append(f"contexts: {p.enrich_tokens:,} tokens in {_duration(p.enrich_seconds)}")
+        parts.append(t("progress.contexts", tokens=f"{p.enrich_tokens:,}", time=_duration(p.enrich_seconds)))
     if p.eta is not None and p.phase != "done":
-        parts.append(f"about {_duration(p.eta)} left")
+        parts.append(t("progress.eta", time=_duration(p.eta)))
     line = ", ".join(parts)
     if p.current and p.phase == "indexed":
         line += f" | {p.current}"
     elif p.current:
-        line += f" | {p.phase}: {p.current}"
+        line += f" | {t('phase.' + p.phase)}: {p.current}"
     elif p.phase not in ("reading", "done"):
-        line += f" | {p.phase}"
+        line += f" | {t('phase.' + p.phase)}"
     return line
 
 
@@ -62,4 +63,4 @@ class ProgressPrinter:
             end = "\n" if p.phase == "done" else ""
             print(f"\r{line}{pad}", end=end, file=self.stream, flush=True)
         elif p.phase == "indexed":
-            print(f"{format_progress(p)} [{p.outcome}]", file=self.stream, flush=True)
+            print(f"{format_progress(p)} [{t('outcome.' + p.outcome) if p.outcome else ''}]", file=self.stream, flush=True)

@@ -11,6 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Iterable, Sequence
 
+from rag.i18n import t
 from rag.documents import Document, Problem
 
 
@@ -23,9 +24,12 @@ class Replacement:
     new_access: tuple[str, ...]
 
     def sentence(self) -> str:
-        old = f"from {self.old_source or 'an unknown source'}, readable by {', '.join(self.old_access) or 'nobody'}"
-        new = f"from {self.new_source or 'an unknown source'}, readable by {', '.join(self.new_access) or 'nobody'}"
-        return f"{self.url}: the indexed document ({old}) would be replaced by this one ({new})"
+        def origin(source: str, access: tuple[str, ...]) -> str:
+            return t("replace.origin", source=source or t("replace.unknown_source"),
+                     groups=", ".join(access) or t("replace.nobody"))
+
+        return t("replace.sentence", url=self.url, old=origin(self.old_source, self.old_access),
+                 new=origin(self.new_source, self.new_access))
 
 
 def differs(payload: dict[str, Any], doc: Document) -> bool:
@@ -56,5 +60,5 @@ def replacements(store: Any, collection: str, documents: Iterable[Document]) -> 
 def hold_back(items: Sequence[Document | Problem], found: Sequence[Replacement]) -> list[Document | Problem]:
     """`items` with each document of `found` turned into a Problem saying what it would replace."""
     by_url = {r.url: r for r in found}
-    return [Problem(item.url, f"not indexed: {by_url[item.url].sentence()}; confirm to replace it")
+    return [Problem(item.url, t("replace.held_back", sentence=by_url[item.url].sentence()))
             if isinstance(item, Document) and item.url in by_url else item for item in items]
