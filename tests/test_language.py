@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import contextvars
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -30,6 +31,19 @@ def test_french_and_english_catalogues_have_the_same_keys_and_placeholders():
     same_in_both = {"report.collection"}  # "Collection {name} ({parts})"
     untranslated = {k for k in fr if fr[k] == en[k] and len(en[k]) > 20} - same_in_both
     assert not untranslated
+
+
+def test_every_message_rag_writes_has_both_languages():
+    """Each key passed to t() or tn() in rag/ is in the catalogues: a typo would fail at run time,
+    in front of a user, on the one path that writes that message."""
+    root = Path(__file__).resolve().parents[1] / "rag"
+    keys = set(i18n.RAG.texts["en"])
+    missing = []
+    for path in root.rglob("*.py"):
+        text = path.read_text(encoding="utf-8")
+        missing += [f"{path.name}: {k}" for k in re.findall(r'\bt\("([a-z_.]+)"', text) if k not in keys]
+        missing += [f"{path.name}: {k}" for k in re.findall(r'\btn\("([a-z_.]+)"', text) if f"{k}_one" not in keys]
+    assert not missing
 
 
 @pytest.mark.parametrize("env, expected", [
@@ -97,7 +111,7 @@ def test_rag_status_speaks_the_shells_language_and_french_by_default(tmp_path):
 
 
 @pytest.mark.slow
-def test_a_command_lines_error_and_its_help_in_each_language(tmp_path):
+def test_a_command_lines_errors_in_each_language(tmp_path):
     questions = tmp_path / "q.jsonl"
     questions.write_text('{"id": "1", "question": "?", "expected_source": null, "in_base": false}\n')
     french = _rag(_env(tmp_path, LANG="fr_FR.UTF-8"), "eval", "--questions", str(questions), "--top-k", "0")
@@ -105,6 +119,14 @@ def test_a_command_lines_error_and_its_help_in_each_language(tmp_path):
     assert french.stderr.strip() == "erreur : --top-k doit valoir au moins 1 (reçu : 0)."
     english = _rag(_env(tmp_path, RAG_UI_LANG="en"), "eval", "--questions", str(questions), "--top-k", "0")
     assert english.stderr.strip() == "error: --top-k must be at least 1 (got 0)."
+
+    missing = str(tmp_path / "absent.md")
+    french = _rag(_env(tmp_path, LANG="fr_FR.UTF-8"), "preview", missing)
+    assert french.returncode == 2
+    assert french.stderr.strip() == (f"erreur : Fichier introuvable : {missing}. Indiquez un fichier .md, .markdown, "
+                                     ".html ou .htm, ou l'adresse d'une page.")
+    english = _rag(_env(tmp_path, LANG="en_US.UTF-8"), "preview", missing)
+    assert english.stderr.strip().startswith(f"error: No such file: {missing}. Give a .md")
 
 
 @pytest.fixture(scope="module")

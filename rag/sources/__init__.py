@@ -9,6 +9,7 @@ from typing import Any, Iterator
 
 import httpx
 
+from rag.i18n import t
 from rag.documents import Document, Problem
 from rag.errors import SourceError
 from rag.sources.html import html_title_and_main, html_to_markdown
@@ -43,13 +44,10 @@ def open_source(source: str, **opts: Any) -> Iterator[Document | Problem]:
         return WordPressSource(text, **_accepted(WordPressSource.__init__, opts)).iter_documents()
     path = Path(text).expanduser()
     if not path.exists():
-        hint = " (a web address must start with https:// or http://)" if re.match(r"^[\w-]+(\.[\w-]+)+(/|$)", text) else ""
-        raise SourceError(
-            f"No such file or folder: {text}{hint}. Give a WordPress site URL (https://...) "
-            "or a folder of .md, .markdown, .html or .htm files."
-        )
+        hint = t("src.url_hint") if re.match(r"^[\w-]+(\.[\w-]+)+(/|$)", text) else ""
+        raise SourceError(t("src.no_such_path", path=text, hint=hint))
     if path.is_file() and path.suffix.lower() not in SUFFIXES:
-        raise SourceError(f"{text} is not a .md, .markdown, .html or .htm file")
+        raise SourceError(t("src.not_a_document", path=text))
     return iter_folder(path, **_accepted(iter_folder, opts))
 
 
@@ -60,7 +58,7 @@ def load_one(file_or_url: str, timeout: float = 30.0, max_bytes: int | None = No
     if not is_url(text):
         path = Path(text).expanduser()
         if not path.is_file():
-            raise SourceError(f"No such file: {text}. Give a .md, .markdown, .html or .htm file, or a page URL.")
+            raise SourceError(t("src.no_such_file", path=text))
         result = load_file(path, path.parent, max_bytes=limit)
         if isinstance(result, Problem):
             raise SourceError(str(result))
@@ -68,11 +66,11 @@ def load_one(file_or_url: str, timeout: float = 30.0, max_bytes: int | None = No
     try:
         response = httpx.get(text, timeout=timeout, follow_redirects=True, headers={"User-Agent": "rag-workbench"})
     except httpx.TimeoutException:
-        raise SourceError(f"{text} did not answer within {timeout:g} s") from None
+        raise SourceError(t("src.url_timeout", url=text, seconds=f"{timeout:g}")) from None
     except httpx.HTTPError as exc:
-        raise SourceError(f"Could not fetch {text}: {type(exc).__name__}: {exc}") from None
+        raise SourceError(t("src.url_failed", url=text, error=f"{type(exc).__name__}: {exc}")) from None
     if response.status_code >= 400:
-        raise SourceError(f"{text} answered HTTP {response.status_code}: check the address")
+        raise SourceError(t("src.url_status", url=text, status=response.status_code))
     oversized = too_big(len(response.content), limit)
     if oversized:
         raise SourceError(f"{text} {oversized}")
@@ -85,7 +83,7 @@ def load_one(file_or_url: str, timeout: float = 30.0, max_bytes: int | None = No
     else:
         title, markdown = "", body.strip()
     if not markdown.strip():
-        raise SourceError(f"{text} has no text to preview")
+        raise SourceError(t("src.nothing_to_preview", url=text))
     encoded = not_text(markdown)
     if encoded:
         raise SourceError(f"{text} {encoded}")

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from typing import Any, Iterable
 
+from rag.i18n import t
+
 PUBLIC = "public"
 
 
@@ -31,17 +33,11 @@ def declared_access(meta: dict[str, Any]) -> list[str] | None:
     elif isinstance(value, (list, tuple)):
         items = value
     else:
-        raise AccessValueError(
-            f"its front matter's access is {type(value).__name__} {value!r}, not a list of groups "
-            "(write e.g. access: [staff] or access: [] for editors only)"
-        )
+        raise AccessValueError(t("src.access_not_list", kind=type(value).__name__, value=repr(value)))
     groups: list[str] = []
     for item in items:
         if not isinstance(item, (str, int)) or isinstance(item, bool):
-            raise AccessValueError(
-                f"its front matter's access holds {item!r}, which is not a group name "
-                "(write e.g. access: [staff, ops])"
-            )
+            raise AccessValueError(t("src.access_bad_group", value=repr(item)))
         name = str(item).strip()
         if name and name not in groups:
             groups.append(name)

@@ -13,6 +13,7 @@ from datetime import datetime, UTC
 from pathlib import Path
 from typing import Iterable, Iterator
 
+from rag.i18n import t
 from rag.documents import SKIPPED, Document, Problem
 from rag.errors import SourceError
 from rag.markdown_structure import headings
@@ -39,8 +40,7 @@ def _decode(raw: bytes, item: str, problems: list[Problem]) -> str:
         problems.append(
             Problem(
                 item,
-                f"is not valid UTF-8 (byte 0x{raw[exc.start]:02x} at offset {exc.start}): read as Windows-1252 "
-                "(cp1252); save it as UTF-8 if accented letters look wrong",
+                t("src.cp1252", byte=f"{raw[exc.start]:02x}", offset=exc.start),
                 level="warning",
             )
         )
@@ -84,7 +84,7 @@ def _link_problem(path: Path, root: Path, item: str) -> Problem | None:
     if _inside(target, os.path.realpath(root)):
         return None
     return Problem(
-        item, f"is a symbolic link to {target}, outside the folder: not followed, skipped", withdraw=True
+        item, t("src.link_outside", target=target), withdraw=True
     )
 
 
@@ -107,7 +107,7 @@ def load_file(
     item = relative_url(path, root)
     suffix = path.suffix.lower()
     if suffix not in SUFFIXES:
-        return Problem(item, "is not a .md, .markdown, .html or .htm file, skipped")
+        return Problem(item, t("src.not_a_document_skipped"))
     refused = _link_problem(path, root, item)
     if refused is not None:
         return refused
@@ -116,27 +116,26 @@ def load_file(
         with open(os.path.realpath(path), "rb") as handle:
             raw = handle.read(limit + 1)  # never more than the cap in memory, whatever the size
     except OSError as exc:
-        return Problem(item, f"could not be read ({exc.strerror or exc}), skipped")
+        return Problem(item, t("src.unreadable", error=exc.strerror or exc))
     if len(raw) > limit:
         size = max(len(raw), _size(path))
-        return Problem(item, too_big(size, limit) or "is over the size limit, skipped")
+        return Problem(item, too_big(size, limit) or t("src.over_limit"))
     if b"\x00" in raw:
-        return Problem(item, "is a binary file (it contains NUL bytes), not text: skipped")
+        return Problem(item, t("src.binary"))
     text = _decode(raw, item, warnings).replace("\r\n", "\n").replace("\r", "\n").lstrip("\ufeff")
     if not text.strip():
-        return Problem(item, "is empty, skipped", level=SKIPPED)
+        return Problem(item, t("src.empty"), level=SKIPPED)
     meta, body, front_matter_error = split_front_matter(text)
     if front_matter_error:
         return Problem(
             item,
-            f"{front_matter_error}: not indexed, since its access groups cannot be read. Fix the front "
-            'matter (a value holding ": " needs quotes, e.g. title: "Incident: rotation")',
+            t("src.front_matter", error=front_matter_error),
             withdraw=True,
         )
     try:
         declared = declared_access(meta)
     except AccessValueError as exc:
-        return Problem(item, f"{exc}: not indexed", withdraw=True)
+        return Problem(item, t("src.not_indexed", error=exc), withdraw=True)
 
     title = as_text(meta.get("title"))
     if suffix in HTML_SUFFIXES:
@@ -144,7 +143,7 @@ def load_file(
             page_title, main_html = html_title_and_main(body)
             markdown = html_to_markdown(main_html)
         except Exception as exc:  # noqa: BLE001 - a converter failure concerns this file only
-            return Problem(item, f"its HTML could not be converted to Markdown ({type(exc).__name__}: {exc}), skipped")
+            return Problem(item, t("src.html_failed", error=f"{type(exc).__name__}: {exc}"))
     else:
         page_title = None
         markdown = body.strip("\n").rstrip()
@@ -159,8 +158,7 @@ def load_file(
     if not access and declared:
         warnings.append(Problem(
             item,
-            f"its front matter allows {', '.join(declared)} and the folder {', '.join(folder_access)}: "
-            "no group in common, so only editors will see it",
+            t("src.no_common_group", declared=", ".join(declared), folder=", ".join(folder_access)),
             level="warning",
         ))
     # The contract's order: front matter, then the first `# ` heading; an HTML <title> often
@@ -208,8 +206,8 @@ def _folder_link(path: Path, root: Path) -> Problem:
     item = relative_url(path, root)
     target = os.path.realpath(path)
     if _inside(target, os.path.realpath(root)):
-        return Problem(item, f"is a link to the folder {target}, already inside the source: not followed", level="warning")
-    return Problem(item, f"is a symbolic link to the folder {target}, outside the source: not followed, skipped")
+        return Problem(item, t("src.folder_link_inside", target=target), level="warning")
+    return Problem(item, t("src.folder_link_outside", target=target))
 
 
 def iter_folder(
@@ -221,7 +219,7 @@ def iter_folder(
     """
     root = Path(path)
     if not root.exists():
-        raise SourceError(f"No such folder: {root}")
+        raise SourceError(t("src.no_such_folder", path=root))
     limit = max_document_bytes() if max_bytes is None else max_bytes
     if root.is_file():
         problems: list[Problem] = []
@@ -241,4 +239,4 @@ def iter_folder(
         yield from problems
         yield result
     if not found:
-        raise SourceError(f"{root} holds no .md, .markdown, .html or .htm file (hidden folders are skipped)")
+        raise SourceError(t("src.empty_folder", path=root))

@@ -8,6 +8,8 @@ from typing import Any
 
 import yaml
 
+from rag.i18n import t
+
 # "---" on the first line, YAML, then "---" (or "...") on a line of its own.
 _FRONT_MATTER = re.compile(r"\A---[ \t]*+\n(.*?\n)?(?:---|\.\.\.)[ \t]*+(?:\n|\Z)", re.S)
 _OPENING = re.compile(r"\A---[ \t]*+\n")
@@ -30,9 +32,9 @@ def split_front_matter(text: str) -> tuple[dict[str, Any], str, str | None]:
         data = yaml.safe_load(match.group(1) or "")
     except yaml.YAMLError as exc:
         where = getattr(exc, "problem_mark", None)
-        line = f" (line {where.line + 2})" if where is not None else ""
+        line = t("src.yaml_line", n=where.line + 2) if where is not None else ""
         reason = getattr(exc, "problem", None)
-        return {}, body, f"front matter is not valid YAML{line}" + (f": {reason}" if reason else "")
+        return {}, body, t("src.yaml", line=line) + (f": {reason}" if reason else "")
     if data is None:
         return {}, body, None
     if not isinstance(data, dict):

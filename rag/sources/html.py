@@ -12,6 +12,7 @@ import re
 from bs4 import BeautifulSoup, CData, Comment, Declaration, Doctype, NavigableString, ProcessingInstruction, Tag
 from markdownify import MarkdownConverter
 
+from rag.i18n import t
 from rag.markdown_structure import lines_in_code
 
 # Elements whose content is never text a reader should get (or that could execute).
@@ -302,7 +303,7 @@ def html_to_markdown(html: str) -> str:
     try:
         return _tidy(converter.convert_soup(soup))
     except RecursionError:
-        raise ValueError("the HTML is nested too deeply to convert (thousands of levels)") from None
+        raise ValueError(t("src.html_too_deep")) from None
 
 
 def html_title_and_main(html: str) -> tuple[str, str]:

@@ -11,6 +11,7 @@ import os
 import string
 from typing import Mapping
 
+from rag.i18n import t
 from rag.errors import ConfigError
 
 MAX_DOC_MB_ENV = "RAG_MAX_DOC_MB"
@@ -39,12 +40,12 @@ def max_document_bytes(megabytes: float | None = None, env: Mapping[str, str] | 
         try:
             megabytes = float(raw)
         except ValueError:
-            raise ConfigError(f"{MAX_DOC_MB_ENV}={raw!r} is not a number of megabytes, e.g. 10") from None
+            raise ConfigError(t("src.mb_not_number", name=MAX_DOC_MB_ENV, value=repr(raw))) from None
         origin = MAX_DOC_MB_ENV
     else:
         origin = "--max-doc-mb"
     if not megabytes > 0:
-        raise ConfigError(f"{origin} must be a positive number of megabytes, got {megabytes:g}")
+        raise ConfigError(t("src.mb_not_positive", name=origin, value=f"{megabytes:g}"))
     return int(megabytes * _MB)
 
 
@@ -52,10 +53,7 @@ def too_big(size: int, limit: int) -> str | None:
     """The message for a document of `size` bytes over `limit`, or None."""
     if size <= limit:
         return None
-    return (
-        f"is {size / _MB:.1f} MB, over the {limit / _MB:g} MB limit for one document: skipped. "
-        f"Split it, or raise the limit ({MAX_DOC_MB_ENV} or --max-doc-mb)"
-    )
+    return t("src.too_big", size=f"{size / _MB:.1f}", limit=f"{limit / _MB:g}", name=MAX_DOC_MB_ENV)
 
 
 def _is_blob(token: str) -> bool:
@@ -71,16 +69,10 @@ def not_text(text: str) -> str | None:
         return None
     odd = len(text) - len(text.translate(_NOT_TEXT))
     if odd > _BINARY_SHARE * len(text):
-        return (
-            f"looks like binary data read as text ({100 * odd / len(text):.0f}% control or undecodable "
-            "characters): skipped; convert it to a text format first"
-        )
+        return t("src.looks_binary", pct=f"{100 * odd / len(text):.0f}")
     tokens = text.split()
     total = sum(map(len, tokens))
     blob = sum(len(t) for t in tokens if _is_blob(t))
     if total >= _MIN_CHARS and blob > _BLOB_SHARE * total:
-        return (
-            f"is mostly encoded data ({100 * blob / total:.0f}% of its text is long base64-like runs "
-            "without spaces, such as an embedded file): skipped; remove the embedded data or link to it"
-        )
+        return t("src.encoded", pct=f"{100 * blob / total:.0f}")
     return None

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import re
 
+from rag.i18n import t
+
 # A stub is short: longer text always counts as text and is never scanned here, so the link
 # pattern (retried at each "[") only ever sees a bounded input.
 STUB_MAX_CHARS = 2000
@@ -26,10 +28,10 @@ def no_text_reason(markdown: str, redirect: str | None = None) -> str | None:
     if _WORD.search(_LINK.sub(" ", markdown)):
         return None
     if redirect:
-        return f"has no text, only a redirect to {redirect}: skipped"
+        return t("src.redirect", target=redirect)
     if len(links) > 1:
-        return f"has no text, only {len(links)} links: skipped"
+        return t("src.links", n=len(links))
     if links:
         target = links[0][0].strip("<>")
-        return f"has no text, only a link{f' to {target}' if target else ''}: skipped"
-    return "has no text (only front matter or markup), skipped"
+        return t("src.link_to", target=target) if target else t("src.link")
+    return t("src.no_text")

@@ -19,6 +19,7 @@ from urllib.parse import unquote, urlsplit, urlunsplit
 
 import httpx
 
+from rag.i18n import t
 from rag.documents import SKIPPED, Document, Problem
 from rag.errors import SourceError
 from rag.redact import strip_userinfo
@@ -30,7 +31,6 @@ FIELDS = "id,link,title,content,modified,status,slug,type"
 PER_PAGE = 100  # WordPress's maximum
 DEFAULT_TYPES = ("posts",)
 KNOWN_TYPES = ("posts", "pages")
-_CREDENTIALS_HINT = "(--user and --app-password, or RAG_WP_USER and RAG_WP_APP_PASSWORD)"
 # Suffixes people paste after the site's address: /index.php, /wp-json/..., or both.
 _API_SUFFIX = re.compile(r"(?:/index\.php)?(?:/wp-json(?:/.*)?)?$")
 # A REST base: posts, pages, or a custom post type's (e.g. "docs").
@@ -53,23 +53,21 @@ def normalize_site_url(site_url: str) -> tuple[str, str | None, str | None]:
     """The site's root URL (no trailing slash, no API path), and credentials found in it if any."""
     raw = (site_url or "").strip()
     if not raw:
-        raise SourceError("The WordPress site URL is empty: give one like https://blog.example.com")
+        raise SourceError(t("wp.empty_url"))
     scheme = re.match(r"^([a-z][a-z0-9+.-]*):", raw, re.I)
     # "host:8080" is a host and a port, not a scheme; anything else but http(s) is refused: the
     # server fetches this address and shows what it read.
     if scheme and scheme.group(1).lower() not in ("http", "https") and not re.match(r"^[^:/]+:\d+(/|$)", raw):
-        raise SourceError(f"{strip_userinfo(raw)!r}: a WordPress site is read over http:// or https:// only, "
-                          f"not {scheme.group(1)}:. Give an address like https://blog.example.com")
+        raise SourceError(t("wp.scheme", url=repr(strip_userinfo(raw)), scheme=scheme.group(1)))
     if not re.match(r"^https?://", raw, re.I):
         raw = "https://" + raw
     try:
         parts = urlsplit(raw)
         port = parts.port
     except ValueError as exc:
-        raise SourceError(f"{strip_userinfo(raw)!r} is not a web address ({exc}): give one like "
-                          "https://blog.example.com") from exc
+        raise SourceError(t("wp.not_address_why", url=repr(strip_userinfo(raw)), error=exc)) from exc
     if not parts.hostname:
-        raise SourceError(f"{strip_userinfo(raw)!r} is not a web address: give one like https://blog.example.com")
+        raise SourceError(t("wp.not_address", url=repr(strip_userinfo(raw))))
     user = unquote(parts.username) if parts.username else None
     password = unquote(parts.password) if parts.password else None
     netloc = parts.hostname + (f":{port}" if port else "")
@@ -90,13 +88,11 @@ def parse_types(value: str | Iterable[str] | None) -> tuple[str, ...]:
         if name in ("post", "page"):
             name += "s"  # the REST base is plural
         if not _TYPE_NAME.fullmatch(name):
-            raise SourceError(
-                f"--types {raw!r} is not a content type: use posts, pages, or both (posts,pages)"
-            )
+            raise SourceError(t("wp.bad_types", value=repr(raw)))
         if name not in types:
             types.append(name)
     if not types:
-        raise SourceError("--types is empty: use posts, pages, or both (posts,pages)")
+        raise SourceError(t("wp.empty_types"))
     return tuple(types)
 
 
@@ -108,9 +104,7 @@ def normalize_modified_after(value: str | None) -> str | None:
     try:
         parsed = datetime.fromisoformat(text.replace("Z", "+00:00"))
     except ValueError as exc:
-        raise SourceError(
-            f"--modified-after {text!r} is not an ISO date: use 2024-05-31 or 2024-05-31T12:00:00"
-        ) from exc
+        raise SourceError(t("wp.bad_date", value=repr(text))) from exc
     if parsed.tzinfo is not None:
         return parsed.isoformat(timespec="seconds")
     return parsed.strftime("%Y-%m-%dT%H:%M:%S")
@@ -184,7 +178,7 @@ class WordPressSource:
         self.username = username or url_user
         self._app_password = app_password or url_password
         if self._app_password and not self.username:
-            raise SourceError(f"An application password was given without a username {_CREDENTIALS_HINT}")
+            raise SourceError(t("wp.password_without_user", hint=t("wp.credentials_hint")))
         self.timeout = timeout
         self.modified_after = normalize_modified_after(modified_after)
         self.private_group = private_group
@@ -265,11 +259,10 @@ class WordPressSource:
                 break
             elif new == 0:
                 # A server that ignores ?page= would otherwise be paged forever.
-                yield Problem(self.site_url, f"page {page} of the {kind} repeated earlier items: stopped paging there",
-                              "warning")
+                yield Problem(self.site_url, t("wp.repeated_page", page=page, kind=kind), "warning")
                 break
             if page >= self.max_pages:
-                yield Problem(self.site_url, f"stopped after {page} pages of {kind} (the limit)", "warning")
+                yield Problem(self.site_url, t("wp.page_limit", page=page, kind=kind), "warning")
                 break
             page += 1
 
@@ -277,32 +270,32 @@ class WordPressSource:
 
     def post_to_document(self, post: Any) -> Document | Problem:
         if not isinstance(post, dict):
-            return Problem(f"{self.site_url} (an item that is not a post)", f"expected a post object, got {type(post).__name__}")
+            return Problem(t("wp.not_a_post_item", url=self.site_url), t("wp.not_a_post", kind=type(post).__name__))
         post_id = post.get("id")
         link = post.get("link")
         kind = post.get("type") if isinstance(post.get("type"), str) and post.get("type") else "post"
         item = f"{kind} {post_id}" + (f" ({link})" if isinstance(link, str) and link else "")
         if not isinstance(link, str) or not link.strip():
-            return Problem(item, "has no link: it cannot be cited, skipped")
+            return Problem(item, t("wp.no_link"))
         content = post.get("content")
         rendered = content.get("rendered") if isinstance(content, dict) else None
         if not isinstance(rendered, str):
-            return Problem(item, "has no content.rendered text, skipped")
+            return Problem(item, t("wp.no_content"))
         if isinstance(content, dict) and content.get("protected") and not rendered.strip():
-            return Problem(item, "is password-protected: its text is not served by the API, skipped")
+            return Problem(item, t("wp.protected"))
         title_obj = post.get("title")
         raw_title = title_obj.get("rendered") if isinstance(title_obj, dict) else title_obj
         if raw_title is not None and not isinstance(raw_title, str):
-            return Problem(item, f"has a title that is not text ({type(raw_title).__name__}), skipped")
+            return Problem(item, t("wp.bad_title", kind=type(raw_title).__name__))
         oversized = too_big(len(rendered.encode("utf-8")), self.max_bytes)
         if oversized:
             return Problem(item, oversized)
         try:
             markdown = html_to_markdown(rendered)
         except Exception as exc:  # noqa: BLE001 - any converter failure concerns this post only
-            return Problem(item, f"its HTML could not be converted to Markdown ({type(exc).__name__}: {exc}), skipped")
+            return Problem(item, t("src.html_failed", error=f"{type(exc).__name__}: {exc}"))
         if not markdown.strip():
-            return Problem(item, "has no text once its HTML is converted (only images or embeds?), skipped", SKIPPED)
+            return Problem(item, t("wp.no_text"), SKIPPED)
         no_text = no_text_reason(markdown)
         if no_text:
             return Problem(item, no_text, SKIPPED)
@@ -347,9 +340,9 @@ class WordPressSource:
             try:
                 response = client.get(url, params=params)
             except httpx.TimeoutException:
-                reason = f"no answer within {self.timeout:g} s"
+                reason = t("wp.no_answer", seconds=f"{self.timeout:g}")
             except httpx.TransportError as exc:
-                reason = f"connection failed ({type(exc).__name__}: {exc})"
+                reason = t("wp.connection_failed", error=f"{type(exc).__name__}: {exc}")
             else:
                 if response.status_code != 429 and response.status_code < 500:
                     return response
@@ -371,22 +364,17 @@ class WordPressSource:
             try:
                 response = self._get(client, url, params)
             except _Unreachable as exc:
-                raise SourceError(
-                    f"Page {page} of the {kind} of {self.site_url} failed after {exc.attempts} attempts: "
-                    f"{exc.reason}. The {kind} of the earlier pages were read; try again later."
-                ) from None
+                raise SourceError(t("wp.page_failed", page=page, kind=kind, url=self.site_url, n=exc.attempts,
+                                    why=exc.reason)) from None
             data, problem = _json_or_none(response)
             if response.status_code == 400 and isinstance(data, dict) and data.get("code") == "rest_post_invalid_page_number":
                 return [], None, None, True
             if response.status_code in (401, 403):
                 raise self._auth_error(response, data)
             if problem or response.status_code >= 400:
-                raise SourceError(self._bad_answer(response, data, problem, f"page {page} of the {kind}"))
+                raise SourceError(self._bad_answer(response, data, problem, t("wp.what_page", page=page, kind=kind)))
         if not isinstance(data, list):
-            raise SourceError(
-                f"{self.site_url} answered page {page} of the {kind} with {type(data).__name__} JSON, not a list: "
-                "is the URL the site's root address?"
-            )
+            raise SourceError(t("wp.not_a_list", url=self.site_url, page=page, kind=kind, type=type(data).__name__))
         total = _int_header(response, "x-wp-total") if page == 1 else None
         return data, _int_header(response, "x-wp-totalpages"), total, False
 
@@ -399,14 +387,9 @@ class WordPressSource:
                 response = self._get(client, url, params)
             except _Unreachable as exc:
                 if not exc.reason.startswith("HTTP"):
-                    raise SourceError(
-                        f"Could not reach {self.site_url}: {exc.reason} after {exc.attempts} attempts. "
-                        "Check the address and that the site is up."
-                    ) from None
-                raise SourceError(
-                    f"Page 1 of the {kind} of {self.site_url} failed after {exc.attempts} attempts: {exc.reason}. "
-                    "The site may be overloaded: try again later."
-                ) from None
+                    raise SourceError(t("wp.unreachable", url=self.site_url, why=exc.reason, n=exc.attempts)) from None
+                raise SourceError(t("wp.first_page_failed", kind=kind, url=self.site_url, n=exc.attempts,
+                                    why=exc.reason)) from None
             data, problem = _json_or_none(response)
             if response.status_code in (401, 403):
                 raise self._auth_error(response, data)
@@ -415,57 +398,39 @@ class WordPressSource:
                 return response, data
             if not problem and response.status_code == 400:
                 # WordPress itself answered and refused a parameter: falling back would not help.
-                raise SourceError(self._bad_answer(response, data, problem, f"the {kind}"))
+                raise SourceError(self._bad_answer(response, data, problem, t("wp.what_kind", kind=kind)))
             attempts.append((url, response, data, problem))
         raise SourceError(self._not_wordpress(attempts, kind))
 
     def _auth_error(self, response: httpx.Response, data: Any) -> SourceError:
         detail = _wp_error(data) or f"HTTP {response.status_code}"
         if self.authenticated:
-            return SourceError(
-                f"{self.site_url} refused the credentials of user {self.username!r} ({detail}). "
-                "Check the username and use an application password (Users > Profile > Application Passwords), "
-                "not the login password; private posts also need a user allowed to read them."
-            )
-        return SourceError(
-            f"{self.site_url} requires authentication to read its posts ({detail}): give a username and an "
-            f"application password {_CREDENTIALS_HINT}."
-        )
+            return SourceError(t("wp.refused", url=self.site_url, user=repr(self.username), detail=detail))
+        return SourceError(t("wp.auth_needed", url=self.site_url, detail=detail, hint=t("wp.credentials_hint")))
 
     def _bad_answer(self, response: httpx.Response, data: Any, problem: str, what: str) -> str:
         where = f"{self.site_url} ({what})"
         if problem == "html":
-            return (
-                f"{where} answered HTML instead of JSON (HTTP {response.status_code}): the REST API may be blocked "
-                "by a security or cache plugin, or the address leads to a login page."
-            )
+            return t("wp.html", where=where, status=response.status_code)
         if problem == "invalid":
-            return (
-                f"{where} answered invalid JSON (HTTP {response.status_code}, starts with "
-                f"{response.text[:60]!r}): a plugin or PHP warning may be corrupting the API's output."
-            )
+            return t("wp.invalid_json", where=where, status=response.status_code, start=repr(response.text[:60]))
         if problem == "empty":
-            return f"{where} answered an empty body (HTTP {response.status_code}): try again later."
+            return t("wp.empty_body", where=where, status=response.status_code)
         detail = _wp_error(data) or f"HTTP {response.status_code}"
         if response.status_code == 404:
-            hint = "" if "posts" in what else " Check --types: posts, pages, or a custom content type's REST base."
-            return f"{where} answered 404 ({detail}): that route is missing or disabled on this site.{hint}"
-        return f"WordPress refused the request for {what} of {self.site_url}: {detail}"
+            hint = "" if "posts" in what else " " + t("wp.check_types")
+            return t("wp.not_found", where=where, detail=detail, hint=hint)
+        return t("wp.request_refused", what=what, url=self.site_url, detail=detail)
 
     def _not_wordpress(self, attempts: list[tuple[str, httpx.Response, Any, str]], kind: str) -> str:
-        what = f"the {kind}"
+        what = t("wp.what_kind", kind=kind)
         _, pretty_resp, _, pretty_problem = attempts[0]
         _, plain_resp, plain_data, plain_problem = attempts[-1]
         if not pretty_problem and not plain_problem:
             # WordPress answered JSON errors on every route (e.g. rest_no_route).
             return self._bad_answer(plain_resp, plain_data, "", what)
         if pretty_resp.status_code == 404 and plain_problem:
-            return (
-                f"{self.site_url} does not look like a WordPress site: {self.site_url}/wp-json/ and "
-                f"{self.site_url}/index.php/wp-json/ answered no JSON, and neither did ?rest_route=. Give the "
-                "address of the WordPress site itself (e.g. https://blog.example.com), or check that its REST "
-                "API is enabled."
-            )
+            return t("wp.not_wordpress", url=self.site_url)
         if any(problem == "invalid" for _, _, _, problem in attempts):
             resp = next(r for _, r, _, problem in attempts if problem == "invalid")
             return self._bad_answer(resp, None, "invalid", what)
