@@ -5,6 +5,7 @@ from __future__ import annotations
 import inspect
 from typing import Any
 
+from rag.i18n import t
 from rag.chunking.base import (
     TINY_CHARS,
     Chunk,
@@ -32,9 +33,7 @@ def _strategy(name: str) -> type[Chunker]:
     try:
         return STRATEGIES[name]
     except KeyError:
-        raise ConfigError(
-            f"unknown chunking strategy {name!r}; choose one of: {', '.join(STRATEGIES)}"
-        ) from None
+        raise ConfigError(t("chunk.unknown", name=repr(name), names=", ".join(STRATEGIES))) from None
 
 
 def setting_names(name: str) -> list[str]:
@@ -57,9 +56,7 @@ def make_chunker(name: str, **settings: Any) -> Chunker:
     accepted = setting_names(name)
     unknown = sorted(set(settings) - set(accepted))
     if unknown:
-        raise ConfigError(
-            f"strategy {name!r} has no setting {', '.join(unknown)}; its settings are: {', '.join(accepted)}"
-        )
+        raise ConfigError(t("chunk.no_setting", name=repr(name), unknown=", ".join(unknown), accepted=", ".join(accepted)))
     return _strategy(name)(**settings)
 
 

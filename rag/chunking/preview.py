@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from rag.i18n import t
 from rag.chunking import STRATEGIES, default_settings, make_chunker, relevant_settings
 from rag.chunking.base import Chunk, Chunker
 from rag.documents import Document
@@ -23,7 +24,7 @@ def chunkers(strategy: str, given: dict[str, Any]) -> list[Chunker]:
     values the user typed are checked as given.
     """
     if strategy != ALL and strategy not in STRATEGIES:
-        raise ConfigError(f"unknown strategy {strategy!r}; choose one of: {', '.join(STRATEGIES)}, or {ALL}")
+        raise ConfigError(t("chunk.unknown_or_all", name=repr(strategy), names=", ".join(STRATEGIES), all=ALL))
     names = list(STRATEGIES) if strategy == ALL else [strategy]
     result = []
     for name in names:

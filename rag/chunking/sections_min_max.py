@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from rag.i18n import t
 from rag.chunking._checks import positive
 from rag.chunking._finish import finish
 from rag.chunking._split import RecursiveSplitter, plain_levels
@@ -28,7 +29,7 @@ class SectionsMinMaxChunker(Chunker):
         self.min_size = positive(self.name, "min_size", min_size)
         self.max_size = positive(self.name, "max_size", max_size)
         if min_size > max_size:
-            raise ConfigError(f"{self.name}: min_size ({min_size}) must not exceed max_size ({max_size})")
+            raise ConfigError(t("chunk.min_max", strategy=self.name, min=min_size, max=max_size))
 
     def settings(self) -> dict[str, Any]:
         return {"min_size": self.min_size, "max_size": self.max_size}

@@ -9,6 +9,7 @@ from typing import Sequence
 
 import numpy as np
 
+from rag.i18n import t
 from rag.errors import EmbeddingError
 
 # A short text whose only job is to reveal the vector size the model really returns.
@@ -23,16 +24,16 @@ def vector_problem(values: Sequence[float]) -> str | None:
     """
     array = np.asarray(values, dtype=np.float64)
     if array.size == 0:
-        return "an empty vector"
+        return t("vec.empty")
     if not np.isfinite(array).all():
-        return "NaN or infinite values"
+        return t("vec.nan")
     if not array.any():
-        return "an all-zero vector"
+        return t("vec.zero")
     with np.errstate(over="ignore", under="ignore", invalid="ignore"):
         stored = array.astype(np.float32)
         norm = np.sqrt(np.dot(stored, stored))
     if not (np.isfinite(stored).all() and np.isfinite(norm) and norm > 0):
-        return "values too large or too small for 32-bit floats (they would be stored as infinite or NaN)"
+        return t("vec.float32")
     return None
 
 
@@ -40,7 +41,7 @@ def label_for(labels: Sequence[str] | None, i: int) -> str:
     """How an input is named in errors: the caller's label (e.g. "url#3"), else its position."""
     if labels is not None and i < len(labels) and labels[i]:
         return labels[i]
-    return f"input #{i}"
+    return t("vec.input", i=i)
 
 
 class Embedder(ABC):
@@ -98,35 +99,21 @@ class Embedder(ABC):
         """
         if len(vectors) != count:
             first, last = label_for(labels, offset), label_for(labels, offset + count - 1)
-            raise EmbeddingError(
-                f"The embedding model {self.model_id!r} returned {len(vectors)} vectors for {count} "
-                f"texts ({first} .. {last}): the server is misbehaving; restart it or try another model."
-            )
+            raise EmbeddingError(t("emb.count", model=repr(self.model_id), n=len(vectors), count=count,
+                                   first=first, last=last))
         checked: list[list[float]] = []
         for i, vector in enumerate(vectors):
             label = label_for(labels, offset + i)
             values = [float(x) for x in vector]
             if not values:
-                raise EmbeddingError(
-                    f"The embedding model {self.model_id!r} returned an empty vector for {label}."
-                )
+                raise EmbeddingError(t("emb.empty", model=repr(self.model_id), label=label))
             if not all(math.isfinite(x) for x in values):
-                raise EmbeddingError(
-                    f"The embedding model {self.model_id!r} returned NaN or infinite values for {label}: "
-                    "the model is broken or misconfigured; reload it or use another embedding model."
-                )
+                raise EmbeddingError(t("emb.nan", model=repr(self.model_id), label=label))
             if not any(values):
-                raise EmbeddingError(
-                    f"The embedding model {self.model_id!r} returned an all-zero vector for {label}: "
-                    "check that the loaded model is an embedding model and that the server answers floats; "
-                    "reload the model or use another one."
-                )
+                raise EmbeddingError(t("emb.zero", model=repr(self.model_id), label=label))
             problem = vector_problem(values)
             if problem is not None:
-                raise EmbeddingError(
-                    f"The embedding model {self.model_id!r} returned {problem} for {label}: the model or "
-                    "server is broken or misconfigured; reload it or use another embedding model."
-                )
+                raise EmbeddingError(t("emb.problem", model=repr(self.model_id), problem=problem, label=label))
             self._check_dimension(len(values), label)
             checked.append(values)
         return checked
@@ -134,23 +121,14 @@ class Embedder(ABC):
     def _check_dimension(self, size: int, label: str) -> None:
         if self.expected_dimension is not None and size != self.expected_dimension:
             if self.expected_model and self.expected_model != self.model_id:
-                raise EmbeddingError(
-                    f"The collection was built with the embedding model {self.expected_model} "
-                    f"({self.expected_dimension} dimensions), but the current embedding model is "
-                    f"{self.model_id} ({size} dimensions, measured on {label}). Vectors of two models "
-                    "cannot be compared: use the original model (RAG_EMBED_MODEL), re-index into a new "
-                    "collection (--collection NAME), or rebuild this one with --full."
+                raise EmbeddingError(t("emb.other_model", expected=self.expected_model,
+                                       expected_dim=self.expected_dimension, model=self.model_id, size=size,
+                                       label=label)
                 )
-            raise EmbeddingError(
-                f"The embedding model {self.model_id!r} returned {size} dimensions for {label}, but the "
-                f"collection expects {self.expected_dimension}: it was built with another model or "
-                "setting; use that model, or re-ingest into a new collection."
-            )
+            raise EmbeddingError(t("emb.dimension", model=repr(self.model_id), size=size, label=label,
+                                   expected=self.expected_dimension))
         if self._dimension is None:
             self._dimension = size
         elif size != self._dimension:
-            raise EmbeddingError(
-                f"The embedding model {self.model_id!r} changed its vector size from {self._dimension} "
-                f"to {size} (at {label}): another model was probably loaded on the server meanwhile; "
-                "load the same model again and re-run."
-            )
+            raise EmbeddingError(t("emb.size_changed", model=repr(self.model_id), old=self._dimension, size=size,
+                                   label=label))

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import threading
 
-from rag.i18n import t
+from rag.i18n import t, tn
 from rag.embeddings.base import Embedder, label_for
 
 MODEL_ID = "embedded:multilingual-e5-small"
@@ -78,5 +78,5 @@ class EmbeddedEmbedder(Embedder):
         return self.check_vectors(raw.tolist(), 1, ["the query"])[0]
 
     def describe(self) -> str:
-        threads = f"{self.threads} thread{'s' if self.threads != 1 else ''}" if self.threads else "default threads"
-        return f"the embedded multilingual-e5-small ({self.dimension} dims, in this process, {threads})"
+        threads = tn("emb.threads", self.threads) if self.threads else t("emb.default_threads")
+        return t("emb.embedded", n=self.dimension, threads=threads)

@@ -10,6 +10,7 @@ from typing import Any
 import httpx
 import numpy as np
 
+from rag.i18n import t
 from rag.config import normalize_base_url
 from rag.embeddings.base import Embedder, label_for
 from rag.redact import redact, strip_userinfo
@@ -111,9 +112,9 @@ class OpenAIEmbedder(Embedder):
         try:
             self._setup()
         except EmbeddingError:
-            return f"the embedding model of the server at {self.shown_url} (not reachable yet)"
-        dims = f", {self._dimension} dims" if self._dimension else ""
-        return f"{self._model} on {self.server.server_name} at {self.shown_url}{dims}"
+            return t("emb.describe_unknown", url=self.shown_url)
+        dims = t("emb.dims", n=self._dimension) if self._dimension else ""
+        return t("emb.describe", model=self._model, server=self.server.server_name, url=self.shown_url, dims=dims)
 
     def close(self) -> None:
         self._client.close()
@@ -139,16 +140,11 @@ class OpenAIEmbedder(Embedder):
         except (httpx.ConnectError, httpx.ConnectTimeout) as exc:
             raise EmbeddingError(server_down_message(self.base_url)) from exc
         except httpx.TimeoutException as exc:
-            raise EmbeddingError(
-                f"The embeddings server at {self.shown_url} did not answer within {self.timeout:g}s for "
-                f"model {self._model!r} ({where}): it may be loading the model or overloaded; try again, "
-                "or raise RAG_TIMEOUT."
-            ) from exc
+            raise EmbeddingError(t("emb.timeout", url=self.shown_url, seconds=f"{self.timeout:g}",
+                                   model=repr(self._model), where=where)) from exc
         except httpx.HTTPError as exc:
-            raise EmbeddingError(
-                f"The request to the embeddings server at {self.shown_url} failed for model "
-                f"{self._model!r} ({where}): {exc}"
-            ) from exc
+            raise EmbeddingError(t("emb.request_failed", url=self.shown_url, model=repr(self._model), where=where,
+                                   error=exc)) from exc
         if response.status_code != 200:
             # Some servers and proxies quote the key they refused: it must not reach the user's screen.
             message = redact(_server_message(response), [self.api_key])
@@ -160,11 +156,7 @@ class OpenAIEmbedder(Embedder):
                     for i, text in enumerate(batch):
                         out.extend(self._embed_batch([text], input_type, labels, offset + i))
                     return out
-                raise EmbeddingError(
-                    f"{where} is too long for the embedding model {self._model!r} (the server said: "
-                    f"{message}). Use a strategy with smaller chunks, or load the model with a longer "
-                    "context length."
-                )
+                raise EmbeddingError(t("emb.too_long", where=where, model=repr(self._model), said=message))
             raise EmbeddingError(redact(self._http_error_message(response.status_code, message, where), [self.api_key]))
         vectors = self._parse(response, len(batch), where)
         return self.check_vectors(vectors, len(batch), labels, offset)
@@ -176,56 +168,37 @@ class OpenAIEmbedder(Embedder):
             indices = [int(item.get("index", i)) for i, item in enumerate(items)]
             vectors = [_decode(item["embedding"]) for item in items]
         except (ValueError, KeyError, TypeError, AttributeError) as exc:
-            raise EmbeddingError(
-                f"The embeddings server at {self.shown_url} sent an answer that is not an embeddings list "
-                f"for model {self._model!r} ({where}): {exc!s}. Is RAG_EMBED_URL an embeddings server?"
-            ) from exc
+            raise EmbeddingError(t("emb.not_a_list", url=self.shown_url, model=repr(self._model), where=where,
+                                   error=exc)) from exc
         if len(vectors) == count and indices != list(range(count)):
-            raise EmbeddingError(
-                f"The embedding model {self._model!r} answered indices {indices} for {count} texts "
-                f"({where}): the vectors cannot be matched to their texts; restart the server."
-            )
+            raise EmbeddingError(t("emb.indices", model=repr(self._model), indices=indices, count=count, where=where))
         return vectors
 
     def _http_error_message(self, status: int, message: str, where: str) -> str:
-        said = f" (the server said: {message})" if message else ""
+        said = t("emb.said", message=message) if message else ""
         if status == 404:
-            return (
-                f"The embeddings server at {self.shown_url} has no model loaded for {self._model!r}{said}. "
-                f"Load an embedding model in LM Studio (e.g. `lms load {self._model}`), or set "
-                "RAG_EMBED_MODEL=embedded to use the bundled model."
-            )
+            return t("emb.not_loaded", url=self.shown_url, model=repr(self._model), id=self._model, said=said)
         if status == 400 and ("model_not_found" in message or "not found" in message.lower()
                               or "not embedding" in message.lower()):
-            return (
-                f"The embeddings server at {self.shown_url} cannot embed with model {self._model!r}{said}. "
-                f"{self._available_models_sentence()} Set RAG_EMBED_MODEL to one of them, or unset it "
-                "to pick the server's embedding model automatically."
-            )
+            return t("emb.cannot_embed", url=self.shown_url, model=repr(self._model), said=said,
+                     available=self._available_models_sentence())
         if status in (401, 403):
-            return f"The embeddings server at {self.shown_url} refused the request (HTTP {status}){said}: check the API key."
-        return (
-            f"The embeddings server at {self.shown_url} answered HTTP {status} for model "
-            f"{self._model!r} ({where}){said}."
-        )
+            return t("emb.refused", url=self.shown_url, status=status, said=said)
+        return t("emb.status", url=self.shown_url, status=status, model=repr(self._model), where=where, said=said)
 
     def _available_models_sentence(self) -> str:
         try:
             server = embedding_server(self.base_url, self.api_key, self._client)
         except EmbeddingError:
-            return "Its models could not be listed."
+            return t("emb.unlisted")
         names = [m.id for m in server.embedding_models]
         if not names:
-            return "It offers no embedding model."
-        return "Available embedding models: " + ", ".join(names) + "."
+            return t("emb.none_offered")
+        return t("emb.available", names=", ".join(names))
 
 
 def server_down_message(base_url: str) -> str:
-    return (
-        f"No embeddings server answers at {strip_userinfo(base_url)}: start LM Studio's server (Developer tab, or "
-        "`lms server start`) and load an embedding model, or set RAG_EMBED_MODEL=embedded to use the "
-        "bundled multilingual-e5-small model."
-    )
+    return t("emb.server_down", url=strip_userinfo(base_url))
 
 
 def embedding_server(base_url: str, api_key: str | None = None, http: httpx.Client | None = None,
@@ -240,20 +213,15 @@ def embedding_server(base_url: str, api_key: str | None = None, http: httpx.Clie
         if exc.reason == "unreachable":
             raise EmbeddingError(server_down_message(base)) from exc
         if exc.reason == "timeout":
-            raise EmbeddingError(f"{exc} It may be busy loading a model; try again.") from exc
+            raise EmbeddingError(f"{exc} " + t("emb.busy")) from exc
         if exc.reason == "refused":
-            raise EmbeddingError(f"{exc} Set the right API key.") from exc
+            raise EmbeddingError(f"{exc} " + t("emb.set_key")) from exc
         return ServerModels(base, OPENAI, [])
 
 
 def no_embedding_model_message(server: ServerModels) -> str:
-    others = ", ".join(m.id for m in server.models) or "none"
-    return (
-        f"{server.server_name} at {strip_userinfo(server.base_url)} offers no embedding model (its models: {others}). "
-        "Download and load one (e.g. text-embedding-qwen3-embedding-0.6b or "
-        "text-embedding-nomic-embed-text-v1.5), name it with RAG_EMBED_MODEL, or set "
-        "RAG_EMBED_MODEL=embedded."
-    )
+    others = ", ".join(m.id for m in server.models) or t("llm.none")
+    return t("emb.no_model", server=server.server_name, url=strip_userinfo(server.base_url), others=others)
 
 
 def _decode(embedding: Any) -> list[float]:

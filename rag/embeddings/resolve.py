@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 from typing import Mapping
 
+from rag.i18n import t
 from rag.config import Settings
 from rag.embeddings.base import Embedder
 from rag.embeddings.embedded import EmbeddedEmbedder
@@ -48,7 +49,7 @@ def resolve_embedder(
 
     if choice.lower() == EMBEDDED:
         embedder = EmbeddedEmbedder(settings.embed_threads, expected_dimension, expected_model)
-        return embedder, f"RAG_EMBED_MODEL=embedded: using {embedder.describe()}."
+        return embedder, t("emb.using_setting", choice="embedded", what=embedder.describe())
 
     def remote(model: str | None, timeout: float) -> OpenAIEmbedder:
         return OpenAIEmbedder(
@@ -68,36 +69,30 @@ def resolve_embedder(
             _ = embedder.model_id  # asks the server: down -> a clear error now, not mid-ingestion
         except EmbeddingError as exc:
             embedder.close()
-            raise EmbeddingError(
-                f"RAG_EMBED_MODEL={choice} needs the embeddings server at {shown}, which failed: {exc}"
-            ) from exc
+            raise EmbeddingError(t("emb.setting_failed", choice=choice, url=shown, error=exc)) from exc
         server = embedder.server
         known = [m.id for m in server.models]
         if server.kind == LMSTUDIO and choice not in known:
             embedder.close()
             names = ", ".join(m.id for m in server.embedding_models) or "none"
-            raise EmbeddingError(
-                f"RAG_EMBED_MODEL={choice}: LM Studio at {shown} has no such model. "
-                f"Its embedding models: {names}. Set RAG_EMBED_MODEL to one of them, or unset it."
-            )
-        return embedder, f"RAG_EMBED_MODEL={choice}: using {embedder.describe()}."
+            raise EmbeddingError(t("emb.no_such_model", choice=choice, url=shown, names=names))
+        return embedder, t("emb.using_setting", choice=choice, what=embedder.describe())
 
     try:
         server = embedding_server(url, _api_key(settings), timeout=PROBE_TIMEOUT)
     except EmbeddingError:
         fallback = EmbeddedEmbedder(settings.embed_threads, expected_dimension, expected_model)
-        return fallback, f"No embeddings server at {shown}: using {fallback.describe()}."
+        return fallback, t("emb.using_fallback", url=shown, what=fallback.describe())
     chosen = server.pick_embedding_model()
     if chosen is None:
         fallback = EmbeddedEmbedder(settings.embed_threads, expected_dimension, expected_model)
         return fallback, (
-            f"{server.server_name} at {shown} answered but offers no embedding model: "
-            f"using {fallback.describe()}."
+            t("emb.using_fallback_none", server=server.server_name, url=shown, what=fallback.describe())
         )
     embedder = remote(chosen.id, settings.timeout)
     embedder._server = server  # already asked; no second round trip
-    state = " (not loaded yet: the server loads it on first use)" if chosen.loaded is False else ""
-    return embedder, f"{server.server_name} at {shown} answered: using {chosen.id}{state}."
+    state = t("emb.not_loaded_yet") if chosen.loaded is False else ""
+    return embedder, t("emb.using_server", server=server.server_name, url=shown, model=chosen.id, state=state)
 
 
 
@@ -127,8 +122,8 @@ def embedder_for_collection(
             embedder, _ = resolve_embedder(settings.replace(embed_model=choice), expected_dimension=expected_dimension,
                                            expected_model=model)
             name = info.get("name")
-            built = f"The collection {name!r} was built" if name else "This collection was built"
-            return embedder, f"{built} with {model}: using {embedder.describe()}."
+            built = t("emb.built_named", name=repr(name)) if name else t("emb.built")
+            return embedder, t("emb.built_with", built=built, model=model, what=embedder.describe())
     return resolve_embedder(
         settings,
         expected_dimension=expected_dimension,

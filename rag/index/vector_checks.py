@@ -7,22 +7,20 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from rag.i18n import t
 from rag.embeddings.base import vector_problem
 from rag.index.points import StoredPoint
 
 def batch_problem(vectors: Sequence[Sequence[float]], labels: Sequence[str], dimension: int) -> str | None:
     """What is wrong with the vectors an embedder returned for the chunks `labels`; None when fit."""
     if len(vectors) != len(labels):
-        return f"the embedding model returned {len(vectors)} vectors for {len(labels)} chunks"
+        return t("vec.batch_count", n=len(vectors), count=len(labels))
     for label, vector in zip(labels, vectors):
         if len(vector) != dimension:
-            return (
-                f"the embedding model returned {len(vector)} dimensions for {label}, "
-                f"the collection has {dimension}"
-            )
+            return t("vec.batch_dimension", n=len(vector), label=label, dimension=dimension)
         problem = vector_problem(vector)
         if problem is not None:
-            return f"the embedding model returned {problem} for {label}: not stored"
+            return t("vec.batch_problem", problem=problem, label=label)
     return None
 
 
@@ -36,16 +34,13 @@ def stored_vectors_usable(points: Sequence[StoredPoint], expected: int, dimensio
 def sample_problem(sample: Sequence[StoredPoint], expected: int, dimension: int) -> str | None:
     """What is wrong with a sample of stored points read back, vectors included; None when sound."""
     if len(sample) != expected:
-        return f"{expected - len(sample)} of {expected} sampled points could not be read back"
+        return t("vec.unread", n=expected - len(sample), expected=expected)
     for point in sample:
         vector = point.vector or []
         if len(vector) != dimension:
-            return f"point {point.id} ({point.payload.get('url')}) has {len(vector)} dimensions, expected {dimension}"
+            return t("vec.point_dimension", id=point.id, url=point.payload.get("url"), n=len(vector), dimension=dimension)
         problem = vector_problem(vector)
         if problem is not None:
-            return (
-                f"point {point.id} ({point.payload.get('url')}) has an unusable vector ({problem}); "
-                "the next run re-embeds that document"
-            )
+            return t("vec.point_problem", id=point.id, url=point.payload.get("url"), problem=problem)
     return None
 
