@@ -572,4 +572,80 @@ TEXT: dict[str, str] = {
     "emb.threads_other": "{n} threads",
     "emb.default_threads": "default threads",
     "emb.embedded": "the embedded multilingual-e5-small ({n} dims, in this process, {threads})",
+    # rag/index: the store, its collections, migration
+    "store.no_collection": (
+        "The collection {name} does not exist in the {store}. Ingest a source first: rag ingest SOURCE "
+        "--collection {id}"
+    ),
+    "store.no_model": (
+        "The collection {name} records no embedding model (it was not built by `rag ingest`). Use "
+        "another collection name (--collection NAME)."
+    ),
+    "store.dimensions": " ({n} dimensions)",
+    "store.other_model": (
+        "The collection {name} was built with the embedding model {built} ({dims} dimensions), but the "
+        "current embedding model is {now}. Vectors of two models cannot be compared: re-index into a new "
+        "collection (--collection NAME), rebuild this one with --full, or use the original model {built} "
+        "(RAG_EMBED_MODEL)."
+    ),
+    "store.no_threshold": "The collection {name} does not exist: cannot record a threshold.",
+    "store.folder_held": (
+        "Another process holds the Qdrant folder {location} (e.g. a running `streamlit run` or `rag "
+        "ingest` of an older version). Stop it, or use a Qdrant server for concurrent access: set "
+        "RAG_QDRANT_URL (e.g. http://localhost:6333)."
+    ),
+    "store.url_needed": "A Qdrant server URL is needed (RAG_QDRANT_URL).",
+    "store.unreachable": (
+        "Cannot reach the Qdrant server at {location} ({error}). Start it (docker compose up -d qdrant) "
+        "or unset RAG_QDRANT_URL to use the embedded store."
+    ),
+    "store.refused": "The Qdrant server at {location} refused the request ({status}): check RAG_QDRANT_API_KEY.",
+    "store.status": "Qdrant at {location} answered {status}: {detail}",
+    "store.bad_name": (
+        "The collection name {name} cannot be used by the embedded store: use 1 to 64 letters, digits, "
+        "'-' or '_', starting with a letter or a digit."
+    ),
+    "store.missing": "The collection {name} does not exist in the {store}.",
+    "store.cannot_open": "The embedded collection {name} at {path} cannot be opened: {error}",
+    "store.old_name": (
+        "The old store at {path} holds a collection named {name}: copy it to a Qdrant server with an "
+        "older version's `rag migrate --to URL`, or rename it there."
+    ),
+    "store.move_blocked": (
+        "Cannot finish moving the embedded store to Qdrant Edge: {target} already exists. Move it away; "
+        "the copied collections wait in {staging}."
+    ),
+    "store.meta_unreadable": (
+        "The collection metadata {path} cannot be read ({error}). Restore it from a backup, or delete "
+        "the collection and ingest again."
+    ),
+    "store.meta_not_object": "The collection metadata {path} is not a JSON object: restore it or re-ingest.",
+    "store.process": "process {pid}",
+    "store.another_process": "another process",
+    "store.held": (
+        "Another process holds the embedded Qdrant store at {path}: store held by {who} (e.g. a running "
+        "`streamlit run` or `rag ingest`). Stop it, or use a Qdrant server for concurrent access: set "
+        "RAG_QDRANT_URL (e.g. http://localhost:6333)."
+    ),
+    "store.index_kind": "Unknown payload index type {kind}: use one of {kinds}.",
+    "store.other_strategy": (
+        "{name} was built with the strategy {built} ({recorded}); this run asks for {strategy} "
+        "({wanted}). Rebuild it with --full, or index into another collection (--collection NAME)."
+    ),
+    "store.default_settings": "default settings",
+    "migrate.batch": "The batch size must be at least 1 (got {value}).",
+    "migrate.same": "The source and the destination are the same ({store}): nothing to copy.",
+    "migrate.no_collection": (
+        "The collection {name} does not exist in the {store} (collections there: {available}). Pick one "
+        "with --collection NAME."
+    ),
+    "migrate.exists": (
+        "The collection {name} already exists in the {store} ({n} points). Pass --replace to overwrite "
+        "it, or copy into another name."
+    ),
+    "migrate.no_size": "The collection {name} in the {store} records no vector size: cannot copy it.",
+    "migrate.short": (
+        "Copying {name} left {written} points in the {store} instead of {total}. Run the command again "
+        "with --replace."
+    ),
 }

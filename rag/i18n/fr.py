@@ -624,4 +624,81 @@ TEXT: dict[str, str] = {
     "emb.threads_other": "{n} threads",
     "emb.default_threads": "threads par défaut",
     "emb.embedded": "multilingual-e5-small intégré ({n} dimensions, dans ce processus, {threads})",
+    # rag/index: the store, its collections, migration
+    "store.no_collection": (
+        "La collection {name} n'existe pas dans {store}. Indexez d'abord une source : rag ingest SOURCE "
+        "--collection {id}"
+    ),
+    "store.no_model": (
+        "La collection {name} n'indique aucun modèle d'embeddings (elle n'a pas été construite par `rag "
+        "ingest`). Prenez un autre nom de collection (--collection NAME)."
+    ),
+    "store.dimensions": " ({n} dimensions)",
+    "store.other_model": (
+        "La collection {name} a été construite avec le modèle d'embeddings {built} ({dims} dimensions), "
+        "mais le modèle actuel est {now}. Les vecteurs de deux modèles ne se comparent pas : indexez "
+        "dans une nouvelle collection (--collection NAME), reconstruisez celle-ci avec --full, ou "
+        "reprenez le modèle d'origine {built} (RAG_EMBED_MODEL)."
+    ),
+    "store.no_threshold": "La collection {name} n'existe pas : impossible d'enregistrer un seuil.",
+    "store.folder_held": (
+        "Un autre processus tient le dossier Qdrant {location} (par ex. un `streamlit run` ou un `rag "
+        "ingest` d'une version antérieure en cours). Arrêtez-le, ou utilisez un serveur Qdrant pour un "
+        "accès concurrent : définissez RAG_QDRANT_URL (par ex. http://localhost:6333)."
+    ),
+    "store.url_needed": "Il faut l'URL d'un serveur Qdrant (RAG_QDRANT_URL).",
+    "store.unreachable": (
+        "Le serveur Qdrant ne répond pas sur {location} ({error}). Lancez-le (docker compose up -d "
+        "qdrant) ou retirez RAG_QDRANT_URL pour utiliser le stockage intégré."
+    ),
+    "store.refused": "Le serveur Qdrant {location} a refusé la requête ({status}) : vérifiez RAG_QDRANT_API_KEY.",
+    "store.status": "Qdrant ({location}) a répondu {status} : {detail}",
+    "store.bad_name": (
+        "Le stockage intégré n'accepte pas le nom de collection {name} : utilisez de 1 à 64 lettres, "
+        "chiffres, '-' ou '_', en commençant par une lettre ou un chiffre."
+    ),
+    "store.missing": "La collection {name} n'existe pas dans {store}.",
+    "store.cannot_open": "Impossible d'ouvrir la collection intégrée {name} dans {path} : {error}",
+    "store.old_name": (
+        "L'ancien stockage de {path} contient une collection nommée {name} : copiez-la vers un serveur "
+        "Qdrant avec le `rag migrate --to URL` d'une version antérieure, ou renommez-la là-bas."
+    ),
+    "store.move_blocked": (
+        "Impossible de terminer le passage du stockage intégré à Qdrant Edge : {target} existe déjà. "
+        "Déplacez-le ; les collections copiées attendent dans {staging}."
+    ),
+    "store.meta_unreadable": (
+        "Les métadonnées de collection {path} sont illisibles ({error}). Restaurez-les depuis une "
+        "sauvegarde, ou supprimez la collection et indexez de nouveau."
+    ),
+    "store.meta_not_object": "Les métadonnées de collection {path} ne sont pas un objet JSON : restaurez-les ou réindexez.",
+    "store.process": "le processus {pid}",
+    "store.another_process": "un autre processus",
+    "store.held": (
+        "Un autre processus tient le stockage Qdrant intégré de {path} : il est tenu par {who} (par ex. "
+        "un `streamlit run` ou un `rag ingest` en cours). Arrêtez-le, ou utilisez un serveur Qdrant pour "
+        "un accès concurrent : définissez RAG_QDRANT_URL (par ex. http://localhost:6333)."
+    ),
+    "store.index_kind": "Type d'index de payload inconnu {kind} : utilisez l'un de {kinds}.",
+    "store.other_strategy": (
+        "{name} a été construite avec la stratégie {built} ({recorded}) ; cette indexation demande "
+        "{strategy} ({wanted}). Reconstruisez-la avec --full, ou indexez dans une autre collection "
+        "(--collection NAME)."
+    ),
+    "store.default_settings": "réglages par défaut",
+    "migrate.batch": "La taille de lot doit valoir au moins 1 (reçu : {value}).",
+    "migrate.same": "La source et la destination sont identiques ({store}) : rien à copier.",
+    "migrate.no_collection": (
+        "La collection {name} n'existe pas dans {store} (collections présentes : {available}). "
+        "Choisissez-en une avec --collection NAME."
+    ),
+    "migrate.exists": (
+        "La collection {name} existe déjà dans {store} ({n} points). Ajoutez --replace pour l'écraser, "
+        "ou copiez-la sous un autre nom."
+    ),
+    "migrate.no_size": "La collection {name} de {store} n'indique aucune taille de vecteur : impossible de la copier.",
+    "migrate.short": (
+        "La copie de {name} a laissé {written} points dans {store} au lieu de {total}. Relancez la "
+        "commande avec --replace."
+    ),
 }

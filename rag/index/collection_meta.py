@@ -13,6 +13,7 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
+from rag.i18n import t
 from rag.errors import StoreError
 
 
@@ -44,10 +45,7 @@ def read_json(path: Path) -> dict[str, Any]:
     try:
         data = json.loads(path.read_text(encoding="utf-8"))
     except (OSError, ValueError) as exc:
-        raise StoreError(
-            f"The collection metadata {path} cannot be read ({exc}). Restore it from a backup, or delete "
-            "the collection and ingest again."
-        ) from exc
+        raise StoreError(t("store.meta_unreadable", path=path, error=exc)) from exc
     if not isinstance(data, dict):
-        raise StoreError(f"The collection metadata {path} is not a JSON object: restore it or re-ingest.")
+        raise StoreError(t("store.meta_not_object", path=path))
     return data

@@ -53,10 +53,7 @@ _INDEX_TYPES = {kind: getattr(qe.PayloadSchemaType, kind.capitalize()) for kind 
 
 def check_name(name: str) -> str:
     if not isinstance(name, str) or not _NAME.match(name):
-        raise StoreError(
-            f"The collection name {name!r} cannot be used by the embedded store: use 1 to 64 letters, digits, "
-            "'-' or '_', starting with a letter or a digit."
-        )
+        raise StoreError(t("store.bad_name", name=repr(name)))
     return name
 
 
@@ -126,13 +123,11 @@ class EdgeBackend:
         shard = self._shards.get(name)
         if shard is None:
             if not self.exists(name):
-                raise StoreError(f"The collection {name!r} does not exist in the {self.describe()}.")
+                raise StoreError(t("store.missing", name=repr(name), store=self.describe()))
             try:
                 shard = qe.EdgeShard.load(str(self.shard_dir(name)))
             except Exception as exc:  # noqa: BLE001 - Edge raises plain Exception
-                raise StoreError(
-                    f"The embedded collection {name!r} at {self.shard_dir(name)} cannot be opened: {exc}"
-                ) from exc
+                raise StoreError(t("store.cannot_open", name=repr(name), path=self.shard_dir(name), error=exc)) from exc
             self._shards[name] = shard
         return shard
 

@@ -19,6 +19,7 @@ from datetime import datetime, UTC
 from pathlib import Path
 from typing import Callable
 
+from rag.i18n import t
 from rag.errors import StoreError
 from rag.index.collection_meta import fsync_dir
 from rag.index.edge_store import EdgeBackend, check_name
@@ -78,10 +79,7 @@ def upgrade_local_mode(backend: EdgeBackend, say: Callable[[str], None] = _tell)
             try:
                 check_name(name)
             except StoreError as exc:
-                raise StoreError(
-                    f"{exc} The old store at {root} holds a collection named {name!r}: copy it to a Qdrant "
-                    f"server with an older version's `rag migrate --to URL`, or rename it there."
-                ) from None
+                raise StoreError(f"{exc} " + t("store.old_name", path=root, name=repr(name))) from None
         staged = EdgeBackend(staging)
         try:
             src, dst = Store(Settings(), backend=old), Store(Settings(), backend=staged)
@@ -121,10 +119,7 @@ def _swap(root: Path, staging: Path) -> UpgradeReport:
             continue
         target = root / entry.name
         if target.exists():
-            raise StoreError(
-                f"Cannot finish moving the embedded store to Qdrant Edge: {target} already exists. Move it "
-                f"away; the copied collections wait in {staging}."
-            )
+            raise StoreError(t("store.move_blocked", target=target, staging=staging))
         entry.rename(target)
     fsync_dir(root)
     shutil.rmtree(staging)

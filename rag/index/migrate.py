@@ -12,6 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Callable
 
+from rag.i18n import t
 from rag.errors import StoreError
 from rag.index.points import PointRecord
 
@@ -43,29 +44,21 @@ def copy_collection(
     `progress(copied, total)` is called after every batch.
     """
     if batch < 1:
-        raise StoreError(f"The batch size must be at least 1 (got {batch}).")
+        raise StoreError(t("migrate.batch", value=batch))
     target = dst_name or name
     if src_store.location == dst_store.location and target == name:
-        raise StoreError(f"The source and the destination are the same ({src_store.describe()}): nothing to copy.")
+        raise StoreError(t("migrate.same", store=src_store.describe()))
     if not src_store.exists(name):
-        available = ", ".join(src_store.list_collections()) or "none"
-        raise StoreError(
-            f"The collection {name!r} does not exist in the {src_store.describe()} "
-            f"(collections there: {available}). Pick one with --collection NAME."
-        )
+        available = ", ".join(src_store.list_collections()) or t("eval.none")
+        raise StoreError(t("migrate.no_collection", name=repr(name), store=src_store.describe(), available=available))
     if dst_store.exists(target):
         if not replace:
-            raise StoreError(
-                f"The collection {target!r} already exists in the {dst_store.describe()} "
-                f"({dst_store.count(target)} points). Pass --replace to overwrite it, or copy into another name."
-            )
+            raise StoreError(t("migrate.exists", name=repr(target), store=dst_store.describe(), n=dst_store.count(target)))
         dst_store.delete_collection(target)
     total = src_store.count(name)
     dimension = src_store.dimension(name) or src_store.metadata(name).get("dimension")
     if not dimension:
-        raise StoreError(
-            f"The collection {name!r} in the {src_store.describe()} records no vector size: cannot copy it."
-        )
+        raise StoreError(t("migrate.no_size", name=repr(name), store=src_store.describe()))
     dst_store.create_collection(target, int(dimension), src_store.metadata(name))
     for field_name, kind in src_store.indexes(name).items():
         dst_store.create_index(target, field_name, kind)
@@ -83,10 +76,7 @@ def copy_collection(
 
     written = dst_store.count(target)
     if written != total:
-        raise StoreError(
-            f"Copying {name!r} left {written} points in the {dst_store.describe()} instead of {total}. "
-            "Run the command again with --replace."
-        )
+        raise StoreError(t("migrate.short", name=repr(name), written=written, store=dst_store.describe(), total=total))
     return CopyReport(name=target, points=written, source=src_store.describe(), destination=dst_store.describe())
 
 

@@ -61,6 +61,7 @@ class StoredPoint:
 def check_index_kind(kind: str) -> str:
     if kind not in INDEX_KINDS:
         from rag.errors import StoreError
+        from rag.i18n import t
 
-        raise StoreError(f"Unknown payload index type {kind!r}: use one of {', '.join(INDEX_KINDS)}.")
+        raise StoreError(t("store.index_kind", kind=repr(kind), kinds=", ".join(INDEX_KINDS)))
     return kind

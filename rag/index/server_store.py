@@ -75,15 +75,11 @@ class QdrantClientBackend:
                 self._client = QdrantClient(path=str(path))
             except RuntimeError as exc:
                 if "already accessed" in str(exc):
-                    raise StoreError(
-                        f"Another process holds the Qdrant folder {self.location} (e.g. a running "
-                        "`streamlit run` or `rag ingest` of an older version). Stop it, or use a Qdrant server "
-                        "for concurrent access: set RAG_QDRANT_URL (e.g. http://localhost:6333)."
-                    ) from exc
+                    raise StoreError(t("store.folder_held", location=self.location)) from exc
                 raise
             return
         if not url:
-            raise StoreError("A Qdrant server URL is needed (RAG_QDRANT_URL).")
+            raise StoreError(t("store.url_needed"))
         self.kind = "server"
         self.location = strip_userinfo(url)  # a URL may carry user:password
         with warnings.catch_warnings():
@@ -106,19 +102,13 @@ class QdrantClientBackend:
             try:
                 return getattr(self._client, method)(*args, **kwargs)
             except (ResponseHandlingException, httpx.TransportError) as exc:
-                raise StoreError(
-                    f"Cannot reach the Qdrant server at {self.location} ({type(exc).__name__}). Start it "
-                    "(docker compose up -d qdrant) or unset RAG_QDRANT_URL to use the embedded store."
-                ) from exc
+                raise StoreError(t("store.unreachable", location=self.location, error=type(exc).__name__)) from exc
             except UnexpectedResponse as exc:
                 if exc.status_code in (401, 403):
-                    raise StoreError(
-                        f"The Qdrant server at {self.location} refused the request ({exc.status_code}): "
-                        "check RAG_QDRANT_API_KEY."
-                    ) from exc
+                    raise StoreError(t("store.refused", location=self.location, status=exc.status_code)) from exc
                 detail = exc.content.decode("utf-8", "replace")[:300] if exc.content else exc.reason_phrase
                 detail = redact(detail, self._secrets)
-                raise StoreError(f"Qdrant at {self.location} answered {exc.status_code}: {detail}") from exc
+                raise StoreError(t("store.status", location=self.location, status=exc.status_code, detail=detail)) from exc
 
     # -- collections ---------------------------------------------------------------------
 

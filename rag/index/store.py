@@ -16,6 +16,7 @@ import threading
 from pathlib import Path
 from typing import Any, Iterable, Iterator, Sequence
 
+from rag.i18n import t
 from rag.config import Settings
 from rag.errors import StoreError
 from rag.index.edge_store import EdgeBackend
@@ -125,24 +126,13 @@ class Store:
         """The collection's info if it was built with `model` (and `dimension`), else a StoreError."""
         info = self.collection_info(name)
         if info is None:
-            raise StoreError(
-                f"The collection {name!r} does not exist in the {self.describe()}. Ingest a source first: "
-                f"rag ingest SOURCE --collection {name}"
-            )
+            raise StoreError(t("store.no_collection", name=repr(name), store=self.describe(), id=name))
         built_with, dims = info.get("embedding_model"), info.get("dimension")
         if built_with is None:
-            raise StoreError(
-                f"The collection {name!r} records no embedding model (it was not built by `rag ingest`). "
-                "Use another collection name (--collection NAME)."
-            )
+            raise StoreError(t("store.no_model", name=repr(name)))
         if built_with != model or (dimension is not None and dims is not None and int(dims) != int(dimension)):
-            now = f"{model}" + (f" ({dimension} dimensions)" if dimension else "")
-            raise StoreError(
-                f"The collection {name!r} was built with the embedding model {built_with} ({dims} dimensions), "
-                f"but the current embedding model is {now}. Vectors of two models cannot be compared: "
-                f"re-index into a new collection (--collection NAME), rebuild this one with --full, "
-                f"or use the original model {built_with} (RAG_EMBED_MODEL)."
-            )
+            now = f"{model}" + (t("store.dimensions", n=dimension) if dimension else "")
+            raise StoreError(t("store.other_model", name=repr(name), built=built_with, dims=dims, now=now))
         return info
 
     def ensure_collection(
@@ -189,7 +179,7 @@ class Store:
     def set_threshold(self, name: str, value: float | None) -> None:
         """Record the calibrated score threshold (None clears it)."""
         if not self.exists(name):
-            raise StoreError(f"The collection {name!r} does not exist: cannot record a threshold.")
+            raise StoreError(t("store.no_threshold", name=repr(name)))
         self.update_metadata(name, threshold=None if value is None else float(value))
 
     def dimension(self, name: str) -> int | None:

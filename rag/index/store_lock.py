@@ -14,6 +14,7 @@ import fcntl
 import os
 from pathlib import Path
 
+from rag.i18n import t
 from rag.errors import StoreError
 
 
@@ -22,12 +23,8 @@ def lock_path(store_dir: Path) -> Path:
 
 
 def held_message(store_dir: Path, pid: str | None) -> str:
-    who = f"process {pid}" if pid else "another process"
-    return (
-        f"Another process holds the embedded Qdrant store at {store_dir}: store held by {who} "
-        "(e.g. a running `streamlit run` or `rag ingest`). Stop it, or use a Qdrant server for "
-        "concurrent access: set RAG_QDRANT_URL (e.g. http://localhost:6333)."
-    )
+    who = t("store.process", pid=pid) if pid else t("store.another_process")
+    return t("store.held", path=store_dir, who=who)
 
 
 class StoreLock:

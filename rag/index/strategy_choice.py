@@ -8,13 +8,14 @@ from __future__ import annotations
 
 from typing import Any
 
+from rag.i18n import t
 from rag.chunking import DEFAULT_STRATEGY, make_chunker
 from rag.errors import ConfigError
 
 
 def settings_text(settings: dict[str, Any] | None) -> str:
     """`chunk_size=300, overlap=60`: chunk settings as a person writes them."""
-    return ", ".join(f"{k}={v}" for k, v in (settings or {}).items()) or "default settings"
+    return ", ".join(f"{k}={v}" for k, v in (settings or {}).items()) or t("store.default_settings")
 
 
 def settings_mismatch(info: dict[str, Any] | None, strategy: str, chunk_settings: dict[str, Any] | None) -> bool:
@@ -45,9 +46,6 @@ def resolve_strategy(
         wanted = make_chunker(strategy, **(chunk_settings or {})).settings()
         recorded = (info or {}).get("chunk_settings") or {}
         name = (info or {}).get("name") or "the collection"
-        raise ConfigError(
-            f"{name!r} was built with the strategy {built} ({settings_text(recorded)}); this run asks for "
-            f"{strategy} ({settings_text(wanted)}). Rebuild it with --full, or index into another collection "
-            "(--collection NAME)."
-        )
+        raise ConfigError(t("store.other_strategy", name=repr(name), built=built, recorded=settings_text(recorded),
+                              strategy=strategy, wanted=settings_text(wanted)))
     return strategy, chunk_settings
