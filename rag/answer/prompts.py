@@ -16,6 +16,7 @@ from importlib import resources
 from pathlib import Path
 from typing import Any, Sequence
 
+from rag.i18n import t
 from rag.errors import ConfigError
 
 REFUSALS = {
@@ -78,10 +79,7 @@ def load_system_prompt(language: str, prompt_file: str | os.PathLike[str] | None
         try:
             template = resolved.read_text(encoding="utf-8-sig")
         except OSError as exc:
-            raise ConfigError(
-                f"The prompt file {resolved} cannot be read ({exc.strerror or exc}). "
-                "Fix RAG_PROMPT_FILE or unset it to use the built-in prompt."
-            ) from exc
+            raise ConfigError(t("prompt.unreadable", path=resolved, error=exc.strerror or exc)) from exc
     else:
         template = resources.files("rag.answer").joinpath("prompts", f"{language}.txt").read_text(encoding="utf-8")
     return template.replace("{refusal}", refusal_sentence(language)).strip()

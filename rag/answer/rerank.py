@@ -11,6 +11,7 @@ from typing import Any, Sequence
 
 import httpx
 
+from rag.i18n import t
 from rag.config import normalize_base_url
 from rag.errors import RagError
 from rag.redact import redact, strip_userinfo
@@ -48,25 +49,17 @@ class Reranker:
         try:
             response = self._http.post(self.url, json=body)
         except httpx.TransportError as exc:
-            raise RerankError(
-                f"The reranker at {self.shown_url} did not answer ({type(exc).__name__}). Start it, or unset "
-                "RAG_RERANK_URL to retrieve without reranking."
-            ) from exc
+            raise RerankError(t("rerank.unreachable", url=self.shown_url, error=type(exc).__name__)) from exc
         if response.status_code != 200:
             detail = redact(response.text[:300], [self._api_key or ""])
-            raise RerankError(
-                f"The reranker at {self.shown_url} answered {response.status_code}: {detail or 'no details'}. "
-                "Check RAG_RERANK_URL and RAG_RERANK_MODEL."
-            )
+            raise RerankError(t("rerank.status", url=self.shown_url, status=response.status_code,
+                                detail=detail or t("llm.no_details")))
         try:
             results = response.json()
             results = results.get("results", results) if isinstance(results, dict) else results
             ranked = [(int(r["index"]), float(r.get("relevance_score", r.get("score")))) for r in results]
         except (ValueError, TypeError, KeyError, AttributeError) as exc:
-            raise RerankError(
-                f"The reranker at {self.shown_url} answered something other than "
-                '{"results": [{"index": ..., "relevance_score": ...}]}: is it a /v1/rerank server?'
-            ) from exc
+            raise RerankError(t("rerank.unreadable", url=self.shown_url)) from exc
         ranked = [(i, s) for i, s in ranked if 0 <= i < len(documents)]
         ranked.sort(key=lambda pair: -pair[1])
         return ranked[:top_n]

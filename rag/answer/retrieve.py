@@ -11,6 +11,7 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, field
 from typing import Any, Sequence
 
+from rag.i18n import t
 from rag.answer.context import cap_per_document, expand, neighbours_from_store
 from rag.answer.rerank import RERANK_CANDIDATES, rerank_passages
 from rag.errors import RagError, StoreError
@@ -49,14 +50,11 @@ class Passage:
 
 def resolve_mode(mode: str, info: dict[str, Any]) -> str:
     if mode not in RETRIEVAL_MODES:
-        raise QuestionError(f"Unknown retrieval mode {mode!r}: use one of {', '.join(RETRIEVAL_MODES)}.")
+        raise QuestionError(t("ask.unknown_mode", mode=repr(mode), modes=", ".join(RETRIEVAL_MODES)))
     if mode == "auto":
         return "hybrid" if info.get("has_sparse") else "dense"
     if mode == "hybrid" and not info.get("has_sparse"):
-        raise StoreError(
-            f"The collection {info.get('name')!r} has no BM25 sparse vectors: use dense retrieval, "
-            "or rebuild it with `rag ingest SOURCE --full`."
-        )
+        raise StoreError(t("ask.no_sparse", name=repr(info.get("name"))))
     return mode
 
 
@@ -116,22 +114,17 @@ def _search(
     groups: Sequence[str] | None, candidates: int | None,
 ) -> list[Passage]:
     if not question or not question.strip():
-        raise QuestionError("The question is empty: type a question.")
+        raise QuestionError(t("ask.empty"))
     if len(question.strip()) > MAX_QUESTION_CHARS:
-        raise QuestionError(
-            f"The question is {len(question.strip()):,} characters long; the limit is {MAX_QUESTION_CHARS:,}. "
-            "Ask a shorter question: keep only the relevant lines of a pasted log or error message."
-        )
+        raise QuestionError(t("ask.too_long", n=f"{len(question.strip()):,}", limit=f"{MAX_QUESTION_CHARS:,}"))
     if top_k < 1:
-        raise QuestionError(f"top_k must be at least 1 (got {top_k}).")
+        raise QuestionError(t("ask.top_k", value=top_k))
     info = store.check_model(collection, embedder.model_id)
     chosen = resolve_mode(mode, info)
     vector = embedder.embed_query(question.strip())
     if info.get("dimension") and len(vector) != int(info["dimension"]):
-        raise StoreError(
-            f"The embedding model {embedder.model_id} returned {len(vector)} dimensions but the collection "
-            f"{collection!r} holds {info['dimension']}: re-index into a new collection (--collection NAME)."
-        )
+        raise StoreError(t("ask.dimension", model=embedder.model_id, n=len(vector), name=repr(collection),
+                           dimension=info["dimension"]))
     groups = list(groups) if groups is not None else None
     sparse = sparse_query(question) if chosen == "hybrid" else None
     if chosen == "dense" or not sparse or not sparse[0]:

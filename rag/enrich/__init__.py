@@ -78,7 +78,7 @@ class Enricher:
 
     def __init__(self, mode: str, model_contexts: ModelContexts | None = None) -> None:
         if mode not in MODES:
-            raise ConfigError(f"unknown enrichment {mode!r}; choose one of: {', '.join(MODES)}")
+            raise ConfigError(t("enrich.unknown", mode=repr(mode), modes=", ".join(MODES)))
         self.mode = mode
         self.model_contexts = model_contexts
         self.stats = EnrichStats(mode, model_contexts.model if model_contexts else None)
@@ -144,10 +144,7 @@ def make_enricher(mode: str | None, settings: Any = None, llm: Any = None, langu
     except LLMError as exc:
         if owns_llm:
             llm.close()
-        raise ConfigError(
-            f"The enrichment {mode!r} needs the chat model to write each chunk's context, and it cannot: {exc} "
-            f"Load a chat model in LM Studio, or index with --enrich lead (no model needed) or none."
-        ) from exc
+        raise ConfigError(t("enrich.needs_model", mode=repr(mode), error=exc)) from exc
     cache = ContextCache(settings.data_dir / "cache" / "enrichment")
     contexts = ModelContexts(mode, llm, model, context_length, cache, language)
     contexts.owns_llm = owns_llm
@@ -165,15 +162,12 @@ def resolve_enrichment(info: dict[str, Any] | None, requested: str | None, full:
     """The mode a run uses: the requested one, else the collection's own. A built collection
     keeps its mode: mixing contexts of two modes would make its record, and evaluations, lie."""
     if requested is not None and requested not in MODES:
-        raise ConfigError(f"unknown enrichment {requested!r}; choose one of: {', '.join(MODES)}")
+        raise ConfigError(t("enrich.unknown", mode=repr(requested), modes=", ".join(MODES)))
     built = built_mode(info) if (info or {}).get("points") else None
     if requested is None:
         return built if built and not full else DEFAULT_MODE
     if built is not None and not full and built != requested:
-        name = (info or {}).get("name") or "the collection"
-        raise ConfigError(
-            f"{name!r} was built with the enrichment {built}; this run asks for {requested}. Rebuild it "
-            "with --full, or index into another collection (--collection NAME)."
-        )
+        name = (info or {}).get("name") or t("enrich.the_collection")
+        raise ConfigError(t("enrich.other", name=repr(name), built=built, requested=requested))
     return requested
 

@@ -13,6 +13,7 @@ import time
 from dataclasses import dataclass
 from typing import Any
 
+from rag.i18n import t
 from rag.chunking.base import Chunk
 from rag.documents import Document
 from rag.enrich.cache import ContextCache, cache_key
@@ -152,7 +153,7 @@ class ModelContexts:
                 article = article_excerpt(doc.markdown, chunk, max(1000, self.article_chars // 4))
                 answer = self._ask(build_messages(self.mode, language, doc.title, article, chunk))
         except RagError as exc:
-            raise EnrichmentError(f"the chat model could not write the context of chunk {chunk.index}: {exc}") from exc
+            raise EnrichmentError(t("enrich.chunk_failed", index=chunk.index, error=exc)) from exc
         seconds = time.monotonic() - began
         usage = getattr(self.llm, "last_usage", None) or {}
         generated = Generated(
