@@ -8,6 +8,7 @@ long section then still says which article and which subject it belongs to.
 from __future__ import annotations
 
 from rag.chunking.base import Chunk
+from rag.markdown_structure import blank_code, heading
 
 LEAD_MAX_CHARS = 300
 _SCAN_CHARS = 20_000  # the lead is near the top: a 5 MB document is not read to the end
@@ -19,19 +20,14 @@ def lead_paragraph(markdown: str) -> tuple[int, str]:
     """(offset, text) of the article's first prose paragraph, shortened to LEAD_MAX_CHARS at a
     sentence or word end; (-1, "") when it has none."""
     offset = 0
-    fence = ""
-    for block in markdown[:_SCAN_CHARS].split("\n\n"):
+    # Fenced code turned into blanks (offsets kept), by the rule every scan shares: a comment in
+    # a code block, blank lines around it, is never taken for the author's lead.
+    for block in blank_code(markdown[:_SCAN_CHARS]).split("\n\n"):
         start, offset = offset, offset + len(block) + 2
+        # A paragraph ends where a heading starts, blank line or not.
+        lines = block.split("\n")
+        block = "\n".join(lines[:next((i for i, line in enumerate(lines) if i and heading(line)), len(lines))])
         text = block.strip()
-        if fence:
-            if text.endswith(fence):
-                fence = ""
-            continue
-        if text.startswith(("```", "~~~")):
-            marker = text[:3]
-            if text.count(marker) < 2:  # the fence does not close in this block
-                fence = marker
-            continue
         if not text or text.startswith(_NOT_PROSE) or len(text) < _MIN_LEAD_CHARS:
             continue
         if text.startswith(">"):  # an "applies to" banner or a quote: not the author's lead

@@ -19,6 +19,7 @@ from rag.enrich import (
     make_enricher,
     resolve_enrichment,
 )
+from rag.enrich.lead import lead_paragraph
 from rag.errors import ConfigError
 from rag.answer.llm import LLMClient
 from rag.sources.files import load_file
@@ -64,6 +65,17 @@ def test_lead_skips_what_is_not_the_authors_prose_in_real_articles():
             assert lines[0].startswith(doc.title)
             assert all(not line.startswith(("#", "```", "|", ">")) for line in lines), (path.name, context)
             assert len(context) <= len(lines[0]) + 1 + 301
+
+
+def test_the_lead_is_prose_by_the_rule_every_scan_shares_not_code_nor_the_next_heading():
+    markdown = (
+        "- Ouvrez une console :\n\n  ````powershell\n  ```\n\n  Write-Host 'Ce texte dans le code est long et ressemble a de la prose.'\n"
+        "  ````\n\n"
+        "Cette commande affiche le nom de l'ordinateur, tel que le voit le reseau.\n## Syntaxe\n```\nhostname\n```\n"
+    )
+    offset, lead = lead_paragraph(markdown)
+    assert lead == "Cette commande affiche le nom de l'ordinateur, tel que le voit le reseau."
+    assert markdown[offset:].startswith(lead)
 
 
 def _cites_article_and_extract(messages) -> str:
