@@ -11,6 +11,8 @@ from dataclasses import asdict, dataclass
 from itertools import pairwise
 from typing import Any, Sequence
 
+from rag.i18n import t, tn
+
 CRITERION = (
     "best balanced accuracy: (share of in-base questions accepted + share of off-topic "
     "questions refused) / 2; among equally good thresholds the lowest, so the workbench "
@@ -71,25 +73,18 @@ def _plural(n: int, one: str, many: str) -> str:
 def overlap(in_scores: Sequence[float], out_scores: Sequence[float]) -> tuple[int, str]:
     """How many in-base questions score at or below the best off-topic one, said plainly."""
     if not in_scores or not out_scores:
-        return 0, "no overlap to measure: the question set needs both in-base and off-topic questions"
+        return 0, t("cal.no_overlap")
     best_out = max(out_scores)
     worst_in = min(in_scores)
     below = [s for s in in_scores if s < best_out]
     ties = [s for s in in_scores if s == best_out]
     count = len(below) + len(ties)
     if count == 0:
-        return 0, (
-            "the two groups are fully separated: every in-base question scores above every "
-            f"off-topic one (lowest in-base {worst_in:.2f}, highest off-topic {best_out:.2f})"
-        )
-    where = "at or below" if ties else "below"
-    verb = "scores" if count == 1 else "score"
+        return 0, t("cal.separated", worst_in=f"{worst_in:.2f}", best_out=f"{best_out:.2f}")
     above = sum(1 for s in out_scores if s >= worst_in)
     sentence = (
-        f"{_plural(count, 'in-base question', 'in-base questions')} {verb} {where} the best "
-        f"off-topic one ({best_out:.2f}), and {_plural(above, 'off-topic question', 'off-topic questions')} "
-        f"{'scores' if above == 1 else 'score'} at or above the worst in-base one ({worst_in:.2f}): "
-        "no threshold separates them all; the prompt's refusal rule has to catch the rest"
+        tn("cal.in_tied" if ties else "cal.in_below", count, best_out=f"{best_out:.2f}") + ", "
+        + tn("cal.out_above", above, worst_in=f"{worst_in:.2f}")
     )
     return count, sentence
 
@@ -105,14 +100,11 @@ def calibrate(
 
     reason = None
     if not in_scores and not out_scores:
-        reason = "no scores: the question set has no question with a retrieved passage"
+        reason = t("cal.no_scores")
     elif not out_scores:
-        reason = (
-            "no off-topic questions (in_base false) in the set: add about ten questions the "
-            "blog does not answer so a threshold can be placed between the two groups"
-        )
+        reason = t("cal.no_out")
     elif not in_scores:
-        reason = "no in-base questions in the set: add questions the blog answers, with their article"
+        reason = t("cal.no_in")
     if reason:
         return Calibration(None, CRITERION, None, count, sentence, at_current, None, reason)
 
@@ -122,10 +114,10 @@ def calibrate(
     candidates.append(distinct[-1])
 
     best_t, best_ba = None, -1.0
-    for t in sorted(candidates):
-        ba = accepted_refused(in_scores, out_scores, t)["balanced_accuracy"]
+    for candidate in sorted(candidates):
+        ba = accepted_refused(in_scores, out_scores, candidate)["balanced_accuracy"]
         if ba > best_ba + 1e-12:  # strictly better only: ties stay at the lower threshold
-            best_t, best_ba = t, ba
+            best_t, best_ba = candidate, ba
     at_suggested = accepted_refused(in_scores, out_scores, best_t)
     return Calibration(best_t, CRITERION, best_ba, count, sentence, at_current, at_suggested)
 
@@ -200,8 +192,7 @@ def calibrate_gate(rows: Sequence[dict[str, Any]], keep: float = KEEP_IN_BASE) -
     outside = [r for r in rows if not r.get("in_base")]
     criterion = GATE_CRITERION.format(keep=keep)
     if not outside or not [r for r in inside_all if r.get("cosine") is not None]:
-        reason = ("no off-topic questions (in_base false) in the set: add about ten questions the blog "
-                  "does not answer" if not outside else "no in-base question with a retrieved passage")
+        reason = t("cal.gate_no_out") if not outside else t("cal.gate_no_in")
         return {"suggested": None, "criterion": criterion, "reason": reason}
     need = max(1, math.ceil(keep * len(inside_all) - 1e-9))
     effective = {id(r): _effective_cosine(r) for r in scored}
@@ -229,5 +220,5 @@ def calibrate_gate(rows: Sequence[dict[str, Any]], keep: float = KEEP_IN_BASE) -
                     best_key, best = key, (cosine, min_coverage, names)
     if best is None:
         return {"suggested": None, "criterion": criterion,
-                "reason": f"no setting answers {keep:.0%} of the in-base questions"}
+                "reason": t("cal.gate_none", share=f"{keep:.0%}")}
     return {"suggested": gate_shares(rows, *best), "criterion": criterion, "reason": None}

@@ -15,6 +15,7 @@ from typing import Any, Mapping
 
 # Retrieval refuses a longer question (a pasted document, or a broken CSV row), so a question
 # set holding one is refused before anything runs.
+from rag.i18n import t, tn
 from rag.answer.retrieve import MAX_QUESTION_CHARS
 from rag.errors import QuestionSetError
 
@@ -64,20 +65,16 @@ class _Problems:
         self.items: list[str] = []
 
     def add(self, line: int, message: str) -> None:
-        self.items.append(f"line {line}: {message}" if line else message)
+        self.items.append(t("qs.line", line=line, message=message) if line else message)
 
     def raise_if_any(self) -> None:
         if not self.items:
             return
         shown = self.items[:_MAX_REPORTED]
         more = len(self.items) - len(shown)
-        head = (
-            f"{self.source}: 1 problem in the question set"
-            if len(self.items) == 1
-            else f"{self.source}: {len(self.items)} problems in the question set"
-        )
-        body = "\n  ".join(shown + ([f"... and {more} more"] if more else []))
-        error = QuestionSetError(f"{head}\n  {body}\nFix these lines and run again.")
+        head = tn("qs.problems", len(self.items), source=self.source)
+        body = "\n  ".join(shown + ([t("qs.more", n=more)] if more else []))
+        error = QuestionSetError(f"{head}\n  {body}\n" + t("qs.fix"))
         error.problems = list(self.items)  # type: ignore[attr-defined]
         raise error
 
@@ -86,7 +83,7 @@ def _optional_text(value: Any, name: str, line: int, problems: _Problems) -> str
     if value is None:
         return None
     if not isinstance(value, str):
-        problems.add(line, f"'{name}' must be text or null, got {_type_name(value)} {value!r}")
+        problems.add(line, t("qs.text_or_null", name=name, kind=_type_name(value), value=repr(value)))
         return None
     value = value.strip()
     return value or None
@@ -105,13 +102,13 @@ def question_from_mapping(
     before = len(problems.items)
     for name in REQUIRED:
         if name not in obj or obj[name] is None or obj[name] == "":
-            problems.add(line, f"missing field '{name}'")
+            problems.add(line, t("qs.missing", name=name))
     if len(problems.items) > before:
         return None
 
     raw_id = obj["id"]
     if isinstance(raw_id, bool) or not isinstance(raw_id, (str, int)):
-        problems.add(line, f"'id' must be text, got {_type_name(raw_id)} {raw_id!r}")
+        problems.add(line, t("qs.text", name="id", kind=_type_name(raw_id), value=repr(raw_id)))
         qid = ""
     else:
         qid = str(raw_id).strip()
@@ -120,20 +117,19 @@ def question_from_mapping(
 
     text = obj["question"]
     if not isinstance(text, str):
-        problems.add(line, f"'question' must be text, got {_type_name(text)} {text!r}")
+        problems.add(line, t("qs.text", name="question", kind=_type_name(text), value=repr(text)))
         text = ""
     elif not text.strip():
-        problems.add(line, "missing field 'question' (it is empty)")
+        problems.add(line, t("qs.empty_question"))
     elif len(text.strip()) > MAX_QUESTION_CHARS:
         problems.add(
             line,
-            f"'question' is {len(text.strip()):,} characters long, over the {MAX_QUESTION_CHARS:,} a question may "
-            "have: shorten it (a pasted article? a CSV row with an unclosed quote?)",
+            t("qs.too_long", n=f"{len(text.strip()):,}", limit=f"{MAX_QUESTION_CHARS:,}"),
         )
 
     in_base = obj["in_base"]
     if not isinstance(in_base, bool):
-        problems.add(line, f"'in_base' must be true or false, got {_type_name(in_base)} {in_base!r}")
+        problems.add(line, t("qs.in_base", kind=_type_name(in_base), value=repr(in_base)))
         in_base = False
 
     source = _optional_text(obj.get("expected_source"), "expected_source", line, problems)
@@ -144,7 +140,7 @@ def question_from_mapping(
     also: list[str] = []
     if also_raw is not None:
         if not isinstance(also_raw, list) or not all(isinstance(u, str) for u in also_raw):
-            problems.add(line, f"'also_in' must be a list of urls, got {_type_name(also_raw)} {also_raw!r}")
+            problems.add(line, t("qs.also_in", kind=_type_name(also_raw), value=repr(also_raw)))
         else:
             also = [u.strip() for u in also_raw if u.strip()]
 
@@ -175,7 +171,7 @@ def _check_duplicates(questions: list[Question], problems: _Problems) -> None:
     first_line: dict[str, int] = {}
     for q in questions:
         if q.id in first_line:
-            problems.add(q.line, f"duplicate id {q.id!r} (already used on line {first_line[q.id]})")
+            problems.add(q.line, t("qs.duplicate", id=repr(q.id), first=first_line[q.id]))
         else:
             first_line[q.id] = q.line
 
@@ -190,10 +186,10 @@ def parse_jsonl(text: str, source: str = "question set") -> list[Question]:
         try:
             obj = json.loads(raw)
         except json.JSONDecodeError as exc:
-            problems.add(number, f"bad JSON ({exc.msg} at column {exc.colno})")
+            problems.add(number, t("qs.bad_json", error=exc.msg, column=exc.colno))
             continue
         if not isinstance(obj, dict):
-            problems.add(number, f"expected a JSON object {{...}}, got {_type_name(obj)}")
+            problems.add(number, t("qs.not_object", kind=_type_name(obj)))
             continue
         q = question_from_mapping(obj, number, problems)
         if q is not None:
@@ -218,7 +214,7 @@ def _cell_list(value: str, line: int, problems: _Problems) -> list[str] | None:
         try:
             parsed = json.loads(value)
         except json.JSONDecodeError as exc:
-            problems.add(line, f"'also_in' looks like a JSON list but is not valid JSON ({exc.msg})")
+            problems.add(line, t("qs.also_in_json", error=exc.msg))
             return None
         return parsed
     return [part.strip() for part in value.split(";") if part.strip()]
@@ -241,8 +237,7 @@ def parse_csv(text: str, source: str = "question set") -> list[Question]:
     if missing:
         problems.add(
             1,
-            f"the header row lacks the column(s) {', '.join(missing)}; "
-            f"expected columns: {', '.join(FIELDS)}",
+            t("qs.header", missing=", ".join(missing), expected=", ".join(FIELDS)),
         )
         problems.raise_if_any()
 
@@ -254,7 +249,7 @@ def parse_csv(text: str, source: str = "question set") -> list[Question]:
         if not any(cell.strip() for cell in row):
             continue
         if len(row) > len(header) and any(cell.strip() for cell in row[len(header):]):
-            problems.add(line, f"{len(row)} cells but the header has {len(header)} columns (a stray separator?)")
+            problems.add(line, t("qs.cells", n=len(row), columns=len(header)))
             continue
         cells = {name: (row[i] if i < len(row) else "") for i, name in enumerate(header) if name}
         obj: dict[str, Any] = {}
@@ -263,7 +258,7 @@ def parse_csv(text: str, source: str = "question set") -> list[Question]:
             if name == "in_base":
                 obj[name] = _cell_bool(value) if value.strip() else None
                 if isinstance(obj[name], str):
-                    problems.add(line, f"'in_base' must be true/false (or 1/0, oui/non), got {value!r}")
+                    problems.add(line, t("qs.in_base_csv", value=repr(value)))
                     obj[name] = None
             elif name == "also_in":
                 obj[name] = _cell_list(value, line, problems)
@@ -284,7 +279,7 @@ def _finish(questions: list[Question], problems: _Problems) -> list[Question]:
     _check_duplicates(questions, problems)
     problems.raise_if_any()
     if not questions:
-        raise QuestionSetError(f"{problems.source}: the question set is empty; add one question a line")
+        raise QuestionSetError(t("qs.empty", source=problems.source))
     return questions
 
 
@@ -293,10 +288,7 @@ def _decode(data: bytes, source: str) -> str:
         return data.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
         line = data[: exc.start].count(b"\n") + 1
-        raise QuestionSetError(
-            f"{source}: line {line} is not UTF-8 text; save the file as UTF-8 "
-            "(in a spreadsheet: 'CSV UTF-8')"
-        ) from exc
+        raise QuestionSetError(t("qs.not_utf8", source=source, line=line)) from exc
 
 
 def parse_questions(text: str, fmt: str, source: str = "question set") -> list[Question]:
@@ -305,7 +297,7 @@ def parse_questions(text: str, fmt: str, source: str = "question set") -> list[Q
         return parse_csv(text, source)
     if fmt == "jsonl":
         return parse_jsonl(text, source)
-    raise QuestionSetError(f"unknown question set format {fmt!r}: use jsonl or csv")
+    raise QuestionSetError(t("qs.format", fmt=repr(fmt)))
 
 
 def detect_format(path: Path, text: str) -> str:
@@ -324,9 +316,9 @@ def load_questions(path: str | Path) -> list[Question]:
     try:
         data = path.read_bytes()
     except FileNotFoundError as exc:
-        raise QuestionSetError(f"{source}: no such file; give the path of a .jsonl or .csv question set") from exc
+        raise QuestionSetError(t("qs.no_file", source=source)) from exc
     except OSError as exc:
-        raise QuestionSetError(f"{source}: cannot be read ({exc.strerror})") from exc
+        raise QuestionSetError(t("qs.unreadable", source=source, error=exc.strerror)) from exc
     return questions_from_bytes(data, source)
 
 

@@ -13,6 +13,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any, Callable, Mapping, Sequence
 
+from rag.i18n import t
 from rag.evaluate.calibration import calibrate
 from rag.config import Settings
 from rag.errors import RagError
@@ -266,16 +267,16 @@ def replay(
             failed.append({"id": q.id, "line": q.line, "error": str(exc)})
             in_a_row += 1
             if in_a_row >= _MAX_FAILURES_IN_A_ROW:
-                stopped = f"{in_a_row} questions in a row failed; last error: {exc}"
+                stopped = t("run.in_a_row", n=in_a_row, error=exc)
                 break
             if progress is not None:
                 progress(done, total, q.id)
             continue
         except Exception as exc:  # noqa: BLE001 - whatever broke, the scored questions are written
-            stopped = f"question {q.id!r} raised {type(exc).__name__}: {exc}"
+            stopped = t("run.raised", id=repr(q.id), error=f"{type(exc).__name__}: {exc}")
             break
         except KeyboardInterrupt:
-            stopped = f"interrupted at question {q.id!r}"
+            stopped = t("run.interrupted", id=repr(q.id))
             break
         in_a_row = 0
         rows.append(question_row(q, passages, threshold, result, decision))
@@ -357,10 +358,7 @@ def run_eval(
 
     info = store.collection_info(collection)
     if info is None:
-        raise RagError(
-            f"The collection {collection!r} does not exist; ingest a source into it first "
-            f"(rag ingest SOURCE --collection {collection})."
-        )
+        raise RagError(t("run.no_collection", name=repr(collection), id=collection))
     effective_mode = resolve_mode(mode, info)
     if gate_params is None:
         explicit = threshold if threshold is not None and threshold_source in (None, SETTING) else None

@@ -10,6 +10,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any, Mapping, Sequence
 
+from rag.i18n import t
 from rag.config import Settings
 from rag.errors import RagError
 
@@ -153,10 +154,10 @@ def load_run(path: str | Path) -> dict[str, Any]:
     try:
         data = json.loads(file.read_text(encoding="utf-8"))
     except FileNotFoundError as exc:
-        raise RagError(f"No results at {file}: give a run folder from `rag eval` or its results.json") from exc
+        raise RagError(t("runs.none", path=file)) from exc
     except ValueError as exc:
-        raise RagError(f"{file} is not valid JSON ({exc}); run `rag eval` again to rewrite it") from exc
+        raise RagError(t("runs.bad_json", path=file, error=exc)) from exc
     if not isinstance(data, dict) or "summary" not in data or "questions" not in data:
-        raise RagError(f"{file} is not a `rag eval` results file (no summary/questions)")
+        raise RagError(t("runs.not_results", path=file))
     data["summary"].setdefault("path", str(file.parent))
     return data

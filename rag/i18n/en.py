@@ -725,4 +725,71 @@ TEXT: dict[str, str] = {
         "--full, or index into another collection (--collection NAME)."
     ),
     "enrich.chunk_failed": "the chat model could not write the context of chunk {index}: {error}",
+    # rag/evaluate: question sets, runs, calibration
+    "qs.line": "line {line}: {message}",
+    "qs.problems_one": "{source}: 1 problem in the question set",
+    "qs.problems_other": "{source}: {n} problems in the question set",
+    "qs.more": "... and {n} more",
+    "qs.fix": "Fix these lines and run again.",
+    "qs.text_or_null": "'{name}' must be text or null, got {kind} {value}",
+    "qs.missing": "missing field '{name}'",
+    "qs.text": "'{name}' must be text, got {kind} {value}",
+    "qs.empty_question": "missing field 'question' (it is empty)",
+    "qs.too_long": (
+        "'question' is {n} characters long, over the {limit} a question may have: shorten it (a pasted "
+        "article? a CSV row with an unclosed quote?)"
+    ),
+    "qs.in_base": "'in_base' must be true or false, got {kind} {value}",
+    "qs.also_in": "'also_in' must be a list of urls, got {kind} {value}",
+    "qs.duplicate": "duplicate id {id} (already used on line {first})",
+    "qs.bad_json": "bad JSON ({error} at column {column})",
+    "qs.not_object": "expected a JSON object {{...}}, got {kind}",
+    "qs.also_in_json": "'also_in' looks like a JSON list but is not valid JSON ({error})",
+    "qs.header": "the header row lacks the column(s) {missing}; expected columns: {expected}",
+    "qs.cells": "{n} cells but the header has {columns} columns (a stray separator?)",
+    "qs.in_base_csv": "'in_base' must be true/false (or 1/0, oui/non), got {value}",
+    "qs.empty": "{source}: the question set is empty; add one question a line",
+    "qs.not_utf8": "{source}: line {line} is not UTF-8 text; save the file as UTF-8 (in a spreadsheet: 'CSV UTF-8')",
+    "qs.format": "unknown question set format {fmt}: use jsonl or csv",
+    "qs.no_file": "{source}: no such file; give the path of a .jsonl or .csv question set",
+    "qs.unreadable": "{source}: cannot be read ({error})",
+    "runs.none": "No results at {path}: give a run folder from `rag eval` or its results.json",
+    "runs.bad_json": "{path} is not valid JSON ({error}); run `rag eval` again to rewrite it",
+    "runs.not_results": "{path} is not a `rag eval` results file (no summary/questions)",
+    "run.in_a_row": "{n} questions in a row failed; last error: {error}",
+    "run.raised": "question {id} raised {error}",
+    "run.interrupted": "interrupted at question {id}",
+    "run.no_collection": (
+        "The collection {name} does not exist; ingest a source into it first (rag ingest SOURCE "
+        "--collection {id})."
+    ),
+    "cal.no_overlap": "no overlap to measure: the question set needs both in-base and off-topic questions",
+    "cal.separated": (
+        "the two groups are fully separated: every in-base question scores above every off-topic one "
+        "(lowest in-base {worst_in}, highest off-topic {best_out})"
+    ),
+    "cal.in_below_one": "{n} in-base question scores below the best off-topic one ({best_out})",
+    "cal.in_below_other": "{n} in-base questions score below the best off-topic one ({best_out})",
+    "cal.in_tied_one": "{n} in-base question scores at or below the best off-topic one ({best_out})",
+    "cal.in_tied_other": "{n} in-base questions score at or below the best off-topic one ({best_out})",
+    "cal.out_above_one": (
+        "and {n} off-topic question scores at or above the worst in-base one ({worst_in}): no threshold "
+        "separates them all; the prompt's refusal rule has to catch the rest"
+    ),
+    "cal.out_above_other": (
+        "and {n} off-topic questions score at or above the worst in-base one ({worst_in}): no threshold "
+        "separates them all; the prompt's refusal rule has to catch the rest"
+    ),
+    "cal.no_scores": "no scores: the question set has no question with a retrieved passage",
+    "cal.no_out": (
+        "no off-topic questions (in_base false) in the set: add about ten questions the blog does not "
+        "answer so a threshold can be placed between the two groups"
+    ),
+    "cal.no_in": "no in-base questions in the set: add questions the blog answers, with their article",
+    "cal.gate_no_out": (
+        "no off-topic questions (in_base false) in the set: add about ten questions the blog does not "
+        "answer"
+    ),
+    "cal.gate_no_in": "no in-base question with a retrieved passage",
+    "cal.gate_none": "no setting answers {share} of the in-base questions",
 }

@@ -787,4 +787,81 @@ TEXT: dict[str, str] = {
         "Reconstruisez-la avec --full, ou indexez dans une autre collection (--collection NAME)."
     ),
     "enrich.chunk_failed": "le modèle de chat n'a pas pu écrire le contexte du morceau {index} : {error}",
+    # rag/evaluate: question sets, runs, calibration
+    "qs.line": "ligne {line} : {message}",
+    "qs.problems_one": "{source} : 1 problème dans le jeu de questions",
+    "qs.problems_other": "{source} : {n} problèmes dans le jeu de questions",
+    "qs.more": "... et {n} de plus",
+    "qs.fix": "Corrigez ces lignes et relancez.",
+    "qs.text_or_null": "'{name}' doit être du texte ou null, reçu : {kind} {value}",
+    "qs.missing": "champ '{name}' manquant",
+    "qs.text": "'{name}' doit être du texte, reçu : {kind} {value}",
+    "qs.empty_question": "champ 'question' manquant (il est vide)",
+    "qs.too_long": (
+        "'question' fait {n} caractères, au-delà des {limit} permis pour une question : raccourcissez-la "
+        "(un article collé ? une ligne CSV avec un guillemet non fermé ?)"
+    ),
+    "qs.in_base": "'in_base' doit valoir true ou false, reçu : {kind} {value}",
+    "qs.also_in": "'also_in' doit être une liste d'urls, reçu : {kind} {value}",
+    "qs.duplicate": "id en double {id} (déjà utilisé ligne {first})",
+    "qs.bad_json": "JSON invalide ({error} à la colonne {column})",
+    "qs.not_object": "un objet JSON {{...}} était attendu, reçu : {kind}",
+    "qs.also_in_json": "'also_in' ressemble à une liste JSON mais n'est pas du JSON valide ({error})",
+    "qs.header": "il manque à la ligne d'en-tête la ou les colonnes {missing} ; colonnes attendues : {expected}",
+    "qs.cells": "{n} cellules mais l'en-tête a {columns} colonnes (un séparateur de trop ?)",
+    "qs.in_base_csv": "'in_base' doit valoir true/false (ou 1/0, oui/non), reçu : {value}",
+    "qs.empty": "{source} : le jeu de questions est vide ; ajoutez une question par ligne",
+    "qs.not_utf8": (
+        "{source} : la ligne {line} n'est pas du texte UTF-8 ; enregistrez le fichier en UTF-8 (dans un "
+        "tableur : 'CSV UTF-8')"
+    ),
+    "qs.format": "format de jeu de questions inconnu {fmt} : utilisez jsonl ou csv",
+    "qs.no_file": "{source} : fichier introuvable ; indiquez le chemin d'un jeu de questions .jsonl ou .csv",
+    "qs.unreadable": "{source} : illisible ({error})",
+    "runs.none": "Aucun résultat dans {path} : indiquez un dossier d'évaluation de `rag eval` ou son results.json",
+    "runs.bad_json": "{path} n'est pas du JSON valide ({error}) ; relancez `rag eval` pour le réécrire",
+    "runs.not_results": "{path} n'est pas un fichier de résultats de `rag eval` (pas de summary/questions)",
+    "run.in_a_row": "{n} questions de suite en échec ; dernière erreur : {error}",
+    "run.raised": "la question {id} a levé {error}",
+    "run.interrupted": "interrompu à la question {id}",
+    "run.no_collection": (
+        "La collection {name} n'existe pas ; indexez-y d'abord une source (rag ingest SOURCE "
+        "--collection {id})."
+    ),
+    "cal.no_overlap": (
+        "aucun chevauchement à mesurer : le jeu doit contenir des questions du corpus et des questions "
+        "hors sujet"
+    ),
+    "cal.separated": (
+        "les deux groupes sont entièrement séparés : chaque question du corpus a un score supérieur à "
+        "chaque question hors sujet (plus bas du corpus {worst_in}, plus haut hors sujet {best_out})"
+    ),
+    "cal.in_below_one": "{n} question du corpus a un score inférieur à la meilleure hors sujet ({best_out})",
+    "cal.in_below_other": "{n} questions du corpus ont un score inférieur à la meilleure hors sujet ({best_out})",
+    "cal.in_tied_one": "{n} question du corpus a un score inférieur ou égal à la meilleure hors sujet ({best_out})",
+    "cal.in_tied_other": "{n} questions du corpus ont un score inférieur ou égal à la meilleure hors sujet ({best_out})",
+    "cal.out_above_one": (
+        "et {n} question hors sujet a un score supérieur ou égal à la moins bonne du corpus ({worst_in}) "
+        ": aucun seuil ne les sépare toutes ; la règle de refus du prompt doit rattraper le reste"
+    ),
+    "cal.out_above_other": (
+        "et {n} questions hors sujet ont un score supérieur ou égal à la moins bonne du corpus "
+        "({worst_in}) : aucun seuil ne les sépare toutes ; la règle de refus du prompt doit rattraper le "
+        "reste"
+    ),
+    "cal.no_scores": "aucun score : le jeu n'a aucune question avec un passage trouvé",
+    "cal.no_out": (
+        "aucune question hors sujet (in_base false) dans le jeu : ajoutez une dizaine de questions "
+        "auxquelles le blog ne répond pas, pour placer un seuil entre les deux groupes"
+    ),
+    "cal.no_in": (
+        "aucune question du corpus dans le jeu : ajoutez des questions auxquelles le blog répond, avec "
+        "leur article"
+    ),
+    "cal.gate_no_out": (
+        "aucune question hors sujet (in_base false) dans le jeu : ajoutez une dizaine de questions "
+        "auxquelles le blog ne répond pas"
+    ),
+    "cal.gate_no_in": "aucune question du corpus avec un passage trouvé",
+    "cal.gate_none": "aucun réglage ne répond à {share} des questions du corpus",
 }
