@@ -17,7 +17,8 @@ from rag.markdown_structure import blank_code
 MAX_RANGE = 20
 
 _NUMBER_OR_RANGE = r"\d{1,4}(?:\s*[-–]\s*\d{1,4})?"
-_CITATION = re.compile(rf"(?<![\w\[])\[\s*({_NUMBER_OR_RANGE}(?:\s*[,;]\s*{_NUMBER_OR_RANGE})*)\s*\](?!\()")
+# group 1: what the brackets hold, for citation_numbers
+CITATION = re.compile(rf"(?<![\w\[])\[\s*({_NUMBER_OR_RANGE}(?:\s*[,;]\s*{_NUMBER_OR_RANGE})*)\s*\](?!\()")
 _INLINE_CODE = re.compile(r"`[^`\n]*`")
 
 
@@ -57,14 +58,18 @@ def answer_urls(answer: str | None) -> list[str]:
     return found
 
 
+def citation_numbers(inside: str) -> list[int]:
+    """The numbers one citation's brackets hold (CITATION's group 1), in order, ranges expanded."""
+    return [number for item in re.split("[,;]", inside) for number in _expand(item)]
+
+
 def parse_citations(answer: str) -> list[int]:
     """Cited numbers, each once, in order of first appearance."""
     seen: list[int] = []
-    for match in _CITATION.finditer(_without_code(answer or "")):
-        for item in re.split("[,;]", match.group(1)):
-            for number in _expand(item):
-                if number not in seen:
-                    seen.append(number)
+    for match in CITATION.finditer(_without_code(answer or "")):
+        for number in citation_numbers(match.group(1)):
+            if number not in seen:
+                seen.append(number)
     return seen
 
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import html
 import re
+from typing import Callable
 
 from rag.answer.citations import URL_PATTERN, URL_TAIL
 from rag.markdown_structure import split_code
@@ -123,6 +124,23 @@ def _neutralise_links(text: str, images: bool, links: bool = True) -> str:
     return _REFERENCE.sub(replace_reference, text)
 
 
+def outside_code_spans(text: str, change: Callable[[str], str]) -> str:
+    """`text` with `change` applied to every piece outside its inline code spans."""
+    out: list[str] = []
+    last = 0
+    for start, end in code_spans(text):
+        out.append(change(text[last:start]))
+        out.append(text[start:end])
+        last = end
+    out.append(change(text[last:]))
+    return "".join(out)
+
+
+def outside_code(text: str, change: Callable[[str], str]) -> str:
+    """`text` with `change` applied to its prose: fenced code blocks and inline code left as written."""
+    return "".join(piece if is_code else outside_code_spans(piece, change) for is_code, piece in split_code(text))
+
+
 def _bare_urls_as_code(text: str) -> str:
     """Addresses Markdown would make links by itself (GFM autolinks) shown as code, outside
     the code spans already there."""
@@ -130,14 +148,7 @@ def _bare_urls_as_code(text: str) -> str:
         url = match.group(0).rstrip(URL_TAIL)
         return code_span(url) + match.group(0)[len(url):]
 
-    out: list[str] = []
-    last = 0
-    for start, end in code_spans(text):
-        out.append(URL_PATTERN.sub(as_code, text[last:start]))
-        out.append(text[start:end])
-        last = end
-    out.append(URL_PATTERN.sub(as_code, text[last:]))
-    return "".join(out)
+    return outside_code_spans(text, lambda prose: URL_PATTERN.sub(as_code, prose))
 
 
 def _escape_angles(text: str) -> str:
@@ -187,17 +198,9 @@ def code_spans(text: str) -> list[tuple[int, int]]:
 
 def _escape_html(text: str) -> str:
     """Escape `<` outside inline code spans (where Markdown already shows it as text)."""
-    out: list[str] = []
-    last = 0
     if "<" not in text:
         return text
-    for start, end in code_spans(text):
-        prose = text[last:start]
-        out.append(_escape_angles(prose) if "<" in prose else prose)
-        out.append(text[start:end])
-        last = end
-    out.append(_escape_angles(text[last:]))
-    return "".join(out)
+    return outside_code_spans(text, lambda prose: _escape_angles(prose) if "<" in prose else prose)
 
 
 def _sanitise_prose(text: str, images: bool, links: bool = True) -> str:
