@@ -89,7 +89,7 @@ def example_buttons(store: Any, collection: str) -> None:
         st.button(question, key=f"example_{i}", on_click=_choose, args=(question,))
 
 
-def _answer_block(result: AskResult, slot: Any) -> None:
+def _answer_block(result: AskResult, slot: Any, turn: int) -> None:
     if result.refused:
         slot.info(answer_display.answer_markdown(result), icon=":material/block:")
         st.caption(answer_display.refusal_details(result))
@@ -98,7 +98,21 @@ def _answer_block(result: AskResult, slot: Any) -> None:
         with st.expander(t("details")):
             st.caption(result.llm_error)
     else:
-        slot.markdown(answer_display.answer_markdown(result))
+        slot.markdown(answer_display.answer_markdown(result, turn))
+
+
+def _sources(result: AskResult, turn: int, compact: bool) -> None:
+    """Each cited source as a small heading that its `[n]` links jump to (the anchor is ours:
+    answer_display.citation_anchor), followed in the last turn by the cited passage itself, so
+    that the jump lands on text the reader can see, outside the collapsed list of passages."""
+    st.markdown(f"**{t('ask.sources')}**")
+    with st.container(gap=None if compact else "small"):
+        for p in result.sources:
+            anchor = answer_display.citation_anchor(result.collection or "", turn, p.n)
+            st.subheader(answer_display.source_heading(p), anchor=anchor)
+            if not compact:
+                with st.container(border=True):
+                    st.markdown(answer_display.passage_text_markdown(p))
 
 
 def render_result(result: AskResult, turn: int, answer_slot: Any = None, compact: bool = False) -> None:
@@ -106,12 +120,12 @@ def render_result(result: AskResult, turn: int, answer_slot: Any = None, compact
 
     `compact` (an earlier turn): the answer and its sources only, labelled with the collection.
     """
-    _answer_block(result, answer_slot or st.empty())
+    _answer_block(result, answer_slot or st.empty(), turn)
     if not compact:
         for flag in answer_display.answer_flags(result):
             st.warning(flag)
     if result.sources:
-        st.markdown(f"**{t('ask.sources')}**\n\n" + answer_display.sources_markdown(result.sources))
+        _sources(result, turn, compact)
     if result.collection:
         st.caption(f":material/folder_open: {t('ask.collection', name=escape_link_text(result.collection))}")
     if compact or not result.passages:

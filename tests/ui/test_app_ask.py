@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 from streamlit.testing.v1 import AppTest
@@ -37,8 +38,9 @@ def test_cited_answer_streams_with_sources_and_passages(app_env, lmstudio):
     assert lmstudio.chat_calls == 1
     body = texts(at.markdown)
     assert "Aucun type de chiffrement commun" in body and "[1]" in body
-    # The sources list names the cited passage; a folder's relative url is shown as text, not a link.
-    sources = [m.value for m in at.markdown if m.value.startswith("**Sources**")]
+    # The sources name the cited passage; a folder's relative url is shown as text, not a link.
+    assert [m.value for m in at.markdown if m.value.startswith("**Sources**")] == ["**Sources**"]
+    sources = [h.value for h in at.subheader]
     assert len(sources) == 1 and "**[1]**" in sources[0] and "kerberos-erreurs.md" in sources[0]
     assert "](" not in sources[0]
     # Every retrieved passage is listed with its score and verdict, next to the score chart.
@@ -48,6 +50,44 @@ def test_cited_answer_streams_with_sources_and_passages(app_env, lmstudio):
     assert len(passages) == 6 and "used" in passages[0]
     assert len(expander.get("plotly_chart")) == 1
     assert not at.warning  # cited, valid: nothing to flag
+
+
+def _links(markdown: str) -> list[tuple[str, str]]:
+    """(text, destination) of each Markdown link."""
+    return re.findall(r"\[((?:\\.|[^\]\\])*)\]\(([^\s)]+)", markdown)
+
+
+def test_each_citation_links_to_its_own_turns_source_and_passage(app_env, lmstudio):
+    lmstudio.answer = ("Le KDC ne trouve aucun type de chiffrement commun [1]. Voir aussi [2], mais pas [9], "
+                       "ni `klist [1]`, ni [ce lien](http://evil.example) ou [x](#cite-blog-t0-1).")
+    at = ask(start(), IN_BASE)
+
+    answer = at.chat_message[1].markdown[0].value
+    # [1] and [2] name passages sent to the model: each is a link to an anchor on the page.
+    assert _links(answer) == [("\\[1\\]", "#cite-blog-t0-1"), ("\\[2\\]", "#cite-blog-t0-2")]
+    assert "[9]" in answer and "`klist [1]`" in answer  # an invalid citation and code stay text
+    assert "ce lien (`http://evil.example`)" in answer and "(#cite-blog-t0-1)." not in answer
+    assert any("[9]" in w.value for w in at.warning)  # still flagged
+    # The anchors exist: a heading per cited source, followed by the passage itself, outside the
+    # collapsed list of passages.
+    headings = at.chat_message[1].subheader
+    assert [h.anchor for h in headings] == ["cite-blog-t0-1", "cite-blog-t0-2"]
+    assert "**[2]**" in headings[1].value
+    shown = [m.value for m in at.chat_message[1].markdown]
+    listed = [m.value for m in at.chat_message[1].expander[0].markdown]  # heading, text, heading, text...
+    assert listed[0].startswith("**[1]**") and listed[2].startswith("**[2]**")
+    assert shown[shown.index("**Sources**") + 1:][:2] == [listed[1], listed[3]]
+
+    # A second turn: its links and anchors are its own; the first turn, now compact, keeps its links
+    # to its own source lines.
+    ask(at, "Comment purger les tickets Kerberos avec klist ?")
+    first, second = at.chat_message[1], at.chat_message[3]
+    assert [d for _, d in _links(first.markdown[0].value)] == ["#cite-blog-t0-1", "#cite-blog-t0-2"]
+    assert [h.anchor for h in first.subheader] == ["cite-blog-t0-1", "cite-blog-t0-2"]
+    assert [d for _, d in _links(second.markdown[0].value)] == ["#cite-blog-t1-1", "#cite-blog-t1-2"]
+    assert [h.anchor for h in second.subheader] == ["cite-blog-t1-1", "cite-blog-t1-2"]
+    anchors = [h.anchor for h in at.subheader]
+    assert len(anchors) == len(set(anchors)) == 4
 
 
 def test_off_topic_question_is_refused_without_calling_the_model(app_env, lmstudio):

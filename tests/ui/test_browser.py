@@ -18,7 +18,8 @@ CHROMIUM = Path("/usr/bin/chromium")
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
                  "--disable-sync", "--no-first-run"]
 QUESTION = "Dans quelle clé de registre se règle MaxTokenSize ?"
-ANSWER = "MaxTokenSize se règle sous HKLM\\SYSTEM\\CurrentControlSet\\Control\\Lsa\\Kerberos\\Parameters [1]."
+ANSWER = ("MaxTokenSize se règle sous HKLM\\SYSTEM\\CurrentControlSet\\Control\\Lsa\\Kerberos\\Parameters [1]. "
+          "Les symptômes du token bloat sont décrits aussi [2].")
 MINUTE = 60_000  # Playwright counts milliseconds
 
 
@@ -68,6 +69,38 @@ def shoot(page, name: str) -> Path:
     return path
 
 
+def jump_to_citation(page, turn, n: int, anchor: str, out_of_sight: bool = True, shot: str | None = None):
+    """Click `[n]` in one turn's answer and see its target on screen, in this tab. With
+    `out_of_sight`, a laptop-sized window first shows the link but not its target."""
+    from playwright.sync_api import expect
+
+    target = page.locator(f"#{anchor}")
+    expect(target).to_have_count(1)
+    link = turn.get_by_role("link", name=f"[{n}]", exact=True)
+    expect(link).to_have_attribute("href", f"#{anchor}")
+    size = page.viewport_size
+    page.set_viewport_size({"width": size["width"], "height": 600})
+    try:
+        if out_of_sight:
+            # Scrolled up with the wheel, as a reader would: the chat keeps a script's scroll pinned
+            # to the bottom. Stop once the link is in the upper part of the window.
+            page.mouse.move(size["width"] // 2, 300)
+            for _ in range(60):
+                if link.evaluate("e => e.getBoundingClientRect().top") > 150:
+                    break
+                page.mouse.wheel(0, -150)
+                page.wait_for_timeout(50)
+            expect(link).to_be_in_viewport()
+            expect(target).not_to_be_in_viewport()
+        link.click()
+        expect(target).to_be_in_viewport()
+        expect(target).to_be_visible()
+        assert page.url.endswith(f"#{anchor}") and len(page.context.pages) == 1
+        return shoot(page, shot) if shot else None
+    finally:
+        page.set_viewport_size(size)
+
+
 def go(page, url: str, label: str) -> None:
     page.get_by_role("link", name=label).click()
     settle(page)
@@ -109,6 +142,9 @@ def test_the_walk_through_in_french_then_english(app_url, lmstudio, tmp_path):
             answer = page.get_by_test_id("stChatMessage").filter(has_text="Sources")
             expect(answer).to_contain_text("Kerberos\\Parameters [1]", timeout=MINUTE)
             settle(page)
+            # [2] in the answer is a link to the cited passage [2], shown under its source: a click
+            # brings it into view, in this tab, above the collapsed list of every passage.
+            shots.append(jump_to_citation(page, answer, 2, "cite-demo-t0-2", shot="fr-2-questions-citation"))
             answer.get_by_text("passages trouvés").click()
             expect(answer.locator(".js-plotly-plot")).to_be_visible(timeout=MINUTE)
             expect(answer).to_contain_text("retenu")
@@ -121,6 +157,8 @@ def test_the_walk_through_in_french_then_english(app_url, lmstudio, tmp_path):
             expect(refusal).to_contain_text("Aucun article ne parle de : recette, tarte, tatin")
             expect(page.get_by_test_id("stChatMessage")).to_have_count(4)
             shots.append(shoot(page, "fr-3-questions-conversation"))
+            # The first turn, now short, keeps its links: [1] jumps to its own source line [1].
+            jump_to_citation(page, answer, 1, "cite-demo-t0-1", out_of_sight=False)
             page.get_by_role("button", name="Nouvelle conversation").click()
             settle(page)
             expect(page.get_by_test_id("stChatMessage")).to_have_count(0)

@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
+import re
+from types import SimpleNamespace
+
 import pytest
 
+from ui.present.answer import answer_markdown
 from ui.present.safe_markdown import link_markdown, safe_link, sanitize_markdown
 
 POST = """# Hardening notes
@@ -137,3 +141,15 @@ def test_converted_docs_keep_their_escaped_brackets_and_lose_empty_anchors():
     text = '## <a name="syntax"></a>Syntax\n\n|\\<Name>|the computer|\n\\\\<b>'
     out = sanitize_markdown(text)
     assert out == "## Syntax\n\n|\\<Name>|the computer|\n\\\\&lt;b>"
+
+
+def test_only_our_citation_links_survive_in_an_answer():
+    """The model's own links, to a web page or to an anchor of ours, stay inert; our [1] is a link."""
+    answer = ("Voir [1](http://evil.example) et [x](#cite-blog-t0-1), [2](#cite-blog-t0-2), <a href='#p'>ici</a>."
+              "\n\n[y]: #cite-blog-t0-2\n\nVoir [y]. Réponse [1].")
+    result = SimpleNamespace(answer=answer, sources=[SimpleNamespace(n=1), SimpleNamespace(n=2)], collection="blog")
+    shown = answer_markdown(result, turn=0)
+    assert re.findall(r"\]\(([^ )]*)", shown) == ["#cite-blog-t0-1"]
+    assert re.search(r"Réponse \[\\\[1\\\]\]\(#cite-blog-t0-1 \"[^\"]+\"\)\.$", shown)
+    assert "Voir 1 (`http://evil.example`) et x, 2, &lt;a href='#p'>ici&lt;/a>." in shown
+    assert "#cite-blog-t0-2" not in shown

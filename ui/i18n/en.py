@@ -81,6 +81,7 @@ TEXT = {
     "ask.load_demo": "Load the demo corpus",
     "ask.calibrating": "Calibrating the threshold with the demo questions…",
     "ask.sources": "Sources",
+    "ask.cite_title": "Go to source [{n}]",
     "ask.collection": "collection {name}",
     "ask.passages_one": "{n} passage found · threshold {threshold}",
     "ask.passages_other": "{n} passages found · threshold {threshold}",

@@ -81,6 +81,7 @@ TEXT = {
     "ask.load_demo": "Charger le corpus de démonstration",
     "ask.calibrating": "Calibrage du seuil avec les questions de démonstration…",
     "ask.sources": "Sources",
+    "ask.cite_title": "Aller à la source [{n}]",
     "ask.collection": "collection {name}",
     "ask.passages_one": "{n} passage trouvé · seuil {threshold}",
     "ask.passages_other": "{n} passages trouvés · seuil {threshold}",

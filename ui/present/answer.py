@@ -6,24 +6,69 @@ only for http(s) URLs, raw HTML never rendered. Relative urls (a folder's file p
 
 from __future__ import annotations
 
-from typing import Any, Iterable
+import re
+from typing import Any
 
+from rag.answer.citations import CITATION, citation_numbers
 from rag.answer.prompts import refusal_sentence
 from ui.i18n import current, t
 from rag.markdown_structure import heading, lines_in_code
-from ui.present.safe_markdown import code_span, escape_link_text, link_markdown, safe_link, sanitize_markdown
+from ui.present.safe_markdown import (code_span, escape_link_text, link_markdown, outside_code, safe_link,
+                                      sanitize_markdown)
+
+_NOT_ID = re.compile(r"[^a-z0-9]+")
 
 
-def answer_markdown(result: Any) -> str:
+def answer_markdown(result: Any, turn: int | None = None) -> str:
     """The finished answer (notes included), safe; images become their alt text and no web
     address the model wrote is a link (they show as code).
+
+    With `turn` (its place in the conversation), each valid citation `[n]` becomes an in-page
+    link to that turn's source [n] (citation_anchor); nothing else in it is a link.
 
     A refusal is shown in the reader's language: it is one fixed sentence (rag.answer.prompts),
     so no explanation in one language sits under a refusal in the other.
     """
     if getattr(result, "refused", False):
         return refusal_sentence(current())
-    return answer_text_markdown(getattr(result, "answer", None) or "")
+    text = answer_text_markdown(getattr(result, "answer", None) or "")
+    if turn is None:
+        return text
+    collection = getattr(result, "collection", None) or ""
+    anchors = {p.n: citation_anchor(collection, turn, p.n) for p in getattr(result, "sources", None) or []}
+    return link_citations(text, anchors)
+
+
+def citation_anchor(collection: str, turn: int, n: int) -> str:
+    """The page id of source [n] in one turn of the conversation: a different one for each turn
+    and collection, made of [a-z0-9-] only (it goes into a URL fragment and an element id)."""
+    slug = _NOT_ID.sub("-", collection.lower()).strip("-")[:40]
+    return f"cite-{slug}-t{turn}-{n}" if slug else f"cite-t{turn}-{n}"
+
+
+def _citation_link(n: int, anchor: str) -> str:
+    # The whole "[n]" is the link (a bigger target than the digit); the title is the tooltip.
+    title = t("ask.cite_title", n=n).replace('"', "'")
+    return f'[\\[{n}\\]](#{anchor} "{title}")'
+
+
+def link_citations(markdown: str, anchors: dict[int, str]) -> str:
+    """Sanitised answer Markdown with each cited number that has an anchor made an in-page link to it.
+
+    Only the numbers of `anchors` become links, and only to their `#anchor`: a number that names
+    no source stays text. `[1, 3]` becomes `[1][3]`, one link each. Code (fenced or inline) is
+    left as written, and so is an escaped bracket (`\\[1]`).
+    """
+    def link_group(match: re.Match[str], prose: str) -> str:
+        numbers = citation_numbers(match.group(1))
+        if (match.start() and prose[match.start() - 1] == "\\") or not any(n in anchors for n in numbers):
+            return match.group(0)
+        return "".join(_citation_link(n, anchors[n]) if n in anchors else f"\\[{n}\\]" for n in numbers)
+
+    def link_prose(prose: str) -> str:
+        return CITATION.sub(lambda match: link_group(match, prose), prose)
+
+    return outside_code(markdown, link_prose) if anchors else markdown
 
 
 def answer_text_markdown(text: str) -> str:
@@ -50,8 +95,9 @@ def source_markdown(passage: Any) -> str:
     return f"**[{passage.n}]** {_reference(passage)}"
 
 
-def sources_markdown(sources: Iterable[Any]) -> str:
-    return "\n".join(f"- {source_markdown(p)}" for p in sources)
+def source_heading(passage: Any) -> str:
+    """source_markdown at the size of body text, for the heading a citation's link jumps to."""
+    return f":small[{source_markdown(passage)}]"
 
 
 def passage_markdown(passage: Any, accepted: bool, threshold: float | None) -> str:
