@@ -24,6 +24,9 @@ from ui.i18n import t, tn
 from ui.present.safe_markdown import escape_link_text
 
 HISTORY = "history"
+# Questions asked in this session, across conversations: a turn's number, so that a new conversation
+# never reuses the link anchors of the last one (the page's URL may still name one).
+ASKED = "turns_asked"
 CHOSEN = "example_chosen"
 EXAMPLES = 4
 PASSAGES_HEIGHT = 520  # px: the passages scroll in their own box, the page stays short
@@ -147,7 +150,7 @@ def render_result(result: AskResult, turn: int, answer_slot: Any = None, compact
 
 def answer(question: str, settings: Any, store: Any, info: dict) -> AskResult | None:
     """Retrieve, then stream the answer (or refuse, or say why not), and render the turn."""
-    turn = len(st.session_state.get(HISTORY, []))
+    turn = st.session_state.get(ASKED, 0)
     with st.chat_message("user"):
         st.markdown(sanitize_markdown(question, images=False))
     with st.chat_message("assistant"):
@@ -183,7 +186,8 @@ def answer(question: str, settings: Any, store: Any, info: dict) -> AskResult | 
                               usage=stream.usage, model=stream.model)
         result.collection = settings.collection
         render_result(result, turn, slot)
-    st.session_state.setdefault(HISTORY, []).append({"question": question, "result": result})
+    st.session_state[ASKED] = turn + 1
+    st.session_state.setdefault(HISTORY, []).append({"question": question, "result": result, "turn": turn})
     return result
 
 
@@ -191,8 +195,8 @@ def history(compact_all: bool = False) -> None:
     """The conversation so far: earlier turns compact, the last one in full unless a new
     question follows in this run."""
     turns = st.session_state.get(HISTORY, [])
-    for turn, item in enumerate(turns):
+    for i, item in enumerate(turns):
         with st.chat_message("user"):
             st.markdown(sanitize_markdown(item["question"], images=False))
         with st.chat_message("assistant"):
-            render_result(item["result"], turn, compact=compact_all or turn < len(turns) - 1)
+            render_result(item["result"], item["turn"], compact=compact_all or i < len(turns) - 1)

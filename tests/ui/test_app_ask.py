@@ -206,6 +206,10 @@ def test_new_conversation_and_earlier_turns_in_short(app_env, lmstudio):
     at.button(key="new_conversation").click().run()
     assert not at.chat_message and lmstudio.chat_calls == 2
     assert [b for b in at.button if b.key and b.key.startswith("example_")]  # a fresh start offers the examples
+    # The new conversation's links are its own: the page's URL may still name the last one's [1].
+    ask(at, IN_BASE)
+    assert [h.anchor for h in at.subheader] == ["cite-blog-t2-1"]
+    assert "(#cite-blog-t2-1 " in at.chat_message[1].markdown[0].value
 
 
 def test_the_demo_loads_into_its_own_calibrated_collection(app_env_empty):

@@ -148,6 +148,7 @@ def test_the_walk_through_in_french_then_english(app_url, lmstudio, tmp_path):
             answer.get_by_text("passages trouvés").click()
             expect(answer.locator(".js-plotly-plot")).to_be_visible(timeout=MINUTE)
             expect(answer).to_contain_text("retenu")
+            page.mouse.wheel(0, 5000)  # down to the chart and the list, under the cited passages
             shots.append(shoot(page, "fr-2-questions-answer"))
             chat.fill("Quelle est la recette de la tarte tatin ?")
             chat.press("Enter")
