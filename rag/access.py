@@ -51,7 +51,7 @@ def can(role: str | None, action: str) -> bool:
 def require(role: str | None, action: str) -> None:
     """Raise AccessDenied unless `role` may do `action`."""
     if not can(role, action):
-        raise AccessDenied(f"This needs the editor role (signed in as {role or 'nobody'}): ask an editor.")
+        raise AccessDenied(t("access.denied", role=role or t("replace.nobody")))
 
 
 def allowed_actions(role: str | None) -> list[str]:

@@ -13,11 +13,6 @@ from typing import Any, Sequence
 
 from rag.i18n import t, tn
 
-CRITERION = (
-    "best balanced accuracy: (share of in-base questions accepted + share of off-topic "
-    "questions refused) / 2; among equally good thresholds the lowest, so the workbench "
-    "answers rather than refuses"
-)
 
 
 def accepted_refused(in_scores: Sequence[float], out_scores: Sequence[float], t: float) -> dict[str, Any]:
@@ -106,7 +101,7 @@ def calibrate(
     elif not in_scores:
         reason = t("cal.no_in")
     if reason:
-        return Calibration(None, CRITERION, None, count, sentence, at_current, None, reason)
+        return Calibration(None, t("cal.criterion"), None, count, sentence, at_current, None, reason)
 
     distinct = sorted(set(in_scores) | set(out_scores))
     candidates = [distinct[0]]
@@ -119,15 +114,11 @@ def calibrate(
         if ba > best_ba + 1e-12:  # strictly better only: ties stay at the lower threshold
             best_t, best_ba = candidate, ba
     at_suggested = accepted_refused(in_scores, out_scores, best_t)
-    return Calibration(best_t, CRITERION, best_ba, count, sentence, at_current, at_suggested)
+    return Calibration(best_t, t("cal.criterion"), best_ba, count, sentence, at_current, at_suggested)
 
 
 # -- the answerability gate: cosine, coverage and unknown names together ---------------------
 
-GATE_CRITERION = (
-    "the most off-topic questions refused while at least {keep:.0%} of in-base questions are "
-    "answered; among equally good settings the lowest, so the workbench answers rather than refuses"
-)
 KEEP_IN_BASE = 0.95
 
 
@@ -190,7 +181,7 @@ def calibrate_gate(rows: Sequence[dict[str, Any]], keep: float = KEEP_IN_BASE) -
     scored = [r for r in rows if r.get("cosine") is not None]
     inside_all = [r for r in rows if r.get("in_base")]
     outside = [r for r in rows if not r.get("in_base")]
-    criterion = GATE_CRITERION.format(keep=keep)
+    criterion = t("cal.gate_criterion", share=f"{keep:.0%}")
     if not outside or not [r for r in inside_all if r.get("cosine") is not None]:
         reason = t("cal.gate_no_out") if not outside else t("cal.gate_no_in")
         return {"suggested": None, "criterion": criterion, "reason": reason}

@@ -382,10 +382,7 @@ def run_eval(
     context["retrieve_options"] = dict(retrieve_options or {})
     if question_set:
         context["question_set"] = question_set
-    context["gate_note"] = None if has_terms(info) else (
-        "the collection has no term statistics (built before them): the gate uses the cosine alone; "
-        "`rag ingest SOURCE --full` rebuilds it"
-    )
+    context["gate_note"] = None if has_terms(info) else t("run.no_terms")
     return replay(
         questions, retrieve_fn, k=top_k, threshold=threshold, answer_fn=answer_fn,
         progress=progress, context=context, gate_fn=gate_fn, gate_params=gate_params,

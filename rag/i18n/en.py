@@ -792,4 +792,27 @@ TEXT: dict[str, str] = {
     ),
     "cal.gate_no_in": "no in-base question with a retrieved passage",
     "cal.gate_none": "no setting answers {share} of the in-base questions",
+    "cal.criterion": (
+        "best balanced accuracy: (share of in-base questions accepted + share of off-topic questions "
+        "refused) / 2; among equally good thresholds the lowest, so the workbench answers rather than "
+        "refuses"
+    ),
+    "cal.gate_criterion": (
+        "the most off-topic questions refused while at least {share} of in-base questions are answered; "
+        "among equally good settings the lowest, so the workbench answers rather than refuses"
+    ),
+    "access.denied": "This needs the editor role (signed in as {role}): ask an editor.",
+    "run.no_terms": (
+        "the collection has no term statistics (built before them): the gate uses the cosine alone; `rag "
+        "ingest SOURCE --full` rebuilds it"
+    ),
+    "store.no_collection_at_all": "no collection",
+    "store.upgraded": (
+        "The embedded store at {path} was in qdrant-client's local mode: moved to Qdrant Edge ({names}; "
+        "{points} points, ids and payloads unchanged). The old files are kept in {backup}: delete that "
+        "folder once you are satisfied."
+    ),
+    "store.upgrading": "Moving the embedded store at {path} from qdrant-client's local mode to Qdrant Edge...",
+    "src.yaml_unclosed": "front matter opened by --- on line 1 is never closed by a --- line",
+    "src.yaml_not_mapping": "front matter is not a list of key: value pairs",
 }

@@ -864,4 +864,28 @@ TEXT: dict[str, str] = {
     ),
     "cal.gate_no_in": "aucune question du corpus avec un passage trouvé",
     "cal.gate_none": "aucun réglage ne répond à {share} des questions du corpus",
+    "cal.criterion": (
+        "meilleure exactitude équilibrée : (part des questions du corpus acceptées + part des questions "
+        "hors sujet refusées) / 2 ; à égalité, le seuil le plus bas, pour que l'atelier réponde plutôt "
+        "qu'il ne refuse"
+    ),
+    "cal.gate_criterion": (
+        "le plus de questions hors sujet refusées tant qu'au moins {share} des questions du corpus ont "
+        "une réponse ; à égalité, les réglages les plus bas, pour que l'atelier réponde plutôt qu'il ne "
+        "refuse"
+    ),
+    "access.denied": "Il faut le rôle d'éditeur (connecté en tant que {role}) : demandez à un éditeur.",
+    "run.no_terms": (
+        "la collection n'a pas de statistiques de termes (construite avant elles) : le filtre n'utilise "
+        "que le cosinus ; `rag ingest SOURCE --full` la reconstruit"
+    ),
+    "store.no_collection_at_all": "aucune collection",
+    "store.upgraded": (
+        "Le stockage intégré de {path} était en mode local de qdrant-client : déplacé vers Qdrant Edge "
+        "({names} ; {points} points, identifiants et payloads inchangés). Les anciens fichiers sont "
+        "gardés dans {backup} : supprimez ce dossier une fois satisfait."
+    ),
+    "store.upgrading": "Déplacement du stockage intégré de {path} du mode local de qdrant-client vers Qdrant Edge...",
+    "src.yaml_unclosed": "le front matter ouvert par --- à la ligne 1 n'est jamais fermé par une ligne ---",
+    "src.yaml_not_mapping": "le front matter n'est pas une liste de paires clé: valeur",
 }

@@ -36,12 +36,8 @@ class UpgradeReport:
 
     def message(self) -> str:
         points = sum(self.collections.values())
-        names = ", ".join(f"{n} ({p} points)" for n, p in sorted(self.collections.items())) or "no collection"
-        return (
-            f"The embedded store at {self.folder} was in qdrant-client's local mode: moved to Qdrant Edge "
-            f"({names}; {points} points, ids and payloads unchanged). The old files are kept in {self.backup}: "
-            "delete that folder once you are satisfied."
-        )
+        names = ", ".join(f"{n} ({p} points)" for n, p in sorted(self.collections.items())) or t("store.no_collection_at_all")
+        return t("store.upgraded", path=self.folder, names=names, points=points, backup=self.backup)
 
 
 def is_local_mode(folder: Path) -> bool:
@@ -71,7 +67,7 @@ def upgrade_local_mode(backend: EdgeBackend, say: Callable[[str], None] = _tell)
         return None
     if staging.exists():
         shutil.rmtree(staging)  # an upgrade stopped while copying: start over from the old files
-    say(f"Moving the embedded store at {root} from qdrant-client's local mode to Qdrant Edge...")
+    say(t("store.upgrading", path=root))
     old = QdrantClientBackend(path=root)
     try:
         names = old.list_collections()

@@ -25,7 +25,7 @@ def split_front_matter(text: str) -> tuple[dict[str, Any], str, str | None]:
     match = _FRONT_MATTER.match(text)
     if not match:
         if _OPENING.match(text):
-            return {}, text, "front matter opened by --- on line 1 is never closed by a --- line"
+            return {}, text, t("src.yaml_unclosed")
         return {}, text, None
     body = text[match.end():]
     try:
@@ -38,7 +38,7 @@ def split_front_matter(text: str) -> tuple[dict[str, Any], str, str | None]:
     if data is None:
         return {}, body, None
     if not isinstance(data, dict):
-        return {}, body, "front matter is not a list of key: value pairs"
+        return {}, body, t("src.yaml_not_mapping")
     return {str(key): value for key, value in data.items()}, body, None
 
 
