@@ -129,6 +129,19 @@ def test_a_command_lines_errors_in_each_language(tmp_path):
     assert english.stderr.strip().startswith(f"error: No such file: {missing}. Give a .md")
 
 
+@pytest.mark.slow
+def test_the_command_lines_help_in_each_language(tmp_path):
+    french = _rag(_env(tmp_path, LC_ALL="fr_FR.UTF-8"), "ask", "--help")
+    assert french.returncode == 0
+    assert french.stdout.startswith("utilisation : rag ask ")
+    assert "la question, entre guillemets" in french.stdout
+    assert "afficher cette aide et quitter" in french.stdout and "options :" in french.stdout
+    assert "--min-coverage SHARE" in french.stdout  # flags and metavars as they are
+    english = _rag(_env(tmp_path, LC_ALL="fr_FR.UTF-8", RAG_UI_LANG="en"), "ask", "--help")
+    assert english.stdout.startswith("usage: rag ask ")
+    assert "the question, in quotes" in english.stdout and "show this help message and exit" in english.stdout
+
+
 @pytest.fixture(scope="module")
 def index_dir(corpora, tmp_path_factory):
     """One article (arp) indexed with the embedded model into the collection 'mini'."""

@@ -20,35 +20,27 @@ _SOURCE_KEYS = {"setting": "threshold.setting", "collection": "threshold.collect
 def register(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser(
         "ask",
-        help="answer a question from the indexed articles, citing its sources",
-        description=(
-            "Retrieve the passages closest to QUESTION, refuse when none reaches the score threshold, "
-            "otherwise ask the chat model (LM Studio) to answer from them only, then list the cited "
-            "sources. Without --json the answer is streamed as it is written."
-        ),
+        help=t("help.ask"),
+        description=t("help.ask.description"),
     )
-    parser.add_argument("question", metavar="QUESTION", help="the question, in quotes")
-    parser.add_argument("--collection", help="collection to search (default: RAG_COLLECTION or 'blog')")
-    parser.add_argument("--json", action="store_true", help="print the result as JSON only")
-    parser.add_argument("--top-k", type=int, dest="top_k", help="passages to retrieve (default: RAG_TOP_K or 6)")
+    parser.add_argument("question", metavar="QUESTION", help=t("help.ask.question"))
+    parser.add_argument("--collection", help=t("help.ask.collection"))
+    parser.add_argument("--json", action="store_true", help=t("help.ask.json"))
+    parser.add_argument("--top-k", type=int, dest="top_k", help=t("help.ask.top_k"))
     parser.add_argument(
         "--threshold", type=float,
-        help="minimum dense score to accept a passage (default: RAG_THRESHOLD, else the collection's "
-             "calibrated value, else the embedding model's default)",
+        help=t("help.ask.threshold"),
     )
     parser.add_argument(
         "--min-coverage", type=float, dest="min_coverage", metavar="SHARE",
-        help="share (0-1) of the question's words, weighted by rarity, the readable articles must hold "
-             "(default: RAG_MIN_COVERAGE, else the collection's calibrated value, else 0.6); 0 turns the "
-             "word checks off, the score alone decides",
+        help=t("help.ask.min_coverage"),
     )
     parser.add_argument("--mode", choices=("auto", "dense", "hybrid"), default="auto",
-                        help="retrieval: dense, hybrid (dense + BM25), or auto (hybrid when the collection has BM25)")
+                        help=t("help.ask.mode"))
     parser.add_argument("--groups", nargs="+", metavar="GROUP",
-                        help="answer as a reader in these access groups, e.g. public "
-                             "(default: every document; the command line is the administrator's)")
+                        help=t("help.ask.groups"))
     parser.add_argument("--no-llm", action="store_true", dest="no_llm",
-                        help="retrieval only: list the passages and the threshold decision, without the chat model")
+                        help=t("help.ask.no_llm"))
     parser.set_defaults(func=run)
 
 

@@ -35,41 +35,33 @@ from rag.evaluate.questions import load_questions
 def register(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser(
         "eval",
-        help="replay a question set: hit@k, MRR, threshold calibration, answer checks",
-        description=(
-            "Replay a question set (JSON Lines, or CSV with the same columns) against a collection. "
-            "Measures whether the expected article is retrieved (hit@1, hit@3, hit@k, MRR), whether "
-            "the expected answer is in the passages, suggests the score threshold that best separates "
-            "in-base from off-topic questions, and with the chat model checks the answers. Writes "
-            "results.json and results.csv, and keeps the run in $RAG_DATA_DIR/evals for later comparison."
-        ),
+        help=t("help.eval"),
+        description=t("help.eval.description"),
     )
-    parser.add_argument("--questions", required=True, metavar="FILE", help="question set (.jsonl or .csv)")
-    parser.add_argument("--collection", help="collection to measure (default: RAG_COLLECTION, else blog)")
-    parser.add_argument("--no-llm", action="store_true", help="retrieval only: do not call the chat model")
+    parser.add_argument("--questions", required=True, metavar="FILE", help=t("help.eval.questions"))
+    parser.add_argument("--collection", help=t("help.eval.collection"))
+    parser.add_argument("--no-llm", action="store_true", help=t("help.eval.no_llm"))
     parser.add_argument(
-        "--out", metavar="DIR", help="where to write results (default: a new folder under $RAG_DATA_DIR/evals)"
+        "--out", metavar="DIR", help=t("help.eval.out")
     )
     parser.add_argument(
-        "--compare", metavar="COLLECTION2", help="also run the questions against COLLECTION2 and compare"
+        "--compare", metavar="COLLECTION2", help=t("help.eval.compare")
     )
     parser.add_argument(
         "--compare-run",
         metavar="RUN",
-        help="compare with an earlier run: its folder or results.json, or 'latest' for the previous run "
-        "of the same collection",
+        help=t("help.eval.compare_run"),
     )
     parser.add_argument(
         "--save-threshold",
         action="store_true",
-        help="record the suggested settings of the answerability gate (cosine floor, term coverage) "
-             "in the collection, with the question set's name and the date, so `rag ask` uses them",
+        help=t("help.eval.save_threshold"),
     )
-    parser.add_argument("--mode", choices=["auto", "dense", "hybrid"], default="auto", help="retrieval mode")
-    parser.add_argument("--top-k", type=int, metavar="K", help="passages retrieved per question (default: RAG_TOP_K)")
-    parser.add_argument("--json", action="store_true", help="print the summary (and comparison) as JSON")
+    parser.add_argument("--mode", choices=["auto", "dense", "hybrid"], default="auto", help=t("help.eval.mode"))
+    parser.add_argument("--top-k", type=int, metavar="K", help=t("help.eval.top_k"))
+    parser.add_argument("--json", action="store_true", help=t("help.eval.json"))
     parser.add_argument("--groups", nargs="+", metavar="GROUP",
-                        help="retrieve as a reader in these access groups (default: every document)")
+                        help=t("help.eval.groups"))
     parser.set_defaults(func=run)
 
 

@@ -26,38 +26,31 @@ from rag.sources.wordpress import KNOWN_TYPES, WordPressSource, parse_types, pos
 def register(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser(
         "fetch",
-        help="download every post of a WordPress site as Markdown files",
-        description=(
-            "Read every post of SITE through the WordPress REST API and write one Markdown file per post "
-            "(named after its slug) with front matter: title, url, modified, access. Running it again "
-            "overwrites the same files. A post with no text (only a redirect or a link) is skipped with a "
-            "note. Exit status 1 if any post could not be converted."
-        ),
+        help=t("help.fetch"),
+        description=t("help.fetch.description"),
     )
-    parser.add_argument("site", metavar="SITE", help="the WordPress site's address, e.g. https://blog.example.com")
-    parser.add_argument("--out", required=True, type=Path, help="folder to write the .md files to (created if needed)")
-    parser.add_argument("--user", help="WordPress username, to include private posts (default: RAG_WP_USER)")
+    parser.add_argument("site", metavar="SITE", help=t("help.fetch.site"))
+    parser.add_argument("--out", required=True, type=Path, help=t("help.fetch.out"))
+    parser.add_argument("--user", help=t("help.fetch.user"))
     parser.add_argument(
         "--app-password", dest="app_password",
-        help="an application password of that user (default: RAG_WP_APP_PASSWORD; prefer the variable, "
-             "a command-line argument is visible to other local users)",
+        help=t("help.fetch.app_password"),
     )
-    parser.add_argument("--modified-after", dest="modified_after", help="only posts modified after this ISO date")
+    parser.add_argument("--modified-after", dest="modified_after", help=t("help.fetch.modified_after"))
     parser.add_argument(
         "--private-group", dest="private_group", default="private",
-        help="access group given to private posts (default: private)",
+        help=t("help.fetch.private_group"),
     )
-    parser.add_argument("--timeout", type=float, default=30.0, help="seconds to wait for each request (default: 30)")
+    parser.add_argument("--timeout", type=float, default=30.0, help=t("help.fetch.timeout"))
     parser.add_argument("--max-doc-mb", metavar="MB", type=float, default=None,
-                        help=f"skip a post larger than this [${MAX_DOC_MB_ENV} or {DEFAULT_MAX_DOC_MB:g}]")
+                        help=t("help.fetch.max_doc_mb", env=MAX_DOC_MB_ENV, mb=f"{DEFAULT_MAX_DOC_MB:g}"))
     parser.add_argument(
         "--types", default="posts", metavar="TYPES",
-        help=f"content types to read, comma-separated: {', '.join(KNOWN_TYPES)} (default: posts)",
+        help=t("help.fetch.types", types=", ".join(KNOWN_TYPES)),
     )
     parser.add_argument(
         "--prune", action="store_true",
-        help="delete the files this command wrote earlier for posts the site no longer lists "
-             "(only after the whole site was read; never other files)",
+        help=t("help.fetch.prune"),
     )
     parser.set_defaults(func=run)
 

@@ -42,51 +42,37 @@ class _SiteListing:
 def register(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser(
         "ingest",
-        help="index a WordPress site or a folder of .md/.html files",
-        description=(
-            "Read SOURCE (a WordPress site URL or a local folder of .md/.markdown/.html/.htm files), "
-            "chunk it, embed it and store it in a Qdrant collection. Re-running is safe and only "
-            "re-embeds documents that changed; an interrupted run resumes where it stopped. "
-            "A document with no text (only a redirect or a link) is skipped with a note, not a failure. "
-            "Exit status: 0 all indexed, 1 some documents failed (the others are indexed), 2 fatal error."
-        ),
+        help=t("help.ingest"),
+        description=t("help.ingest.description"),
     )
-    parser.add_argument("source", metavar="SOURCE", help="WordPress site URL or local folder (or file)")
-    parser.add_argument("--collection", metavar="C", help="collection name [$RAG_COLLECTION or blog]")
+    parser.add_argument("source", metavar="SOURCE", help=t("help.ingest.source"))
+    parser.add_argument("--collection", metavar="C", help=t("help.ingest.collection"))
     parser.add_argument("--strategy", metavar="S", default=None, choices=sorted(STRATEGIES),
-                        help=f"chunking strategy: {', '.join(sorted(STRATEGIES))} "
-                             f"[the collection's own, else {DEFAULT_STRATEGY}]")
+                        help=t("help.ingest.strategy", names=", ".join(sorted(STRATEGIES)), default=DEFAULT_STRATEGY))
     parser.add_argument("--enrich", metavar="MODE", default=None, choices=ENRICH_MODES,
-                        help="context prepended to each chunk before embedding: none; lead (the heading "
-                             "trail and the article's lead paragraph, no model); llm (one or two sentences "
-                             "from the chat model); questions (the questions it answers and keywords, from "
-                             "the chat model). Contexts from the model are cached under $RAG_DATA_DIR/cache "
-                             "[the collection's own, else none]")
+                        help=t("help.ingest.enrich"))
     parser.add_argument("--full", action="store_true",
-                        help="rebuild the collection from scratch (also the way to change its embedding model)")
+                        help=t("help.ingest.full"))
     parser.add_argument("--prune", action="store_true",
-                        help="delete the points of documents no longer in the source (only after a complete read)")
+                        help=t("help.ingest.prune"))
     parser.add_argument("--access", metavar="GROUP", nargs="+",
-                        help="access groups of a folder's documents [public]; a file's front-matter "
-                             "access can only narrow them (the stricter wins), access: [] means editors only")
+                        help=t("help.ingest.access"))
     parser.add_argument("--max-doc-mb", metavar="MB", type=float, default=None,
-                        help=f"skip a file or post larger than this [${MAX_DOC_MB_ENV} or {DEFAULT_MAX_DOC_MB:g}]")
+                        help=t("help.ingest.max_doc_mb", env=MAX_DOC_MB_ENV, mb=f"{DEFAULT_MAX_DOC_MB:g}"))
     parser.add_argument("--user", metavar="NAME", default=os.environ.get("RAG_WP_USER"),
-                        help="WordPress user, to include private posts [$RAG_WP_USER]")
+                        help=t("help.ingest.user"))
     parser.add_argument("--app-password", metavar="PASSWORD", default=None,
-                        help="WordPress application password [$RAG_WP_APP_PASSWORD]")
+                        help=t("help.ingest.app_password"))
     parser.add_argument("--types", default="posts", metavar="TYPES",
-                        help=f"a WordPress site's content types, comma-separated: {', '.join(KNOWN_TYPES)} [posts]")
-    parser.add_argument("--json", action="store_true", help="print the summary as JSON on stdout")
-    sizes = parser.add_argument_group(
-        "chunk settings", "over the strategy's defaults; a collection keeps the settings it was built with, "
-        "so other settings need --full or another --collection")
-    sizes.add_argument("--chunk-size", type=int, metavar="N", help="recursive, markdown: most characters a chunk holds")
+                        help=t("help.ingest.types", types=", ".join(KNOWN_TYPES)))
+    parser.add_argument("--json", action="store_true", help=t("help.ingest.json"))
+    sizes = parser.add_argument_group(t("help.ingest.sizes"), t("help.ingest.sizes_description"))
+    sizes.add_argument("--chunk-size", type=int, metavar="N", help=t("help.ingest.chunk_size"))
     sizes.add_argument("--overlap", type=int, metavar="N",
-                       help="recursive, sections, markdown: characters repeated between chunks")
-    sizes.add_argument("--min-size", type=int, metavar="N", help="sections_min_max: a shorter section joins the next one")
+                       help=t("help.ingest.overlap"))
+    sizes.add_argument("--min-size", type=int, metavar="N", help=t("help.ingest.min_size"))
     sizes.add_argument("--max-size", type=int, metavar="N",
-                       help="sections, sections_min_max: longest chunk before a section is cut")
+                       help=t("help.ingest.max_size"))
     parser.set_defaults(func=run)
 
 

@@ -15,14 +15,33 @@ from rag.redact import RedactingFilter, install_redaction, known_secrets, redact
 COMMANDS = ["preview", "fetch", "ingest", "ask", "eval", "status", "migrate"]
 
 
+class _HelpFormatter(argparse.HelpFormatter):
+    """argparse's own words (usage, section titles) in the current language."""
+
+    def add_usage(self, usage, actions, groups, prefix=None):  # noqa: ANN001 - argparse's signature
+        super().add_usage(usage, actions, groups, t("cli.usage") if prefix is None else prefix)
+
+    def start_section(self, heading):  # noqa: ANN001 - argparse's signature
+        super().start_section(t("cli.section", title=heading) if heading else heading)
+
+
+def _speak(parser: argparse.ArgumentParser) -> None:
+    parser.formatter_class = _HelpFormatter
+    parser._positionals.title = t("cli.positionals")
+    parser._optionals.title = t("cli.options")
+    for action in parser._actions:
+        if isinstance(action, argparse._HelpAction):
+            action.help = t("cli.help")
+
+
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
-        prog="rag",
-        description=t("cli.description"),
-    )
+    """The parser of `rag` and its commands, its help in the current language."""
+    parser = argparse.ArgumentParser(prog="rag", description=t("cli.description"))
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
     for name in COMMANDS:
         importlib.import_module(f"rag.cli.{name}").register(sub)
+    for command in [parser, *sub.choices.values()]:
+        _speak(command)
     return parser
 
 

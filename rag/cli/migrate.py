@@ -19,27 +19,20 @@ from rag.redact import redact, strip_userinfo
 def register(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser(
         "migrate",
-        help="move an older embedded store to Qdrant Edge, or copy collections to a Qdrant server",
-        description=(
-            "Without --to: move an embedded store written by an older version (qdrant-client's local "
-            "mode) to Qdrant Edge, keeping the old files in a backup folder (this also happens by "
-            "itself the first time the store opens). With --to: copy collections as they are stored, "
-            "without re-embedding, from the embedded store ($RAG_DATA_DIR/qdrant) to a Qdrant server; "
-            "afterwards set RAG_QDRANT_URL (and RAG_QDRANT_API_KEY) to use the server. Stop the app "
-            "first: the embedded store admits one process at a time."
-        ),
+        help=t("help.migrate"),
+        description=t("help.migrate.description"),
     )
     parser.add_argument("--to", metavar="URL",
-                        help="destination: a Qdrant server URL (http://localhost:6333) or a data folder")
+                        help=t("help.migrate.to"))
     parser.add_argument("--from", dest="source", metavar="URL_OR_DIR",
-                        help="source: a Qdrant server URL or a data folder [the embedded store in $RAG_DATA_DIR]")
+                        help=t("help.migrate.from"))
     parser.add_argument("--collection", action="append", metavar="C",
-                        help="collection to copy; repeat for several [every collection of the source]")
+                        help=t("help.migrate.collection"))
     parser.add_argument("--api-key", metavar="KEY",
-                        help="API key of a server given as URL [$RAG_QDRANT_API_KEY]")
+                        help=t("help.migrate.api_key"))
     parser.add_argument("--replace", action="store_true",
-                        help="overwrite a collection that already exists at the destination")
-    parser.add_argument("--batch", type=int, default=256, metavar="N", help="points per request [256]")
+                        help=t("help.migrate.replace"))
+    parser.add_argument("--batch", type=int, default=256, metavar="N", help=t("help.migrate.batch"))
     parser.set_defaults(func=run)
 
 

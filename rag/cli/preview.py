@@ -20,34 +20,28 @@ from rag.sources.limits import DEFAULT_MAX_DOC_MB, MAX_DOC_MB_ENV, max_document_
 def register(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser(
         "preview",
-        help="show where each chunking strategy cuts a document (no indexing)",
-        description=(
-            "Chunk one document and show the boundaries: chunk count, sizes, warnings "
-            "(code_block_split, table_split, no_heading_context, oversized, tiny) and each chunk's "
-            "offsets. FILE_OR_URL is a .md/.markdown/.html/.htm file or a web page address."
-        ),
+        help=t("help.preview"),
+        description=t("help.preview.description"),
     )
     parser.add_argument("source", metavar="FILE_OR_URL")
     parser.add_argument(
         "--strategy",
         default=ALL,
         metavar="NAME",
-        help=f"one of {', '.join(STRATEGIES)}, or {ALL} (default: {ALL})",
+        help=t("help.preview.strategy", names=", ".join(STRATEGIES), all=ALL),
     )
-    parser.add_argument("--json", action="store_true", help="print the document and its chunks as JSON")
-    parser.add_argument("--chunk-size", type=int, help="recursive, markdown: most characters a chunk holds")
-    parser.add_argument("--overlap", type=int, help="recursive, sections, markdown: characters repeated between chunks")
-    parser.add_argument("--min-size", type=int, help="sections_min_max: a shorter section joins the next one")
-    parser.add_argument("--max-size", type=int, help="sections, sections_min_max: longest chunk before a section is cut")
-    parser.add_argument("--timeout", type=float, default=30.0, help="seconds to wait for a URL (default: 30)")
+    parser.add_argument("--json", action="store_true", help=t("help.preview.json"))
+    parser.add_argument("--chunk-size", type=int, help=t("help.preview.chunk_size"))
+    parser.add_argument("--overlap", type=int, help=t("help.preview.overlap"))
+    parser.add_argument("--min-size", type=int, help=t("help.preview.min_size"))
+    parser.add_argument("--max-size", type=int, help=t("help.preview.max_size"))
+    parser.add_argument("--timeout", type=float, default=30.0, help=t("help.preview.timeout"))
     parser.add_argument("--max-doc-mb", metavar="MB", type=float, default=None,
-                        help=f"refuse a document larger than this [${MAX_DOC_MB_ENV} or {DEFAULT_MAX_DOC_MB:g}]")
+                        help=t("help.preview.max_doc_mb", env=MAX_DOC_MB_ENV, mb=f"{DEFAULT_MAX_DOC_MB:g}"))
     parser.add_argument("--curl", nargs="?", const=TARGET_LMSTUDIO, choices=TARGETS, metavar="SERVER",
-                        help="print a curl command that embeds the chunks in one request, to try an embeddings "
-                             "server by hand: lmstudio (default; RAG_EMBED_URL) or ollama (its /api/embed). "
-                             f"Chunks of --strategy, else of {DEFAULT_STRATEGY}")
+                        help=t("help.preview.curl", default=DEFAULT_STRATEGY))
     parser.add_argument("--model", metavar="ID",
-                        help="with --curl: the embedding model id [RAG_EMBED_MODEL when it names a server model]")
+                        help=t("help.preview.model"))
     parser.set_defaults(func=run)
 
 

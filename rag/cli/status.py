@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import json
 
+from rag.i18n import t
 from rag.config import Settings
 from rag.status import format_status, gather_status
 
@@ -12,14 +13,10 @@ from rag.status import format_status, gather_status
 def register(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser(
         "status",
-        help="show LM Studio, its models, the Qdrant backend and the collections",
-        description=(
-            "Report whether LM Studio answers (and its models: type, loaded, context length), "
-            "the embedding setting, the Qdrant backend (embedded folder or server URL) and each "
-            "collection with its model, dimension, strategy, points and threshold."
-        ),
+        help=t("help.status"),
+        description=t("help.status.description"),
     )
-    parser.add_argument("--json", action="store_true", help="print the status as JSON")
+    parser.add_argument("--json", action="store_true", help=t("help.status.json"))
     parser.set_defaults(func=run)
 
 
