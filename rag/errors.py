@@ -1,4 +1,5 @@
-"""Errors a user sees. Each message says what went wrong and what to do about it."""
+"""Errors a user sees. Each message says what went wrong and what to do about it, in the reader's
+language: the texts live in rag/i18n (fr.py, en.py) and are written with `rag.i18n.t` when raised."""
 
 
 class RagError(Exception):

@@ -167,3 +167,27 @@ def test_rag_ask_refuses_in_the_questions_language_and_explains_in_the_readers(i
     assert "Je ne trouve pas cette information dans les articles indexés." in english.stdout
     assert "Passages retrieved (threshold " in english.stdout and "(below threshold)" in english.stdout
     assert "Passages trouvés" not in english.stdout
+
+
+def test_rag_status_lines_in_each_language():
+    status = {
+        "llm": {"reachable": True, "url": "http://127.0.0.1:1234/v1", "models": [
+            {"id": "qwen3", "type": "llm", "loaded": True, "context_length": 8192}]},
+        "embeddings": {"choice": "RAG_EMBED_MODEL=embedded"},
+        "qdrant": {"backend": "embedded", "location": "/data/qdrant", "reachable": True, "collections": [
+            {"name": "blog", "points": 7, "embedding_model": "embedded:multilingual-e5-small", "dimension": 384,
+             "strategy": "markdown", "threshold": None, "updated": "2026-11-30"}]},
+        "default_collection": "blog",
+    }
+    from rag.status import format_status
+
+    with i18n.language("en"):
+        english = format_status(status)
+    with i18n.language("fr"):
+        french = format_status(status)
+    assert "LM Studio: reachable at http://127.0.0.1:1234/v1, 1 model\n  - qwen3 (llm, loaded, context 8192)" in english
+    assert "  - blog (default): 7 points, model embedded:multilingual-e5-small, 384 dims" in english
+    assert "threshold not calibrated" in english
+    assert "LM Studio : joignable sur http://127.0.0.1:1234/v1, 1 modèle\n  - qwen3 (llm, chargé, contexte 8192)" in french
+    assert "  - blog (par défaut) : 7 points, modèle embedded:multilingual-e5-small, 384 dimensions" in french
+    assert "seuil non calibré" in french

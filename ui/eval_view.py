@@ -250,7 +250,7 @@ def show_run(name: str, results: Mapping[str, Any], folder: str, store: Any) -> 
         + " · " + (t("eval.with_model") if s.get("llm") else t("eval.retrieval_only"))
     )
     for note in incomplete_notes(s):
-        st.warning(note.removeprefix("warning: "))
+        st.warning(note)
     metrics(s, results["questions"])
     st.markdown(f"#### {t('eval.gate')}")
     gate(name, results, store)

@@ -43,7 +43,8 @@ def _build_line(s: Mapping[str, Any]) -> str:
 
 
 def incomplete_notes(summary: Mapping[str, Any]) -> list[str]:
-    """Sentences saying which questions were not scored, and why the run stopped (if it did)."""
+    """Sentences saying which questions were not scored, and why the run stopped (if it did); the
+    summary marks them as warnings, the dashboard shows them in its own warning boxes."""
     notes = []
     failed = summary.get("failed_questions") or []
     if failed:
@@ -60,7 +61,7 @@ def format_summary(results: Mapping[str, Any]) -> str:
     c = s.get("counts", {})
     n_in, n_out, k = s["in_base"], s["out_of_base"], s["k"]
     lines = [_build_line(s), t("report.questions", n=s["questions"], n_in=n_in, n_out=n_out)]
-    lines += incomplete_notes(s)
+    lines += [t("report.warning", message=note) for note in incomplete_notes(s)]
     unknown = s.get("unknown_sources") or []
     if unknown:
         lines.append(t("report.unknown_sources", n=len(unknown), ids=_ids(unknown, 5)))

@@ -42,7 +42,7 @@ TEXT: dict[str, str] = {
     "status.qdrant_up_one": "Qdrant: {where}, {n} collection",
     "status.qdrant_up_other": "Qdrant: {where}, {n} collections",
     "status.not_calibrated": "not calibrated",
-    "status.default": "(default)",
+    "status.default": " (default)",
     "status.enrichment": ", enrichment {mode}",
     "status.collection": (
         "  - {name}{default}: {points} points, model {model}, {dimension} dims, strategy "
@@ -140,9 +140,9 @@ TEXT: dict[str, str] = {
     "report.strategy": "strategy {strategy}",
     "report.mode": "{mode} retrieval",
     "report.collection": "Collection {name} ({parts})",
-    "report.failed": "warning: {n} question(s) failed and are not scored: {ids}",
+    "report.failed": "{n} question(s) failed and are not scored: {ids}",
     "report.stopped": (
-        "warning: stopped after {done} of {total} questions ({why}); the figures cover the questions "
+        "stopped after {done} of {total} questions ({why}); the figures cover the questions "
         "scored"
     ),
     "report.questions": "{n} questions: {n_in} in-base, {n_out} off-topic",

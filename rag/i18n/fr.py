@@ -48,7 +48,7 @@ TEXT: dict[str, str] = {
     "status.qdrant_up_one": "Qdrant : {where}, {n} collection",
     "status.qdrant_up_other": "Qdrant : {where}, {n} collections",
     "status.not_calibrated": "non calibré",
-    "status.default": "(par défaut)",
+    "status.default": " (par défaut)",
     "status.enrichment": ", enrichissement {mode}",
     "status.collection": (
         "  - {name}{default} : {points} points, modèle {model}, {dimension} dimensions, stratégie "
@@ -152,9 +152,9 @@ TEXT: dict[str, str] = {
     "report.strategy": "stratégie {strategy}",
     "report.mode": "recherche {mode}",
     "report.collection": "Collection {name} ({parts})",
-    "report.failed": "attention : {n} question(s) en échec, non comptée(s) : {ids}",
+    "report.failed": "{n} question(s) en échec, non comptée(s) : {ids}",
     "report.stopped": (
-        "attention : arrêt après {done} questions sur {total} ({why}) ; les chiffres portent sur les "
+        "arrêt après {done} questions sur {total} ({why}) ; les chiffres portent sur les "
         "questions comptées"
     ),
     "report.questions": "{n} questions : {n_in} dans le corpus, {n_out} hors sujet",
@@ -165,7 +165,7 @@ TEXT: dict[str, str] = {
     "report.hit1": "hit@1 {pct} ({n} questions du corpus sur {total} trouvent le bon article en premier)",
     "report.hit3": "hit@3 {pct} ({n} sur {total} le trouvent dans les 3 premiers passages)",
     "report.hitk": "hit@{k} {pct} ({n} sur {total} le trouvent parmi les {k} passages retenus)",
-    "report.mrr": "MRR {value} (1,00 = toujours premier, 0,50 = deuxième en moyenne)",
+    "report.mrr": "MRR {value} (1.00 = toujours premier, 0.50 = deuxième en moyenne)",
     "report.no_in_base": "aucune question du corpus : la qualité de la recherche ne peut pas être mesurée",
     "report.context_na": "réponse dans le contexte n.d. (aucune question du corpus n'a d'expected_answer)",
     "report.context": (
@@ -276,16 +276,15 @@ TEXT: dict[str, str] = {
         "(RAG_QDRANT_URL, `rag migrate`) est le choix mesuré"
     ),
     "report.ingest": (
-        "Collection {name} ({strategy}, {model}) : {new} nouveaux, {changed} modifiés, {unchanged} "
-        "inchangés, {skipped}{failed} en échec, {pruned} retirés ; {chunks} morceaux écrits en {seconds} "
-        "s."
+        "Collection {name} ({strategy}, {model}) : nouveaux {new}, modifiés {changed}, inchangés "
+        "{unchanged}, {skipped}en échec {failed}, retirés {pruned} ; {chunks} morceaux écrits en {seconds} s."
     ),
-    "report.ingest_skipped": "{n} ignorés (sans texte), ",
+    "report.ingest_skipped": "ignorés (sans texte) {n}, ",
     "report.verify_failed": "Vérification ÉCHOUÉE : {error}",
     "report.verified": "{n} points stockés vérifiés (taille des vecteurs, non nuls).",
     "report.aborted": "Arrêt anticipé : {why}",
     "report.warning": "attention : {message}",
-    "report.skipped": "ignoré {item} : {reason}",
+    "report.skipped": "{item} : {reason}",
     "report.failed_doc": "ÉCHEC {item} : {reason}",
     "ingest.source_failed": "la source a échoué : {error}",
     "ingest.nothing_listed": (
