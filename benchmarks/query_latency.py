@@ -37,8 +37,9 @@ from _common import (  # noqa: E402
     say,
     settings_for,
     temp_data_dir,
+    unit_vectors,
 )
-from store_scale import COLLECTION, SyntheticCorpus  # noqa: E402
+from store_scale import COLLECTION, Corpus  # noqa: E402
 
 from rag.demo import QUESTIONS_PATH  # noqa: E402
 from rag.embeddings import EMBEDDED_MODEL_ID, EmbeddedEmbedder  # noqa: E402
@@ -117,7 +118,7 @@ def main(argv: list[str] | None = None) -> int:
         "machine": machine(),
         "settings": {"sizes": sizes, "top_k": TOP_K, "questions": len(questions), "passes": args.passes,
                      "e2e_passes": args.e2e_passes, "embed_threads": threads,
-                     "points": "random unit vectors; payload and BM25 sparse vectors of real docs-fr chunks",
+                     "points": "vectors around 4,096 random unit vectors; payload and BM25 sparse vectors of real docs-fr chunks",
                      "questions_file": "rag/demo/questions.jsonl"},
         "query_embedding": latency_summary(embed_times),
         "query_embedding_by_threads": by_threads,
@@ -125,7 +126,8 @@ def main(argv: list[str] | None = None) -> int:
     }
     say(f"  query embedding p50 {results['query_embedding']['p50_ms']} ms")
 
-    corpus = SyntheticCorpus()
+    # Vectors crowded around random ones (no model run needed for the points), docs-fr payloads.
+    corpus = Corpus(unit_vectors(4096, seed=7))
     with temp_data_dir("latency") as data_dir:
         store = Store(settings_for(data_dir))
         store.ensure_collection(COLLECTION, EMBEDDED_MODEL_ID, 384, corpus.strategy, corpus.settings)
@@ -133,7 +135,7 @@ def main(argv: list[str] | None = None) -> int:
             for size in sizes:
                 say(f"writing up to {size} points...")
                 while corpus.written < size:
-                    store.upsert(COLLECTION, corpus.next_batch())
+                    store.upsert(COLLECTION, corpus.next_document())
                 row: dict[str, Any] = {"points": store.count(COLLECTION)}
                 for mode in ("dense", "hybrid"):
                     row[mode] = {

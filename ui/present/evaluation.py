@@ -183,12 +183,18 @@ def categories_frame(rows: Sequence[Mapping[str, Any]], threshold: float) -> pd.
 def _metric_value(key: str, value: Any) -> str:
     if value is None:
         return t("card.na")
+    if key == "mrr":  # shown as the average rank it stands for, like the metric card
+        return f"{1 / value:.1f}" if value else t("card.na")
     return f"{value:.2f}" if key in SCORES else _pct(value)
 
 
-def _metric_delta(key: str, delta: float | None) -> str:
+def _metric_delta(key: str, d: Mapping[str, Any]) -> str:
+    delta = d.get("delta")
     if delta is None:
         return ""
+    if key == "mrr":  # a change of average rank: negative means the right article comes sooner
+        a, b = d.get("a"), d.get("b")
+        return f"{1 / b - 1 / a:+.1f}" if a and b else ""
     if key in SCORES:
         return f"{delta:+.2f}"
     points = round(delta * 100)
@@ -200,7 +206,7 @@ def comparison_frame(cmp: Mapping[str, Any]) -> pd.DataFrame:
     return _frame([
         {t("col.metric"): t(f"metric.{key}") if f"metric.{key}" in _METRICS else key,
          "A": _metric_value(key, d.get("a")), "B": _metric_value(key, d.get("b")),
-         "B - A": _metric_delta(key, d.get("delta"))}
+         "B - A": _metric_delta(key, d)}
         for key, d in cmp.get("metrics", {}).items()
     ], columns=[t("col.metric"), "A", "B", "B - A"])
 
