@@ -141,6 +141,16 @@ def test_the_command_lines_help_in_each_language(tmp_path):
     assert english.stdout.startswith("usage: rag ask ")
     assert "the question, in quotes" in english.stdout and "show this help message and exit" in english.stdout
 
+    # argparse's own complaints too; the English ones are argparse's, word for word.
+    french = _rag(_env(tmp_path, LANG="fr_FR.UTF-8"), "ask", "--mode", "bad", "question")
+    assert french.returncode == 2
+    assert french.stderr.splitlines()[-1] == ("rag ask : erreur : argument --mode : choix invalide : 'bad' "
+                                              "(choisissez parmi 'auto', 'dense', 'hybrid')")
+    missing = _rag(_env(tmp_path, LANG="fr_FR.UTF-8"), "ask")
+    assert missing.stderr.splitlines()[-1] == "rag ask : erreur : ces arguments sont obligatoires : QUESTION"
+    english = _rag(_env(tmp_path, RAG_UI_LANG="en"), "ask")
+    assert english.stderr.splitlines()[-1] == "rag ask: error: the following arguments are required: QUESTION"
+
 
 @pytest.fixture(scope="module")
 def index_dir(corpora, tmp_path_factory):

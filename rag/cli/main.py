@@ -7,6 +7,7 @@ import importlib
 import logging
 import sys
 
+from rag.cli.argparse_words import Parser
 from rag.errors import RagError
 from rag.i18n import cli_language, language, t
 from rag.redact import RedactingFilter, install_redaction, known_secrets, redact
@@ -36,7 +37,7 @@ def _speak(parser: argparse.ArgumentParser) -> None:
 
 def build_parser() -> argparse.ArgumentParser:
     """The parser of `rag` and its commands, its help in the current language."""
-    parser = argparse.ArgumentParser(prog="rag", description=t("cli.description"))
+    parser = Parser(prog="rag", description=t("cli.description"))
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
     for name in COMMANDS:
         importlib.import_module(f"rag.cli.{name}").register(sub)

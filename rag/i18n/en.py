@@ -973,4 +973,14 @@ TEXT: dict[str, str] = {
     "cli.options": "options",
     "cli.help": "show this help message and exit",
     "cli.section": "{title}",
+    # argparse's own sentences (rag/cli/argparse_words.py)
+    "argparse.error": "{prog}: error: {message}",
+    "argparse.required": "the following arguments are required: {names}",
+    "argparse.unrecognized": "unrecognized arguments: {names}",
+    "argparse.choice": "argument {name}: invalid choice: {value} (choose from {choices})",
+    "argparse.value": "argument {name}: invalid {type} value: {value}",
+    "argparse.one": "argument {name}: expected one argument",
+    "argparse.at_least_one": "argument {name}: expected at least one argument",
+    "argparse.at_most_one": "argument {name}: expected at most one argument",
+    "argparse.ambiguous": "ambiguous option: {option} could match {matches}",
 }

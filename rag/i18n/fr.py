@@ -1063,4 +1063,14 @@ TEXT: dict[str, str] = {
     "cli.options": "options",
     "cli.help": "afficher cette aide et quitter",
     "cli.section": "{title} ",
+    # argparse's own sentences (rag/cli/argparse_words.py)
+    "argparse.error": "{prog} : erreur : {message}",
+    "argparse.required": "ces arguments sont obligatoires : {names}",
+    "argparse.unrecognized": "arguments non reconnus : {names}",
+    "argparse.choice": "argument {name} : choix invalide : {value} (choisissez parmi {choices})",
+    "argparse.value": "argument {name} : valeur {type} invalide : {value}",
+    "argparse.one": "argument {name} : une valeur est attendue",
+    "argparse.at_least_one": "argument {name} : au moins une valeur est attendue",
+    "argparse.at_most_one": "argument {name} : au plus une valeur est attendue",
+    "argparse.ambiguous": "option ambiguë : {option} peut désigner {matches}",
 }
