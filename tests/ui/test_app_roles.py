@@ -3,6 +3,7 @@ reach: driven headless with AppTest over the demo index and the LM Studio emulat
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -239,6 +240,7 @@ def test_links_in_an_answer_cannot_be_clicked(app_env, lmstudio):
     at.chat_input[0].set_value("Que signifie l'erreur KDC_ERR_ETYPE_NOSUPP dans un événement Kerberos ?").run()
     ok(at)
     answer = [m.value for m in at.markdown if "Aucun type de chiffrement" in m.value]
-    assert answer and "](" not in answer[0]
+    # The only links left are the page's own, from each [1] to the cited source on this page.
+    assert answer and re.findall(r"\]\(([^ )]*)", answer[0]) == ["#cite-blog-t0-1", "#cite-blog-t0-1"]
     assert "`https://evil.example/login`" in answer[0] and "`www.fake.example`" in answer[0]
     assert any("web addresses written by the model" in w.value for w in at.warning)

@@ -96,7 +96,8 @@ def source_markdown(passage: Any) -> str:
 
 
 def source_heading(passage: Any) -> str:
-    """source_markdown at the size of body text, for the heading a citation's link jumps to."""
+    """source_markdown for the heading a citation's link jumps to, in small type: it reads as a
+    source line, not as a section title."""
     return f":small[{source_markdown(passage)}]"
 
 
