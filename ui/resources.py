@@ -21,7 +21,7 @@ from rag import status as rag_status
 from rag.status import gather_status
 from rag.index.store import Store
 from ui import lang
-from ui.i18n import t
+from ui.i18n import current, t
 
 # Session keys of the sidebar's overrides (widget keys too).
 LLM_URL, COLLECTION, TOP_K, THRESHOLD, MODE, GROUPS = "llm_url", "collection", "top_k", "threshold", "mode", "groups"
@@ -156,8 +156,9 @@ def _status(key: tuple, _settings: Settings, _store: Store | None) -> dict:
 
 
 def status(s: Settings, st_store: Store | None) -> dict:
-    """LM Studio and Qdrant status, at most STATUS_TTL seconds old."""
-    return _status((s.llm_url, s.llm_model, s.embed_url, s.embed_model) + _store_key(s), s, st_store)
+    """LM Studio and Qdrant status, at most STATUS_TTL seconds old, its errors in the reader's
+    language (the cache is shared by every session: one entry a language)."""
+    return _status((s.llm_url, s.llm_model, s.embed_url, s.embed_model) + _store_key(s) + (current(),), s, st_store)
 
 
 @st.cache_data(ttl=STATUS_TTL, show_spinner=False)

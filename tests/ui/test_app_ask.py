@@ -132,6 +132,18 @@ def test_on_a_french_page_the_programs_own_message_is_french_too(app_env, lmstud
     assert "lms server start" in caption and "not reachable" not in caption
 
 
+def test_the_sidebars_lm_studio_help_follows_each_readers_language(app_env, lmstudio, monkeypatch):
+    lmstudio.down()
+    helps = {}
+    for lang in ("fr", "en", "fr"):  # one process, one status cache, readers of both languages
+        monkeypatch.setenv("RAG_UI_LANG", lang)
+        at = start()
+        helps[lang] = texts(at.sidebar.expander[0].caption) if at.sidebar.expander else ""
+        assert helps[lang]
+    assert helps["fr"].startswith("Le serveur de chat ne répond pas sur")
+    assert helps["en"].startswith("The chat server at") and "is not reachable" in helps["en"]
+
+
 def test_invalid_citation_and_uncited_answers_are_flagged(app_env, lmstudio):
     lmstudio.answer = "Voir l'extrait [9]."
     at = ask(start(), IN_BASE)
