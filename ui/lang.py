@@ -1,4 +1,7 @@
-"""The reader's language: the sidebar's switch, else RAG_UI_LANG, else the browser's, else French."""
+"""The reader's language: the sidebar's switch, else RAG_UI_LANG, else the browser's, else French.
+
+Setting it sets rag's too (one context variable, rag.i18n): what rag raises during the run is in
+the reader's language."""
 
 from __future__ import annotations
 
@@ -36,8 +39,8 @@ def switch() -> None:
 
 
 def error(headline: str, detail: str | None = None) -> None:
-    """A short error in the reader's language; the program's own message (English, often long,
-    with commands to run) one click away."""
+    """A short error; the program's own message (often long, with commands to run; rag writes it
+    in this run's language too) one click away."""
     st.error(headline, icon=":material/error:")
     if detail:
         with st.expander(i18n.t("details")):
