@@ -983,4 +983,5 @@ TEXT: dict[str, str] = {
     "argparse.at_least_one": "argument {name}: expected at least one argument",
     "argparse.at_most_one": "argument {name}: expected at most one argument",
     "argparse.ambiguous": "ambiguous option: {option} could match {matches}",
+    "src.pasted_title": "Pasted text",
 }

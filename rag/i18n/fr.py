@@ -1073,4 +1073,5 @@ TEXT: dict[str, str] = {
     "argparse.at_least_one": "argument {name} : au moins une valeur est attendue",
     "argparse.at_most_one": "argument {name} : au plus une valeur est attendue",
     "argparse.ambiguous": "option ambiguë : {option} peut désigner {matches}",
+    "src.pasted_title": "Texte collé",
 }

@@ -11,6 +11,7 @@ import tempfile
 from pathlib import Path, PurePosixPath
 from typing import Sequence
 
+from rag.i18n import t
 from rag.documents import Document, Problem
 from rag.sources.files import first_h1, iter_folder
 from rag.sources.frontmatter import split_front_matter
@@ -68,7 +69,7 @@ def pasted_document(text: str, title: str = "") -> Document:
     markdown = (text or "").replace("\r\n", "\n").strip("\n")
     return Document(
         url=PASTED_URL,
-        title=(title or "").strip() or first_h1(markdown) or "Pasted text",
+        title=(title or "").strip() or first_h1(markdown) or t("src.pasted_title"),
         markdown=markdown,
         source="pasted",
     )
