@@ -24,11 +24,12 @@ MINUTE = 60_000  # Playwright counts milliseconds
 
 
 def settle(page) -> None:
-    """Wait for the script run to finish: until then Streamlit keeps the previous run's elements."""
-    from playwright.sync_api import expect
+    """Wait for the script run to finish: until then Streamlit keeps the previous run's elements.
 
-    running = page.locator('[data-testid="stStatusWidget"] [data-testid^="stStatusWidgetRunning"]')
-    expect(running).to_have_count(0, timeout=5 * MINUTE)
+    The app's own run state, not the "Running..." widget: the widget shows only after a delay, so a
+    run just requested by a click could pass for finished."""
+    page.wait_for_selector('[data-testid="stApp"][data-test-connection-state="CONNECTED"]'
+                           '[data-test-script-state="notRunning"]', state="attached", timeout=5 * MINUTE)
 
 
 @pytest.fixture
