@@ -34,6 +34,11 @@ def _num(value: float | None) -> str:
     return t("report.na") if value is None else f"{value:.2f}"
 
 
+def _setting(value: float) -> str:
+    """A gate setting as saved (0.833, 0.4): two decimals would show 0.833 as the current 0.83."""
+    return f"{value:.3f}".rstrip("0").rstrip(".")
+
+
 def _build_line(s: Mapping[str, Any]) -> str:
     parts = [t("report.model", model=s.get("model")), t("report.strategy", strategy=s.get("strategy"))]
     if s.get("mode"):
@@ -79,12 +84,24 @@ def format_summary(results: Mapping[str, Any]) -> str:
     else:
         lines.append(t("report.context", pct=_pct(s["answer_in_context"]), n=c.get("answer_in_context", 0),
                        total=c.get("with_expected_answer", 0)))
+    gate = s.get("gate") or {}
     if s.get("threshold") is not None:
-        lines.append(t("report.at_threshold", threshold=_num(s["threshold"]), accepted=c.get("in_base_accepted", 0),
+        # With the gate, the shares at the threshold count its word checks too: say so.
+        coverage = (gate.get("params") or {}).get("min_coverage") if gate.get("terms") else None
+        setting = _num(s["threshold"]) + ("" if coverage is None else t("report.coverage", value=_setting(coverage)))
+        lines.append(t("report.at_threshold", threshold=setting, accepted=c.get("in_base_accepted", 0),
                        n_in=n_in, accepted_pct=_pct(s["in_base_accepted"]), refused=c.get("out_of_base_refused", 0),
                        n_out=n_out, refused_pct=_pct(s["out_of_base_refused"])))
     cal = s.get("calibration") or {}
-    if s.get("suggested_threshold") is not None:
+    suggested_gate = (gate.get("calibration") or {}).get("suggested")
+    if suggested_gate:
+        # The gate's suggestion is what --save-threshold records: its own figures, not the
+        # cosine-alone calibration's (another threshold, other counts).
+        coverage = t("report.coverage", value=_setting(suggested_gate["min_coverage"])) if gate.get("terms") else ""
+        lines.append(t("report.gate_suggested", threshold=_setting(suggested_gate["min_cosine"]), coverage=coverage,
+                       accepted=suggested_gate.get("in_base_answered_count"), n_in=n_in,
+                       refused=suggested_gate.get("off_topic_refused_count"), n_out=n_out))
+    elif s.get("suggested_threshold") is not None:
         at = cal.get("at_suggested") or {}
         now = (cal.get("at_current") or {}).get("balanced_accuracy")
         versus = t("report.versus", value=_num(now)) if now is not None else ""

@@ -166,6 +166,11 @@ TEXT: dict[str, str] = {
         "suggested threshold {threshold}: {accepted} of {n_in} answered, {refused} of {n_out} refused "
         "(balanced accuracy {accuracy}{versus})"
     ),
+    "report.coverage": ", coverage {value}",
+    "report.gate_suggested": (
+        "suggested settings: threshold {threshold}{coverage}: {accepted} of {n_in} in-base questions answered, "
+        "{refused} of {n_out} off-topic refused"
+    ),
     "report.no_suggested": "no suggested threshold: {reason}",
     "report.llm_down": (
         "the chat model could not be reached ({n} of {asked} questions got no answer): no answer "

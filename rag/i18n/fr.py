@@ -181,6 +181,11 @@ TEXT: dict[str, str] = {
         "seuil suggéré {threshold} : {accepted} sur {n_in} avec réponse, {refused} sur {n_out} refusées "
         "(exactitude équilibrée {accuracy}{versus})"
     ),
+    "report.coverage": ", couverture {value}",
+    "report.gate_suggested": (
+        "réglages suggérés : seuil {threshold}{coverage} : {accepted} questions du corpus sur {n_in} avec réponse, "
+        "{refused} hors sujet sur {n_out} refusées"
+    ),
     "report.no_suggested": "pas de seuil suggéré : {reason}",
     "report.llm_down": (
         "le modèle de chat est injoignable ({n} questions sur {asked} sans réponse) : pas de mesures sur "

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import csv
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -127,7 +128,15 @@ def test_save_threshold_records_the_suggestion(env, index_dir, monkeypatch, caps
     assert summary["saved_threshold"] == summary["suggested_threshold"] is not None
     assert summary["threshold_source"] == "model default"
     assert Store(Settings(data_dir=index_dir)).collection_info("rec")["threshold"] == summary["suggested_threshold"]
-    assert "saved threshold" in capsys.readouterr().err
+    out, err = capsys.readouterr()
+    assert "saved threshold" in err
+    # The suggestion printed is the one saved, with its own counts (not the cosine-alone calibration's).
+    saved = summary["gate"]["calibration"]["suggested"]
+    [line] = [line for line in out.splitlines() if line.startswith("suggested settings: ")]
+    threshold, coverage = re.match(r"suggested settings: threshold ([0-9.]+), coverage ([0-9.]+):", line).groups()
+    assert (float(threshold), float(coverage)) == (summary["saved_threshold"], saved["min_coverage"])
+    assert line.endswith(f"{saved['in_base_answered_count']} of 4 in-base questions answered, "
+                         f"{saved['off_topic_refused_count']} of 2 off-topic refused")
     # without off-topic questions there is nothing to separate: nothing saved, and why
     in_base_only = env / "in.jsonl"
     in_base_only.write_text("\n".join(QUESTIONS_JSONL.splitlines()[:4]) + "\n", encoding="utf-8")
