@@ -296,8 +296,10 @@ TEXT: dict[str, str] = {
         "Enrichment {mode} ({model}): {n} contexts, {cached} from the cache, {generated} written by the "
         "model: {prompt} prompt + {answer} answer tokens in {seconds} s."
     ),
-    "progress.documents": "{docs} documents",
-    "progress.chunks": "{n} chunks",
+    "progress.documents_one": "{docs} document",
+    "progress.documents_other": "{docs} documents",
+    "progress.chunks_one": "{n} chunk",
+    "progress.chunks_other": "{n} chunks",
     "progress.rate": "{rate} chunks/s",
     "progress.contexts": "contexts: {tokens} tokens in {time}",
     "progress.eta": "about {time} left",

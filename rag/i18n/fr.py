@@ -319,8 +319,10 @@ TEXT: dict[str, str] = {
         "Enrichissement {mode} ({model}) : {n} contextes, {cached} depuis le cache, {generated} écrits "
         "par le modèle : {prompt} tokens de prompt + {answer} tokens de réponse en {seconds} s."
     ),
-    "progress.documents": "{docs} documents",
-    "progress.chunks": "{n} morceaux",
+    "progress.documents_one": "{docs} document",
+    "progress.documents_other": "{docs} documents",
+    "progress.chunks_one": "{n} morceau",
+    "progress.chunks_other": "{n} morceaux",
     "progress.rate": "{rate} morceaux/s",
     "progress.contexts": "contextes : {tokens} tokens en {time}",
     "progress.eta": "environ {time} restant",

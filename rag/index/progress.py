@@ -6,7 +6,7 @@ import sys
 import time
 from typing import TextIO
 
-from rag.i18n import t
+from rag.i18n import t, tn
 from rag.index.ingest_report import IngestProgress
 
 
@@ -23,7 +23,9 @@ def _duration(seconds: float) -> str:
 
 def format_progress(p: IngestProgress) -> str:
     docs = f"{p.docs_done}/{p.docs_total}" if p.docs_total is not None else f"{p.docs_done}"
-    parts = [t("progress.documents", docs=docs), t("progress.chunks", n=p.chunks_done)]
+    # "1/1 document", "1 morceau": the count that agrees is the total, when there is one.
+    parts = [tn("progress.documents", p.docs_total if p.docs_total is not None else p.docs_done, docs=docs),
+             tn("progress.chunks", p.chunks_done)]
     if p.rate > 0:
         parts.append(t("progress.rate", rate=f"{p.rate:.1f}"))
     if p.enrich_tokens:
