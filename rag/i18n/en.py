@@ -336,6 +336,9 @@ TEXT: dict[str, str] = {
     ),
     "src.url_hint": " (a web address must start with https:// or http://)",
     "src.not_a_document": "{path} is not a .md, .markdown, .html or .htm file",
+    "src.preview_folder": (
+        "{path} is a folder: a preview reads one document. Give one of its .md, .markdown, .html or .htm files."
+    ),
     "src.no_such_file": "No such file: {path}. Give a .md, .markdown, .html or .htm file, or a page URL.",
     "src.url_timeout": "{url} did not answer within {seconds} s",
     "src.url_failed": "Could not fetch {url}: {error}",

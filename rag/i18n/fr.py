@@ -359,6 +359,9 @@ TEXT: dict[str, str] = {
     ),
     "src.url_hint": " (une adresse web commence par https:// ou http://)",
     "src.not_a_document": "{path} n'est pas un fichier .md, .markdown, .html ou .htm",
+    "src.preview_folder": (
+        "{path} est un dossier : la prévisualisation lit un seul document. Indiquez un de ses fichiers .md, .markdown, .html ou .htm."
+    ),
     "src.no_such_file": (
         "Fichier introuvable : {path}. Indiquez un fichier .md, .markdown, .html ou .htm, ou l'adresse "
         "d'une page."

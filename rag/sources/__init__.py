@@ -57,6 +57,8 @@ def load_one(file_or_url: str, timeout: float = 30.0, max_bytes: int | None = No
     limit = max_document_bytes() if max_bytes is None else max_bytes
     if not is_url(text):
         path = Path(text).expanduser()
+        if path.is_dir():
+            raise SourceError(t("src.preview_folder", path=text))
         if not path.is_file():
             raise SourceError(t("src.no_such_file", path=text))
         result = load_file(path, path.parent, max_bytes=limit)

@@ -153,6 +153,8 @@ def test_a_url_is_fetched_and_previewed(web_page, capsys):
 def test_errors_say_what_to_do(tmp_path, capsys):
     assert main(["preview", str(tmp_path / "absent.md")]) == 2
     assert "No such file" in capsys.readouterr().err
+    assert main(["preview", str(tmp_path)]) == 2  # a folder exists: it is not "missing"
+    assert f"{tmp_path} is a folder: a preview reads one document" in capsys.readouterr().err
     (tmp_path / "a.md").write_text("# A\n\nTexte.\n", encoding="utf-8")
     assert main(["preview", str(tmp_path / "a.md"), "--strategy", "semantic"]) == 2
     err = capsys.readouterr().err
