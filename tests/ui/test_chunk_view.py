@@ -25,3 +25,14 @@ def test_document_html_is_escaped():
     out = render_html(text, [chunk(0, 0, len(text), text)])
     assert "<script>" not in out and "<img" not in out
     assert "&lt;script&gt;" in out
+
+
+def test_hover_titles_follow_the_page_language():
+    from ui import i18n
+
+    text = "abcdefghij  "
+    chunks = [chunk(0, 0, 6, text), chunk(1, 4, 10, text)]
+    with i18n.language("fr"):
+        out = render_html(text, chunks)
+    assert 'title="morceau 0"' in out and 'title="chevauchement : morceaux 0, 1"' in out
+    assert 'title="dans aucun morceau"' in out and "chunk" not in out

@@ -100,3 +100,19 @@ def test_the_average_rank_row_reads_as_a_rank_like_its_card():
     cmp = {"metrics": {"mrr": {"a": 0.5, "b": 1.0, "delta": 0.5}}}
     row = evaluation.comparison_frame(cmp).set_index("measure").loc["average rank (1 = always first)"]
     assert (row["A"], row["B"], row["B - A"]) == ("2.0", "1.0", "-1.0")
+
+
+def test_gate_chart_speaks_french():
+    import json
+
+    from ui.present.charts import gate_chart
+
+    rows = [{"id": "q1", "question": "Q1 ?", "in_base": True, "cosine": 0.9, "coverage": 0.8, "unknown_names": []},
+            {"id": "o1", "question": "O1 ?", "in_base": False, "cosine": 0.8, "coverage": 0.2,
+             "unknown_names": ["Okta"]}]
+    with i18n.language("fr"):
+        shown = json.dumps(gate_chart(rows, 0.85, 0.5, {"min_cosine": 0.86, "min_coverage": 0.4}).to_plotly_json(),
+                           ensure_ascii=False, default=str)
+    assert "noms inconnus : Okta" in shown and "proximité 0.850" in shown
+    for english in ("cosine", "coverage", "in-base", "off-topic", "unknown", "share of", "best passage"):
+        assert english not in shown

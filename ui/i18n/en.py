@@ -110,6 +110,13 @@ TEXT = {
     "chart.best_score": "score of the best passage",
     "chart.lane_in": "article",
     "chart.lane_out": "trick",
+    "chart.unknown_names": "unknown names: {names}",
+    "chart.gate_point": "closeness %{x:.3f}, share of words %{y:.2f}",
+    "chart.closeness": "closeness {value}",
+    "chart.share": "share {value}",
+    "chunkview.none": "in no chunk",
+    "chunkview.one": "chunk {n}",
+    "chunkview.overlap": "overlap: chunks {ids}",
     "chart.passage": "passage",
     "chart.score": "score",
     # ingest

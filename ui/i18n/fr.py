@@ -110,6 +110,13 @@ TEXT = {
     "chart.best_score": "score du meilleur passage",
     "chart.lane_in": "article",
     "chart.lane_out": "piège",
+    "chart.unknown_names": "noms inconnus : {names}",
+    "chart.gate_point": "proximité %{x:.3f}, part des mots %{y:.2f}",
+    "chart.closeness": "proximité {value}",
+    "chart.share": "part {value}",
+    "chunkview.none": "dans aucun morceau",
+    "chunkview.one": "morceau {n}",
+    "chunkview.overlap": "chevauchement : morceaux {ids}",
     "chart.passage": "passage",
     "chart.score": "score",
     # import

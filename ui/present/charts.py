@@ -131,7 +131,7 @@ def gate_chart(
     question naming something no article mentions is marked with a cross (refused anyway)."""
     fig = go.Figure()
     points = [r for r in rows if r.get("cosine") is not None and r.get("coverage") is not None]
-    for name, in_base, color in (("in-base", True, IN_BASE), ("off-topic", False, OFF_TOPIC)):
+    for name, in_base, color in ((t("chart.in_base"), True, IN_BASE), (t("chart.off_topic"), False, OFF_TOPIC)):
         group = [r for r in points if bool(r.get("in_base")) == in_base]
         fig.add_trace(go.Scatter(
             x=[float(r["cosine"]) for r in group],
@@ -141,23 +141,24 @@ def gate_chart(
                         symbol=["x" if r.get("unknown_names") else "circle" for r in group],
                         line=dict(width=1, color="white")),
             hovertext=[f"{r.get('id')}: {str(r.get('question', ''))[:80]}"
-                       + (f"<br>unknown: {', '.join(r['unknown_names'])}" if r.get("unknown_names") else "")
+                       + ("<br>" + t("chart.unknown_names", names=", ".join(r["unknown_names"]))
+                          if r.get("unknown_names") else "")
                        for r in group],
-            hovertemplate="%{hovertext}<br>cosine %{x:.3f}, coverage %{y:.2f}<extra></extra>",
+            hovertemplate="%{hovertext}<br>" + t("chart.gate_point") + "<extra></extra>",
         ))
     xs = [float(r["cosine"]) for r in points] + [min_cosine]
     low, high = min(xs) - 0.01, max(xs) + 0.01
     fig.add_shape(type="rect", x0=min_cosine, x1=high, y0=min_coverage, y1=1.05,
                   fillcolor=PASSED, opacity=0.08, line_width=0)
-    _threshold_line(fig, min_cosine, "cosine", "#e65100", "dash", vertical=True)
-    _threshold_line(fig, min_coverage, "coverage", "#e65100", "dash", vertical=False)
+    _threshold_line(fig, min_cosine, t("chart.closeness", value=f"{min_cosine:.3f}"), "#e65100", "dash", vertical=True)
+    _threshold_line(fig, min_coverage, t("chart.share", value=f"{min_coverage:.2f}"), "#e65100", "dash", vertical=False)
     if suggested and suggested.get("min_cosine") is not None:
         fig.add_shape(type="rect", x0=float(suggested["min_cosine"]), x1=high,
                       y0=float(suggested["min_coverage"]), y1=1.05, line=dict(color=PASSED, dash="dot", width=2))
     fig.update_layout(
         height=380, margin=dict(l=10, r=10, t=30, b=10),
-        xaxis=dict(title="score of the best passage (dense cosine)", range=[low, high]),
-        yaxis=dict(title="share of the question's words the articles hold", range=[-0.05, 1.08]),
+        xaxis=dict(title=t("eval.gate_cosine"), range=[low, high]),
+        yaxis=dict(title=t("eval.gate_coverage"), range=[-0.05, 1.08]),
         legend=dict(orientation="h", y=-0.2),
     )
     return fig

@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from typing import Sequence
 
 from rag.chunking.base import Chunk
+from ui.i18n import t
 
 # Readable pastel backgrounds; chunk i uses PALETTE[i % len(PALETTE)].
 PALETTE = [
@@ -68,17 +69,17 @@ def render_html(markdown: str, chunks: Sequence[Chunk]) -> str:
             )
         if not seg.chunks:
             style = f"background:{UNCOVERED_COLOR};"
-            title = "not in any chunk"
+            title = t("chunkview.none")
         elif len(seg.chunks) == 1:
             style = f"background:{PALETTE[seg.chunks[0] % len(PALETTE)]};"
-            title = f"chunk {seg.chunks[0]}"
+            title = t("chunkview.one", n=seg.chunks[0])
         else:
             first = PALETTE[seg.chunks[0] % len(PALETTE)]
             style = (
                 f"background: repeating-linear-gradient(45deg, {first}, {first} 6px, "
                 f"{OVERLAP_COLOR} 6px, {OVERLAP_COLOR} 9px);"
             )
-            title = "overlap: chunks " + ", ".join(str(i) for i in seg.chunks)
-        parts.append(f'{marker}<span style="{style}" title="{title}">{body}</span>')
+            title = t("chunkview.overlap", ids=", ".join(str(i) for i in seg.chunks))
+        parts.append(f'{marker}<span style="{style}" title="{html.escape(title)}">{body}</span>')
     parts.append("</div>")
     return "".join(parts)
