@@ -271,15 +271,15 @@ def hnsw_phase(store: Store, corpus: Corpus, n: int) -> dict[str, Any]:
 PROBE = """
 import json, sys, time
 sys.path.insert(0, {bench!r})
-import store_scale as b
-store = b.open_store({engine!r}, b.Path({folder!r}))
+import store_scale as scale
+store = scale.open_store({engine!r}, scale.Path({folder!r}))
 start = time.perf_counter()
-store.count(b.COLLECTION, groups=b.READER)
+store.count(scale.COLLECTION, groups=scale.READER)
 opened = time.perf_counter() - start
-real = b.np.random.default_rng(1).normal(size=(20, b.DIMENSION)).astype(b.np.float32)
+real = scale.np.random.default_rng(1).normal(size=(20, scale.DIMENSION)).astype(scale.np.float32)
 for v in real:
-    store.search_hybrid(b.COLLECTION, (v / b.np.linalg.norm(v)).tolist(), b.sparse_query("Kerberos"), 6, groups=b.READER)
-print(json.dumps({{"open_seconds": round(opened, 2), "process_rss_mb": b.rss_mb()}}))
+    store.search_hybrid(scale.COLLECTION, (v / scale.np.linalg.norm(v)).tolist(), scale.sparse_query("Kerberos"), 6, groups=scale.READER)
+print(json.dumps({{"open_seconds": round(opened, 2), "process_rss_mb": scale.rss_mb()}}))
 store.close()
 """
 

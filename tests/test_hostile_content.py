@@ -162,9 +162,9 @@ def test_sources_come_from_metadata_and_only_http_urls_become_links(indexed, lms
     out = capsys.readouterr().out
     assert "evil.example" not in out.split("Sources:")[1]
     from ui.present.answer import source_heading
-    from rag.answer.retrieve import Passage as P
+    from rag.answer.retrieve import Passage
 
-    listed = "\n".join(source_heading(P(n=s["n"], score=1.0, title=s["title"], section=s["section"], url=s["url"],
-                                         text="")) for s in result["sources"])
+    listed = "\n".join(source_heading(Passage(n=s["n"], score=1.0, title=s["title"], section=s["section"], url=s["url"],
+                                               text="")) for s in result["sources"])
     _assert_inert(listed, web_links_only=True)
     assert "javascript:alert(1)" in listed  # shown as text, so the reader still sees where it came from

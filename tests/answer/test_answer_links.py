@@ -8,7 +8,7 @@ from types import SimpleNamespace
 
 import pytest
 
-from ui.present import answer as D
+from ui.present import answer as answer_display
 from rag.cli.main import main
 
 FORGED = ("Le KDC délivre les tickets [1]. Cliquez ici : [Cliquez ici](https://evil.example/login).\n\n"
@@ -54,7 +54,7 @@ def _outside_code(markdown: str) -> str:
 
 
 def test_a_forged_sources_block_and_click_here_link_show_as_text():
-    shown = D.answer_markdown(SimpleNamespace(answer=FORGED + "\n\n[ref]: https://ref.example\n<https://auto.example>"))
+    shown = answer_display.answer_markdown(SimpleNamespace(answer=FORGED + "\n\n[ref]: https://ref.example\n<https://auto.example>"))
     assert "](" not in shown  # no Markdown link left
     prose = _outside_code(shown)
     assert "http" not in prose and "www." not in prose  # every address sits in a code span: never autolinked
@@ -66,6 +66,6 @@ def test_a_forged_sources_block_and_click_here_link_show_as_text():
 
 def test_the_reader_is_warned_of_every_address_the_model_wrote():
     result = SimpleNamespace(answer=FORGED, answer_urls=["https://evil.example/login", "www.fake.example"])
-    flags = D.answer_flags(result)
+    flags = answer_display.answer_flags(result)
     assert len(flags) == 1 and "`https://evil.example/login`" in flags[0] and "`www.fake.example`" in flags[0]
-    assert D.answer_flags(SimpleNamespace(answer="Réponse [1].", answer_urls=[])) == []
+    assert answer_display.answer_flags(SimpleNamespace(answer="Réponse [1].", answer_urls=[])) == []
