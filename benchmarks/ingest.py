@@ -141,7 +141,7 @@ def stages(docs: list, strategy: str, runs: int) -> dict[str, Any]:
 
 def rate_worker(threads: int, runs: int) -> dict[str, Any]:
     """In a fresh process: the embedded model's chunks/s on the sample, and one query's latency."""
-    from rag.embeddings import EmbeddedEmbedder
+    from rag.embeddings.embedded import EmbeddedEmbedder
     from rag.embeddings.embedded import _model
 
     docs = load_documents(corpus_path(DOCS_FR))
@@ -190,7 +190,7 @@ def model_rates(runs: int) -> list[dict[str, Any]]:
 
 def share(docs: list, threads: int) -> dict[str, Any]:
     """A real ingestion with the embedded model: how much of it is not the model."""
-    from rag.embeddings import EmbeddedEmbedder
+    from rag.embeddings.embedded import EmbeddedEmbedder
 
     embedder = TimingEmbedder(EmbeddedEmbedder(threads=threads))
     with temp_data_dir("share") as data_dir:

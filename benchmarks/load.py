@@ -50,7 +50,7 @@ from _common import (  # noqa: E402
 
 from rag.answer.pipeline import ask  # noqa: E402
 from rag.demo import DEMO_DIR, QUESTIONS_PATH  # noqa: E402
-from rag.embeddings import EmbeddedEmbedder  # noqa: E402
+from rag.embeddings.embedded import EmbeddedEmbedder  # noqa: E402
 from rag.index.ingest import ingest  # noqa: E402
 from rag.answer.llm import LLMClient  # noqa: E402
 from rag.evaluate.questions import load_questions  # noqa: E402

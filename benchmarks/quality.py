@@ -51,7 +51,7 @@ from _common import (  # noqa: E402
 from rag.chunking import STRATEGIES, make_chunker  # noqa: E402
 from rag.config import Settings  # noqa: E402
 from rag.demo import DEMO_DIR, QUESTIONS_PATH  # noqa: E402
-from rag.embeddings import EmbeddedEmbedder  # noqa: E402
+from rag.embeddings.embedded import EmbeddedEmbedder  # noqa: E402
 from rag.evaluate.runner import run_eval  # noqa: E402
 from rag.index.ingest import ingest  # noqa: E402
 from rag.evaluate.questions import load_questions  # noqa: E402

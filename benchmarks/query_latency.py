@@ -42,7 +42,7 @@ from _common import (  # noqa: E402
 from store_scale import COLLECTION, Corpus  # noqa: E402
 
 from rag.demo import QUESTIONS_PATH  # noqa: E402
-from rag.embeddings import EMBEDDED_MODEL_ID, EmbeddedEmbedder  # noqa: E402
+from rag.embeddings.embedded import MODEL_ID as EMBEDDED_MODEL_ID, EmbeddedEmbedder  # noqa: E402
 from rag.evaluate.questions import load_questions  # noqa: E402
 from rag.answer.retrieve import retrieve  # noqa: E402
 from rag.index.store import Store  # noqa: E402

@@ -59,7 +59,7 @@ from _common import (  # noqa: E402
 
 from rag.chunking import DEFAULT_STRATEGY, make_chunker  # noqa: E402
 from rag.demo import QUESTIONS_PATH  # noqa: E402
-from rag.embeddings import EMBEDDED_MODEL_ID, EmbeddedEmbedder  # noqa: E402
+from rag.embeddings.embedded import MODEL_ID as EMBEDDED_MODEL_ID, EmbeddedEmbedder  # noqa: E402
 from rag.index import edge_store  # noqa: E402
 from rag.index.point_payload import point_payload  # noqa: E402
 from rag.index.versions import build_key  # noqa: E402

@@ -130,7 +130,7 @@ class _EchoingEmbeddings(FakeEmbeddingsServer):
 
 
 def test_embeddings_server_errors_never_carry_the_key():
-    from rag.embeddings import OpenAIEmbedder
+    from rag.embeddings.remote import OpenAIEmbedder
     from rag.errors import EmbeddingError
 
     state = _EchoingEmbeddings(url="", root="", dimension=8)

@@ -55,3 +55,24 @@ def test_presentation_helpers_run_without_streamlit():
     names, display = _last_two_lines(code)
     assert display == []
     assert {"ui.present.safe_markdown", "ui.present.evaluation", "ui.present.answer"} <= set(names)
+
+
+def test_no_module_passes_on_another_modules_names():
+    """No re-export facade: a module's __all__ lists what it defines, so an import names the
+    module that holds the code (rag.embeddings.remote, not rag.embeddings)."""
+    import ast
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[1]
+    passed_on = []
+    for path in sorted((root / "rag").rglob("*.py")):
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        defined = {node.name for node in tree.body if isinstance(node, (ast.FunctionDef, ast.ClassDef))}
+        defined |= {name.id for node in tree.body if isinstance(node, (ast.Assign, ast.AnnAssign))
+                    for target in (node.targets if isinstance(node, ast.Assign) else [node.target])
+                    for name in ast.walk(target) if isinstance(name, ast.Name)}
+        for node in tree.body:
+            if isinstance(node, ast.Assign) and any(getattr(t, "id", None) == "__all__" for t in node.targets):
+                passed_on += [f"{path.relative_to(root)}: {name}" for name in ast.literal_eval(node.value)
+                              if name not in defined]
+    assert passed_on == []

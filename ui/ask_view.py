@@ -16,7 +16,7 @@ from rag.errors import LLMError, RagError
 from rag.evaluate.questions import load_questions
 from rag.answer.retrieve import retrieve
 from ui.present.safe_markdown import sanitize_markdown
-from rag.sources import iter_folder
+from rag.sources.files import iter_folder
 from rag.answer.gate import gate_for
 from ui import indexing, lang
 from ui import resources

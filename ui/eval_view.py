@@ -15,8 +15,8 @@ from rag.demo import QUESTIONS_PATH
 from rag.errors import QuestionSetError, RagError
 from rag.evaluate.calibration import gate_shares
 from rag.evaluate.report import incomplete_notes
-from rag.evaluate.runner import (compare, list_runs, load_run, make_answer_fn, new_run_dir, run_eval,
-                                 shared_threshold, write_results)
+from rag.evaluate.runner import compare, make_answer_fn, run_eval, shared_threshold
+from rag.evaluate.runs import list_runs, load_run, new_run_dir, write_results
 from rag.evaluate.runs import results_csv
 from rag.evaluate.questions import Question, load_questions, questions_from_bytes
 from ui import lang

@@ -17,7 +17,8 @@ from rag.errors import RagError
 from rag.index.strategy_choice import settings_mismatch
 from rag.index.replacements import hold_back, replacements
 from rag.redact import strip_userinfo
-from rag.sources import WordPressSource, iter_folder
+from rag.sources.files import iter_folder
+from rag.sources.wordpress import WordPressSource
 from rag.sources.uploads import documents_from_uploads, pasted_document
 from ui import enrichment_view, indexing, lang
 from ui import resources

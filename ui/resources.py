@@ -13,9 +13,8 @@ import streamlit as st
 
 from rag import access
 from rag.config import Settings, normalize_base_url
-from rag.embeddings import resolve_embedder
+from rag.embeddings.resolve import embedder_for_collection, resolve_embedder
 from rag.errors import ConfigError, RagError, StoreError
-from rag.evaluate.runner import embedder_for_collection
 from rag.answer.llm import LLMClient
 from rag import status as rag_status
 from rag.status import gather_status
@@ -118,7 +117,7 @@ def store(s: Settings) -> Store:
 
 @st.cache_resource(show_spinner=False, ttl=600)
 def _collection_embedder(key: tuple, _settings: Settings, _info: dict) -> Any:
-    return embedder_for_collection(_settings, _info)[0]
+    return embedder_for_collection(_settings, _info, follow_collection=True)[0]  # the model that built it
 
 
 @st.cache_resource(show_spinner=False, ttl=60)

@@ -383,7 +383,7 @@ def ask(
     `with_llm` False: retrieval and the threshold only; `answer` stays None unless refused.
     """
     from rag.config import Settings
-    from rag.embeddings import embedder_for_collection
+    from rag.embeddings.resolve import embedder_for_collection
     from rag.answer.gate import gate_for
     from rag.answer.llm import LLMClient
     from rag.answer.retrieve import retrieve

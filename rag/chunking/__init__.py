@@ -6,11 +6,7 @@ import inspect
 from typing import Any
 
 from rag.i18n import t
-from rag.chunking.base import (
-    TINY_CHARS,
-    Chunk,
-    Chunker,
-)
+from rag.chunking.base import Chunker
 from rag.chunking.markdown import MarkdownChunker
 from rag.chunking.recursive import RecursiveChunker
 from rag.chunking.sections import SectionsChunker
@@ -63,9 +59,6 @@ def make_chunker(name: str, **settings: Any) -> Chunker:
 __all__ = [
     "STRATEGIES",
     "DEFAULT_STRATEGY",
-    "TINY_CHARS",
-    "Chunk",
-    "Chunker",
     "make_chunker",
     "setting_names",
     "default_settings",

@@ -14,21 +14,10 @@ from rag.errors import RagError, StoreError
 from rag.i18n import t
 from rag.answer.gate import resolve_params, save_calibration
 from rag.evaluate.runs import _slug
-from rag.evaluate.runner import (
-    compare,
-    embedder_for_collection,
-    format_comparison,
-    format_summary,
-    list_runs,
-    load_run,
-    make_answer_fn,
-    new_run_dir,
-    record_history,
-    run_eval,
-    shared_threshold,
-    write_comparison,
-    write_results,
-)
+from rag.embeddings.resolve import embedder_for_collection
+from rag.evaluate.report import format_comparison, format_summary
+from rag.evaluate.runner import compare, make_answer_fn, run_eval, shared_threshold, write_comparison
+from rag.evaluate.runs import list_runs, load_run, new_run_dir, record_history, write_results
 from rag.evaluate.questions import load_questions
 
 
@@ -96,7 +85,9 @@ def _run_one(
     if info is None:
         existing = ", ".join(store.list_collections()) or t("eval.none")
         raise StoreError(t("eval.no_collection", name=repr(collection), store=store.describe(), existing=existing))
-    embedder, sentence = embedder_for_collection(settings, info)
+    # The model that built the collection, whatever RAG_EMBED_MODEL says: two collections built with two
+    # models are compared with one embedder each, and any other model would score nonsense.
+    embedder, sentence = embedder_for_collection(settings, info, follow_collection=True)
     print(sentence, file=sys.stderr)
     threshold, source = shared or resolve_threshold(settings.threshold, info, info.get("embedding_model"))
     answer_fn = None if args.no_llm else make_answer_fn(settings, source)

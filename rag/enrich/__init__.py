@@ -21,7 +21,7 @@ from rag.config import Settings
 from rag.documents import Document
 from rag.enrich.cache import ContextCache
 from rag.enrich.lead import lead_context, lead_paragraph
-from rag.enrich.model import EnrichmentError, ModelContexts
+from rag.enrich.model import ModelContexts
 from rag.errors import ConfigError, LLMError
 
 NONE, LEAD, LLM, QUESTIONS = "none", "lead", "llm", "questions"
@@ -31,7 +31,7 @@ DEFAULT_MODE = NONE
 
 __all__ = [
     "MODES", "MODEL_MODES", "NONE", "LEAD", "LLM", "QUESTIONS", "DEFAULT_MODE", "EnrichStats", "Enricher",
-    "EnrichmentError", "enrichment_summary", "make_enricher", "resolve_enrichment", "enriched_text", "built_mode",
+    "enrichment_summary", "make_enricher", "resolve_enrichment", "enriched_text", "built_mode",
 ]
 
 

@@ -18,31 +18,17 @@ from rag.evaluate.calibration import calibrate
 from rag.config import Settings
 from rag.errors import RagError
 from rag.evaluate.metrics import contains_answer, cost_metrics, hit_rank, llm_metrics, retrieval_metrics, threshold_shares
-from rag.evaluate.report import format_comparison, format_summary
-from rag.evaluate.runs import CSV_FILE, RESULTS_FILE, list_runs, load_run, new_run_dir, record_history, write_results
-from rag.evaluate.questions import Question, load_questions
+from rag.evaluate.questions import Question
 
 __all__ = [
-    "CSV_FILE",
-    "RESULTS_FILE",
     "CONTRACT_SUMMARY_KEYS",
     "LLM_SUMMARY_KEYS",
-    "calibrate",
     "compare",
-    "embedder_for_collection",
-    "format_comparison",
-    "format_summary",
-    "list_runs",
-    "load_questions",
-    "load_run",
     "make_answer_fn",
-    "new_run_dir",
-    "record_history",
     "replay",
     "run_eval",
     "shared_threshold",
     "write_comparison",
-    "write_results",
 ]
 
 CONTRACT_SUMMARY_KEYS = (
@@ -485,13 +471,3 @@ def make_answer_fn(settings: Settings, threshold_source: str = "setting", llm: A
 
     return answer_fn
 
-
-def embedder_for_collection(settings: Settings, info: Mapping[str, Any]) -> tuple[Any, str]:
-    """The embedder that can query this collection: the model that built it.
-
-    Two collections built with two models are compared with one embedder each; any other
-    model would score nonsense, so the collection's recorded model wins over RAG_EMBED_MODEL.
-    """
-    from rag.embeddings import embedder_for_collection as for_collection
-
-    return for_collection(settings, info, follow_collection=True)

@@ -17,17 +17,17 @@ from rag.i18n import t
 from rag.chunking import make_chunker
 from rag.chunking.base import Chunk
 from rag.chunking.token_cap import cap_tokens
-from rag.embeddings import over_limit_note
+from rag.embeddings.embedded import over_limit_note
 from rag.documents import SKIPPED, WARNING, Document, Problem
 from rag.enrich import (
     MODEL_MODES,
     NONE,
     Enricher,
-    EnrichmentError,
     enriched_text,
     make_enricher,
     resolve_enrichment,
 )
+from rag.enrich.model import EnrichmentError
 from rag.errors import ConfigError, EmbeddingError, RagError, SourceError
 from rag.index.collection_size import embedded_size_note
 from rag.index.ingest_report import IngestProgress, IngestReport, ProgressCallback

@@ -17,7 +17,7 @@ from rag.sources.files import SUFFIXES, first_h1, iter_folder, load_file
 from rag.sources.limits import max_document_bytes, not_text, too_big
 from rag.sources.wordpress import WordPressSource
 
-__all__ = ["open_source", "load_one", "is_url", "WordPressSource", "iter_folder", "load_file"]
+__all__ = ["open_source", "load_one", "is_url"]
 
 _URL = re.compile(r"^https?://", re.I)
 

@@ -12,7 +12,7 @@ from rag.answer.pipeline import ask
 from rag.evaluate.calibration import row_answers
 from rag.config import Settings
 from rag.documents import Document
-from rag.embeddings import EmbeddedEmbedder
+from rag.embeddings.embedded import EmbeddedEmbedder
 from rag.evaluate.runner import run_eval
 from rag.answer.gate import (
     LOW_COSINE, UNKNOWN_NAMES, GateParams, decide, explain, gate, resolve_params, save_calibration, signals_from,

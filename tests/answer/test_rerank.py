@@ -13,7 +13,7 @@ from rag.answer.rerank import RERANK_CANDIDATES, Reranker, RerankError
 from rag.answer.retrieve import retrieve
 from rag.config import Settings
 from rag.documents import Document
-from rag.embeddings import EmbeddedEmbedder
+from rag.embeddings.embedded import EmbeddedEmbedder
 from rag.index.ingest import ingest
 from rag.index.store import Store
 from tests.fixtures.net import free_port, start_http_server, stop_http_server

@@ -6,7 +6,7 @@ import pytest
 
 from rag.config import Settings
 from rag.documents import Document
-from rag.embeddings import EmbeddedEmbedder
+from rag.embeddings.embedded import EmbeddedEmbedder
 from rag.errors import StoreError
 from rag.index.ingest import ingest
 from rag.answer.retrieve import QuestionError, retrieve

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 
-from rag.chunking import Chunk
+from rag.chunking.base import Chunk
 
 FENCE = re.compile(r"^[ \t]*(`{3,}|~{3,})")
 DELIMITER_ROW = re.compile(r"^[ \t]*\|?[ \t]*:?-+:?[ \t]*(\|[ \t]*:?-+:?[ \t]*)*\|?[ \t]*$")

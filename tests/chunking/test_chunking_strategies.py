@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from rag.chunking import DEFAULT_STRATEGY, STRATEGIES, TINY_CHARS, make_chunker, relevant_settings
+from rag.chunking import DEFAULT_STRATEGY, STRATEGIES, make_chunker, relevant_settings
+from rag.chunking.base import TINY_CHARS
 from rag.errors import ConfigError
 from tests.chunking.test_chunking_invariants import check_blocks_kept, check_common, check_concatenates
 

@@ -7,7 +7,7 @@ from rag.chunking import make_chunker
 from rag.chunking.token_cap import cap_tokens
 from rag.config import Settings
 from rag.documents import Document
-from rag.embeddings import EmbeddedEmbedder
+from rag.embeddings.embedded import EmbeddedEmbedder
 from rag.index.ingest import ingest
 from rag.index.store import Store
 

@@ -7,7 +7,7 @@ import json
 from rag.cli.main import main
 from rag.config import Settings
 from rag.documents import Document
-from rag.embeddings import OpenAIEmbedder
+from rag.embeddings.remote import OpenAIEmbedder
 from rag.index.ingest import ingest
 from rag.status import gather_status
 from rag.index.store import Store

@@ -3,7 +3,8 @@
 import numpy as np
 import pytest
 
-from rag.embeddings import EMBEDDED_MODEL_ID, EmbeddedEmbedder, OpenAIEmbedder
+from rag.embeddings.embedded import MODEL_ID as EMBEDDED_MODEL_ID, EmbeddedEmbedder
+from rag.embeddings.remote import OpenAIEmbedder
 
 KERBEROS = (
     "Pour purger le cache des tickets Kerberos d'un poste, lancez klist purge puis reconnectez "

@@ -3,13 +3,10 @@
 import pytest
 
 from rag.config import Settings
-from rag.embeddings import (
-    QWEN3_QUERY_PREFIX,
-    EmbeddedEmbedder,
-    OpenAIEmbedder,
-    prefixes_for,
-    resolve_embedder,
-)
+from rag.embeddings.embedded import EmbeddedEmbedder
+from rag.embeddings.prefixes import QWEN3_QUERY_PREFIX, prefixes_for
+from rag.embeddings.remote import OpenAIEmbedder
+from rag.embeddings.resolve import resolve_embedder
 from rag.errors import EmbeddingError
 from tests.fixtures.embeddings_server import free_port
 

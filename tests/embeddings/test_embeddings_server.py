@@ -2,7 +2,7 @@
 
 import pytest
 
-from rag.embeddings import OpenAIEmbedder
+from rag.embeddings.remote import OpenAIEmbedder
 from rag.errors import EmbeddingError
 from tests.fixtures.embeddings_server import fake_vector, free_port
 

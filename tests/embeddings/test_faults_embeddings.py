@@ -10,7 +10,7 @@ import pytest
 
 from rag.config import Settings
 from rag.documents import Document
-from rag.embeddings import OpenAIEmbedder
+from rag.embeddings.remote import OpenAIEmbedder
 from rag.index.ingest import ingest
 from rag.index.ingest_report import IngestProgress
 from rag.index.store import Store

@@ -52,7 +52,7 @@ def test_lead_context_is_embedded_and_indexed_but_never_cited(folder, fake_embed
 
     # BM25 sees the context: a word only the lead holds ("redémarrer") finds the Purger chunk too.
     from rag.answer.retrieve import retrieve
-    from rag.embeddings import OpenAIEmbedder
+    from rag.embeddings.remote import OpenAIEmbedder
 
     embedder = OpenAIEmbedder(fake_embeddings_env.url, fake_embeddings_env.model)
     found = retrieve("redémarrer", _store(data_dir), embedder, "blog", top_k=3, mode="hybrid")
@@ -110,7 +110,7 @@ def test_the_model_modes_refuse_clearly_without_a_chat_model(folder, fake_embedd
 
 
 def test_progress_counts_the_tokens_chunk_by_chunk(folder, fake_embeddings_env, lmstudio, data_dir):
-    from rag.embeddings import OpenAIEmbedder
+    from rag.embeddings.remote import OpenAIEmbedder
     from rag.enrich import make_enricher
     from rag.index.ingest import ingest
     from rag.sources import open_source

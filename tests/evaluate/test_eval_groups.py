@@ -8,9 +8,10 @@ import dataclasses
 import pytest
 
 from rag.config import Settings
-from rag.embeddings import EmbeddedEmbedder
+from rag.embeddings.embedded import EmbeddedEmbedder
 from rag.evaluate.questions import parse_jsonl
-from rag.evaluate.runner import list_runs, new_run_dir, run_eval, write_results
+from rag.evaluate.runner import run_eval
+from rag.evaluate.runs import list_runs, new_run_dir, write_results
 from rag.evaluate.runs import visible_to
 from rag.index.ingest import ingest
 from rag.index.store import Store

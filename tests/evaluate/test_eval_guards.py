@@ -12,7 +12,7 @@ from rag.cli.main import main
 from rag.config import Settings
 from rag.errors import QuestionSetError
 from rag.index.ingest import ingest
-from rag.embeddings import OpenAIEmbedder
+from rag.embeddings.remote import OpenAIEmbedder
 from rag.evaluate.questions import MAX_QUESTION_CHARS, parse_jsonl
 from rag.index.store import Store
 from tests.evaluate.eval_corpus import DOCS

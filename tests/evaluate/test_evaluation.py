@@ -9,21 +9,11 @@ from datetime import datetime
 import pytest
 
 from rag.config import Settings
-from rag.embeddings import EmbeddedEmbedder
+from rag.embeddings.embedded import EmbeddedEmbedder
 from rag.errors import RagError
-from rag.evaluate.runner import (
-    CONTRACT_SUMMARY_KEYS,
-    compare,
-    format_comparison,
-    format_summary,
-    list_runs,
-    load_run,
-    new_run_dir,
-    record_history,
-    replay,
-    run_eval,
-    write_results,
-)
+from rag.evaluate.report import format_comparison, format_summary
+from rag.evaluate.runner import CONTRACT_SUMMARY_KEYS, compare, replay, run_eval
+from rag.evaluate.runs import list_runs, load_run, new_run_dir, record_history, write_results
 from rag.evaluate.questions import parse_jsonl
 from rag.answer.retrieve import Passage
 from rag.index.store import Store

@@ -10,7 +10,8 @@ import pytest
 
 from rag.config import Settings
 from rag.documents import Document, Problem
-from rag.embeddings import EmbeddedEmbedder, OpenAIEmbedder
+from rag.embeddings.embedded import EmbeddedEmbedder
+from rag.embeddings.remote import OpenAIEmbedder
 from rag.errors import StoreError
 from rag.index.ingest_report import IngestProgress
 from rag.index.ingest import ingest as run_ingest
@@ -216,7 +217,7 @@ def test_killed_process_mid_write_then_rerun_gives_exactly_the_right_points(data
         import os
         from pathlib import Path
         from rag.config import Settings
-        from rag.embeddings import OpenAIEmbedder
+        from rag.embeddings.remote import OpenAIEmbedder
         from rag.index.store import Store
         from tests.index.test_ingest import _corpus, ingest
 
@@ -255,7 +256,7 @@ def test_killed_process_mid_write_then_rerun_gives_exactly_the_right_points(data
 
 # -- a real WordPress REST site (the local test server with real posts) ---------------------------
 
-from rag.sources import WordPressSource  # noqa: E402
+from rag.sources.wordpress import WordPressSource  # noqa: E402
 from tests.fixtures.wordpress import load_real_posts  # noqa: E402
 
 

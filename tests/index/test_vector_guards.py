@@ -8,7 +8,7 @@ import pytest
 
 from rag.config import Settings
 from rag.documents import Document
-from rag.embeddings import OpenAIEmbedder
+from rag.embeddings.remote import OpenAIEmbedder
 from rag.embeddings.base import vector_problem
 from rag.index.ingest import ingest
 from rag.answer.retrieve import retrieve

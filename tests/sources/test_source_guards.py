@@ -162,7 +162,7 @@ def test_a_link_leaving_the_folder_that_an_earlier_run_indexed_is_removed(tmp_pa
     (root / "passwd.md").symlink_to(outside / "passwd.md")
     # What an earlier version stored: the target's text under the link's name, public.
     store = Store(Settings(data_dir=data_dir))
-    from rag.embeddings import embedder_for_collection
+    from rag.embeddings.resolve import embedder_for_collection
     from rag.index.ingest import ingest
 
     embedder, _ = embedder_for_collection(Settings.from_env(), None)

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from rag.errors import SourceError
-from rag.sources import WordPressSource
+from rag.sources.wordpress import WordPressSource
 
 
 @pytest.mark.parametrize("url", ["file:///etc/passwd", "ftp://127.0.0.1/pub", "gopher://127.0.0.1:6333/_x",

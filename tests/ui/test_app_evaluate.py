@@ -9,7 +9,7 @@ from streamlit.testing.v1 import AppTest
 
 from rag.config import Settings
 from rag.documents import Document
-from rag.embeddings import EmbeddedEmbedder
+from rag.embeddings.embedded import EmbeddedEmbedder
 from rag.index.ingest import ingest
 from rag.index.store import Store
 from tests.evaluate.eval_corpus import QUESTIONS_JSONL, build_collection
