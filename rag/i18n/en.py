@@ -11,7 +11,7 @@ TEXT: dict[str, str] = {
     "cli.warning": "Warning: {message}",
     "cli.interrupted": "interrupted: run the same command again to resume",
     # rag/cli/ask.py
-    "ask.no_answer": "No answer was written: {error}",
+    "ask.no_answer": "No answer was written. {error}",
     "ask.passages": "Passages retrieved (threshold {threshold}, {source}):",
     "ask.below": "(below threshold)",
     "ask.answer_urls": "Web addresses written by the model, not taken from the sources (check them): {urls}",

@@ -14,7 +14,7 @@ TEXT: dict[str, str] = {
     "cli.warning": "Attention : {message}",
     "cli.interrupted": "interrompu : relancez la même commande pour reprendre",
     # rag/cli/ask.py
-    "ask.no_answer": "Aucune réponse n'a été rédigée : {error}",
+    "ask.no_answer": "Aucune réponse n'a été rédigée. {error}",
     "ask.passages": "Passages trouvés (seuil {threshold}, {source}) :",
     "ask.below": "(sous le seuil)",
     "ask.answer_urls": "Adresses web écrites par le modèle, absentes des sources (vérifiez-les) : {urls}",
