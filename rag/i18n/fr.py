@@ -566,7 +566,7 @@ TEXT: dict[str, str] = {
     ),
     "emb.describe_unknown": "le modèle d'embeddings du serveur {url} (pas encore joignable)",
     "emb.dims": ", {n} dimensions",
-    "emb.describe": "{model} sur {server} ({url}){dims}",
+    "emb.describe": "le modèle {model} de {server} ({url}){dims}",
     "emb.timeout": (
         "Le serveur d'embeddings {url} n'a pas répondu en {seconds} s pour le modèle {model} ({where}) : "
         "il charge peut-être le modèle, ou il est surchargé ; réessayez, ou augmentez RAG_TIMEOUT."
@@ -632,7 +632,7 @@ TEXT: dict[str, str] = {
     "emb.threads_one": "{n} thread",
     "emb.threads_other": "{n} threads",
     "emb.default_threads": "threads par défaut",
-    "emb.embedded": "multilingual-e5-small intégré ({n} dimensions, dans ce processus, {threads})",
+    "emb.embedded": "le multilingual-e5-small intégré ({n} dimensions, dans ce processus, {threads})",
     # rag/index: the store, its collections, migration
     "store.no_collection": (
         "La collection {name} n'existe pas dans {store}. Indexez d'abord une source : rag ingest SOURCE "
