@@ -21,7 +21,7 @@ from rag.evaluate.runs import results_csv
 from rag.evaluate.questions import Question, load_questions, questions_from_bytes
 from ui import lang
 from ui import resources
-from ui.i18n import formatter, t
+from ui.i18n import formatter, t, tn
 
 RESULTS = "eval_results"  # {"runs": {collection: results}, "paths": {collection: folder}}
 SAVED = "eval_saved"  # (collection, threshold) just saved: said once, after the rerun that shows it
@@ -48,7 +48,7 @@ def question_set() -> tuple[list[Question], str] | None:
 def estimate(questions: int, collections: int, with_llm: bool, settings: Any) -> str:
     """How long the run will take, said before it starts."""
     seconds = evaluation.estimate_seconds(list_runs(settings), questions, collections, with_llm)
-    return t("eval.eta", questions=questions, collections=collections, estimate=evaluation.duration_text(seconds))
+    return tn("eval.eta", collections, questions=questions, estimate=evaluation.duration_text(seconds))
 
 
 def run(questions: Sequence[Question], label: str, collections: Sequence[str], with_llm: bool,

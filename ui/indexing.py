@@ -14,7 +14,7 @@ from rag.index.progress import format_progress
 from ui.present.safe_markdown import escape_link_text
 from ui import enrichment_view, lang
 from ui import resources
-from ui.i18n import t
+from ui.i18n import t, tn
 
 REPORT = "ingest_report"
 
@@ -74,7 +74,7 @@ def show_report(report: IngestReport) -> None:
         st.dataframe([{t("rep.document"): item, t("rep.reason"): reason} for item, reason in report.failed],
                      hide_index=True)
     if report.skipped:
-        st.caption(t("rep.skipped", n=len(report.skipped)))
+        st.caption(tn("rep.skipped", len(report.skipped)))
         st.dataframe([{t("rep.document"): item, t("rep.reason"): reason} for item, reason in report.skipped],
                      hide_index=True,
                      key="skipped_documents")

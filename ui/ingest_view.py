@@ -188,9 +188,9 @@ def _confirm_replacements(store: Any, collection: str, items: Sequence[Document 
     found = replacements(store, collection, [i for i in items if isinstance(i, Document)]) if collection else []
     if not found:
         return True
-    st.warning(t("ing.replace_warning", n=len(found))
+    st.warning(tn("ing.replace_warning", len(found))
                + "\n\n" + "\n".join(f"- {escape_link_text(r.sentence())}" for r in found))
-    return st.checkbox(t("ing.replace_confirm", n=len(found)), value=False, key=f"replace_{collection}")
+    return st.checkbox(tn("ing.replace_confirm", len(found)), value=False, key=f"replace_{collection}")
 
 
 def _index(items: Sequence[Document | Problem], settings: Any, store: Any, name: str, strategy: str,

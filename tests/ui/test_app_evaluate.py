@@ -39,6 +39,8 @@ def metrics(at: AppTest) -> dict[str, str]:
 def test_shipped_set_retrieval_only_metrics_chart_and_live_threshold(app_env, lmstudio):
     at = evaluate_page()
     assert at.multiselect(key="eval_collections").value == ["blog"]
+    # How long it will take, said before it starts, with "1 collection" in the singular.
+    assert any(c.value.startswith("68 questions on 1 collection: about ") for c in at.caption)
     at.button(key="run_eval").click().run()
     assert not at.exception, [e.value for e in at.exception]
     assert lmstudio.chat_calls == 0  # retrieval only by default
