@@ -74,7 +74,7 @@ def resolve_embedder(
         known = [m.id for m in server.models]
         if server.kind == LMSTUDIO and choice not in known:
             embedder.close()
-            names = ", ".join(m.id for m in server.embedding_models) or "none"
+            names = ", ".join(m.id for m in server.embedding_models) or t("llm.none")
             raise EmbeddingError(t("emb.no_such_model", choice=choice, url=shown, names=names))
         return embedder, t("emb.using_setting", choice=choice, what=embedder.describe())
 

@@ -83,6 +83,15 @@ def test_explicit_model_unknown_to_lm_studio_lists_the_embedding_models(fake_emb
         resolve_embedder(settings_for(server.url, "text-embedding-absent"), env=NO_ENV)
 
 
+def test_explicit_model_on_a_server_with_no_embedding_model_says_so_in_french(fake_embeddings_server):
+    from rag.i18n import language
+
+    server = fake_embeddings_server(models=[{"id": "qwen3-4b-chat", "type": "llm", "state": "loaded"}])
+    with language("fr"), pytest.raises(EmbeddingError) as caught:
+        resolve_embedder(settings_for(server.url, "text-embedding-absent"), env=NO_ENV)
+    assert "Ses modèles d'embeddings : aucun." in str(caught.value)  # not "none" in a French sentence
+
+
 def test_explicit_model_and_prefixes_from_the_environment(fake_embeddings_server):
     server = fake_embeddings_server()
     env = {"RAG_QUERY_PREFIX": "Instruct: find\\nQuery:", "RAG_DOCUMENT_PREFIX": "doc: "}
