@@ -60,8 +60,8 @@ class Question:
 
 
 class _Problems:
-    def __init__(self, source: str) -> None:
-        self.source = source
+    def __init__(self, source: str | None) -> None:
+        self.source = source or t("qs.default_source")
         self.items: list[str] = []
 
     def add(self, line: int, message: str) -> None:
@@ -113,7 +113,7 @@ def question_from_mapping(
     else:
         qid = str(raw_id).strip()
         if not qid:
-            problems.add(line, "missing field 'id'")
+            problems.add(line, t("qs.missing", name="id"))
 
     text = obj["question"]
     if not isinstance(text, str):
@@ -145,13 +145,9 @@ def question_from_mapping(
             also = [u.strip() for u in also_raw if u.strip()]
 
     if obj["in_base"] is True and not source:
-        problems.add(line, "in_base is true but expected_source is missing: give the url of the article that answers")
+        problems.add(line, t("qs.in_base_no_source"))
     if obj["in_base"] is False and source:
-        problems.add(
-            line,
-            "in_base is false but expected_source is set: an off-topic question has no source "
-            "(set in_base to true, or clear expected_source)",
-        )
+        problems.add(line, t("qs.off_topic_with_source"))
 
     if len(problems.items) > before:
         return None
@@ -176,7 +172,7 @@ def _check_duplicates(questions: list[Question], problems: _Problems) -> None:
             first_line[q.id] = q.line
 
 
-def parse_jsonl(text: str, source: str = "question set") -> list[Question]:
+def parse_jsonl(text: str, source: str | None = None) -> list[Question]:
     """Parse JSON Lines text: one question object a line, blank lines ignored."""
     problems = _Problems(source)
     questions: list[Question] = []
@@ -220,7 +216,7 @@ def _cell_list(value: str, line: int, problems: _Problems) -> list[str] | None:
     return [part.strip() for part in value.split(";") if part.strip()]
 
 
-def parse_csv(text: str, source: str = "question set") -> list[Question]:
+def parse_csv(text: str, source: str | None = None) -> list[Question]:
     """Parse CSV with a header row naming the contract's columns (comma, semicolon or tab)."""
     problems = _Problems(source)
     first_line = text.split("\n", 1)[0]
@@ -265,7 +261,7 @@ def parse_csv(text: str, source: str = "question set") -> list[Question]:
             else:
                 obj[name] = value.strip() or None
         if obj["in_base"] is None and "in_base" in cells and not cells["in_base"].strip():
-            problems.add(line, "missing field 'in_base' (true or false)")
+            problems.add(line, t("qs.missing_in_base"))
             continue
         if obj["in_base"] is None:
             continue
@@ -291,7 +287,7 @@ def _decode(data: bytes, source: str) -> str:
         raise QuestionSetError(t("qs.not_utf8", source=source, line=line)) from exc
 
 
-def parse_questions(text: str, fmt: str, source: str = "question set") -> list[Question]:
+def parse_questions(text: str, fmt: str, source: str | None = None) -> list[Question]:
     """Parse text as "jsonl" or "csv"."""
     if fmt == "csv":
         return parse_csv(text, source)

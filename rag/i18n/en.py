@@ -744,6 +744,13 @@ TEXT: dict[str, str] = {
     "qs.text_or_null": "'{name}' must be text or null, got {kind} {value}",
     "qs.missing": "missing field '{name}'",
     "qs.text": "'{name}' must be text, got {kind} {value}",
+    "qs.default_source": "question set",
+    "qs.missing_in_base": "missing field 'in_base' (true or false)",
+    "qs.in_base_no_source": "in_base is true but expected_source is missing: give the url of the article that answers",
+    "qs.off_topic_with_source": (
+        "in_base is false but expected_source is set: an off-topic question has no source (set in_base to "
+        "true, or clear expected_source)"
+    ),
     "qs.empty_question": "missing field 'question' (it is empty)",
     "qs.too_long": (
         "'question' is {n} characters long, over the {limit} a question may have: shorten it (a pasted "

@@ -805,6 +805,13 @@ TEXT: dict[str, str] = {
     "qs.text_or_null": "'{name}' doit être du texte ou null, reçu : {kind} {value}",
     "qs.missing": "champ '{name}' manquant",
     "qs.text": "'{name}' doit être du texte, reçu : {kind} {value}",
+    "qs.default_source": "jeu de questions",
+    "qs.missing_in_base": "champ 'in_base' manquant (true ou false)",
+    "qs.in_base_no_source": "in_base vaut true mais expected_source manque : donnez l'url de l'article qui répond",
+    "qs.off_topic_with_source": (
+        "in_base vaut false mais expected_source est renseigné : une question hors sujet n'a pas de source "
+        "(mettez in_base à true, ou videz expected_source)"
+    ),
     "qs.empty_question": "champ 'question' manquant (il est vide)",
     "qs.too_long": (
         "'question' fait {n} caractères, au-delà des {limit} permis pour une question : raccourcissez-la "

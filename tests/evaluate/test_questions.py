@@ -143,3 +143,23 @@ def test_uploaded_question_sets_are_parsed_or_refused_clearly():
     assert questions_from_bytes(jsonl, "set.jsonl")[0].in_base is False
     with pytest.raises(QuestionSetError):
         questions_from_bytes("id;question\n1;é".encode("cp1252"), "set.csv")
+
+
+def test_a_french_reader_reads_every_problem_in_french():
+    from rag.i18n import language
+
+    text = ('{"question": "Q ?", "in_base": false}\n'
+            '{"id": "b", "question": "R ?", "in_base": true}\n'
+            '{"id": "c", "question": "S ?", "in_base": false, "expected_source": "a.md"}\n')
+    with language("fr"), pytest.raises(QuestionSetError) as info:
+        parse_jsonl(text)
+    assert info.value.problems == [
+        "ligne 1 : champ 'id' manquant",
+        "ligne 2 : in_base vaut true mais expected_source manque : donnez l'url de l'article qui répond",
+        "ligne 3 : in_base vaut false mais expected_source est renseigné : une question hors sujet n'a pas de source "
+        "(mettez in_base à true, ou videz expected_source)",
+    ]
+    assert str(info.value).startswith("jeu de questions : 3 problèmes")
+    with language("fr"), pytest.raises(QuestionSetError) as info:
+        questions_from_bytes(b"id,question,in_base\nx,Q ?,\n", "set.csv")
+    assert info.value.problems == ["ligne 2 : champ 'in_base' manquant (true ou false)"]
