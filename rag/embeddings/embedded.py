@@ -75,7 +75,7 @@ class EmbeddedEmbedder(Embedder):
     def embed_query(self, text: str) -> list[float]:
         with _CALL_LOCK:
             raw = self._e5.query([text])
-        return self.check_vectors(raw.tolist(), 1, ["the query"])[0]
+        return self.check_vectors(raw.tolist(), 1, [t("vec.query")])[0]
 
     def describe(self) -> str:
         threads = tn("emb.threads", self.threads) if self.threads else t("emb.default_threads")

@@ -106,7 +106,7 @@ class OpenAIEmbedder(Embedder):
 
     def embed_query(self, text: str) -> list[float]:
         self._setup()
-        return self._embed_batch([self.query_prefix + text], "query", ["the query"], 0)[0]
+        return self._embed_batch([self.query_prefix + text], "query", [t("vec.query")], 0)[0]
 
     def describe(self) -> str:
         try:

@@ -480,6 +480,8 @@ TEXT: dict[str, str] = {
     "vec.zero": "an all-zero vector",
     "vec.float32": "values too large or too small for 32-bit floats (they would be stored as infinite or NaN)",
     "vec.input": "input #{i}",
+    "vec.query": "the query",
+    "vec.the_collection": "the collection",
     "vec.batch_count": "the embedding model returned {n} vectors for {count} chunks",
     "vec.batch_dimension": "the embedding model returned {n} dimensions for {label}, the collection has {dimension}",
     "vec.batch_problem": "the embedding model returned {problem} for {label}: not stored",

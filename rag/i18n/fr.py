@@ -520,6 +520,8 @@ TEXT: dict[str, str] = {
         "comme infinies ou NaN)"
     ),
     "vec.input": "entrée n° {i}",
+    "vec.query": "la question",
+    "vec.the_collection": "la collection",
     "vec.batch_count": "le modèle d'embeddings a renvoyé {n} vecteurs pour {count} morceaux",
     "vec.batch_dimension": "le modèle d'embeddings a renvoyé {n} dimensions pour {label}, la collection en a {dimension}",
     "vec.batch_problem": "le modèle d'embeddings a renvoyé {problem} pour {label} : non stocké",

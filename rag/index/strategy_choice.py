@@ -45,7 +45,7 @@ def resolve_strategy(
     if not full and settings_mismatch(info, strategy, chunk_settings):
         wanted = make_chunker(strategy, **(chunk_settings or {})).settings()
         recorded = (info or {}).get("chunk_settings") or {}
-        name = (info or {}).get("name") or "the collection"
+        name = (info or {}).get("name") or t("vec.the_collection")
         raise ConfigError(t("store.other_strategy", name=repr(name), built=built, recorded=settings_text(recorded),
                               strategy=strategy, wanted=settings_text(wanted)))
     return strategy, chunk_settings

@@ -147,3 +147,15 @@ def test_no_embedding_model_on_the_server_is_explained(fake_embeddings_server):
     with pytest.raises(EmbeddingError, match=r"offers no embedding model \(its models: qwen3-4b-chat\)"):
         OpenAIEmbedder(server.url).embed_query("a")
 
+
+
+def test_a_zero_vector_for_the_question_is_named_in_the_readers_language(fake_embeddings_server):
+    from rag.i18n import language
+
+    server = fake_embeddings_server()
+    embedder = OpenAIEmbedder(server.url, MODEL)
+    embedder.embed_query("sonde")  # measures the dimension while the server behaves
+    server.mode = "zeros"
+    with language("fr"), pytest.raises(EmbeddingError) as caught:
+        embedder.embed_query("question")
+    assert "vecteur entièrement nul pour la question" in str(caught.value)
