@@ -146,6 +146,10 @@ def test_the_command_lines_help_in_each_language(tmp_path):
     assert french.returncode == 2
     assert french.stderr.splitlines()[-1] == ("rag ask : erreur : argument --mode : choix invalide : 'bad' "
                                               "(choisissez parmi 'auto', 'dense', 'hybrid')")
+    number = _rag(_env(tmp_path, LANG="fr_FR.UTF-8"), "ask", "--top-k", "six", "question")
+    assert number.stderr.splitlines()[-1] == "rag ask : erreur : argument --top-k : 'six' n'est pas un nombre entier valide"
+    english = _rag(_env(tmp_path, RAG_UI_LANG="en"), "ask", "--top-k", "six", "question")
+    assert english.stderr.splitlines()[-1] == "rag ask: error: argument --top-k: invalid int value: 'six'"
     missing = _rag(_env(tmp_path, LANG="fr_FR.UTF-8"), "ask")
     assert missing.stderr.splitlines()[-1] == "rag ask : erreur : ces arguments sont obligatoires : QUESTION"
     english = _rag(_env(tmp_path, RAG_UI_LANG="en"), "ask")

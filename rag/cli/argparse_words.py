@@ -27,12 +27,20 @@ _SENTENCES = [
 ]
 
 
+# The option types argparse names by their Python name ("invalid int value"): in French, in a reader's
+# words; the English stays argparse's, word for word.
+_TYPES = {"int": "argparse.type_int", "float": "argparse.type_float"}
+
+
 def translate(message: str) -> str:
     """argparse's `message` in the current language, or as it is when it is not one listed."""
     for pattern, key in _SENTENCES:
         match = pattern.match(message)
         if match:
-            return t(key, **match.groupdict())
+            words = match.groupdict()
+            if words.get("type") in _TYPES:
+                words["type"] = t(_TYPES[words["type"]])
+            return t(key, **words)
     return message
 
 

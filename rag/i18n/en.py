@@ -998,6 +998,8 @@ TEXT: dict[str, str] = {
     "argparse.unrecognized": "unrecognized arguments: {names}",
     "argparse.choice": "argument {name}: invalid choice: {value} (choose from {choices})",
     "argparse.value": "argument {name}: invalid {type} value: {value}",
+    "argparse.type_int": "int",
+    "argparse.type_float": "float",
     "argparse.one": "argument {name}: expected one argument",
     "argparse.at_least_one": "argument {name}: expected at least one argument",
     "argparse.at_most_one": "argument {name}: expected at most one argument",
