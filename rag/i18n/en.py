@@ -262,11 +262,14 @@ TEXT: dict[str, str] = {
     ),
     "report.ingest": (
         "Collection {name} ({strategy}, {model}): {new} new, {changed} changed, {unchanged} unchanged, "
-        "{skipped}{failed} failed, {pruned} pruned; {chunks} chunks written in {seconds}s."
+        "{skipped}{failed} failed, {pruned} pruned; {written} in {seconds}s."
     ),
     "report.ingest_skipped": "{n} skipped (no text), ",
     "report.verify_failed": "Verification FAILED: {error}",
-    "report.verified": "Verified {n} stored points (vector size and non-zero).",
+    "report.written_one": "{n} chunk written",
+    "report.written_other": "{n} chunks written",
+    "report.verified_one": "Verified {n} stored point (vector size and non-zero).",
+    "report.verified_other": "Verified {n} stored points (vector size and non-zero).",
     "report.aborted": "Stopped early: {why}",
     "report.warning": "warning: {message}",
     "report.skipped": "skipped {item}: {reason}",

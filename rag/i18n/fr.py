@@ -282,11 +282,14 @@ TEXT: dict[str, str] = {
     ),
     "report.ingest": (
         "Collection {name} ({strategy}, {model}) : nouveaux {new}, modifiés {changed}, inchangés "
-        "{unchanged}, {skipped}en échec {failed}, retirés {pruned} ; {chunks} morceaux écrits en {seconds} s."
+        "{unchanged}, {skipped}en échec {failed}, retirés {pruned} ; {written} en {seconds} s."
     ),
     "report.ingest_skipped": "ignorés (sans texte) {n}, ",
     "report.verify_failed": "Vérification ÉCHOUÉE : {error}",
-    "report.verified": "{n} points stockés vérifiés (taille des vecteurs, non nuls).",
+    "report.written_one": "{n} morceau écrit",
+    "report.written_other": "{n} morceaux écrits",
+    "report.verified_one": "{n} point stocké vérifié (taille du vecteur, non nul).",
+    "report.verified_other": "{n} points stockés vérifiés (taille des vecteurs, non nuls).",
     "report.aborted": "Arrêt anticipé : {why}",
     "report.warning": "attention : {message}",
     "report.skipped": "{item} : {reason}",

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, field
 from typing import Any, Callable
 
-from rag.i18n import t
+from rag.i18n import t, tn
 from rag.enrich import enrichment_summary
 
 
@@ -64,14 +64,14 @@ class IngestReport:
         skipped = t("report.ingest_skipped", n=len(self.skipped)) if self.skipped else ""
         lines = [t("report.ingest", name=repr(self.collection), strategy=self.strategy, model=self.embedding_model,
                    new=self.new, changed=self.changed, unchanged=self.unchanged, skipped=skipped,
-                   failed=len(self.failed), pruned=self.pruned, chunks=self.chunks_written,
+                   failed=len(self.failed), pruned=self.pruned, written=tn("report.written", self.chunks_written),
                    seconds=f"{self.seconds:.1f}")]
         if self.enrichment:
             lines.append(enrichment_summary(self.enrichment))
         if self.verify_error:
             lines.append(t("report.verify_failed", error=self.verify_error))
         elif self.verified:
-            lines.append(t("report.verified", n=self.verified))
+            lines.append(tn("report.verified", self.verified))
         if self.aborted:
             lines.append(t("report.aborted", why=self.aborted))
         for message in self.warnings:

@@ -19,3 +19,18 @@ def test_one_chunk_and_one_document_are_singular():
     with language("en"):
         assert format_progress(progress(1, 1, 1)) == "1/1 document, 1 chunk"
         assert format_progress(progress(2, None, 0)) == "2 documents, 0 chunks"
+
+
+def test_the_ingest_summary_agrees_with_its_counts():
+    from rag.index.ingest_report import IngestReport
+
+    one = IngestReport("demo", "markdown", "embedded:multilingual-e5-small", new=1, chunks_written=1, verified=1, seconds=0.4)
+    with language("fr"):
+        lines = one.summary().splitlines()
+    assert lines[0].endswith("; 1 morceau écrit en 0.4 s.")
+    assert lines[1] == "1 point stocké vérifié (taille du vecteur, non nul)."
+    with language("en"):
+        assert IngestReport("demo", "markdown", "m", chunks_written=3, verified=3).summary().splitlines() == [
+            "Collection 'demo' (markdown, m): 0 new, 0 changed, 0 unchanged, 0 failed, 0 pruned; 3 chunks written in 0.0s.",
+            "Verified 3 stored points (vector size and non-zero).",
+        ]
