@@ -40,7 +40,7 @@ def run(
     enricher = enrichment_view.enricher_for(enrichment, settings)  # no chat model: said before anything runs
     if enricher is None:
         return None
-    bar = st.progress(0.0, text=t("ing.indexing", n=len(items), name=collection))
+    bar = st.progress(0.0, text=t("ing.indexing", documents=tn("count.documents", len(items)), name=collection))
 
     def on_progress(p: IngestProgress) -> None:
         fraction = p.docs_done / p.docs_total if p.docs_total else 0.0
@@ -56,7 +56,7 @@ def run(
     finally:
         enricher.close()
         resources.refresh_status()
-    bar.progress(1.0, text=t("ing.done", seconds=f"{report.seconds:.1f}", chunks=report.chunks_written))
+    bar.progress(1.0, text=t("ing.done", seconds=f"{report.seconds:.1f}", chunks=tn("count.passages_written", report.chunks_written)))
     return report
 
 
@@ -68,7 +68,7 @@ def show_report(report: IngestReport) -> None:
     cols[2].metric(t("rep.unchanged"), report.unchanged)
     cols[3].metric(t("rep.failed"), len(report.failed))
     summary = t("rep.summary", name=escape_link_text(report.collection), strategy=report.strategy,
-                chunks=report.chunks_written, seconds=f"{report.seconds:.1f}")
+                chunks=tn("count.passages_written", report.chunks_written), seconds=f"{report.seconds:.1f}")
     (st.success if report.ok else st.warning)(summary)
     if report.failed:
         st.dataframe([{t("rep.document"): item, t("rep.reason"): reason} for item, reason in report.failed],

@@ -230,7 +230,7 @@ def index_section(items: Sequence[Document | Problem], previews: Sequence[tuple[
     enrichment = enrichment_view.choose(info, cols[2])
     cols[3].caption(t("ing.uses", settings=document_display.settings_words(chosen or {})))
     if info:
-        cols[3].caption(t("ing.existing", points=info.get("points")))
+        cols[3].caption(t("ing.existing", points=tn("count.passages", int(info.get("points") or 0))))
     documents = sum(1 for i in items if isinstance(i, Document))
     mismatch = bool(info) and settings_mismatch(info, strategy, chosen)
     other_enrichment = enrichment_view.mismatch(info, enrichment, name)

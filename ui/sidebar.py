@@ -16,7 +16,7 @@ from rag.index.store import Store
 from rag.answer.threshold import default_threshold
 from ui import lang
 from ui import resources
-from ui.i18n import formatter, t
+from ui.i18n import formatter, t, tn
 from ui.kept import kept
 
 
@@ -52,7 +52,7 @@ def _collection_lines(info: dict[str, Any] | None, name: str, embedded: bool, ed
         st.caption(t("side.no_collection", name=escape_link_text(name)) if editor
                    else t("side.nothing_to_read", name=escape_link_text(name)))
         return
-    st.caption(t("side.points", points=info.get("points", 0), strategy=info.get("strategy")) + " · "
+    st.caption(t("side.points", points=tn("count.passages", int(info.get("points") or 0)), strategy=info.get("strategy")) + " · "
                + threshold_line(info, st.session_state.get(resources.THRESHOLD)))
     st.caption(t("side.model", model=f"`{info.get('embedding_model')}`", dims=info.get("dimension")))
     note = embedded_size_note(int(info.get("points") or 0)) if embedded else None

@@ -12,7 +12,7 @@ from rag.chunking.preview import ALL, chunkers, preview
 from rag.embeddings.curl import DEFAULT_URLS, TARGET_LMSTUDIO, TARGET_OLLAMA, TARGETS, curl_command, suggested_model
 from rag.chunking.stats import first_line, summarize, warnings_text
 from rag.documents import Document
-from rag.i18n import t
+from rag.i18n import t, tn
 from rag.sources import load_one
 from rag.sources.limits import DEFAULT_MAX_DOC_MB, MAX_DOC_MB_ENV, max_document_bytes
 
@@ -54,7 +54,7 @@ def render_text(document: Document, strategy: str = ALL, **given: Any) -> str:
         lines += [
             "",
             f"== {chunker.name} ({settings})",
-            t("preview.stats", chunks=stats["chunks"], min=stats["min_chars"], median=f"{stats['median_chars']:g}",
+            t("preview.stats", chunks=tn("preview.chunks", stats["chunks"]), min=stats["min_chars"], median=f"{stats['median_chars']:g}",
               max=stats["max_chars"], warnings=warnings_text(stats["warnings"])),
         ]
         for c in chunks:

@@ -204,7 +204,9 @@ TEXT: dict[str, str] = {
     "report.missed": "missed",
     # rag/cli/preview.py
     "preview.document": "{title}  ({url}, {n} characters)",
-    "preview.stats": "   {chunks} chunks; characters min {min}, median {median}, max {max}; warnings: {warnings}",
+    "preview.chunks_one": "{n} chunk",
+    "preview.chunks_other": "{n} chunks",
+    "preview.stats": "   {chunks}; characters min {min}, median {median}, max {max}; warnings: {warnings}",
     "preview.none": "none",
     # rag/answer/llm.py: the chat server
     "llm.unreachable": (

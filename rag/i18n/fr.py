@@ -219,8 +219,10 @@ TEXT: dict[str, str] = {
     "report.missed": "manquée",
     # rag/cli/preview.py
     "preview.document": "{title}  ({url}, {n} caractères)",
+    "preview.chunks_one": "{n} morceau",
+    "preview.chunks_other": "{n} morceaux",
     "preview.stats": (
-        "   {chunks} morceaux ; caractères min {min}, médiane {median}, max {max} ; avertissements : "
+        "   {chunks} ; caractères min {min}, médiane {median}, max {max} ; avertissements : "
         "{warnings}"
     ),
     "preview.none": "aucun",

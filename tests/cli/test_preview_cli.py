@@ -108,6 +108,12 @@ def test_one_strategy_text_listing(guide, capsys):
     assert "| -lh | Partie haute de l’identifiant de session. |  [table_split, no_heading_context]" in out
 
 
+def test_a_single_chunk_is_one_chunk(tmp_path, capsys):
+    (tmp_path / "court.md").write_text("# Court\n\nUne ligne.\n", encoding="utf-8")
+    assert main(["preview", str(tmp_path / "court.md"), "--strategy", "markdown"]) == 0
+    assert "   1 chunk; characters min" in capsys.readouterr().out
+
+
 def test_html_file_is_converted_before_chunking(tmp_path, capsys):
     page = tmp_path / "page.html"
     page.write_text(
