@@ -93,6 +93,9 @@ def print_result(result: AskResult, out: TextIO, already_streamed: bool = False,
             say()
             source = t(_SOURCE_KEYS[result.threshold_source]) if result.threshold_source in _SOURCE_KEYS else result.threshold_source
             say(t("ask.passages", threshold=f"{result.threshold:.3f}", source=source))
+            scores = [p.score for p in result.passages]
+            if any(a < b for a, b in zip(scores, scores[1:])):  # hybrid ranking: say why a lower score comes first
+                say(t("ask.order_note"))
             for p in result.passages:
                 mark = "" if p.n in result.accepted else "  " + t("ask.below")
                 say(f"  [{p.n}] {p.score:.3f}  {source_label(p)} - {p.url}{mark}")

@@ -13,6 +13,7 @@ TEXT: dict[str, str] = {
     # rag/cli/ask.py
     "ask.no_answer": "No answer was written. {error}",
     "ask.passages": "Passages retrieved (threshold {threshold}, {source}):",
+    "ask.order_note": "  (ranked by keywords and meaning together: a passage with a lower score can come first)",
     "ask.below": "(below threshold)",
     "ask.answer_urls": "Web addresses written by the model, not taken from the sources (check them): {urls}",
     "ask.sources": "Sources:",

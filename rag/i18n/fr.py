@@ -16,6 +16,7 @@ TEXT: dict[str, str] = {
     # rag/cli/ask.py
     "ask.no_answer": "Aucune réponse n'a été rédigée. {error}",
     "ask.passages": "Passages trouvés (seuil {threshold}, {source}) :",
+    "ask.order_note": "  (classés par mots-clés et par sens ensemble : un passage au score plus bas peut venir avant)",
     "ask.below": "(sous le seuil)",
     "ask.answer_urls": "Adresses web écrites par le modèle, absentes des sources (vérifiez-les) : {urls}",
     "ask.sources": "Sources :",

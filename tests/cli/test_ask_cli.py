@@ -124,3 +124,22 @@ def test_ask_as_a_reader_of_some_groups_never_sees_other_documents(collection, l
     main(question + ["--groups", "public", "staff"])
     as_staff = json.loads(capsys.readouterr().out)
     assert as_staff["passages"][0]["url"] == "ksetup-addkdc.md"
+
+
+def test_passages_whose_scores_do_not_decrease_are_explained():
+    """Hybrid ranking puts keyword matches first: a lower score shown above a higher one is said why."""
+    import io
+
+    from rag.answer.pipeline import AskResult
+    from rag.answer.retrieve import Passage
+    from rag.cli.ask import print_result
+
+    def listed(*scores):
+        passages = [Passage(n=i + 1, score=s, title="T", section="", url=f"{i}.md", text="texte") for i, s in enumerate(scores)]
+        out = io.StringIO()
+        print_result(AskResult("Q ?", None, False, passages, threshold=0.8, threshold_source="setting",
+                               accepted=[1, 2]), out, passages=True)
+        return out.getvalue()
+
+    assert "a passage with a lower score can come first" in listed(0.87, 0.89)
+    assert "lower score" not in listed(0.89, 0.87)
