@@ -228,8 +228,13 @@ _METRICS = {f"metric.{k}" for k in ("hit_at_1", "hit_at_3", "hit_at_k", "mrr", "
                                      "first_token_seconds_median")}
 
 
+def run_date(run: Mapping[str, Any]) -> str:
+    """A saved run's date as a reader writes it (2026-11-30 13:23), not as ISO 8601."""
+    return str(run.get("date") or "").replace("T", " ")[:16]
+
+
 def run_label(run: Mapping[str, Any]) -> str:
-    return f"{run.get('date')} · {run.get('collection')} ({run.get('strategy')})"
+    return f"{run_date(run)} · {run.get('collection')} ({run.get('strategy')})"
 
 
 def runs_frame(runs: Sequence[Mapping[str, Any]]) -> pd.DataFrame:
@@ -241,7 +246,7 @@ def runs_frame(runs: Sequence[Mapping[str, Any]]) -> pd.DataFrame:
         return "" if value is None else f"{value:.2f}"
 
     return _frame([{
-        t("col.date"): str(run.get("date") or "").replace("T", " ")[:16],
+        t("col.date"): run_date(run),
         t("col.collection"): run.get("collection") or "",
         t("col.strategy"): run.get("strategy") or "",
         t("col.questions"): run.get("questions") or 0,
