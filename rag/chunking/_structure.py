@@ -30,8 +30,9 @@ _EVENT = re.compile(_EVENT_LINE, re.M)
 # The lookahead is implied by the alternatives (their first character is one of these): it only
 # lets the engine reject most lines after one character instead of trying all three alternatives.
 _NEXT_EVENT = re.compile("\n(?=[ \t`~#|:-])" + _EVENT_LINE, re.M)
-# Rows after the delimiter row: each following line that holds a "|" and does not open a fence.
-_TABLE_ROWS = re.compile(r"(?:\n(?![ \t]*+(?:`{3}|~{3}))[^\n|]*+\|[^\n]*+)*+")
+# Rows after the delimiter row: each following line that holds a "|" and does not open a fence
+# (rag.markdown_structure's opening rule).
+_TABLE_ROWS = re.compile(rf"(?:\n(?!{FENCE_OPENING})[^\n|]*+\|[^\n]*+)*+")
 
 
 def _trim_cr(text: str, end: int) -> int:
