@@ -184,7 +184,7 @@ def format_comparison(cmp: Mapping[str, Any]) -> str:
         label = _label(key)
         if key == "hit_at_k" and cmp["a"].get("k") == cmp["b"].get("k") and cmp["a"].get("k"):
             label = f"hit@{cmp['a']['k']}"
-        lines.append(f"  {label}: {_delta(key, d)}")
+        lines.append(t("report.metric_line", label=label, change=_delta(key, d)))
     found = cmp["found"]
     lines.append(t("report.found", both=len(found["both"]), a=len(found["a_only"]), b=len(found["b_only"]),
                    neither=len(found["neither"])))
@@ -201,5 +201,5 @@ def format_comparison(cmp: Mapping[str, Any]) -> str:
         for c in changes[:12]:
             ra = c["rank_a"] if c["rank_a"] is not None else t("report.missed")
             rb = c["rank_b"] if c["rank_b"] is not None else t("report.missed")
-            lines.append(f"  {c['id']}: {ra} -> {rb}")
+            lines.append(t("report.rank_line", id=c["id"], a=ra, b=rb))
     return "\n".join(lines)

@@ -202,6 +202,8 @@ TEXT: dict[str, str] = {
     "report.a_only": "  found by A only: {ids}",
     "report.b_only": "  found by B only: {ids}",
     "report.rank_changed": "rank changed for {n} questions ({better} better in B, {worse} worse)",
+    "report.metric_line": "  {label}: {change}",
+    "report.rank_line": "  {id}: {a} -> {b}",
     "report.missed": "missed",
     # rag/cli/preview.py
     "preview.document": "{title}  ({url}, {n} characters)",

@@ -217,6 +217,8 @@ TEXT: dict[str, str] = {
     "report.a_only": "  trouvées par A seule : {ids}",
     "report.b_only": "  trouvées par B seule : {ids}",
     "report.rank_changed": "rang modifié pour {n} questions ({better} meilleures dans B, {worse} moins bonnes)",
+    "report.metric_line": "  {label} : {change}",
+    "report.rank_line": "  {id} : {a} -> {b}",
     "report.missed": "manquée",
     # rag/cli/preview.py
     "preview.document": "{title}  ({url}, {n} caractères)",

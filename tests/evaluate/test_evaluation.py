@@ -149,6 +149,11 @@ def test_compare_metric_by_metric_and_question_by_question():
     assert "hit@1: 33% -> 67% (+33 points)" in text
     assert "found by A only: q1" in text and "found by B only: q3" in text
     assert "q2: 3 -> 1" in text and "q1: 1 -> missed" in text
+    from rag.i18n import language
+
+    with language("fr"):  # French puts a space before a colon
+        text = format_comparison(cmp)
+    assert "  hit@1 : 33 % -> 67 % (+33 points)" in text and "  q1 : 1 -> manquée" in text
 
 
 # -- on a tiny real index --------------------------------------------------------------------
