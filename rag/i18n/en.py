@@ -311,6 +311,7 @@ TEXT: dict[str, str] = {
     "progress.rate": "{rate} chunks/s",
     "progress.contexts": "contexts: {tokens} tokens in {time}",
     "progress.eta": "about {time} left",
+    "progress.phase_item": "{phase}: {item}",
     "phase.reading": "reading",
     "phase.enriching": "enriching",
     "phase.embedding": "embedding",

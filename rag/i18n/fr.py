@@ -334,6 +334,7 @@ TEXT: dict[str, str] = {
     "progress.rate": "{rate} morceaux/s",
     "progress.contexts": "contextes : {tokens} tokens en {time}",
     "progress.eta": "environ {time} restant",
+    "progress.phase_item": "{phase} : {item}",
     "phase.reading": "lecture",
     "phase.enriching": "enrichissement",
     "phase.embedding": "vectorisation",

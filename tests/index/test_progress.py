@@ -34,3 +34,10 @@ def test_the_ingest_summary_agrees_with_its_counts():
             "Collection 'demo' (markdown, m): 0 new, 0 changed, 0 unchanged, 0 failed, 0 pruned; 3 chunks written in 0.0s.",
             "Verified 3 stored points (vector size and non-zero).",
         ]
+
+
+def test_the_phase_of_a_document_reads_in_french():
+    p = IngestProgress(0, 2, 0, rate=0.0, eta=None, current="Kerberos", phase="embedding")
+    with language("fr"):
+        line = format_progress(p)
+    assert line.startswith("0/2 documents, 0 morceau | ") and line.endswith(" : Kerberos")
