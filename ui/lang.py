@@ -9,6 +9,7 @@ import os
 
 import streamlit as st
 
+import rag.i18n
 from ui import i18n
 from ui.kept import kept
 
@@ -26,16 +27,16 @@ def _browser() -> tuple[str | None, str | None]:
 def apply() -> str:
     """Decide this session's language once, and set it for this run."""
     if not st.session_state.get(LANG):
-        st.session_state[LANG] = i18n.pick_language(os.environ.get("RAG_UI_LANG"), *_browser())
-    i18n.set_language(st.session_state[LANG])
+        st.session_state[LANG] = rag.i18n.pick_language(os.environ.get("RAG_UI_LANG"), *_browser())
+    rag.i18n.set_language(st.session_state[LANG])
     return st.session_state[LANG]
 
 
 def switch() -> None:
     """The language switch (drawn in the sidebar); a change reruns the page in that language."""
-    kept(st.segmented_control, i18n.t("lang.label"), LANG, "sidebar_lang", options=list(i18n.LANGUAGES),
-         format_func=i18n.LANGUAGES.get, selection_mode="single", label_visibility="collapsed",
-         on_change=lambda: i18n.set_language(st.session_state[LANG] or i18n.current()))
+    kept(st.segmented_control, i18n.t("lang.label"), LANG, "sidebar_lang", options=list(rag.i18n.LANGUAGES),
+         format_func=rag.i18n.LANGUAGES.get, selection_mode="single", label_visibility="collapsed",
+         on_change=lambda: rag.i18n.set_language(st.session_state[LANG] or rag.i18n.current()))
 
 
 def error(headline: str, detail: str | None = None) -> None:

@@ -20,7 +20,8 @@ from rag import status as rag_status
 from rag.status import gather_status
 from rag.index.store import Store
 from ui import lang
-from ui.i18n import current, t
+from rag.i18n import current
+from ui.i18n import t
 
 # Session keys of the sidebar's overrides (widget keys too).
 LLM_URL, COLLECTION, TOP_K, THRESHOLD, MODE, GROUPS = "llm_url", "collection", "top_k", "threshold", "mode", "groups"

@@ -12,6 +12,7 @@ from types import SimpleNamespace
 
 import pytest
 
+import rag.i18n
 from rag.chunking.preview import preview_chunks, preview_json
 from rag.documents import split_items
 from rag.sources.uploads import PASTED_URL, documents_from_uploads, pasted_document
@@ -19,7 +20,6 @@ from rag.answer.citations import URL_PATTERN
 from ui.present import answer as answer_display
 from ui.present import evaluation
 from ui.present.charts import calibration_chart, score_chart
-from ui import i18n
 from ui.present.documents import chunk_rows, document_rows, stats_rows, warning_block
 from rag.embeddings.curl import curl_command, endpoint, request_body, suggested_model
 from rag.server_models import LMSTUDIO, ModelInfo, ServerModels
@@ -30,7 +30,7 @@ from tests.fixtures.net import start_http_server, stop_http_server
 @pytest.fixture(autouse=True)
 def english():
     """These helpers write in the reader's language; the checks below read English."""
-    with i18n.language("en"):
+    with rag.i18n.language("en"):
         yield
 
 
@@ -189,7 +189,7 @@ def test_metric_cards_use_plain_words_and_counts():
     assert cards["average rank"]["value"] == "1.0"  # not an MRR of 0.98
     shown = " ".join(f"{c['label']} {c['value']} {c['caption']}" for c in cards.values())
     assert "_" not in shown and "MRR" not in shown and "hit@" not in shown
-    with i18n.language("fr"):
+    with rag.i18n.language("fr"):
         fr = evaluation.metric_cards(summary)[0]
     assert fr == {"label": "bon article en premier", "value": "96\u00a0%",
                   "caption": "52 questions sur 54 trouvent le bon article en premier"}
@@ -267,7 +267,7 @@ def test_a_refusal_is_shown_in_the_reader_language_with_its_reason():
                               best_score=0.76, threshold=0.83, accepted=[])
     assert answer_display.answer_markdown(refused) == "I cannot find this information in the indexed articles."
     assert answer_display.refusal_details(refused).startswith("No passage is close enough")
-    with i18n.language("fr"):
+    with rag.i18n.language("fr"):
         assert answer_display.answer_markdown(refused) == "Je ne trouve pas cette information dans les articles indexés."
         assert answer_display.refusal_details(refused).startswith("Aucun passage n'est assez proche")
         model = SimpleNamespace(refused=True, best_score=0.9, threshold=0.83, accepted=[1])

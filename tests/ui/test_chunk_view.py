@@ -1,3 +1,4 @@
+import rag.i18n
 from ui.present.chunks import render_html, segments
 from rag.chunking.base import Chunk
 
@@ -28,11 +29,9 @@ def test_document_html_is_escaped():
 
 
 def test_hover_titles_follow_the_page_language():
-    from ui import i18n
-
     text = "abcdefghij  "
     chunks = [chunk(0, 0, 6, text), chunk(1, 4, 10, text)]
-    with i18n.language("fr"):
+    with rag.i18n.language("fr"):
         out = render_html(text, chunks)
     assert 'title="morceau 0"' in out and 'title="chevauchement : morceaux 0, 1"' in out
     assert 'title="dans aucun morceau"' in out and "chunk" not in out

@@ -7,7 +7,7 @@ from types import SimpleNamespace
 
 import pytest
 
-from ui import i18n
+import rag.i18n
 from ui.present.answer import answer_markdown, citation_anchor, link_citations
 
 ANCHORS = {1: "cite-blog-t0-1", 2: "cite-blog-t0-2"}
@@ -15,7 +15,7 @@ ANCHORS = {1: "cite-blog-t0-1", 2: "cite-blog-t0-2"}
 
 @pytest.fixture(autouse=True)
 def english():
-    with i18n.language("en"):
+    with rag.i18n.language("en"):
         yield
 
 

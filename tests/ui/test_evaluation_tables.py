@@ -6,8 +6,8 @@ from __future__ import annotations
 import pandas as pd
 import pytest
 
+import rag.i18n
 from rag.evaluate.runs import results_csv
-from ui import i18n
 from ui.present import evaluation
 from ui.present.charts import category_chart
 
@@ -39,7 +39,7 @@ COMPARISON = {
 @pytest.fixture(autouse=True)
 def english():
     """The tables speak the reader's language; the checks below read English."""
-    with i18n.language("en"):
+    with rag.i18n.language("en"):
         yield
 
 
@@ -59,7 +59,7 @@ def _cells(frame: pd.DataFrame) -> list[str]:
 
 def test_no_table_shows_none_or_nan_where_a_value_is_missing():
     for language in ("en", "fr"):
-        with i18n.language(language):
+        with rag.i18n.language(language):
             for name, frame in _frames().items():
                 assert not frame.empty, name
                 assert not frame.isna().to_numpy().any(), name
@@ -112,7 +112,7 @@ def test_gate_chart_speaks_french():
     rows = [{"id": "q1", "question": "Q1 ?", "in_base": True, "cosine": 0.9, "coverage": 0.8, "unknown_names": []},
             {"id": "o1", "question": "O1 ?", "in_base": False, "cosine": 0.8, "coverage": 0.2,
              "unknown_names": ["Okta"]}]
-    with i18n.language("fr"):
+    with rag.i18n.language("fr"):
         shown = json.dumps(gate_chart(rows, 0.85, 0.5, {"min_cosine": 0.86, "min_coverage": 0.4}).to_plotly_json(),
                            ensure_ascii=False, default=str)
     assert "noms inconnus : Okta" in shown and "proximité 0.850" in shown

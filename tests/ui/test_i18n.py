@@ -6,6 +6,7 @@ import contextvars
 
 import pytest
 
+import rag.i18n
 from ui import i18n
 
 
@@ -29,17 +30,17 @@ def test_french_and_english_have_the_same_keys_and_placeholders():
     (None, None, "garbage;;,", "fr"),
 ])
 def test_language_choice(setting, locale, header, expected):
-    assert i18n.pick_language(setting, locale, header) == expected
+    assert rag.i18n.pick_language(setting, locale, header) == expected
 
 
 def test_plural_follows_each_language():
-    before = i18n.current()
-    with i18n.language("fr"):
+    before = rag.i18n.current()
+    with rag.i18n.language("fr"):
         assert i18n.tn("ing.found", 1) == "1 document trouvé"
         assert i18n.tn("ing.found", 0) == "0 document trouvé"
         assert i18n.tn("ing.found", 14) == "14 documents trouvés"
-    with i18n.language("en"):
+    with rag.i18n.language("en"):
         assert i18n.tn("ing.found", 1) == "1 document found"
         assert i18n.tn("ing.found", 0) == "0 documents found"
-    assert i18n.current() == before  # restored after each block
-    assert contextvars.Context().run(i18n.current) == "fr"  # nothing set: French
+    assert rag.i18n.current() == before  # restored after each block
+    assert contextvars.Context().run(rag.i18n.current) == "fr"  # nothing set: French

@@ -14,8 +14,7 @@ from __future__ import annotations
 
 from typing import Any, Callable, Iterable
 
-from rag.i18n import (DEFAULT, LANGUAGES, Catalogue, current, from_accept_language, language,  # noqa: F401
-                      normalize, pick_language, set_language)
+from rag.i18n import Catalogue
 from ui.i18n import en, fr
 
 WORDS = Catalogue({"fr": fr.TEXT, "en": en.TEXT})

@@ -11,7 +11,8 @@ from typing import Any
 
 from rag.answer.citations import CITATION, citation_numbers
 from rag.answer.prompts import refusal_sentence
-from ui.i18n import current, t
+from rag.i18n import current
+from ui.i18n import t
 from rag.markdown_structure import heading, lines_in_code
 from ui.present.safe_markdown import (code_span, escape_link_text, link_markdown, outside_code, safe_link,
                                       sanitize_markdown)

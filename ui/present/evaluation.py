@@ -13,7 +13,8 @@ from typing import Any, Mapping, Sequence
 import pandas as pd
 
 from rag.evaluate.calibration import accepted_refused
-from ui.i18n import current, t
+from rag.i18n import current
+from ui.i18n import t
 
 ALL, MISSED, WRONGLY_REFUSED, WRONGLY_ACCEPTED = "all", "missed", "wrongly_refused", "wrongly_accepted"
 FILTERS = (ALL, MISSED, WRONGLY_REFUSED, WRONGLY_ACCEPTED)
