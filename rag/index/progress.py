@@ -36,7 +36,7 @@ def format_progress(p: IngestProgress) -> str:
     if p.current and p.phase == "indexed":
         line += f" | {p.current}"
     elif p.current:
-        line += " | " + t("progress.phase_item", phase=t("phase." + p.phase), item=p.current)
+        line += " | " + t("progress.phase_item", phase=t(f"phase.{p.phase}"), item=p.current)
     elif p.phase not in ("reading", "done"):
         line += f" | {t('phase.' + p.phase)}"
     return line
