@@ -192,8 +192,11 @@ def test_a_reader_sees_only_their_points_and_collections(two_collections, monkey
     monkeypatch.setenv("RAG_EDITOR_PASSWORD", EDITOR_PASSWORD)
     at = sign_in(READER_PASSWORD)
     assert at.sidebar.selectbox[0].options == ["blog"]
-    assert f"{two_collections['blog_public']} passages" in texts(at.sidebar.caption)
-    assert f"{two_collections['blog']} passages" not in texts(at.sidebar.caption)
+    def passages(n: int) -> str:
+        return f"{n} passage{'' if n == 1 else 's'} · "
+
+    assert passages(two_collections["blog_public"]) in texts(at.sidebar.caption)
+    assert passages(two_collections["blog"]) not in texts(at.sidebar.caption)
 
     at = sign_in(EDITOR_PASSWORD)
     assert at.sidebar.selectbox[0].options == ["blog", "hr"]
