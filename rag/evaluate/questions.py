@@ -233,7 +233,7 @@ def parse_csv(text: str, source: str | None = None) -> list[Question]:
     if missing:
         problems.add(
             1,
-            t("qs.header", missing=", ".join(missing), expected=", ".join(FIELDS)),
+            tn("qs.header", len(missing), missing=", ".join(missing), expected=", ".join(FIELDS)),
         )
         problems.raise_if_any()
 

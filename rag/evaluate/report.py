@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any, Iterable, Mapping
 
-from rag.i18n import t
+from rag.i18n import t, tn
 
 
 # Metric names as shown; hit@k and MRR are the field's own words in both languages.
@@ -53,7 +53,7 @@ def incomplete_notes(summary: Mapping[str, Any]) -> list[str]:
     notes = []
     failed = summary.get("failed_questions") or []
     if failed:
-        notes.append(t("report.failed", n=len(failed), ids=_ids([f["id"] for f in failed], 5)))
+        notes.append(tn("report.failed", len(failed), ids=_ids([f["id"] for f in failed], 5)))
     if summary.get("stopped"):
         notes.append(t("report.stopped", done=summary["questions"], total=summary.get("question_set_size"),
                        why=summary["stopped"]))
@@ -65,11 +65,11 @@ def format_summary(results: Mapping[str, Any]) -> str:
     s = results["summary"]
     c = s.get("counts", {})
     n_in, n_out, k = s["in_base"], s["out_of_base"], s["k"]
-    lines = [_build_line(s), t("report.questions", n=s["questions"], n_in=n_in, n_out=n_out)]
+    lines = [_build_line(s), tn("report.questions", s["questions"], n_in=n_in, n_out=n_out)]
     lines += [t("report.warning", message=note) for note in incomplete_notes(s)]
     unknown = s.get("unknown_sources") or []
     if unknown:
-        lines.append(t("report.unknown_sources", n=len(unknown), ids=_ids(unknown, 5)))
+        lines.append(tn("report.unknown_sources", len(unknown), ids=_ids(unknown, 5)))
     if n_in:
         lines += [
             t("report.hit1", pct=_pct(s["hit_at_1"]), n=c.get("hit_at_1", 0), total=n_in),

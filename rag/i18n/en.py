@@ -141,14 +141,20 @@ TEXT: dict[str, str] = {
     "report.strategy": "strategy {strategy}",
     "report.mode": "{mode} retrieval",
     "report.collection": "Collection {name} ({parts})",
-    "report.failed": "{n} question(s) failed and are not scored: {ids}",
+    "report.failed_one": "{n} question failed and is not scored: {ids}",
+    "report.failed_other": "{n} questions failed and are not scored: {ids}",
     "report.stopped": (
         "stopped after {done} of {total} questions ({why}); the figures cover the questions "
         "scored"
     ),
-    "report.questions": "{n} questions: {n_in} in-base, {n_out} off-topic",
-    "report.unknown_sources": (
-        "warning: {n} expected source url(s) are not in the collection, so their questions cannot be "
+    "report.questions_one": "{n} question: {n_in} in-base, {n_out} off-topic",
+    "report.questions_other": "{n} questions: {n_in} in-base, {n_out} off-topic",
+    "report.unknown_sources_one": (
+        "warning: {n} expected source url is not in the collection, so its questions cannot be "
+        "found (a typo, or the article was not ingested): {ids}"
+    ),
+    "report.unknown_sources_other": (
+        "warning: {n} expected source urls are not in the collection, so their questions cannot be "
         "found (a typo, or the article was not ingested): {ids}"
     ),
     "report.hit1": "hit@1 {pct} ({n} of {total} in-base questions find the right article first)",
@@ -292,8 +298,8 @@ TEXT: dict[str, str] = {
     "ingest.failed_contexts": "{n} documents in a row failed to get their contexts from the chat model; last error: {error}",
     "ingest.withdrawn": "{url}: its earlier copy was removed from the collection",
     "ingest.needs_enricher": (
-        "{name} is enriched by the chat model ({mode}): re-runs need it too "
-        "(rag.enrich.make_enricher({mode_repr}, settings))"
+        "{name} is enriched by the chat model ({mode}): a re-run needs it too; "
+        "run again with --enrich {mode} and LM Studio started"
     ),
     "embed.over_limit": (
         "over {n} tokens: embedded as the average of {n}-token windows, so its vector is diluted and it "
@@ -773,7 +779,8 @@ TEXT: dict[str, str] = {
     "qs.bad_json": "bad JSON ({error} at column {column})",
     "qs.not_object": "expected a JSON object {{...}}, got {kind}",
     "qs.also_in_json": "'also_in' looks like a JSON list but is not valid JSON ({error})",
-    "qs.header": "the header row lacks the column(s) {missing}; expected columns: {expected}",
+    "qs.header_one": "the header row lacks the column {missing}; expected columns: {expected}",
+    "qs.header_other": "the header row lacks the columns {missing}; expected columns: {expected}",
     "qs.cells": "{n} cells but the header has {columns} columns (a stray separator?)",
     "qs.in_base_csv": "'in_base' must be true/false (or 1/0, oui/non), got {value}",
     "qs.empty": "{source}: the question set is empty; add one question a line",
@@ -785,7 +792,7 @@ TEXT: dict[str, str] = {
     "runs.bad_json": "{path} is not valid JSON ({error}); run `rag eval` again to rewrite it",
     "runs.not_results": "{path} is not a `rag eval` results file (no summary/questions)",
     "run.in_a_row": "{n} questions in a row failed; last error: {error}",
-    "run.raised": "question {id} raised {error}",
+    "run.raised": "question {id} failed: {error}",
     "run.interrupted": "interrupted at question {id}",
     "run.no_collection": (
         "The collection {name} does not exist; ingest a source into it first (rag ingest SOURCE "

@@ -153,14 +153,20 @@ TEXT: dict[str, str] = {
     "report.strategy": "stratégie {strategy}",
     "report.mode": "recherche {mode}",
     "report.collection": "Collection {name} ({parts})",
-    "report.failed": "{n} question(s) en échec, non comptée(s) : {ids}",
+    "report.failed_one": "{n} question en échec, non comptée : {ids}",
+    "report.failed_other": "{n} questions en échec, non comptées : {ids}",
     "report.stopped": (
         "arrêt après {done} questions sur {total} ({why}) ; les chiffres portent sur les "
         "questions comptées"
     ),
-    "report.questions": "{n} questions : {n_in} dans le corpus, {n_out} hors sujet",
-    "report.unknown_sources": (
-        "attention : {n} url(s) de source attendue(s) absente(s) de la collection, leurs questions ne "
+    "report.questions_one": "{n} question : {n_in} dans le corpus, {n_out} hors sujet",
+    "report.questions_other": "{n} questions : {n_in} dans le corpus, {n_out} hors sujet",
+    "report.unknown_sources_one": (
+        "attention : {n} url de source attendue est absente de la collection, ses questions ne "
+        "peuvent donc pas être trouvées (une faute de frappe, ou l'article n'a pas été indexé) : {ids}"
+    ),
+    "report.unknown_sources_other": (
+        "attention : {n} url de source attendues sont absentes de la collection, leurs questions ne "
         "peuvent donc pas être trouvées (une faute de frappe, ou l'article n'a pas été indexé) : {ids}"
     ),
     "report.hit1": "hit@1 {pct} ({n} questions du corpus sur {total} trouvent le bon article en premier)",
@@ -315,8 +321,8 @@ TEXT: dict[str, str] = {
     ),
     "ingest.withdrawn": "{url} : sa copie précédente a été retirée de la collection",
     "ingest.needs_enricher": (
-        "{name} est enrichie par le modèle de chat ({mode}) : les relances en ont besoin aussi "
-        "(rag.enrich.make_enricher({mode_repr}, settings))"
+        "{name} est enrichie par le modèle de chat ({mode}) : une relance en a besoin aussi ; "
+        "relancez avec --enrich {mode}, LM Studio démarré"
     ),
     "embed.over_limit": (
         "plus de {n} tokens : vectorisé comme la moyenne de fenêtres de {n} tokens, son vecteur est donc "
@@ -834,7 +840,8 @@ TEXT: dict[str, str] = {
     "qs.bad_json": "JSON invalide ({error} à la colonne {column})",
     "qs.not_object": "un objet JSON {{...}} était attendu, reçu : {kind}",
     "qs.also_in_json": "'also_in' ressemble à une liste JSON mais n'est pas du JSON valide ({error})",
-    "qs.header": "il manque à la ligne d'en-tête la ou les colonnes {missing} ; colonnes attendues : {expected}",
+    "qs.header_one": "il manque à la ligne d'en-tête la colonne {missing} ; colonnes attendues : {expected}",
+    "qs.header_other": "il manque à la ligne d'en-tête les colonnes {missing} ; colonnes attendues : {expected}",
     "qs.cells": "{n} cellules mais l'en-tête a {columns} colonnes (un séparateur de trop ?)",
     "qs.in_base_csv": "'in_base' doit valoir true/false (ou 1/0, oui/non), reçu : {value}",
     "qs.empty": "{source} : le jeu de questions est vide ; ajoutez une question par ligne",
@@ -849,7 +856,7 @@ TEXT: dict[str, str] = {
     "runs.bad_json": "{path} n'est pas du JSON valide ({error}) ; relancez `rag eval` pour le réécrire",
     "runs.not_results": "{path} n'est pas un fichier de résultats de `rag eval` (pas de summary/questions)",
     "run.in_a_row": "{n} questions de suite en échec ; dernière erreur : {error}",
-    "run.raised": "la question {id} a levé {error}",
+    "run.raised": "la question {id} a échoué : {error}",
     "run.interrupted": "interrompu à la question {id}",
     "run.no_collection": (
         "La collection {name} n'existe pas ; indexez-y d'abord une source (rag ingest SOURCE "
@@ -1016,7 +1023,7 @@ TEXT: dict[str, str] = {
         "complète)"
     ),
     "help.ingest.access": (
-        "groupes d'accès des documents d'un dossier [public] ; l'access du front matter d'un fichier ne "
+        "groupes d'accès des documents d'un dossier [public] ; le champ access du front matter d'un fichier ne "
         "peut que les restreindre (le plus strict l'emporte), access: [] veut dire éditeurs seuls"
     ),
     "help.ingest.max_doc_mb": "ignorer un fichier ou un article plus gros que cela [${env} ou {mb}]",

@@ -351,6 +351,6 @@ def ingest(
     mode = resolve_enrichment(info, enricher.mode if enricher is not None else None, full)
     if enricher is None:
         if mode in MODEL_MODES:
-            raise ConfigError(t("ingest.needs_enricher", name=repr(collection), mode=mode, mode_repr=repr(mode)))
+            raise ConfigError(t("ingest.needs_enricher", name=repr(collection), mode=mode))
         enricher = make_enricher(mode)
     return _Run(items, store, embedder, collection, strategy, chunk_settings, full, prune, progress, enricher).run()

@@ -202,7 +202,7 @@ def test_expected_sources_missing_from_the_collection_are_named(tiny_index):
     results = run_eval(questions, store, embedder, "blog", top_k=2)
     assert results["summary"]["unknown_sources"] == ["kerberso.md", "old/kerberos.md"]
     assert results["summary"]["hit_at_1"] == 1.0  # also_in still finds it
-    assert "warning: 2 expected source url(s) are not in the collection" in format_summary(results)
+    assert "warning: 2 expected source urls are not in the collection" in format_summary(results)
 
 
 def test_evaluate_names_a_missing_collection(tiny_index):

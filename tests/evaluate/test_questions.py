@@ -117,7 +117,7 @@ def test_csv_with_commas_and_missing_columns(tmp_path):
     path.write_text("id,question,in_base,expected_source\nq1,Q ?,true,a.md\n", encoding="utf-8")
     assert load_questions(path)[0].expected_source == "a.md"
     path.write_text("id,question\nq1,Q ?\n", encoding="utf-8")
-    with pytest.raises(QuestionSetError, match="line 1: the header row lacks the column.s. in_base"):
+    with pytest.raises(QuestionSetError, match="line 1: the header row lacks the column in_base;"):
         load_questions(path)
 
 
