@@ -212,4 +212,16 @@ def calibrate_gate(rows: Sequence[dict[str, Any]], keep: float = KEEP_IN_BASE) -
     if best is None:
         return {"suggested": None, "criterion": criterion,
                 "reason": t("cal.gate_none", share=f"{keep:.0%}")}
-    return {"suggested": gate_shares(rows, *best), "criterion": criterion, "reason": None}
+    suggested = gate_shares(rows, *best)
+    return {"suggested": suggested, "criterion": criterion, "reason": None,
+            "overlap_sentence": gate_overlap(suggested)}
+
+
+def gate_overlap(shares: dict[str, Any]) -> str:
+    """What the gate lets through at these settings, said plainly: the off-topic questions it
+    answers are the ones the prompt's refusal rule must catch (not those the cosine alone lets by)."""
+    through = shares["off_topic_count"] - shares["off_topic_refused_count"]
+    refused_in = shares["in_base_count"] - shares["in_base_answered_count"]
+    if not through:
+        return tn("cal.gate_all_refused", refused_in, outside=shares["off_topic_count"])
+    return tn("cal.gate_through", through, outside=shares["off_topic_count"]) + tn("cal.gate_in_refused", refused_in)

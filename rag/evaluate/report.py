@@ -111,8 +111,11 @@ def format_summary(results: Mapping[str, Any]) -> str:
                        accuracy=_num(cal.get("balanced_accuracy")), versus=versus))
     elif cal.get("reason"):
         lines.append(t("report.no_suggested", reason=cal["reason"]))
-    if cal.get("overlap_sentence") and n_in and n_out:
-        lines.append(cal["overlap_sentence"])
+    # With word statistics the prompt only sees what the gate lets through: count that, not the cosine alone.
+    overlap_sentence = ((gate.get("calibration") or {}).get("overlap_sentence") if suggested_gate and gate.get("terms")
+                        else cal.get("overlap_sentence"))
+    if overlap_sentence and n_in and n_out:
+        lines.append(overlap_sentence)
     asked = sum(1 for r in results.get("questions", []) if not r.get("refused"))
     if s.get("llm") and asked and c.get("llm_errors", 0) >= asked:
         lines.append(t("report.llm_down", n=c["llm_errors"], asked=asked))

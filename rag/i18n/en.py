@@ -826,6 +826,18 @@ TEXT: dict[str, str] = {
         "answer"
     ),
     "cal.gate_no_in": "no in-base question with a retrieved passage",
+    "cal.gate_all_refused_one": "at these settings, the gate refuses all {outside} off-topic questions; {n} in-base question refused",
+    "cal.gate_all_refused_other": "at these settings, the gate refuses all {outside} off-topic questions; {n} in-base questions refused",
+    "cal.gate_through_one": (
+        "at these settings, {n} of {outside} off-topic questions gets through the gate (closeness "
+        "and words): the prompt's refusal rule must catch it"
+    ),
+    "cal.gate_through_other": (
+        "at these settings, {n} of {outside} off-topic questions get through the gate (closeness "
+        "and words): the prompt's refusal rule must catch them"
+    ),
+    "cal.gate_in_refused_one": "; {n} in-base question refused",
+    "cal.gate_in_refused_other": "; {n} in-base questions refused",
     "cal.gate_none": "no setting answers {share} of the in-base questions",
     "cal.criterion": (
         "best balanced accuracy: (share of in-base questions accepted + share of off-topic questions "

@@ -897,6 +897,18 @@ TEXT: dict[str, str] = {
         "auxquelles le blog ne répond pas"
     ),
     "cal.gate_no_in": "aucune question du corpus avec un passage trouvé",
+    "cal.gate_all_refused_one": "à ces réglages, le filtre refuse les {outside} questions hors sujet ; {n} question du corpus refusée",
+    "cal.gate_all_refused_other": "à ces réglages, le filtre refuse les {outside} questions hors sujet ; {n} questions du corpus refusées",
+    "cal.gate_through_one": (
+        "à ces réglages, {n} question hors sujet sur {outside} passe le filtre (proximité et mots) "
+        ": la règle de refus du prompt doit la rattraper"
+    ),
+    "cal.gate_through_other": (
+        "à ces réglages, {n} questions hors sujet sur {outside} passent le filtre (proximité et "
+        "mots) : la règle de refus du prompt doit les rattraper"
+    ),
+    "cal.gate_in_refused_one": " ; {n} question du corpus refusée",
+    "cal.gate_in_refused_other": " ; {n} questions du corpus refusées",
     "cal.gate_none": "aucun réglage ne répond à {share} des questions du corpus",
     "cal.criterion": (
         "meilleure exactitude équilibrée : (part des questions du corpus acceptées + part des questions "

@@ -85,7 +85,11 @@ def test_no_llm_run_writes_every_contract_key_and_a_csv(env, index_dir, capsys):
     assert [r["id"] for r in rows] == ["q1", "q2", "q3", "q4", "o1", "o2"]
     assert "hit@1 100% (4 of 4 in-base questions find the right article first)" in out
     assert "answer in context 100% (3 of 3 expected answers" in out
-    assert "the two groups are fully separated" in out
+    # The prompt's refusal rule sees what the gate lets through, words included: that is what is counted.
+    at = summary["gate"]["calibration"]["suggested"]
+    through = at["off_topic_count"] - at["off_topic_refused_count"]
+    assert (f"{through} of 2 off-topic questions" if through else "the gate refuses all 2 off-topic questions") in out
+    assert "the two groups are fully separated" not in out
     assert [r["collection"] for r in list_runs(Settings.from_env())] == ["blog"]
 
 
