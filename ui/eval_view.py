@@ -112,6 +112,9 @@ def calibration(name: str, results: Mapping[str, Any], store: Any) -> float:
     live = (store.collection_info(name) or {}).get("threshold")
     current = live if live is not None else measured
     cal = summary.get("calibration") or {}
+    words = evaluation.gate_words(summary)  # None: the cosine alone decides
+    if words is not None:
+        suggested = (words["suggested"] or {}).get("min_cosine")
     scores = [s for pair in evaluation.top1_scores(rows) for s in pair]
     low = round(max(0.0, min(scores + [current or 1.0]) - 0.05), 2)
     high = round(min(1.0, max(scores + [current or 0.0]) + 0.03), 2)
@@ -120,18 +123,28 @@ def calibration(name: str, results: Mapping[str, Any], store: Any) -> float:
     if not low <= st.session_state.get(key, low - 1) <= high:
         st.session_state[key] = min(max(current or low, low), high)
     chosen = st.slider(t("eval.slider"), low, high, step=0.005, format="%.3f", key=key, help=t("eval.slider_help"))
-    at = evaluation.counts_at(rows, chosen)
+    at = evaluation.threshold_counts(summary, rows, chosen)
+    if words is not None:
+        st.caption(t("eval.with_words_names" if words["refuse_unknown_names"] else "eval.with_words",
+                     coverage=f"{words['min_coverage']:.2f}"))
     cols = st.columns(2)
     cols[0].metric(t("eval.at_slider_in"), t("eval.of", n=at["in_base_accepted_count"], total=at["in_base_count"]))
     cols[1].metric(t("eval.at_slider_out"), t("eval.of", n=at["out_of_base_refused_count"],
                                                   total=at["out_of_base_count"]))
     st.plotly_chart(calibration_chart(rows, current, suggested, chosen), key=f"calibration_{name}")
     with st.expander(t("details")):
-        st.caption(cal.get("overlap_sentence") or "")
-        if cal.get("criterion"):
-            st.caption(cal["criterion"])
+        explained = words if words is not None else cal
+        st.caption(explained.get("overlap_sentence") or "")
+        if explained.get("criterion"):
+            st.caption(explained["criterion"])
+        if words is not None and cal.get("suggested") is not None:
+            alone = cal.get("at_suggested") or {}
+            st.caption(t("eval.score_alone", value=f"{cal['suggested']:.3f}", accepted=alone.get("in_base_accepted_count"),
+                         n_in=alone.get("in_base_count"), refused=alone.get("out_of_base_refused_count"),
+                         n_out=alone.get("out_of_base_count")))
     if suggested is None:
-        st.caption(t("eval.current_no_suggestion", value=f"{measured:.3f}", reason=cal.get("reason")))
+        reason = (words or {}).get("reason") or cal.get("reason")
+        st.caption(t("eval.current_no_suggestion", value=f"{measured:.3f}", reason=reason))
     else:
         st.caption(t("eval.current", value=f"{measured:.3f}", suggested=f"{suggested:.3f}"))
     if live is not None and live != measured:
@@ -144,7 +157,10 @@ def calibration(name: str, results: Mapping[str, Any], store: Any) -> float:
     if may_save and cols[1].button(t("eval.save", value=f"{chosen:.3f}", name=name), key=f"save_{name}"):
         try:
             access.require(resources.role(), access.SAVE_THRESHOLD)  # checked again when it happens
-            store.set_threshold(name, chosen)
+            if words is None:
+                store.set_threshold(name, chosen)
+            else:  # the floor with the word checks it was counted with: what questions will now get
+                save_calibration(store, name, at, summary.get("question_set"))
         except RagError as exc:
             lang.error(t("eval.save_failed"), str(exc))
         else:

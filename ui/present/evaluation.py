@@ -12,7 +12,7 @@ from typing import Any, Mapping, Sequence
 
 import pandas as pd
 
-from rag.evaluate.calibration import accepted_refused
+from rag.evaluate.calibration import accepted_refused, gate_shares
 from rag.i18n import current
 from ui.i18n import t
 
@@ -89,6 +89,32 @@ def counts_at(rows: Sequence[Mapping[str, Any]], threshold: float) -> dict[str, 
     """Accepted / refused counts and shares at `threshold` (rag.evaluate.calibration.accepted_refused)."""
     scores_in, scores_out = top1_scores(rows)
     return accepted_refused(scores_in, scores_out, threshold)
+
+
+def gate_words(summary: Mapping[str, Any]) -> dict[str, Any] | None:
+    """The word checks the threshold is counted with, when the run has word statistics: the
+    gate's suggested coverage and names rule (else the run's), the settings a saved threshold
+    goes with. None without word statistics: the cosine alone decides."""
+    gate = summary.get("gate") or {}
+    if not gate.get("terms"):
+        return None
+    calibration = gate.get("calibration") or {}
+    source = calibration.get("suggested") or gate.get("params") or {}
+    return {"min_coverage": float(source.get("min_coverage") or 0.0),
+            "refuse_unknown_names": bool(source.get("refuse_unknown_names", True)),
+            "suggested": calibration.get("suggested"), "criterion": calibration.get("criterion"),
+            "overlap_sentence": calibration.get("overlap_sentence"), "reason": calibration.get("reason")}
+
+
+def threshold_counts(summary: Mapping[str, Any], rows: Sequence[Mapping[str, Any]], threshold: float) -> dict[str, Any]:
+    """What a threshold does on this question set: the gate's decisions at that cosine floor with
+    its word checks (gate_words) when the run has word statistics, else the cosine alone."""
+    words = gate_words(summary)
+    if words is None:
+        return counts_at(rows, threshold)
+    at = gate_shares([dict(r) for r in rows], threshold, words["min_coverage"], words["refuse_unknown_names"])
+    return {**at, "in_base_accepted_count": at["in_base_answered_count"],
+            "out_of_base_refused_count": at["off_topic_refused_count"], "out_of_base_count": at["off_topic_count"]}
 
 
 def _refused_at(row: Mapping[str, Any], threshold: float) -> bool:
