@@ -205,3 +205,12 @@ def test_rag_status_lines_in_each_language():
     assert "LM Studio : joignable sur http://127.0.0.1:1234/v1, 1 modèle\n  - qwen3 (llm, chargé, contexte 8192)" in french
     assert "  - blog (par défaut) : 7 points, modèle embedded:multilingual-e5-small, 384 dimensions" in french
     assert "seuil non calibré" in french
+
+
+def test_a_catalogue_key_defined_in_two_stage_modules_is_refused():
+    """The catalogues are merged from one module a stage: a second definition must not silently win."""
+    from rag.i18n import merge
+
+    assert merge({"a": "1"}, {"b": "2"}) == {"a": "1", "b": "2"}
+    with pytest.raises(ValueError, match="defined twice: a"):
+        merge({"a": "1"}, {"a": "2"})

@@ -1,7 +1,7 @@
 """The product's language, French or English: one mechanism for the package, the CLI and the dashboard.
 
-`rag` has its own catalogues (`rag/i18n/fr.py`, `rag/i18n/en.py`: the command line's lines and the
-errors the library raises); the dashboard keeps its words in `ui/i18n` and reads them through a
+`rag` has its own catalogues (`rag/i18n/fr/`, `rag/i18n/en/`, one module a stage: the command line's
+lines and the errors the library raises); the dashboard keeps its words in `ui/i18n` and reads them through a
 `Catalogue` of this module. Both read one context variable, the current language: the command line
 sets it from RAG_UI_LANG or the shell's locale, the dashboard from its sidebar switch, the setting
 or the browser, at the start of every script run, so an error raised during a French page run is
@@ -125,6 +125,17 @@ class Catalogue:
         found += [f"{key}: placeholders {sorted(placeholders(fr[key]))} != {sorted(placeholders(en[key]))}"
                   for key in sorted(set(fr) & set(en)) if placeholders(fr[key]) != placeholders(en[key])]
         return found
+
+
+def merge(*parts: Mapping[str, str]) -> dict[str, str]:
+    """One catalogue from its modules; a key defined in two of them is an error, not a silent override."""
+    merged: dict[str, str] = {}
+    for part in parts:
+        twice = sorted(set(merged) & set(part))
+        if twice:
+            raise ValueError(f"catalogue keys defined twice: {', '.join(twice)}")
+        merged.update(part)
+    return merged
 
 
 def _rag_catalogue() -> Catalogue:
