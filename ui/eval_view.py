@@ -179,9 +179,9 @@ def _use_suggested(key: str, value: float) -> None:
     st.session_state[key] = value
 
 
-def categories(name: str, rows: Sequence[Mapping[str, Any]], threshold: float) -> None:
+def categories(name: str, summary: Mapping[str, Any], rows: Sequence[Mapping[str, Any]], threshold: float) -> None:
     """Results per kind of question (the set's `category`), as a table and a chart."""
-    table = evaluation.categories_frame(rows, threshold)
+    table = evaluation.categories_frame(rows, threshold, evaluation.gate_words(summary))
     if len(table) < 2:
         return
     st.markdown(f"#### {t('eval.categories')}")
@@ -240,13 +240,15 @@ def gate(name: str, results: Mapping[str, Any], store: Any) -> None:
             st.success(t("eval.gate_saved", name=name, cosine=f"{cosine:.3f}", coverage=f"{coverage:.2f}"))
 
 
-def questions_table(name: str, rows: Sequence[Mapping[str, Any]], threshold: float) -> None:
+def questions_table(name: str, summary: Mapping[str, Any], rows: Sequence[Mapping[str, Any]],
+                    threshold: float) -> None:
+    words = evaluation.gate_words(summary)  # refused and accepted as the threshold's counts say
     which = st.radio(t("eval.show"), evaluation.FILTERS, horizontal=True, key=f"filter_{name}",
                      format_func=formatter(evaluation.FILTERS, lambda f: f"filter.{f}"),
                      captions=[evaluation.filter_help(f) for f in evaluation.FILTERS])
-    shown = evaluation.filter_rows(rows, which, threshold)
+    shown = evaluation.filter_rows(rows, which, threshold, words)
     st.caption(t("eval.count", n=len(shown), total=len(rows)))
-    st.dataframe(evaluation.questions_frame(shown, threshold), hide_index=True, key=f"questions_{name}")
+    st.dataframe(evaluation.questions_frame(shown, threshold, words), hide_index=True, key=f"questions_{name}")
 
 
 def downloads(name: str, results: Mapping[str, Any], folder: str) -> None:
@@ -272,9 +274,9 @@ def show_run(name: str, results: Mapping[str, Any], folder: str, store: Any) -> 
     gate(name, results, store)
     st.markdown(f"#### {t('eval.calibration')}")
     chosen = calibration(name, results, store)
-    categories(name, results["questions"], chosen)
+    categories(name, s, results["questions"], chosen)
     st.markdown(f"#### {t('eval.questions')}")
-    questions_table(name, results["questions"], chosen)
+    questions_table(name, s, results["questions"], chosen)
     downloads(name, results, folder)
 
 

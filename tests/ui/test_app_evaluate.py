@@ -78,6 +78,21 @@ def test_shipped_set_retrieval_only_metrics_chart_and_live_threshold(app_env, lm
     assert any(c.value.startswith("The score alone (without the words): suggested threshold ") for c in at.caption)
     overlap = [c.value for c in at.caption if c.value.startswith("at these settings, ")]
     assert overlap and str(14 - int(suggested[1].split()[0])) in overlap[0]
+    # Below them, the filters, the verdict column and the kinds table make the same decisions
+    # (they judged the score alone: e.g. 10 trick questions "wrongly accepted" beside 13 of 14 refused).
+    answered, refused = (int(count.split()[0]) for count in suggested)
+    for which, expected in (("wrongly_accepted", 14 - refused), ("wrongly_refused", 54 - answered)):
+        at.radio(key="filter_blog").set_value(which).run()
+        table = table_with(at, "at the threshold")
+        assert len(table) == expected and f"{expected} of 68 questions" in [c.value for c in at.caption]
+        assert set(table["at the threshold"]) <= {"answered" if which == "wrongly_accepted" else "refused"}
+    kinds = table_with(at, "handled well (%)")
+
+    def total(column: str) -> tuple[int, int]:
+        pairs = [cell.split(" of ") for cell in kinds[column] if cell]
+        return sum(int(n) for n, _ in pairs), sum(int(of) for _, of in pairs)
+
+    assert total("refused") == (refused, 14) and total("answered") == (answered, 54)
     # The gate's own sliders: without the word checks it is the cosine alone again.
     with_words = tuple(metrics(at)[label] for label in gate)
     at.slider(key="gate_coverage_blog").set_value(0.0).run()
@@ -92,7 +107,7 @@ def test_shipped_set_retrieval_only_metrics_chart_and_live_threshold(app_env, lm
 
     at.radio(key="filter_blog").set_value("wrongly_refused").run()
     table = table_with(at, "at the threshold")
-    assert len(table) == 54 and set(table["at the threshold"]) == {"refused"}
+    assert len(table) == 54 - int(after[0].split()[0]) and set(table["at the threshold"]) == {"refused"}
     kinds = table_with(at, "handled well (%)")
     assert {"identifier", "paraphrase", "out of base, near domain", "off topic"} <= set(kinds["kind"])
     assert kinds["questions"].sum() == 68

@@ -118,3 +118,43 @@ def test_gate_chart_speaks_french():
     assert "noms inconnus : Okta" in shown and "proximité 0.850" in shown
     for english in ("cosine", "coverage", "in-base", "off-topic", "unknown", "share of", "best passage"):
         assert english not in shown
+
+
+# A run with word statistics: the gate suggests a floor of 0.85 with words' share 0.5 and unknown
+# names refused. By the score alone every question passes 0.85; the words refuse two of them.
+GATED_SUMMARY = {"gate": {"terms": 120, "calibration": {"suggested": {
+    "min_cosine": 0.85, "min_coverage": 0.5, "refuse_unknown_names": True}}}}
+GATED_ROWS = [
+    {"id": "a", "question": "A ?", "in_base": True, "category": "identifier", "rank": 1, "top1_score": 0.92,
+     "cosine": 0.92, "coverage": 0.9, "unknown_names": []},
+    {"id": "b", "question": "B ?", "in_base": True, "category": "identifier", "rank": 1, "top1_score": 0.90,
+     "cosine": 0.90, "coverage": 0.2, "unknown_names": []},
+    {"id": "c", "question": "C ?", "in_base": False, "category": "off_topic", "rank": None, "top1_score": 0.88,
+     "cosine": 0.88, "coverage": 1.0, "unknown_names": ["Okta"]},
+    {"id": "d", "question": "D ?", "in_base": False, "category": "off_topic", "rank": None, "top1_score": 0.87,
+     "cosine": 0.87, "coverage": 0.9, "unknown_names": []},
+]
+
+
+def test_with_word_statistics_the_tables_and_filters_refuse_what_the_threshold_counts_refuse():
+    """Bug: below the gate's counts, the filters, the verdict column and the kinds table judged the
+    slider by the score alone (b "answered", c "wrongly accepted", 0 of 2 trick questions refused)."""
+    words = evaluation.gate_words(GATED_SUMMARY)
+    counts = evaluation.threshold_counts(GATED_SUMMARY, GATED_ROWS, 0.85)
+    assert (counts["in_base_accepted_count"], counts["out_of_base_refused_count"]) == (1, 1)
+
+    def ids(which: str) -> list[str]:
+        return [r["id"] for r in evaluation.filter_rows(GATED_ROWS, which, 0.85, words)]
+
+    assert ids(evaluation.WRONGLY_REFUSED) == ["b"]  # 2 in base - 1 answered
+    assert ids(evaluation.WRONGLY_ACCEPTED) == ["d"]  # 2 off topic - 1 refused
+    verdicts = evaluation.questions_frame(GATED_ROWS, 0.85, words).set_index("id")["at the threshold"]
+    assert verdicts.to_dict() == {"a": "answered", "b": "refused", "c": "refused", "d": "answered"}
+    kinds = evaluation.categories_frame(GATED_ROWS, 0.85, words).set_index("kind")
+    assert kinds.loc["identifier", "answered"] == "1 of 2" and kinds.loc["off topic", "refused"] == "1 of 2"
+    assert kinds["handled well (%)"].tolist() == [50, 50]
+    # Without word statistics the score alone decides, as before: everything passes 0.85.
+    assert evaluation.gate_words({}) is None
+    assert evaluation.filter_rows(GATED_ROWS, evaluation.WRONGLY_REFUSED, 0.85) == []
+    assert [r["id"] for r in evaluation.filter_rows(GATED_ROWS, evaluation.WRONGLY_ACCEPTED, 0.85)] == ["c", "d"]
+    assert evaluation.categories_frame(GATED_ROWS, 0.85).set_index("kind").loc["off topic", "refused"] == "0 of 2"

@@ -12,7 +12,7 @@ from typing import Any, Mapping, Sequence
 
 import pandas as pd
 
-from rag.evaluate.calibration import accepted_refused, gate_shares
+from rag.evaluate.calibration import accepted_refused, gate_shares, row_answers
 from rag.i18n import current
 from ui.i18n import t
 
@@ -117,20 +117,26 @@ def threshold_counts(summary: Mapping[str, Any], rows: Sequence[Mapping[str, Any
             "out_of_base_refused_count": at["off_topic_refused_count"], "out_of_base_count": at["off_topic_count"]}
 
 
-def _refused_at(row: Mapping[str, Any], threshold: float) -> bool:
+def _refused_at(row: Mapping[str, Any], threshold: float, words: Mapping[str, Any] | None = None) -> bool:
+    """Whether the app refuses this question at `threshold`: the gate's decision at that cosine
+    floor with `words` (gate_words), as threshold_counts counts it; the score alone without."""
+    if words is not None:
+        return not row_answers(dict(row), threshold, words["min_coverage"], words["refuse_unknown_names"])
     score = row.get("top1_score")
     return score is None or score < threshold
 
 
-def filter_rows(rows: Sequence[Mapping[str, Any]], which: str, threshold: float) -> list[Mapping[str, Any]]:
+def filter_rows(rows: Sequence[Mapping[str, Any]], which: str, threshold: float,
+                words: Mapping[str, Any] | None = None) -> list[Mapping[str, Any]]:
+    """The rows a filter shows; refused or accepted as threshold_counts counts them (`words`)."""
     if which == ALL:
         return list(rows)
     if which == MISSED:
         return [r for r in rows if r.get("in_base") and r.get("rank") is None]
     if which == WRONGLY_REFUSED:
-        return [r for r in rows if r.get("in_base") and _refused_at(r, threshold)]
+        return [r for r in rows if r.get("in_base") and _refused_at(r, threshold, words)]
     if which == WRONGLY_ACCEPTED:
-        return [r for r in rows if not r.get("in_base") and not _refused_at(r, threshold)]
+        return [r for r in rows if not r.get("in_base") and not _refused_at(r, threshold, words)]
     raise ValueError(f"unknown filter {which!r}: use one of {', '.join(FILTERS)}")
 
 
@@ -139,8 +145,10 @@ def _frame(records: Sequence[Mapping[str, Any]], columns: Sequence[str] | None =
     return pd.DataFrame.from_records(list(records), columns=columns).fillna("")
 
 
-def questions_frame(rows: Sequence[Mapping[str, Any]], threshold: float) -> pd.DataFrame:
-    """The per-question table: verdict at `threshold`, and the retrieved sources in rank order."""
+def questions_frame(rows: Sequence[Mapping[str, Any]], threshold: float,
+                    words: Mapping[str, Any] | None = None) -> pd.DataFrame:
+    """The per-question table: verdict at `threshold` (with the word checks `words`, if any), and
+    the retrieved sources in rank order."""
     table = []
     for r in rows:
         score = r.get("top1_score")
@@ -152,7 +160,7 @@ def questions_frame(rows: Sequence[Mapping[str, Any]], threshold: float) -> pd.D
             t("col.expected"): r.get("expected_source") or "",
             t("col.rank"): "" if not r.get("in_base") else str(r["rank"]) if r.get("rank") else t("eval.not_found"),
             t("col.best"): "" if score is None else f"{float(score):.2f}",
-            t("col.verdict"): t("verdict.refused") if _refused_at(r, threshold) else t("verdict.answered"),
+            t("col.verdict"): t("verdict.refused") if _refused_at(r, threshold, words) else t("verdict.answered"),
             t("col.retrieved"): "\n".join(
                 f"{i}. {item.get('url')} ({float(item.get('score') or 0):.2f})"
                 for i, item in enumerate(r.get("retrieved") or [], start=1)
@@ -168,26 +176,27 @@ def category_label(category: str | None) -> str:
     return t(f"cat.{category}") if category in CATEGORIES else category.replace("_", " ")
 
 
-def handled_well(row: Mapping[str, Any], threshold: float) -> bool:
+def handled_well(row: Mapping[str, Any], threshold: float, words: Mapping[str, Any] | None = None) -> bool:
     """What a reader wants from a question: an article question finds its article and is
     answered; a trick question is refused."""
     if row.get("in_base"):
-        return row.get("rank") is not None and not _refused_at(row, threshold)
-    return _refused_at(row, threshold)
+        return row.get("rank") is not None and not _refused_at(row, threshold, words)
+    return _refused_at(row, threshold, words)
 
 
-def categories_frame(rows: Sequence[Mapping[str, Any]], threshold: float) -> pd.DataFrame:
+def categories_frame(rows: Sequence[Mapping[str, Any]], threshold: float,
+                     words: Mapping[str, Any] | None = None) -> pd.DataFrame:
     """One row a kind of question (the set's `category`), in the set's order: how many, and how
-    each fared at `threshold`."""
+    each fared at `threshold` (with the word checks `words`, if any, as threshold_counts)."""
     facts = pd.DataFrame.from_records([{
         "category": r.get("category") or "",
         "in_base": bool(r.get("in_base")),
         "out": not r.get("in_base"),
         "found": bool(r.get("in_base")) and r.get("rank") is not None,
         "first": bool(r.get("in_base")) and r.get("rank") == 1,
-        "answered": bool(r.get("in_base")) and not _refused_at(r, threshold),
-        "refused": not r.get("in_base") and _refused_at(r, threshold),
-        "well": handled_well(r, threshold),
+        "answered": bool(r.get("in_base")) and not _refused_at(r, threshold, words),
+        "refused": not r.get("in_base") and _refused_at(r, threshold, words),
+        "well": handled_well(r, threshold, words),
     } for r in rows], columns=["category", "in_base", "out", "found", "first", "answered", "refused", "well"])
     kinds = facts.groupby("category", sort=False)
     counts = kinds.sum().astype(int)  # True counts 1: the questions of each kind that did so
