@@ -4,7 +4,6 @@ chromium through the walk-through a new user makes, in French then in English.""
 from __future__ import annotations
 
 import os
-import re
 import subprocess
 import sys
 from pathlib import Path
@@ -30,6 +29,10 @@ def settle(page) -> None:
     run just requested by a click could pass for finished."""
     page.wait_for_selector('[data-testid="stApp"][data-test-connection-state="CONNECTED"]'
                            '[data-test-script-state="notRunning"]', state="attached", timeout=5 * MINUTE)
+    from playwright.sync_api import expect
+
+    # Elements of the previous run still on screen are marked stale until the run replaces them.
+    expect(page.locator('[data-stale="true"]')).to_have_count(0, timeout=MINUTE)
 
 
 @pytest.fixture
@@ -195,11 +198,14 @@ def test_the_walk_through_in_french_then_english(app_url, lmstudio, tmp_path):
             settle(page)
             expect(page.get_by_text("réponses avec le texte attendu")).to_have_count(0)
             shots.append(shoot(page, "fr-5-evaluation-model-down"))
-            page.get_by_role("button", name="Placer le curseur sur la suggestion").click()
+            suggest = page.get_by_role("button", name="Placer le curseur sur la suggestion")
+            value = suggest.inner_text().split()[-1]
+            suggest.click()
             settle(page)
-            # The threshold's own save button (the gate's settings have another one).
-            save = page.get_by_role("button", name=re.compile(r"^Enregistrer \S+ comme seuil"))
-            value = save.inner_text().split()[1]
+            # The threshold's own save button (the gate's settings have another one), once the rerun
+            # has put the slider on the suggestion: until that run ends the old button may linger.
+            save = page.get_by_role("button", name=f"Enregistrer {value} comme seuil")
+            expect(save).to_have_count(1)
             save.click()
             settle(page)
             expect(sidebar).to_contain_text(f"seuil {value} (calibré)")
