@@ -1,0 +1,94 @@
+"""Numbers written the way the reader's language writes them: 0,833 and 12 345 and 94 % in French,
+0.833 and 12,345 and 94% in English; durations in s, min and h in both."""
+
+from __future__ import annotations
+
+import pytest
+
+from rag.i18n import language
+from rag.i18n.numbers import decimal, duration, integer, percent
+
+NNBSP, NBSP = "\u202f", "\u00a0"
+
+
+@pytest.mark.parametrize("value, places, fr, en", [
+    (0.833, 3, "0,833", "0.833"),
+    (0.8336, 3, "0,834", "0.834"),  # rounded, not cut
+    (0.83, 2, "0,83", "0.83"),
+    (0.9, 2, "0,90", "0.90"),  # the places asked for, trailing zero kept
+    (0, 2, "0,00", "0.00"),
+    (-0.25, 2, "-0,25", "-0.25"),
+    (-0.0004, 3, "0,000", "0.000"),  # no minus sign on a value that rounds to nothing
+    (12345.678, 2, f"12{NNBSP}345,68", "12,345.68"),
+    (-1234567.5, 1, f"-1{NNBSP}234{NNBSP}567,5", "-1,234,567.5"),
+    (2.5, 0, "2", "2"),  # half to even, as Python rounds
+])
+def test_decimals(value, places, fr, en):
+    with language("fr"):
+        assert decimal(value, places) == fr
+    with language("en"):
+        assert decimal(value, places) == en
+    assert decimal(value, places, lang="fr") == fr  # an explicit language wins over the current one
+
+
+def test_a_signed_change_shows_its_plus():
+    assert decimal(0.02, 2, signed=True, lang="fr") == "+0,02"
+    assert decimal(-0.02, 2, signed=True, lang="en") == "-0.02"
+    assert decimal(0.0001, 2, signed=True, lang="en") == "0.00"
+    assert integer(3, signed=True, lang="fr") == "+3"
+
+
+@pytest.mark.parametrize("value, fr, en", [
+    (0, "0", "0"),
+    (999, "999", "999"),
+    (1000, f"1{NNBSP}000", "1,000"),
+    (12345, f"12{NNBSP}345", "12,345"),
+    (-98765432, f"-98{NNBSP}765{NNBSP}432", "-98,765,432"),
+    (1234.6, f"1{NNBSP}235", "1,235"),
+])
+def test_integers_group_thousands(value, fr, en):
+    assert integer(value, lang="fr") == fr
+    assert integer(value, lang="en") == en
+
+
+def test_percentages():
+    assert percent(0.94, lang="fr") == f"94{NBSP}%"
+    assert percent(0.94, lang="en") == "94%"
+    assert percent(0, lang="fr") == f"0{NBSP}%"
+    assert percent(1, lang="en") == "100%"
+    assert percent(0.12345, 1, lang="fr") == f"12,3{NBSP}%"
+    assert percent(-0.05, lang="en") == "-5%"
+    assert percent(123.45, lang="fr") == f"12{NNBSP}345{NBSP}%"
+
+
+@pytest.mark.parametrize("seconds, places, text", [
+    (0, 0, "0 s"),
+    (-2, 0, "0 s"),
+    (4.6, 0, "5 s"),
+    (59.4, 0, "59 s"),
+    (59.7, 0, "1 min"),  # rounds up to a whole minute, not "60 s"
+    (90, 0, "1 min 30 s"),
+    (150, 0, "2 min 30 s"),
+    (185, 0, "3 min 05 s"),
+    (3599.6, 0, "1 h"),
+    (3900, 0, "1 h 05 min"),
+    (3 * 3600 + 59 * 60 + 50, 0, "4 h"),  # past an hour the seconds are dropped, minutes rounded
+    (26 * 3600 + 60, 0, "26 h 01 min"),
+])
+def test_durations_read_the_same_in_both_languages(seconds, places, text):
+    assert duration(seconds, places, lang="fr") == text
+    assert duration(seconds, places, lang="en") == text
+
+
+def test_a_short_duration_keeps_its_decimals_in_the_readers_way():
+    assert duration(3.24, 1, lang="fr") == "3,2 s"
+    assert duration(3.24, 1, lang="en") == "3.2 s"
+    assert duration(0.05, 2, lang="fr") == "0,05 s"
+    assert duration(12000 * 3600, lang="fr") == f"12{NNBSP}000 h"
+
+
+def test_the_current_language_decides_when_none_is_given():
+    with language("fr"):
+        assert (decimal(0.5), percent(0.5), integer(1500)) == ("0,50", f"50{NBSP}%", f"1{NNBSP}500")
+    with language("en"):
+        assert (decimal(0.5), percent(0.5), integer(1500)) == ("0.50", "50%", "1,500")
