@@ -11,6 +11,7 @@ from rag.redact import strip_userinfo
 from rag.index.store import Store
 from rag.enrich import built_mode
 from rag.i18n import t, tn
+from rag.i18n.numbers import decimal, integer
 
 LLM_STATUS_TIMEOUT = 5.0  # status must answer quickly even when LM Studio hangs
 
@@ -124,11 +125,11 @@ def format_status(status: dict[str, Any]) -> str:
         return "\n".join(lines)
     lines.append(tn("status.qdrant_up", len(q["collections"]), where=where))
     for c in q["collections"]:
-        threshold = t("status.not_calibrated") if c.get("threshold") is None else f"{c['threshold']:.3f}"
+        threshold = t("status.not_calibrated") if c.get("threshold") is None else decimal(c["threshold"], 3)
         default = t("status.default") if c["name"] == status.get("default_collection") else ""
         mode = built_mode(c)
         enriched = "" if mode == "none" else t("status.enrichment", mode=mode)
-        lines.append(t("status.collection", name=c["name"], default=default, points=c["points"],
+        lines.append(t("status.collection", name=c["name"], default=default, points=integer(c["points"]),
                        model=c.get("embedding_model"), dimension=c.get("dimension"), strategy=c.get("strategy"),
                        enriched=enriched, threshold=threshold, updated=c.get("updated")))
     return "\n".join(lines)

@@ -175,12 +175,16 @@ def test_rag_ask_refuses_in_the_questions_language_and_explains_in_the_readers(i
     assert "Je ne trouve pas cette information dans les articles indexés." in french.stdout
     assert "(refus : " in french.stdout
     assert "Passages trouvés (seuil " in french.stdout and "(sous le seuil)" in french.stdout
+    # Scores and the threshold with a decimal comma for a French reader, a dot for an English one.
+    assert re.search(r"\(seuil 0,\d{3}\b", french.stdout) and re.search(r"\[1\] 0,\d{3}  ", french.stdout)
+    assert not re.search(r"\b0\.\d{3}\b", french.stdout)
 
     english = _rag(_env(index_dir, RAG_UI_LANG="en"), "ask", question, "--collection", "mini", "--no-llm")
     # The refusal follows the question (French); the program's own lines follow the reader.
     assert "Je ne trouve pas cette information dans les articles indexés." in english.stdout
     assert "Passages retrieved (threshold " in english.stdout and "(below threshold)" in english.stdout
     assert "Passages trouvés" not in english.stdout
+    assert re.search(r"\(threshold 0\.\d{3}\b", english.stdout) and re.search(r"\[1\] 0\.\d{3}  ", english.stdout)
 
 
 def test_rag_status_lines_in_each_language():
@@ -190,7 +194,9 @@ def test_rag_status_lines_in_each_language():
         "embeddings": {"choice": "RAG_EMBED_MODEL=embedded"},
         "qdrant": {"backend": "embedded", "location": "/data/qdrant", "reachable": True, "collections": [
             {"name": "blog", "points": 7, "embedding_model": "embedded:multilingual-e5-small", "dimension": 384,
-             "strategy": "markdown", "threshold": None, "updated": "2026-11-30"}]},
+             "strategy": "markdown", "threshold": None, "updated": "2026-11-30"},
+            {"name": "cnil", "points": 12345, "embedding_model": "embedded:multilingual-e5-small", "dimension": 384,
+             "strategy": "sections", "threshold": 0.8333, "updated": "2026-11-30"}]},
         "default_collection": "blog",
     }
     from rag.status import format_status
@@ -205,6 +211,9 @@ def test_rag_status_lines_in_each_language():
     assert "LM Studio : joignable sur http://127.0.0.1:1234/v1, 1 modèle\n  - qwen3 (llm, chargé, contexte 8192)" in french
     assert "  - blog (par défaut) : 7 points, modèle embedded:multilingual-e5-small, 384 dimensions" in french
     assert "seuil non calibré" in french
+    # Numbers as each reader writes them: decimal comma and grouped thousands in French.
+    assert "  - cnil: 12,345 points," in english and "threshold 0.833," in english
+    assert "  - cnil : 12\u202f345 points," in french and "seuil 0,833," in french
 
 
 def test_a_catalogue_key_defined_in_two_stage_modules_is_refused():

@@ -23,6 +23,7 @@ from dataclasses import asdict, dataclass, field, replace
 from typing import Any, Mapping, Sequence
 
 from rag.answer.threshold import COLLECTION, MODEL_DEFAULT, SETTING, default_threshold
+from rag.i18n.numbers import decimal
 from rag.index.filters import Where, match
 from rag.index.terms import TERMS_FIELD, TERMS_VERSION, QuestionWord, passage_keys, question_keys, question_words
 from datetime import UTC
@@ -203,6 +204,11 @@ def exact_match(signals: Signals) -> bool:
     return bool(signals.known_names) and (signals.passage_coverage or 0.0) >= 0.999
 
 
+def _low_cosine(text: Mapping[str, str], decision: Decision, language: str) -> str:
+    return text[LOW_COSINE].format(best=decimal(decision.signals.cosine, 3, lang=language),
+                                   threshold=decimal(decision.params.min_cosine, 3, lang=language))
+
+
 def explain(decision: Decision, language: str) -> str | None:
     """Why the gate refused, in the question's language; None when it answers."""
     if decision.answer:
@@ -214,9 +220,9 @@ def explain(decision: Decision, language: str) -> str | None:
     if decision.reason == LOW_COVERAGE:
         if s.missing:
             return text[LOW_COVERAGE].format(words=", ".join(s.missing))
-        return text[LOW_COSINE].format(best=f"{s.cosine:.3f}", threshold=f"{decision.params.min_cosine:.3f}")
+        return _low_cosine(text, decision, language)
     if decision.reason == LOW_COSINE:
-        return text[LOW_COSINE].format(best=f"{s.cosine:.3f}", threshold=f"{decision.params.min_cosine:.3f}")
+        return _low_cosine(text, decision, language)
     return text[NO_PASSAGE]
 
 

@@ -18,6 +18,7 @@ import httpx
 from rag.config import normalize_base_url, server_root
 from rag.errors import LLMError
 from rag.i18n import t
+from rag.i18n.numbers import duration
 from rag.redact import redact, strip_userinfo
 from rag.server_models import ModelInfo, ModelListError, ServerModels, json_body, read_models
 
@@ -138,7 +139,7 @@ class LLMClient:
 
     def _timeout_error(self, what: str) -> LLMError:
         return LLMTimeout(
-            t("llm.timeout", url=self.shown_url, seconds=f"{self.timeout.read:.0f}", what=t(f"llm.to_{what}"))
+            t("llm.timeout", url=self.shown_url, time=duration(self.timeout.read), what=t(f"llm.to_{what}"))
         )
 
     def _transport_error(self, exc: httpx.TransportError, what: str) -> LLMError:

@@ -32,6 +32,7 @@ from pathlib import Path
 from typing import Any, Callable, Sequence
 
 from rag.i18n import t
+from rag.i18n.numbers import decimal
 from rag.answer import budget, citations, prompts
 from rag.errors import LLMError
 from rag.answer.gate import explain as gate_explain
@@ -220,7 +221,8 @@ def decide(
         # Refused by the score: the best score against the threshold, and where that came from.
         text = _TEXT[language]
         source = text["sources"].get(threshold_source, threshold_source)
-        reason = (text["below"].format(best=f"{best:.3f}", threshold=f"{threshold:.3f}", source=source)
+        reason = (text["below"].format(best=decimal(best, 3, lang=language), threshold=decimal(threshold, 3, lang=language),
+                                       source=source)
                   if best is not None else text["empty"])
         refusal = prompts.refusal_sentence(language)
         prepared.result = prepared.base_result(answer=refusal, raw_answer=refusal, refused=True,

@@ -12,6 +12,7 @@ from dataclasses import asdict, dataclass, field
 from typing import Any, Sequence
 
 from rag.i18n import t
+from rag.i18n.numbers import integer
 from rag.answer.context import cap_per_document, expand, neighbours_from_store
 from rag.answer.rerank import RERANK_CANDIDATES, rerank_passages
 from rag.errors import RagError, StoreError
@@ -116,7 +117,7 @@ def _search(
     if not question or not question.strip():
         raise QuestionError(t("ask.empty"))
     if len(question.strip()) > MAX_QUESTION_CHARS:
-        raise QuestionError(t("ask.too_long", n=f"{len(question.strip()):,}", limit=f"{MAX_QUESTION_CHARS:,}"))
+        raise QuestionError(t("ask.too_long", n=integer(len(question.strip())), limit=integer(MAX_QUESTION_CHARS)))
     if top_k < 1:
         raise QuestionError(t("ask.top_k", value=top_k))
     info = store.check_model(collection, embedder.model_id)

@@ -12,6 +12,7 @@ from rag.answer.pipeline import AskResult, ask, refusal_line
 from rag.answer.citations import source_label
 from rag.config import Settings
 from rag.i18n import t
+from rag.i18n.numbers import decimal
 
 _SOURCE_KEYS = {"setting": "threshold.setting", "collection": "threshold.collection",
                 "model default": "threshold.model_default"}
@@ -92,13 +93,13 @@ def print_result(result: AskResult, out: TextIO, already_streamed: bool = False,
         if result.passages:
             say()
             source = t(_SOURCE_KEYS[result.threshold_source]) if result.threshold_source in _SOURCE_KEYS else result.threshold_source
-            say(t("ask.passages", threshold=f"{result.threshold:.3f}", source=source))
+            say(t("ask.passages", threshold=decimal(result.threshold, 3), source=source))
             scores = [p.score for p in result.passages]
             if any(a < b for a, b in zip(scores, scores[1:])):  # hybrid ranking: say why a lower score comes first
                 say(t("ask.order_note"))
             for p in result.passages:
                 mark = "" if p.n in result.accepted else "  " + t("ask.below")
-                say(f"  [{p.n}] {p.score:.3f}  {source_label(p)} - {p.url}{mark}")
+                say(f"  [{p.n}] {decimal(p.score, 3)}  {source_label(p)} - {p.url}{mark}")
                 say(textwrap.indent(textwrap.shorten(p.text, 240, placeholder=" …"), "        "))
     if result.answer_urls:
         say()

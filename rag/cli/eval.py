@@ -12,6 +12,7 @@ from typing import Any
 from rag.config import Settings
 from rag.errors import RagError, StoreError
 from rag.i18n import t
+from rag.i18n.numbers import decimal
 from rag.answer.gate import resolve_params, save_calibration
 from rag.evaluate.runs import _slug
 from rag.embeddings.resolve import embedder_for_collection
@@ -194,8 +195,8 @@ def run(args: argparse.Namespace) -> int:
     if args.save_threshold:
         if summary.get("saved_threshold") is not None:
             saved = summary.get("saved_gate")
-            extra = t("eval.coverage", value=f"{saved['min_coverage']:.2f}") if saved else ""
-            print(t("eval.saved", threshold=f"{summary['saved_threshold']:.4g}", extra=extra, name=repr(collection)),
+            extra = t("eval.coverage", value=decimal(saved["min_coverage"])) if saved else ""
+            print(t("eval.saved", threshold=decimal(summary["saved_threshold"], 4, trim=True), extra=extra, name=repr(collection)),
                   file=sys.stderr)
         else:
             reason = summary["calibration"].get("reason") or t("eval.no_suggestion")

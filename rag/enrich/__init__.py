@@ -16,6 +16,7 @@ from dataclasses import asdict, dataclass
 from typing import Any, Callable
 
 from rag.i18n import t
+from rag.i18n.numbers import duration, integer
 from rag.chunking.base import Chunk
 from rag.config import Settings
 from rag.documents import Document
@@ -63,8 +64,8 @@ def enrichment_summary(stats: dict[str, Any]) -> str:
         return t("enrich.summary", mode=stats.get("mode"), n=stats.get("chunks", 0))
     return t("enrich.summary_model", mode=stats["mode"], model=stats.get("model"), n=stats.get("chunks", 0),
              cached=stats.get("cached", 0), generated=stats.get("generated", 0),
-             prompt=f"{stats.get('prompt_tokens', 0):,}", answer=f"{stats.get('completion_tokens', 0):,}",
-             seconds=f"{stats.get('seconds', 0):.1f}")
+             prompt=integer(stats.get("prompt_tokens", 0)), answer=integer(stats.get("completion_tokens", 0)),
+             time=duration(stats.get("seconds", 0), 1))
 
 
 def enriched_text(chunk: Chunk, context: str) -> str:

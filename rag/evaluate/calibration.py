@@ -12,6 +12,7 @@ from itertools import pairwise
 from typing import Any, Sequence
 
 from rag.i18n import t, tn
+from rag.i18n.numbers import decimal, percent
 
 
 
@@ -75,11 +76,11 @@ def overlap(in_scores: Sequence[float], out_scores: Sequence[float]) -> tuple[in
     ties = [s for s in in_scores if s == best_out]
     count = len(below) + len(ties)
     if count == 0:
-        return 0, t("cal.separated", worst_in=f"{worst_in:.2f}", best_out=f"{best_out:.2f}")
+        return 0, t("cal.separated", worst_in=decimal(worst_in), best_out=decimal(best_out))
     above = sum(1 for s in out_scores if s >= worst_in)
     sentence = (
-        tn("cal.in_tied" if ties else "cal.in_below", count, best_out=f"{best_out:.2f}") + ", "
-        + tn("cal.out_above", above, worst_in=f"{worst_in:.2f}")
+        tn("cal.in_tied" if ties else "cal.in_below", count, best_out=decimal(best_out)) + ", "
+        + tn("cal.out_above", above, worst_in=decimal(worst_in))
     )
     return count, sentence
 
@@ -181,7 +182,7 @@ def calibrate_gate(rows: Sequence[dict[str, Any]], keep: float = KEEP_IN_BASE) -
     scored = [r for r in rows if r.get("cosine") is not None]
     inside_all = [r for r in rows if r.get("in_base")]
     outside = [r for r in rows if not r.get("in_base")]
-    criterion = t("cal.gate_criterion", share=f"{keep:.0%}")
+    criterion = t("cal.gate_criterion", share=percent(keep))
     if not outside or not [r for r in inside_all if r.get("cosine") is not None]:
         reason = t("cal.gate_no_out") if not outside else t("cal.gate_no_in")
         return {"suggested": None, "criterion": criterion, "reason": reason}
@@ -211,7 +212,7 @@ def calibrate_gate(rows: Sequence[dict[str, Any]], keep: float = KEEP_IN_BASE) -
                     best_key, best = key, (cosine, min_coverage, names)
     if best is None:
         return {"suggested": None, "criterion": criterion,
-                "reason": t("cal.gate_none", share=f"{keep:.0%}")}
+                "reason": t("cal.gate_none", share=percent(keep))}
     suggested = gate_shares(rows, *best)
     return {"suggested": suggested, "criterion": criterion, "reason": None,
             "overlap_sentence": gate_overlap(suggested)}

@@ -16,6 +16,7 @@ from typing import Any, Mapping
 # Retrieval refuses a longer question (a pasted document, or a broken CSV row), so a question
 # set holding one is refused before anything runs.
 from rag.i18n import t, tn
+from rag.i18n.numbers import integer
 from rag.answer.retrieve import MAX_QUESTION_CHARS
 from rag.errors import QuestionSetError
 
@@ -124,7 +125,7 @@ def question_from_mapping(
     elif len(text.strip()) > MAX_QUESTION_CHARS:
         problems.add(
             line,
-            t("qs.too_long", n=f"{len(text.strip()):,}", limit=f"{MAX_QUESTION_CHARS:,}"),
+            t("qs.too_long", n=integer(len(text.strip())), limit=integer(MAX_QUESTION_CHARS)),
         )
 
     in_base = obj["in_base"]

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any, Iterable, Mapping
 
 from rag.i18n import t, tn
+from rag.i18n.numbers import decimal, duration, integer, percent
 
 
 # Metric names as shown; hit@k and MRR are the field's own words in both languages.
@@ -27,16 +28,16 @@ def _label(key: str) -> str:
 
 
 def _pct(value: float | None) -> str:
-    return t("report.na") if value is None else t("report.pct", value=f"{value * 100:.0f}")
+    return t("report.na") if value is None else percent(value)
 
 
 def _num(value: float | None) -> str:
-    return t("report.na") if value is None else f"{value:.2f}"
+    return t("report.na") if value is None else decimal(value, 2)
 
 
 def _setting(value: float) -> str:
     """A gate setting as saved (0.833, 0.4): two decimals would show 0.833 as the current 0.83."""
-    return f"{value:.3f}".rstrip("0").rstrip(".")
+    return decimal(value, 3, trim=True)
 
 
 def _build_line(s: Mapping[str, Any]) -> str:
@@ -135,28 +136,32 @@ def format_summary(results: Mapping[str, Any]) -> str:
             first = s.get("first_token_seconds_median")
             lines.append(
                 t("report.cost")
-                + (t("report.tokens", n=f"{tokens:,.0f}") if tokens is not None else t("report.no_tokens"))
-                + (t("report.first_word", seconds=f"{first:.2f}") if first is not None else "")
+                + (t("report.tokens", n=integer(tokens)) if tokens is not None else t("report.no_tokens"))
+                + (t("report.first_word", time=duration(first, 2)) if first is not None else "")
             )
         if c.get("llm_errors"):
             lines.append(t("report.no_answer", n=c["llm_errors"]))
     return "\n".join(lines)
 
 
+def _amount(key: str, value: float, signed: bool = False) -> str:
+    if key == "prompt_tokens_mean":
+        return integer(value, signed=signed)
+    return decimal(value, 2, signed=signed) + " s"  # a signed change of time: not a duration
+
+
 def _delta(key: str, d: Mapping[str, Any]) -> str:
     if key in _AMOUNTS:
-        spec = ",.0f" if key == "prompt_tokens_mean" else ".2f"
-        unit = "" if key == "prompt_tokens_mean" else " s"
-        a, b = ((t("report.na") if v is None else f"{v:{spec}}{unit}") for v in (d["a"], d["b"]))
-        return f"{a} -> {b}" + ("" if d["delta"] is None else f" ({d['delta']:+{spec}}{unit})")
+        a, b = ((t("report.na") if v is None else _amount(key, v)) for v in (d["a"], d["b"]))
+        return f"{a} -> {b}" + ("" if d["delta"] is None else f" ({_amount(key, d['delta'], signed=True)})")
     fmt = _num if key in _SCORES else _pct
     text = f"{fmt(d['a'])} -> {fmt(d['b'])}"
     if d["delta"] is None:
         return text
     if key in _SCORES:
-        return f"{text} ({d['delta']:+.2f})" if abs(d["delta"]) >= 0.005 else f"{text} ({t('report.same')})"
+        return f"{text} ({decimal(d['delta'], 2, signed=True)})" if abs(d["delta"]) >= 0.005 else f"{text} ({t('report.same')})"
     points = round(d["delta"] * 100)
-    return f"{text} ({t('report.points', n=f'{points:+d}')})" if points else f"{text} ({t('report.same')})"
+    return f"{text} ({t('report.points', n=integer(points, signed=True))})" if points else f"{text} ({t('report.same')})"
 
 
 def _ids(ids: Iterable[str], limit: int = 12) -> str:

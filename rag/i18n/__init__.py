@@ -114,9 +114,12 @@ class Catalogue:
         return text.format(**values) if values else text
 
     def tn(self, key: str, n: int, **values: Any) -> str:
-        """`key_one` or `key_other` by `n` (French counts 0 and 1 as singular, English only 1)."""
+        """`key_one` or `key_other` by `n` (French counts 0 and 1 as singular, English only 1), with
+        `n` written as the reader groups thousands (12 345 documents, 12,345 documents)."""
+        from rag.i18n.numbers import integer  # numbers reads this module's language
+
         one = n in (0, 1) if _current.get() == "fr" else n == 1
-        return self.t(f"{key}_{'one' if one else 'other'}", n=n, **values)
+        return self.t(f"{key}_{'one' if one else 'other'}", n=integer(n), **values)
 
     def problems(self) -> list[str]:
         """Keys missing from a language, or whose placeholders differ between languages."""

@@ -38,10 +38,15 @@ def _fixed(value: float, places: int, signed: bool) -> str:
     return "+" + text if signed and value > 0 else text
 
 
-def decimal(value: float, places: int = 2, *, signed: bool = False, lang: str | None = None) -> str:
+def decimal(value: float, places: int = 2, *, signed: bool = False, trim: bool = False,
+            lang: str | None = None) -> str:
     """`value` rounded to `places` decimals: 0,83 (fr), 0.83 (en); 12 345,68 / 12,345.68 for large
-    ones; `signed` adds + before a positive change."""
-    return _localize(_fixed(float(value), places, signed), _lang(lang))
+    ones; `signed` adds + before a positive change; `trim` drops trailing zeros (a setting saved as
+    0.4 reads 0,4, not 0,400)."""
+    text = _fixed(float(value), places, signed)
+    if trim and "." in text:
+        text = text.rstrip("0").rstrip(".")
+    return _localize(text, _lang(lang))
 
 
 def integer(value: float, *, signed: bool = False, lang: str | None = None) -> str:

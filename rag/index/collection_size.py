@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from rag.i18n import t
+from rag.i18n.numbers import integer
 
 # Measured (benchmarks/README.md, "The embedded store"): Qdrant Edge answers hybrid searches
 # under the access filter in milliseconds up to 100k chunks, the largest size measured.
@@ -13,4 +14,4 @@ def embedded_size_note(points: int) -> str | None:
     """What to tell the user of an embedded collection larger than the sizes measured; else None."""
     if points <= EMBEDDED_COMFORT_LIMIT:
         return None
-    return t("index.size_note", points=f"{points:,}", limit=f"{EMBEDDED_COMFORT_LIMIT:,}")
+    return t("index.size_note", points=integer(points), limit=integer(EMBEDDED_COMFORT_LIMIT))

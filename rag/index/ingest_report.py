@@ -6,6 +6,7 @@ from dataclasses import asdict, dataclass, field
 from typing import Any, Callable
 
 from rag.i18n import t, tn
+from rag.i18n.numbers import duration
 from rag.enrich import enrichment_summary
 
 
@@ -65,7 +66,7 @@ class IngestReport:
         lines = [t("report.ingest", name=repr(self.collection), strategy=self.strategy, model=self.embedding_model,
                    new=self.new, changed=self.changed, unchanged=self.unchanged, skipped=skipped,
                    failed=len(self.failed), pruned=self.pruned, written=tn("report.written", self.chunks_written),
-                   seconds=f"{self.seconds:.1f}")]
+                   time=duration(self.seconds, 1))]
         if self.enrichment:
             lines.append(enrichment_summary(self.enrichment))
         if self.verify_error:

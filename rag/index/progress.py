@@ -7,18 +7,8 @@ import time
 from typing import TextIO
 
 from rag.i18n import t, tn
+from rag.i18n.numbers import decimal, duration, integer
 from rag.index.ingest_report import IngestProgress
-
-
-def _duration(seconds: float) -> str:
-    seconds = int(round(seconds))
-    if seconds < 60:
-        return f"{seconds}s"
-    minutes, seconds = divmod(seconds, 60)
-    if minutes < 60:
-        return f"{minutes}m{seconds:02d}s"
-    hours, minutes = divmod(minutes, 60)
-    return f"{hours}h{minutes:02d}m"
 
 
 def format_progress(p: IngestProgress) -> str:
@@ -27,11 +17,11 @@ def format_progress(p: IngestProgress) -> str:
     parts = [tn("progress.documents", p.docs_total if p.docs_total is not None else p.docs_done, docs=docs),
              tn("progress.chunks", p.chunks_done)]
     if p.rate > 0:
-        parts.append(t("progress.rate", rate=f"{p.rate:.1f}"))
+        parts.append(t("progress.rate", rate=decimal(p.rate, 1)))
     if p.enrich_tokens:
-        parts.append(t("progress.contexts", tokens=f"{p.enrich_tokens:,}", time=_duration(p.enrich_seconds)))
+        parts.append(t("progress.contexts", tokens=integer(p.enrich_tokens), time=duration(p.enrich_seconds)))
     if p.eta is not None and p.phase != "done":
-        parts.append(t("progress.eta", time=_duration(p.eta)))
+        parts.append(t("progress.eta", time=duration(p.eta)))
     line = ", ".join(parts)
     if p.current and p.phase == "indexed":
         line += f" | {p.current}"

@@ -12,6 +12,7 @@ import string
 from typing import Mapping
 
 from rag.i18n import t
+from rag.i18n.numbers import decimal, percent
 from rag.errors import ConfigError
 
 MAX_DOC_MB_ENV = "RAG_MAX_DOC_MB"
@@ -53,7 +54,7 @@ def too_big(size: int, limit: int) -> str | None:
     """The message for a document of `size` bytes over `limit`, or None."""
     if size <= limit:
         return None
-    return t("src.too_big", size=f"{size / _MB:.1f}", limit=f"{limit / _MB:g}", name=MAX_DOC_MB_ENV)
+    return t("src.too_big", size=decimal(size / _MB, 1), limit=decimal(limit / _MB, 3, trim=True), name=MAX_DOC_MB_ENV)
 
 
 def _is_blob(token: str) -> bool:
@@ -69,10 +70,10 @@ def not_text(text: str) -> str | None:
         return None
     odd = len(text) - len(text.translate(_NOT_TEXT))
     if odd > _BINARY_SHARE * len(text):
-        return t("src.looks_binary", pct=f"{100 * odd / len(text):.0f}")
+        return t("src.looks_binary", pct=percent(odd / len(text)))
     tokens = text.split()
     total = sum(map(len, tokens))
     blob = sum(len(t) for t in tokens if _is_blob(t))
     if total >= _MIN_CHARS and blob > _BLOB_SHARE * total:
-        return t("src.encoded", pct=f"{100 * blob / total:.0f}")
+        return t("src.encoded", pct=percent(blob / total))
     return None

@@ -112,7 +112,7 @@ def test_a_question_far_from_every_passage_is_refused_by_the_cosine():
     from rag.answer.gate import Decision
 
     sentence = explain(Decision(answer, reason, signals, GateParams(0.8)), "fr")
-    assert sentence.startswith("aucun passage n'est assez proche") and "0.700 < seuil 0.800" in sentence
+    assert sentence.startswith("aucun passage n'est assez proche") and "0,700 < seuil 0,800" in sentence
 
 
 QUESTIONS = [

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import csv
 import json
+import re
 from datetime import datetime
 
 import pytest
@@ -97,6 +98,23 @@ def test_summary_reads_plainly():
     assert "1 in-base question scores below the best off-topic one" in text
 
 
+def test_a_french_summary_writes_decimals_with_a_comma_and_the_files_keep_dots(tmp_path):
+    """The summary is for a French reader; results.json and results.csv are read back by programs."""
+    from rag.i18n import language
+
+    with language("fr"):
+        results, _ = hand_run()
+        text = format_summary(results)
+        write_results(results, tmp_path / "run")
+    assert "seuil suggéré 0,85 : 2 sur 3 avec réponse" in text and "MRR 0,44 (1,00 = toujours premier" in text
+    assert "hit@1 33\u00a0% (" in text and "(0,84)" in text
+    assert not re.search(r"\d\.\d", text)
+    data = json.loads((tmp_path / "run" / "results.json").read_text(encoding="utf-8"))
+    assert data["summary"]["suggested_threshold"] == 0.85
+    raw = (tmp_path / "run" / "results.csv").read_text(encoding="utf-8-sig")
+    assert "x.md (0.8600)" in raw and "0,86" not in raw
+
+
 def test_results_json_and_csv(tmp_path):
     results, _ = hand_run()
     path = write_results(results, tmp_path / "run")
@@ -153,7 +171,7 @@ def test_compare_metric_by_metric_and_question_by_question():
 
     with language("fr"):  # French puts a space before a colon
         text = format_comparison(cmp)
-    assert "  hit@1 : 33 % -> 67 % (+33 points)" in text and "  q1 : 1 -> manquée" in text
+    assert "  hit@1 : 33\u00a0% -> 67\u00a0% (+33 points)" in text and "  q1 : 1 -> manquée" in text
 
 
 # -- on a tiny real index --------------------------------------------------------------------

@@ -27,11 +27,11 @@ def test_the_ingest_summary_agrees_with_its_counts():
     one = IngestReport("demo", "markdown", "embedded:multilingual-e5-small", new=1, chunks_written=1, verified=1, seconds=0.4)
     with language("fr"):
         lines = one.summary().splitlines()
-    assert lines[0].endswith("; 1 morceau écrit en 0.4 s.")
+    assert lines[0].endswith("; 1 morceau écrit en 0,4 s.")
     assert lines[1] == "1 point stocké vérifié (taille du vecteur, non nul)."
     with language("en"):
         assert IngestReport("demo", "markdown", "m", chunks_written=3, verified=3).summary().splitlines() == [
-            "Collection 'demo' (markdown, m): 0 new, 0 changed, 0 unchanged, 0 failed, 0 pruned; 3 chunks written in 0.0s.",
+            "Collection 'demo' (markdown, m): 0 new, 0 changed, 0 unchanged, 0 failed, 0 pruned; 3 chunks written in 0.0 s.",
             "Verified 3 stored points (vector size and non-zero).",
         ]
 

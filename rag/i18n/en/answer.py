@@ -11,7 +11,7 @@ TEXT: dict[str, str] = {
         "http://host.docker.internal:1234/v1 to reach LM Studio on the host."
     ),
     "llm.timeout": (
-        "The chat server at {url} took longer than {seconds} s to {what}. The model may still be loading "
+        "The chat server at {url} took longer than {time} to {what}. The model may still be loading "
         "or be too slow for this prompt: retry, use a smaller model or fewer passages (lower top k), or "
         "raise RAG_TIMEOUT."
     ),

@@ -9,7 +9,7 @@ TEXT: dict[str, str] = {
     ),
     "report.ingest": (
         "Collection {name} ({strategy}, {model}): {new} new, {changed} changed, {unchanged} unchanged, "
-        "{skipped}{failed} failed, {pruned} pruned; {written} in {seconds}s."
+        "{skipped}{failed} failed, {pruned} pruned; {written} in {time}."
     ),
     "report.ingest_skipped": "{n} skipped (no text), ",
     "report.verify_failed": "Verification FAILED: {error}",
@@ -44,7 +44,7 @@ TEXT: dict[str, str] = {
     "enrich.summary": "Enrichment {mode}: {n} contexts.",
     "enrich.summary_model": (
         "Enrichment {mode} ({model}): {n} contexts, {cached} from the cache, {generated} written by the "
-        "model: {prompt} prompt + {answer} answer tokens in {seconds} s."
+        "model: {prompt} prompt + {answer} answer tokens in {time}."
     ),
     "progress.documents_one": "{docs} document",
     "progress.documents_other": "{docs} documents",

@@ -11,7 +11,7 @@ TEXT: dict[str, str] = {
         "http://host.docker.internal:1234/v1 pour joindre LM Studio sur la machine hôte."
     ),
     "llm.timeout": (
-        "Le serveur de chat {url} a mis plus de {seconds} s à {what}. Le modèle est peut-être encore en "
+        "Le serveur de chat {url} a mis plus de {time} à {what}. Le modèle est peut-être encore en "
         "cours de chargement, ou trop lent pour ce prompt : réessayez, prenez un modèle plus petit ou "
         "moins de passages (top k plus bas), ou augmentez RAG_TIMEOUT."
     ),

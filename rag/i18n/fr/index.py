@@ -9,7 +9,7 @@ TEXT: dict[str, str] = {
     ),
     "report.ingest": (
         "Collection {name} ({strategy}, {model}) : nouveaux {new}, modifiés {changed}, inchangés "
-        "{unchanged}, {skipped}en échec {failed}, retirés {pruned} ; {written} en {seconds} s."
+        "{unchanged}, {skipped}en échec {failed}, retirés {pruned} ; {written} en {time}."
     ),
     "report.ingest_skipped": "ignorés (sans texte) {n}, ",
     "report.verify_failed": "Vérification ÉCHOUÉE : {error}",
@@ -47,7 +47,7 @@ TEXT: dict[str, str] = {
     "enrich.summary": "Enrichissement {mode} : {n} contextes.",
     "enrich.summary_model": (
         "Enrichissement {mode} ({model}) : {n} contextes, {cached} depuis le cache, {generated} écrits "
-        "par le modèle : {prompt} tokens de prompt + {answer} tokens de réponse en {seconds} s."
+        "par le modèle : {prompt} tokens de prompt + {answer} tokens de réponse en {time}."
     ),
     "progress.documents_one": "{docs} document",
     "progress.documents_other": "{docs} documents",
