@@ -14,7 +14,9 @@ store = resources.store(settings)
 
 picked = eval_view.question_set()
 names = store.list_collections()
+# Streamlit's own placeholder is English ("Choose options"): every widget says it in the page's language.
 chosen = st.multiselect(t("eval.collections"), names, max_selections=2, key="eval_collections",
+                        placeholder=t("eval.collections_placeholder"),
                         default=[settings.collection] if settings.collection in names else None)
 with_llm = st.checkbox(t("eval.with_llm"), key="eval_with_llm")
 if picked and chosen:

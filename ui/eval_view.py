@@ -307,7 +307,7 @@ def earlier_runs(settings: Any, current: Mapping[str, Any] | None) -> None:
         return
     labels = {r["path"]: evaluation.run_label(r) for r in runs}
     path = st.selectbox(t("eval.compare_with"), list(labels), format_func=labels.get, index=None,
-                        key="earlier_run")
+                        placeholder=t("eval.compare_placeholder"), key="earlier_run")
     if path:
         try:
             comparison(load_run(path), current)

@@ -225,3 +225,21 @@ def test_runs_with_the_chat_model_are_compared_on_prompt_tokens_and_first_word(a
     by_k = {int(row["top k"]): row for _, row in runs.iterrows()}
     assert int(by_k[2]["prompt tokens"]) > int(by_k[1]["prompt tokens"]) > 0
     assert all(float(row["first word (s)"]) >= 0.05 for row in by_k.values())
+
+
+def test_the_evaluate_page_s_pickers_say_choose_in_french(app_env_empty, monkeypatch):
+    """Streamlit's placeholders are English ("Choose options", "Choose an option"): in the French
+    dashboard the collection and earlier-run pickers said so beside French labels."""
+    store = Store(Settings.from_env())
+    docs = [Document("klist.md", "klist", "# klist\n\nklist purge efface les tickets Kerberos de la session.")]
+    assert ingest(docs, store, EmbeddedEmbedder(threads=1), "blog", strategy="sections").new == 1
+    store.close()
+    monkeypatch.setenv("RAG_UI_LANG", "fr")
+    at = evaluate_page()
+    collections = at.multiselect(key="eval_collections")
+    assert collections.proto.placeholder == "Choisissez une ou deux collections"
+    at.button(key="run_eval").click().run()
+    assert not at.exception, [e.value for e in at.exception]
+    earlier = at.selectbox(key="earlier_run")
+    assert earlier.value is None
+    assert earlier.proto.placeholder == "Choisissez une évaluation"
