@@ -21,8 +21,10 @@ from rag.evaluate.metrics import contains_answer, cost_metrics, hit_rank, llm_me
 from rag.evaluate.questions import Question
 
 __all__ = [
+    "ANSWER_METRICS",
     "CONTRACT_SUMMARY_KEYS",
     "LLM_SUMMARY_KEYS",
+    "chat_model_down",
     "compare",
     "make_answer_fn",
     "replay",
@@ -386,10 +388,30 @@ COMPARED_METRICS = (
 _SIDE_KEYS = ("collection", "date", "model", "strategy", "chunk_settings", "mode", "k", "llm", "path")
 
 
+# Measures of the chat model's answers: a run that never reached it has none (0 % would read as
+# a verdict on answers that were never written).
+ANSWER_METRICS = ("answer_contains_expected", "refusal_rate_out_of_base", "refusal_rate_in_base",
+                  "invalid_citation_rate", "uncited_rate", "prompt_tokens_mean", "first_token_seconds_median")
+
+
+def chat_model_down(results: Mapping[str, Any]) -> bool:
+    """A run with the chat model in which every question the gate let through got no answer
+    (the server could not be reached): its answer measures mean nothing."""
+    asked = [r for r in results.get("questions", []) if not r.get("refused")]
+    return bool(results["summary"].get("llm")) and bool(asked) and all(r.get("llm_error") for r in asked)
+
+
+def _measured(results: Mapping[str, Any]) -> dict[str, Any]:
+    summary = dict(results["summary"])
+    if chat_model_down(results):
+        summary.update(dict.fromkeys(ANSWER_METRICS))
+    return summary
+
+
 def compare(results_a: Mapping[str, Any], results_b: Mapping[str, Any]) -> dict[str, Any]:
     """A against B: metric deltas (B - A) and, for in-base questions asked in both, who finds
     the expected article (A only, B only, both, neither) and how its rank moved."""
-    sa, sb = results_a["summary"], results_b["summary"]
+    sa, sb = _measured(results_a), _measured(results_b)
     metrics = {}
     for key in COMPARED_METRICS:
         if key not in sa and key not in sb:

@@ -227,3 +227,32 @@ def test_evaluate_names_a_missing_collection(tiny_index):
     store, embedder = tiny_index
     with pytest.raises(RagError, match="'nope' does not exist"):
         run_eval(parse_jsonl(QUESTIONS_JSONL), store, embedder, "nope")
+
+
+def test_a_run_whose_chat_model_was_down_compares_with_no_answer_measures(lmstudio, tmp_path):
+    """Bug: `rag eval --compare` with LM Studio down printed 'answer contains expected: 0% -> 0%
+    (same)' and the gate's refusals as the model's, under the line that said no answer was written."""
+    from rag.answer.llm import LLMClient
+    from rag.evaluate.runner import make_answer_fn
+
+    lmstudio.answer = "Lancez klist purge [1]."
+    settings = Settings.from_env({"RAG_DATA_DIR": str(tmp_path), "RAG_LLM_URL": lmstudio.url})
+
+    def run(collection):
+        return replay(HAND_SET, lambda text: HAND_MADE[text], k=3, threshold=0.83,
+                      answer_fn=make_answer_fn(settings, llm=LLMClient(lmstudio.url, timeout=5)),
+                      context={"collection": collection, "model": "m", "strategy": "sections"})
+
+    answered = run("up")
+    lmstudio.down()
+    unanswered = run("down")
+    assert all(r["llm_error"] for r in unanswered["questions"] if not r["refused"])
+
+    cmp = compare(unanswered, answered)
+    contains = cmp["metrics"]["answer_contains_expected"]
+    assert contains["a"] is None and contains["b"] == 0.5 and contains["delta"] is None  # q1 answered, q2 not
+    assert cmp["metrics"]["refusal_rate_out_of_base"]["a"] is None
+    assert cmp["metrics"]["hit_at_1"]["a"] == cmp["metrics"]["hit_at_1"]["b"]  # retrieval is measured
+    text = format_comparison(cmp)
+    assert "answer contains expected: n/a -> 50%" in text
+    assert "off-topic refusals: n/a -> 50%" in text  # o1 under the threshold; the model answered o2
