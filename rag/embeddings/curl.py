@@ -16,6 +16,7 @@ import shlex
 from typing import Any, Sequence
 
 from rag.config import normalize_base_url, server_root
+from rag.embeddings.prefixes import prefixes_for
 
 TARGET_LMSTUDIO = "lmstudio"
 TARGET_OLLAMA = "ollama"
@@ -43,10 +44,14 @@ def endpoint(base_url: str, target: str = TARGET_LMSTUDIO) -> str:
 
 
 def curl_command(texts: Sequence[str], model: str, base_url: str | None = None, target: str = TARGET_LMSTUDIO) -> str:
-    """A shell command (bash, zsh, sh) posting every text to the server in one request."""
+    """A shell command (bash, zsh, sh) posting every text to the server in one request, each with
+    the document prefix its model expects (nomic's `search_document: `, e5's `passage: `), as
+    `rag ingest` sends them: the vectors it returns are the ones an index would hold."""
     url = endpoint(base_url or DEFAULT_URLS[target], target)
+    prefix = prefixes_for(model)[1]
     # ensure_ascii keeps the body plain ASCII: no terminal or locale can mangle accents.
-    body = json.dumps(request_body(texts, model, target), ensure_ascii=True, separators=(",", ":"))
+    body = json.dumps(request_body([prefix + text for text in texts], model, target), ensure_ascii=True,
+                      separators=(",", ":"))
     return (
         f"curl -sS {shlex.quote(url)} \\\n"
         "  -H 'Content-Type: application/json' \\\n"

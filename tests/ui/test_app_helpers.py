@@ -83,6 +83,19 @@ def test_curl_command_sends_every_chunk_intact_whatever_it_contains(echo_server,
     assert json.loads(body) == {"model": "text-embedding-qwen3-embedding-0.6b", "input": NASTY, **extra}
 
 
+@pytest.mark.parametrize("model,prefix", [
+    ("nomic-embed-text", "search_document: "),
+    ("text-embedding-multilingual-e5-large", "passage: "),
+    ("text-embedding-qwen3-embedding-0.6b", ""),  # Qwen3 embeds documents raw
+])
+def test_curl_command_embeds_each_chunk_as_an_ingestion_would(model, prefix):
+    """Bug: the curl block sent nomic-embed-text its chunks without `search_document: `, so the
+    vectors it printed were not those `rag ingest` stores."""
+    command = curl_command(["klist purge", "pktmon"], model, None, "ollama")
+    body = json.loads(command.splitlines()[3])
+    assert body["input"] == [prefix + "klist purge", prefix + "pktmon"]
+
+
 def test_endpoints_accept_base_urls_as_people_type_them():
     assert endpoint("localhost:1234", "lmstudio") == "http://localhost:1234/v1/embeddings"
     assert endpoint("http://localhost:1234/v1/embeddings/", "lmstudio") == "http://localhost:1234/v1/embeddings"
