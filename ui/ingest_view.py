@@ -219,8 +219,10 @@ def index_section(items: Sequence[Document | Problem], previews: Sequence[tuple[
                                format_func=lambda o: new_label if o == NEW_COLLECTION else o)
     name = choice
     if choice == NEW_COLLECTION:
-        name = cols[0].text_input(t("ing.new_name"), value=settings.collection if not existing else "",
-                                  key="new_collection").strip()
+        # The session's collection when it does not exist yet (the sidebar names it, empty): the
+        # first source goes there without typing its name again.
+        name = cols[0].text_input(t("ing.new_name"), value=settings.collection if settings.collection not in existing
+                                  else "", key="new_collection").strip()
     info = store.collection_info(name) if name and name in existing else None
     strategies = list(STRATEGIES)
     default = (info or {}).get("strategy") or DEFAULT_STRATEGY

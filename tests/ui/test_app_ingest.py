@@ -109,6 +109,24 @@ def test_wordpress_site_with_an_application_password(app_env_empty, make_wp_serv
     assert not any(wp.app_password in str(value) for value in shown)
 
 
+def test_a_first_source_goes_into_the_session_s_empty_collection_beside_another_one(empty_store):
+    """Bug: with the demo loaded into its own collection, the sidebar's 'blog' (empty: "add a
+    source") was not offered: a new collection with no name, and Index disabled without a word."""
+    store = Store(Settings.from_env())
+    try:
+        store.ensure_collection("demo", "embedded:multilingual-e5-small", 384, "markdown", None)
+    finally:
+        store.close()
+    at = ingest_page()
+    at.radio(key="source_kind").set_value("paste").run()
+    at.text_area[0].set_value("# Note\n\n## Partie\n\n" + "Du texte. " * 30).run()
+    assert at.text_input(key="new_collection").value == "blog"
+    assert not at.button(key="index").disabled
+    at.button(key="index").click().run()
+    assert not at.exception, [e.value for e in at.exception]
+    assert {m.label: m.value for m in at.metric}["new"] == "1"
+
+
 def test_chunk_settings_are_kept_across_a_source_switch_and_a_collection_built_otherwise_is_rebuilt(empty_store):
     """Bug: the settings came back empty after a source switch, indexing then used the defaults
     and stopped on a Python dict and CLI flags, with no rebuild button and the old report shown."""
