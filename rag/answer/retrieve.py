@@ -16,7 +16,7 @@ from rag.i18n.numbers import integer
 from rag.answer.context import cap_per_document, expand, neighbours_from_store
 from rag.answer.rerank import RERANK_CANDIDATES, rerank_passages
 from rag.errors import RagError, StoreError
-from rag.index.sparse import sparse_query
+from rag.index.sparse import check_sparse_version, sparse_query
 from rag.index.store import Hit, Store
 
 RETRIEVAL_MODES = ("auto", "dense", "hybrid")
@@ -127,6 +127,8 @@ def _search(
         raise StoreError(t("ask.dimension", model=embedder.model_id, n=len(vector), name=repr(collection),
                            dimension=info["dimension"]))
     groups = list(groups) if groups is not None else None
+    if chosen == "hybrid":
+        check_sparse_version(info)  # other terms than the collection's would match wrongly
     sparse = sparse_query(question) if chosen == "hybrid" else None
     if chosen == "dense" or not sparse or not sparse[0]:
         hits = store.search_dense(collection, vector, limit=top_k, groups=groups)

@@ -33,7 +33,7 @@ from rag.index.collection_size import embedded_size_note
 from rag.index.ingest_report import IngestProgress, IngestReport, ProgressCallback
 from rag.index.point_payload import point_payload
 from rag.index.points import PointRecord, StoredPoint, point_id
-from rag.index.sparse import sparse_vector
+from rag.index.sparse import check_sparse_version, sparse_vector
 from rag.index.store import Store
 from rag.index.strategy_choice import resolve_strategy
 from rag.index.terms import TERMS_VERSION
@@ -110,7 +110,10 @@ class _Run:
         if self.full:
             return  # recreated on the first item, so a source failing at once destroys nothing
         self.created = not self.store.exists(self.collection)
-        self.store.ensure_collection(self.collection, self.model, dimension, self.strategy, self.chunk_settings)
+        info = self.store.ensure_collection(
+            self.collection, self.model, dimension, self.strategy, self.chunk_settings
+        )
+        check_sparse_version(info)  # new points must carry the terms its queries will use
         for point in self.store.scroll(self.collection, payload=VERSION_KEYS):
             url = point.payload.get("url")
             if isinstance(url, str):

@@ -3,6 +3,12 @@
 Documents get BM25 term weights (saturation k1, length normalisation b); queries get weight 1
 per unique term. Terms are hashed with blake2b into [0, 2**31): stable across processes and
 machines, unlike Python's salted hash().
+
+A collection's sparse vectors only compare with queries tokenized the same way, so a collection
+records the tokenizer version it was built with (`sparse_version` in its metadata; none recorded
+means 1, the tokenization every collection before the field had). A version this code does not
+know (a collection built by a newer rag) is refused with a plain message, never searched with
+other terms. Change SPARSE_VERSION whenever `tokenize` changes what it returns for some text.
 """
 
 from __future__ import annotations
@@ -11,7 +17,14 @@ import hashlib
 import re
 import unicodedata
 from collections import Counter
+from collections.abc import Mapping
+from typing import Any
 
+from rag.errors import StoreError
+from rag.i18n import t
+
+SPARSE_VERSION = 1  # what this code's tokenizer makes, recorded by every new collection
+SPARSE_VERSIONS = (1,)  # what it can search
 DEFAULT_AVG_LEN = 120.0  # tokens in a typical ~1000-character chunk after stop words
 INDEX_SPACE = 2**31
 
@@ -69,6 +82,18 @@ def tokenize(text: str) -> list[str]:
             tokens.append(whole)
         tokens.extend(p for p in parts if _keep(p))
     return tokens
+
+
+def check_sparse_version(info: Mapping[str, Any] | None) -> int:
+    """The tokenizer version of a collection's sparse vectors (1 when none is recorded), or a
+    StoreError saying what to do when this code cannot make the same terms."""
+    info = info or {}
+    raw = info.get("sparse_version")
+    version = 1 if raw is None else raw
+    if version not in SPARSE_VERSIONS:
+        name = info.get("name")
+        raise StoreError(t("store.sparse_newer", name=repr(name), id=name, version=version, known=SPARSE_VERSION))
+    return int(version)
 
 
 def term_index(term: str) -> int:

@@ -25,6 +25,7 @@ from rag.index.points import (  # noqa: F401 - re-exported: the store's public t
     DENSE, DISTANCE, INDEXED_FIELDS, METADATA_KEYS, SPARSE, Hit, PointRecord, Sparse, StoredPoint, now_iso, point_id,
 )
 from rag.index.server_store import QdrantClientBackend
+from rag.index.sparse import SPARSE_VERSION
 
 _PAGE = 256
 _BACKENDS: dict[tuple, Any] = {}  # location key -> backend, one per process
@@ -149,6 +150,7 @@ class Store:
             "strategy": strategy,
             "chunk_settings": chunk_settings or {},
             "threshold": None,
+            "sparse_version": SPARSE_VERSION,  # how its keywords were made: queries must match
             "created": stamp,
             "updated": stamp,
         })

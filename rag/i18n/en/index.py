@@ -89,6 +89,12 @@ TEXT: dict[str, str] = {
         "collection (--collection NAME), rebuild this one with --full, or use the original model {built} "
         "(RAG_EMBED_MODEL)."
     ),
+    "store.sparse_newer": (
+        "The collection {name} was built by a newer version of rag (keywords of version {version}, this "
+        "one makes those of version {known}): its keywords cannot be compared with this version's. Update "
+        "rag, search without keywords (--mode dense), or rebuild the collection with this version: rag "
+        "ingest SOURCE --collection {id} --full"
+    ),
     "store.no_threshold": "The collection {name} does not exist: cannot record a threshold.",
     "store.folder_held": (
         "Another process holds the Qdrant folder {location} (e.g. a running `streamlit run` or `rag "

@@ -92,6 +92,12 @@ TEXT: dict[str, str] = {
         "dans une nouvelle collection (--collection NAME), reconstruisez celle-ci avec --full, ou "
         "reprenez le modèle d'origine {built} (RAG_EMBED_MODEL)."
     ),
+    "store.sparse_newer": (
+        "La collection {name} a été construite par une version plus récente de rag (mots-clés de "
+        "version {version}, celle-ci fait ceux de la version {known}) : ses mots-clés ne se comparent "
+        "pas à ceux de cette version. Mettez rag à jour, cherchez sans mots-clés (--mode dense), ou "
+        "reconstruisez la collection avec cette version : rag ingest SOURCE --collection {id} --full"
+    ),
     "store.no_threshold": "La collection {name} n'existe pas : impossible d'enregistrer un seuil.",
     "store.folder_held": (
         "Un autre processus tient le dossier Qdrant {location} (par ex. un `streamlit run` ou un `rag "
