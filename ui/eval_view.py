@@ -16,7 +16,7 @@ from rag.errors import QuestionSetError, RagError
 from rag.evaluate.calibration import gate_shares
 from rag.evaluate.report import incomplete_notes
 from rag.evaluate.runner import compare, make_answer_fn, run_eval, shared_threshold
-from rag.evaluate.runs import list_runs, load_run, new_run_dir, write_results
+from rag.evaluate.runs import list_runs, load_run, new_run_dir, run_date, write_results
 from rag.evaluate.runs import results_csv
 from rag.evaluate.questions import Question, load_questions, questions_from_bytes
 from ui import lang
@@ -282,8 +282,8 @@ def show_run(name: str, results: Mapping[str, Any], folder: str, store: Any) -> 
 
 def comparison(a: Mapping[str, Any], b: Mapping[str, Any]) -> None:
     cmp = compare(a, b)
-    st.caption(t("eval.cmp_sides", a=f"{cmp['a'].get('collection')} ({cmp['a'].get('date')})",
-                 b=f"{cmp['b'].get('collection')} ({cmp['b'].get('date')})"))
+    st.caption(t("eval.cmp_sides", a=f"{cmp['a'].get('collection')} ({run_date(cmp['a'])})",
+                 b=f"{cmp['b'].get('collection')} ({run_date(cmp['b'])})"))
     thresholds = cmp["metrics"].get("threshold") or {}
     if thresholds.get("a") is not None and thresholds.get("a") == thresholds.get("b"):
         st.caption(t("eval.cmp_threshold", value=f"{thresholds['a']:.3f}"))

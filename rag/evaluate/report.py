@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any, Iterable, Mapping
 
 from rag.i18n import t, tn
+from rag.evaluate.runs import run_date
 from rag.i18n.numbers import decimal, duration, integer, percent
 
 
@@ -175,7 +176,7 @@ def format_comparison(cmp: Mapping[str, Any]) -> str:
     a = cmp["a"].get("collection") or "A"
     b = cmp["b"].get("collection") or "B"
     if a == b:
-        a, b = f"{a} ({cmp['a'].get('date')})", f"{b} ({cmp['b'].get('date')})"
+        a, b = f"{a} ({run_date(cmp['a'])})", f"{b} ({run_date(cmp['b'])})"
     def side(label: str, name: str, info: Mapping[str, Any]) -> str:
         return t("report.side", label=label, name=name, strategy=info.get("strategy"), model=info.get("model"),
                  mode=info.get("mode"), k=info.get("k"))

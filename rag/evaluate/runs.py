@@ -28,6 +28,11 @@ CSV_LLM_COLUMNS = [
 ]
 
 
+def run_date(run: Mapping[str, Any]) -> str:
+    """A saved run's date as a reader writes it (2026-11-30 13:23), not as ISO 8601."""
+    return str(run.get("date") or "").replace("T", " ")[:16]
+
+
 def _csv_cell(value: Any) -> Any:
     if value is None:
         return ""

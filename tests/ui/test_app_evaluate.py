@@ -11,6 +11,7 @@ from rag.config import Settings
 from rag.documents import Document
 from rag.embeddings.embedded import EmbeddedEmbedder
 from rag.evaluate.report import format_summary
+from rag.evaluate.runs import list_runs
 from rag.index.ingest import ingest
 from rag.index.store import Store
 from tests.evaluate.eval_corpus import QUESTIONS_JSONL, build_collection
@@ -227,13 +228,17 @@ def test_runs_with_the_chat_model_are_compared_on_prompt_tokens_and_first_word(a
     assert all(float(row["first word (s)"]) >= 0.05 for row in by_k.values())
 
 
-def test_the_evaluate_page_s_pickers_say_choose_in_french(app_env_empty, monkeypatch):
-    """Streamlit's placeholders are English ("Choose options", "Choose an option"): in the French
-    dashboard the collection and earlier-run pickers said so beside French labels."""
+def _one_document_collection() -> None:
     store = Store(Settings.from_env())
     docs = [Document("klist.md", "klist", "# klist\n\nklist purge efface les tickets Kerberos de la session.")]
     assert ingest(docs, store, EmbeddedEmbedder(threads=1), "blog", strategy="sections").new == 1
     store.close()
+
+
+def test_the_evaluate_page_s_pickers_say_choose_in_french(app_env_empty, monkeypatch):
+    """Streamlit's placeholders are English ("Choose options", "Choose an option"): in the French
+    dashboard the collection and earlier-run pickers said so beside French labels."""
+    _one_document_collection()
     monkeypatch.setenv("RAG_UI_LANG", "fr")
     at = evaluate_page()
     collections = at.multiselect(key="eval_collections")
@@ -243,3 +248,17 @@ def test_the_evaluate_page_s_pickers_say_choose_in_french(app_env_empty, monkeyp
     earlier = at.selectbox(key="earlier_run")
     assert earlier.value is None
     assert earlier.proto.placeholder == "Choisissez une évaluation"
+
+
+def test_a_comparison_names_its_runs_by_the_date_the_table_shows(app_env_empty):
+    """Bug: 'A = blog (2026-11-30T14:41:14+00:00)': ISO timestamps with seconds and offset beside the
+    runs table's '2026-11-30 14:41'."""
+    _one_document_collection()
+    at = evaluate_page()
+    at.button(key="run_eval").click().run()
+    [(path, run)] = [(r["path"], r) for r in list_runs(Settings.from_env())]
+    at.selectbox(key="earlier_run").set_value(path).run()
+    assert not at.exception, [e.value for e in at.exception]
+    shown = run["date"].replace("T", " ")[:16]
+    assert f"A = blog ({shown}), B = blog ({shown})" in [c.value for c in at.caption]
+    assert shown in table_with(at, "date")["date"].tolist()

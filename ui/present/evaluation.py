@@ -13,6 +13,7 @@ from typing import Any, Mapping, Sequence
 import pandas as pd
 
 from rag.evaluate.calibration import accepted_refused, gate_shares, row_answers
+from rag.evaluate.runs import run_date
 from rag.i18n import current
 from ui.i18n import t
 
@@ -262,11 +263,6 @@ _METRICS = {f"metric.{k}" for k in ("hit_at_1", "hit_at_3", "hit_at_k", "mrr", "
                                      "answer_contains_expected", "refusal_rate_out_of_base", "refusal_rate_in_base",
                                      "invalid_citation_rate", "uncited_rate", "prompt_tokens_mean",
                                      "first_token_seconds_median")}
-
-
-def run_date(run: Mapping[str, Any]) -> str:
-    """A saved run's date as a reader writes it (2026-11-30 13:23), not as ISO 8601."""
-    return str(run.get("date") or "").replace("T", " ")[:16]
 
 
 def run_label(run: Mapping[str, Any]) -> str:
