@@ -17,7 +17,10 @@ Qdrant's IDF). A miss is:
 and for each miss, the question's words that differ from the expected document's only by their
 ending (same first 6 letters, the gate's keys: "sauvegardes" beside "sauvegarde"; what a stemmer
 could bring to the keyword branch), and its words found nowhere in the collection (typos, or
-words the corpus never uses). Writes benchmarks/results/recall_misses_<corpus>.json.
+words the corpus never uses). Two leads are ranked beside, by documents: the two branches fused
+by documents (each article's best chunk in each list, RRF with Qdrant's k) instead of by chunks
+then capped, and the same with a third list, the articles' titles embedded alone. Writes
+benchmarks/results/recall_misses_<corpus>.json.
 """
 
 from __future__ import annotations
@@ -72,15 +75,32 @@ class Branches:
         n = len(points)
         self.idf = {i: math.log(1 + (n - c + 0.5) / (c + 0.5)) for i, c in df.items()}
 
-    def dense_rank(self, vector: list[float], accepted: set[str]) -> int | None:
-        q = np.asarray(vector, dtype=np.float32)
-        order = np.argsort(-(self.dense @ (q / np.linalg.norm(q))), kind="stable")
-        return _rank([self.urls[i] for i in order], accepted)
+    def dense_order(self, vector: list[float]) -> list[str]:
+        """Chunk urls, best cosine first."""
+        return _cosine_order(self.dense, self.urls, vector)
 
-    def sparse_rank(self, indices: list[int], accepted: set[str]) -> int | None:
+    def sparse_order(self, indices: list[int]) -> list[str]:
+        """Urls of the chunks holding a query term, best BM25 score first."""
         scores = [sum(self.idf.get(i, 0.0) * vec.get(i, 0.0) for i in indices) for vec in self.sparse]
-        order = [i for i in sorted(range(len(scores)), key=lambda i: -scores[i]) if scores[i] > 0]
-        return _rank([self.urls[i] for i in order], accepted)
+        return [self.urls[i] for i in sorted(range(len(scores)), key=lambda i: -scores[i]) if scores[i] > 0]
+
+
+def _cosine_order(matrix: np.ndarray, urls: list[str], vector: list[float]) -> list[str]:
+    q = np.asarray(vector, dtype=np.float32)
+    return [urls[i] for i in np.argsort(-(matrix @ (q / np.linalg.norm(q))), kind="stable")]
+
+
+def _documents(order: list[str]) -> list[str]:
+    return list(dict.fromkeys(order))
+
+
+def _rrf(orders: list[list[str]], k: int = 2, depth: int = 96) -> list[str]:
+    """Documents fused by reciprocal rank, each list ranked by documents (Qdrant's k, 96 candidates)."""
+    scores: dict[str, float] = {}
+    for order in orders:
+        for position, url in enumerate(_documents(order)[:depth], start=1):
+            scores[url] = scores.get(url, 0.0) + 1.0 / (k + position)
+    return sorted(scores, key=lambda u: -scores[u])
 
 
 def _product_rank(question: str, store: Store, model: Any, name: str, accepted: set[str]) -> int | None:
@@ -128,15 +148,24 @@ def main(argv: list[str] | None = None) -> int:
             report_ingest = ingest(docs, store, model, "misses", strategy="markdown", full=True)
             assert report_ingest.ok, report_ingest.summary()
             branches = Branches(store, "misses")
+            # A lead, not the product: each article's title embedded alone, as a third list.
+            titles = np.array(model.embed_documents([d.title for d in docs]), dtype=np.float32)
+            titles /= np.linalg.norm(titles, axis=1, keepdims=True)
             for q in questions:
                 vector = model.embed_query(q.question.strip())
                 expected = set().union(*(doc_words.get(u, set()) for u in q.accepted_urls))
+                dense = branches.dense_order(vector)
+                keywords = branches.sparse_order(sparse_query(q.question)[0])
+                title = _cosine_order(titles, [d.url for d in docs], vector)
                 rows.append({
                     "id": q.id, "question": q.question, "expected": q.expected_source,
                     "product": _product_rank(q.question, store, model, "misses", q.accepted_urls),
                     "fused": _fused_rank(q.question, store, model, "misses", q.accepted_urls),
-                    "dense": branches.dense_rank(vector, q.accepted_urls),
-                    "keywords": branches.sparse_rank(sparse_query(q.question)[0], q.accepted_urls),
+                    "dense": _rank(dense, q.accepted_urls),
+                    "keywords": _rank(keywords, q.accepted_urls),
+                    "title": _rank(title, q.accepted_urls),
+                    "documents_fused": _rank(_rrf([dense, keywords]), q.accepted_urls),
+                    "documents_fused_with_title": _rank(_rrf([dense, keywords, title]), q.accepted_urls),
                     "inflected_words": _inflected(q.question, expected),
                     "unknown_words": [w for w in dict.fromkeys(tokenize(q.question)) if w not in vocabulary],
                 })
@@ -157,9 +186,14 @@ def main(argv: list[str] | None = None) -> int:
     def share(key: str, top: int) -> float:
         return round(sum(1 for r in rows if r[key] is not None and r[key] <= top) / len(rows), 3)
 
+    def mrr(key: str) -> float:
+        return round(sum(1 / r[key] for r in rows if r[key]) / len(rows), 3)
+
+    lists = ("product", "dense", "keywords", "title", "documents_fused", "documents_fused_with_title")
     report["summary"] = {
         "questions": len(rows),
-        **{f"{key}_hit_at_{top}": share(key, top) for key in ("product", "dense", "keywords") for top in (1, 6)},
+        **{f"{key}_hit_at_{top}": share(key, top) for key in lists for top in (1, 6)},
+        **{f"{key}_mrr": mrr(key) for key in lists},
         **{f"{key}_hit_at_{DEPTH}": share(key, DEPTH) for key in ("dense", "keywords")},
         "misses": len(misses),
         "by_class": dict(Counter(r["miss_class"] for r in misses)),
