@@ -345,10 +345,15 @@ def main(argv: list[str] | None = None) -> int:
                         help="measure enrichment instead: the modes to compare, the first being the baseline "
                              "(e.g. lead, or none,llm with a chat model in LM Studio); writes "
                              "quality_enrichment*.json")
+    parser.add_argument("--per-document", type=int, metavar="N", default=None,
+                        help="at most N passages an article in the context (default: the product's, "
+                             f"{CONTEXT['per_document']}); with --out, to keep the default run's file")
     parser.add_argument("--out", type=Path, metavar="FILE",
                         help="write the JSON here instead of the set's default file (a partial run then "
                              "leaves the full one alone)")
     args = parser.parse_args(argv)
+    if args.per_document is not None:
+        CONTEXT["per_document"] = args.per_document  # read by run_set and recorded in the settings
     strategies = args.strategies.split(",")
     threads = embed_threads()
     if args.enrich:
