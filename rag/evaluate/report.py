@@ -41,10 +41,19 @@ def _setting(value: float) -> str:
     return decimal(value, 3, trim=True)
 
 
+# A retrieval mode in a sentence: the word of the reader's language ('recherche hybride'), while
+# `--mode hybrid` and results.json keep the mode's name.
+_MODES = {"hybrid": "report.mode_hybrid", "dense": "report.mode_dense"}
+
+
+def _mode(mode: Any) -> str:
+    return t(_MODES[mode]) if mode in _MODES else str(mode)
+
+
 def _build_line(s: Mapping[str, Any]) -> str:
     parts = [t("report.model", model=s.get("model")), t("report.strategy", strategy=s.get("strategy"))]
     if s.get("mode"):
-        parts.append(t("report.mode", mode=s["mode"]))
+        parts.append(t("report.mode", mode=_mode(s["mode"])))
     parts.append(f"top {s.get('k')}")
     return t("report.collection", name=s.get("collection"), parts=", ".join(parts))
 
@@ -179,7 +188,7 @@ def format_comparison(cmp: Mapping[str, Any]) -> str:
         a, b = f"{a} ({run_date(cmp['a'])})", f"{b} ({run_date(cmp['b'])})"
     def side(label: str, name: str, info: Mapping[str, Any]) -> str:
         return t("report.side", label=label, name=name, strategy=info.get("strategy"), model=info.get("model"),
-                 mode=info.get("mode"), k=info.get("k"))
+                 mode=_mode(info.get("mode")), k=info.get("k"))
 
     lines = [side("A", a, cmp["a"]), side("B", b, cmp["b"])]
     thresholds = cmp["metrics"].get("threshold") or {}

@@ -103,14 +103,17 @@ def test_a_french_summary_writes_decimals_with_a_comma_and_the_files_keep_dots(t
     from rag.i18n import language
 
     with language("fr"):
-        results, _ = hand_run()
+        results, _ = hand_run(mode="hybrid")
         text = format_summary(results)
         write_results(results, tmp_path / "run")
+        compared = format_comparison(compare(results, results))
+    # The retrieval mode in French words (it read 'recherche hybrid'); the files keep its name.
+    assert "stratégie sections, recherche hybride, top 3)" in text and "recherche hybride, top 3)" in compared
     assert "seuil suggéré 0,85 : 2 sur 3 avec réponse" in text and "MRR 0,44 (1,00 = toujours premier" in text
     assert "hit@1 33\u00a0% (" in text and "(0,84)" in text
     assert not re.search(r"\d\.\d", text)
     data = json.loads((tmp_path / "run" / "results.json").read_text(encoding="utf-8"))
-    assert data["summary"]["suggested_threshold"] == 0.85
+    assert data["summary"]["suggested_threshold"] == 0.85 and data["summary"]["mode"] == "hybrid"
     raw = (tmp_path / "run" / "results.csv").read_text(encoding="utf-8-sig")
     assert "x.md (0.8600)" in raw and "0,86" not in raw
 

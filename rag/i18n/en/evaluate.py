@@ -18,6 +18,8 @@ TEXT: dict[str, str] = {
     "report.model": "model {model}",
     "report.strategy": "strategy {strategy}",
     "report.mode": "{mode} retrieval",
+    "report.mode_hybrid": "hybrid",
+    "report.mode_dense": "dense",
     "report.collection": "Collection {name} ({parts})",
     "report.failed_one": "{n} question failed and is not scored: {ids}",
     "report.failed_other": "{n} questions failed and are not scored: {ids}",

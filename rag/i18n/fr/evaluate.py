@@ -18,6 +18,8 @@ TEXT: dict[str, str] = {
     "report.model": "modèle {model}",
     "report.strategy": "stratégie {strategy}",
     "report.mode": "recherche {mode}",
+    "report.mode_hybrid": "hybride",
+    "report.mode_dense": "dense",
     "report.collection": "Collection {name} ({parts})",
     "report.failed_one": "{n} question en échec, non comptée : {ids}",
     "report.failed_other": "{n} questions en échec, non comptées : {ids}",
