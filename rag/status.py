@@ -8,6 +8,7 @@ from rag.config import Settings
 from rag.errors import RagError
 from rag.answer.llm import LLMClient
 from rag.redact import strip_userinfo
+from rag.index.points import shown_time
 from rag.index.store import Store
 from rag.enrich import built_mode
 from rag.i18n import t, tn
@@ -131,5 +132,5 @@ def format_status(status: dict[str, Any]) -> str:
         enriched = "" if mode == "none" else t("status.enrichment", mode=mode)
         lines.append(t("status.collection", name=c["name"], default=default, points=integer(c["points"]),
                        model=c.get("embedding_model"), dimension=c.get("dimension"), strategy=c.get("strategy"),
-                       enriched=enriched, threshold=threshold, updated=c.get("updated")))
+                       enriched=enriched, threshold=threshold, updated=shown_time(c.get("updated"))))
     return "\n".join(lines)

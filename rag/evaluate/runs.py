@@ -13,6 +13,7 @@ from typing import Any, Mapping, Sequence
 from rag.i18n import t
 from rag.config import Settings
 from rag.errors import RagError
+from rag.index.points import shown_time
 
 RESULTS_FILE = "results.json"
 CSV_FILE = "results.csv"
@@ -30,7 +31,7 @@ CSV_LLM_COLUMNS = [
 
 def run_date(run: Mapping[str, Any]) -> str:
     """A saved run's date as a reader writes it (2026-11-30 13:23), not as ISO 8601."""
-    return str(run.get("date") or "").replace("T", " ")[:16]
+    return shown_time(run.get("date"))
 
 
 def _csv_cell(value: Any) -> Any:

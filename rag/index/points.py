@@ -29,6 +29,20 @@ def now_iso() -> str:
     return datetime.now(UTC).isoformat(timespec="seconds")
 
 
+def shown_time(stamp: Any) -> str:
+    """A stored ISO 8601 time as a reader reads it: this machine's local time, to the minute
+    (2026-11-30 15:28 for 2026-11-30T14:28:05+00:00 in Paris); a stamp without a zone or that
+    is not a time stays as written, without its seconds."""
+    text = str(stamp or "")
+    try:
+        when = datetime.fromisoformat(text)
+    except ValueError:
+        return text.replace("T", " ")[:16]
+    if when.tzinfo is not None:
+        when = when.astimezone()
+    return when.strftime("%Y-%m-%d %H:%M") if "T" in text or " " in text else text
+
+
 @dataclass
 class PointRecord:
     """One point to write: its id, dense vector, sparse (indices, values) and payload."""

@@ -77,3 +77,26 @@ def test_status_says_which_embedding_model_a_new_collection_gets(data_dir, fake_
     monkeypatch.setenv("RAG_EMBED_MODEL", "embedded")
     main(["status"])
     assert "RAG_EMBED_MODEL=embedded" in capsys.readouterr().out
+
+
+def test_status_says_when_a_collection_changed_in_local_time_to_the_minute(monkeypatch):
+    """It printed the stored UTC stamp, 'updated 2026-11-30T14:28:05+00:00', to a reader in Paris."""
+    import time
+
+    from rag.status import format_status
+
+    status = {
+        "llm": {"reachable": False, "url": "http://127.0.0.1:9/v1"},
+        "embeddings": {"choice": "RAG_EMBED_MODEL=embedded"},
+        "qdrant": {"backend": "embedded", "location": "/data/qdrant", "reachable": True, "collections": [
+            {"name": "blog", "points": 7, "embedding_model": "embedded:multilingual-e5-small", "dimension": 384,
+             "strategy": "markdown", "threshold": None, "updated": "2026-11-30T14:28:05+00:00"}]},
+    }
+    monkeypatch.setenv("TZ", "CET-1")  # one hour east of UTC, as Paris in winter
+    time.tzset()
+    try:
+        text = format_status(status)
+    finally:
+        monkeypatch.undo()
+        time.tzset()
+    assert text.rstrip().endswith("updated 2026-11-30 15:28")

@@ -170,8 +170,8 @@ def test_compare_metric_by_metric_and_question_by_question():
     assert "hit@1: 33% -> 67% (+33 points)" in text
     assert "found by A only: q1" in text and "found by B only: q3" in text
     assert "q2: 3 -> 1" in text and "q1: 1 -> missed" in text
-    b["summary"].update(collection="rec", date="2026-11-30T13:23:09+01:00")
-    a["summary"]["date"] = "2026-11-29T08:05:00+01:00"
+    b["summary"].update(collection="rec", date=datetime(2026, 11, 30, 13, 23, 9).astimezone().isoformat())
+    a["summary"]["date"] = datetime(2026, 11, 29, 8, 5).astimezone().isoformat()  # as runs are stamped
     # Two runs of one collection are told apart by their dates, written as the runs table writes them.
     assert "A = rec (2026-11-29 08:05) (strategy recursive" in format_comparison(compare(a, b))
     assert "B = rec (2026-11-30 13:23) (strategy sections" in format_comparison(compare(a, b))
