@@ -75,7 +75,7 @@ def test_shipped_set_retrieval_only_metrics_chart_and_live_threshold(app_env, lm
     [line] = [line for line in format_summary(results).splitlines() if line.startswith("suggested settings: ")]
     assert line.endswith(f"{suggested[0].split()[0]} of 54 in-base questions answered, "
                          f"{suggested[1].split()[0]} of 14 off-topic refused")
-    assert any(c.value.startswith("Counted with the answer gate: words' share ") for c in at.caption)
+    assert any(c.value.startswith("Counted with the answerability gate: words' share ") for c in at.caption)
     assert any(c.value.startswith("The score alone (without the words): suggested threshold ") for c in at.caption)
     overlap = [c.value for c in at.caption if c.value.startswith("at these settings, ")]
     assert overlap and str(14 - int(suggested[1].split()[0])) in overlap[0]
