@@ -6,11 +6,14 @@ metadata (model, dimension, strategy, threshold, dates). A collection exists whe
 metadata is written last on creation and removed first on deletion.
 
 Facts this module is built on (measured here, see benchmarks/README.md):
-- `update()` does not fsync, and `flush()` costs about 0.15 s: writes are flushed at most once a
-  `FLUSH_EVERY` seconds while an ingest runs, and always at its end (`finish`). A killed
-  process loses nothing (Edge's write-ahead log is in the page cache); an OS crash loses at most
-  the last second of writes, which the next `rag ingest` redoes (a document is only skipped when
-  all its points are stored).
+- `update()` does not fsync, and `flush()` costs 0.05 to 0.2 s whatever was written since the
+  last one: writes are flushed at most once every `FLUSH_EVERY` seconds while an ingest runs, and
+  always at its end (`finish`). A killed process loses nothing (Edge's write-ahead log is in the
+  page cache); an OS crash loses at most the last `FLUSH_EVERY` seconds of writes, which the next
+  `rag ingest` redoes (a document is only skipped when all its points are stored).
+- Most of a write's time is spent turning payloads into Edge's types (`edge_points`), a few µs
+  for each text value, most of them the chunk's `terms`: Edge's binding tries a string as a bool
+  and as three kinds of number before taking it as text.
 - Edge searches by brute force until `optimize()` builds HNSW, and `optimize()` blocks (minutes
   at 100k points). So HNSW is only built at the end of an ingest that leaves at least `HNSW_FROM`
   points, never during a question; below that size queries are exact (`SearchParams(exact=True)`).
@@ -39,7 +42,9 @@ from rag.index.points import (
 from rag.index.store_lock import StoreLock
 
 META_SUFFIX = ".collection.json"
-FLUSH_EVERY = 1.0  # seconds between flushes while writing
+# Seconds between flushes while writing. Once a second, the flushes took a fifth of the store's
+# write time at 10k points; every five seconds, a few percent (benchmarks/README.md, section 3).
+FLUSH_EVERY = 5.0
 # Points from which an ingest ends by building HNSW and queries use it; below, exact search.
 # Measured (benchmarks/README.md, section 3): exact hybrid search under the access filter costs
 # about 1 ms at 10k but 12 ms at 50k and 31 ms at 100k on a busy 2-core machine, while HNSW gave
@@ -65,6 +70,17 @@ def to_edge_filter(where: Where | None) -> qe.Filter | None:
         ids=lambda ids: qe.HasIdCondition(set(ids)),
         make=lambda must, must_not, should: qe.Filter(must=must, must_not=must_not, should=should),
     )
+
+
+def edge_points(records: Sequence[PointRecord]) -> list[qe.Point]:
+    """The records as Edge's points. No per-float conversion: it would cost more than Edge's write."""
+    points = []
+    for rec in records:
+        vector: dict[str, Any] = {DENSE: rec.dense if isinstance(rec.dense, list) else list(rec.dense)}
+        if rec.sparse is not None and rec.sparse[0]:
+            vector[SPARSE] = qe.SparseVector(indices=list(rec.sparse[0]), values=list(rec.sparse[1]))
+        points.append(qe.Point(id=rec.id, vector=vector, payload=rec.payload))
+    return points
 
 
 def _sparse(value: Any) -> Sparse | None:
@@ -230,13 +246,7 @@ class EdgeBackend:
         self._unflushed.add(name)
 
     def upsert(self, name: str, records: Sequence[PointRecord]) -> None:
-        points = []
-        for rec in records:
-            # Built before taking the lock; no per-float conversion: it would cost more than Edge's write.
-            vector: dict[str, Any] = {DENSE: rec.dense if isinstance(rec.dense, list) else list(rec.dense)}
-            if rec.sparse is not None and rec.sparse[0]:
-                vector[SPARSE] = qe.SparseVector(indices=list(rec.sparse[0]), values=list(rec.sparse[1]))
-            points.append(qe.Point(id=rec.id, vector=vector, payload=rec.payload))
+        points = edge_points(records)  # built before taking the lock: most of a write's time
         if not points:
             return
         with self._lock:

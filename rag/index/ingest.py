@@ -255,7 +255,7 @@ class _Run:
         new_ids = {r.id for r in records}
         stale = [p.id for p in old if p.id not in new_ids]
         self.report.points_deleted += self.store.delete_points(self.collection, stale)
-        self.store.commit(self.collection)  # the document is complete: durable within a second
+        self.store.commit(self.collection)  # the document is complete: durable within seconds
         self.written_ids.extend(sorted(new_ids))
         self.report.chunks_written += len(records)
         if old:

@@ -221,7 +221,7 @@ class Store:
 
     def commit(self, name: str) -> None:
         """A document's writes are done: make them durable soon (the embedded store flushes
-        at most once a second while writing; see rag.index.edge_store)."""
+        at most every five seconds while writing; see rag.index.edge_store)."""
         self._backend.commit(name)
 
     def finish(self, name: str) -> bool:

@@ -5,8 +5,10 @@ large ingest."""
 from __future__ import annotations
 
 import json
+import math
 import random
 import signal
+import struct
 import subprocess
 import sys
 import threading
@@ -14,9 +16,13 @@ from pathlib import Path
 
 import pytest
 
+from rag.chunking import DEFAULT_STRATEGY, make_chunker
 from rag.config import Settings
+from rag.documents import Document
 from rag.errors import StoreError
 from rag.index import edge_store
+from rag.index.point_payload import point_payload
+from rag.index.sparse import sparse_vector
 from rag.index.store import PointRecord, Store, point_id
 
 
@@ -182,3 +188,95 @@ def test_a_large_collection_gets_hnsw_at_the_end_of_an_ingest_with_the_same_answ
     assert store.finish("c")
     assert [[h.id for h in store.search_dense("c", v, 6)] for v in queries] == exact
     assert store.count("c") == 300
+
+
+ARTICLE = """# Renouveler un certificat
+
+Introduction : le certificat du serveur expire le 31/12 ; « certutil » vérifie la chaîne.
+
+## Étapes
+
+1. Exportez la clé (PFX).
+2. Importez-la sur le nœud n°2, puis redémarrez le service « W3SVC ».
+
+## Vérifier
+
+`certutil -verify -urlfetch serveur.cer` doit afficher « Vérification réussie » — sinon, voyez l'étape 1.
+"""
+
+
+def _f32(values: list[float]) -> list[float]:
+    return [struct.unpack("f", struct.pack("f", v))[0] for v in values]
+
+
+def test_a_documents_points_come_back_exactly_as_written_after_a_reopen(data_dir, store):
+    doc = Document(url="https://blog.example/certificat", title="Renouveler un certificat", markdown=ARTICLE,
+                   modified="2026-11-30T10:00:00+00:00", access=["staff", "members"], source="folder")
+    chunks = make_chunker(DEFAULT_STRATEGY, chunk_size=160, overlap=0).chunk(doc.markdown, title=doc.title)
+    assert len(chunks) >= 3
+    rng = random.Random(11)
+    records = []
+    for position, chunk in enumerate(chunks):
+        raw = [rng.gauss(0, 1) for _ in range(8)]
+        norm = math.sqrt(sum(x * x for x in raw))
+        payload = point_payload(doc, chunk, position, DEFAULT_STRATEGY, "b1", "m", len(chunks), context="Contexte")
+        records.append(PointRecord(point_id(doc.url, position), [x / norm for x in raw],
+                                   sparse_vector(chunk.embedding_text), payload))
+    assert any(r.payload["terms"] and r.payload["heading_path"] for r in records)
+    store.ensure_collection("c", "m", 8, DEFAULT_STRATEGY, {})
+    store.upsert("c", records)
+    store.commit("c")
+    store.close()
+
+    again = Store(Settings(data_dir=data_dir))
+    try:
+        back = {p.id: p for p in again.get_points("c", [r.id for r in records], with_vectors=True)}
+        assert sorted(back) == sorted(r.id for r in records)
+        for rec in records:
+            point = back[rec.id]
+            assert point.payload == rec.payload  # every key and value, lists and accents included
+            assert point.vector == pytest.approx(_f32(rec.dense), abs=1e-6)
+            assert dict(zip(*point.sparse)) == dict(zip(rec.sparse[0], _f32(rec.sparse[1])))
+        assert again.count("c", groups=["members"]) == len(records)
+        assert again.count("c", groups=["public"]) == 0  # the access groups came back, not a default
+    finally:
+        again.close()
+
+
+WRITER = """
+import sys
+from pathlib import Path
+from rag.config import Settings
+from rag.index import edge_store
+from rag.index.store import PointRecord, Store, point_id
+edge_store.FLUSH_EVERY = 1e9  # no flush after the collection's creation: only the write-ahead log has them
+store = Store(Settings(data_dir=Path(sys.argv[1])))
+store.ensure_collection("c", "m", 3, "sections", {})
+for d in range(3):
+    url = f"doc{d}"
+    store.upsert("c", [PointRecord(point_id(url, i), [1.0, i / 4, d / 3], ([i], [1.0]),
+                                   {"url": url, "order": i, "chunks": 4, "access": ["public"]}) for i in range(4)])
+    store.commit("c")
+print("written", flush=True)
+sys.stdin.readline()
+"""
+
+
+@pytest.mark.slow  # a second Python process
+def test_committed_writes_not_yet_flushed_survive_a_killed_process(data_dir):
+    writer = subprocess.Popen([sys.executable, "-c", WRITER, str(data_dir)], stdin=subprocess.PIPE,
+                              stdout=subprocess.PIPE, text=True)
+    try:
+        assert writer.stdout.readline().strip() == "written"
+    finally:
+        writer.send_signal(signal.SIGKILL)
+        writer.wait(timeout=30)
+        writer.stdin.close()
+        writer.stdout.close()
+    store = Store(Settings(data_dir=data_dir))
+    try:
+        assert store.count("c") == 12
+        assert [p.payload["order"] for p in sorted(store.points_for_url("c", "doc2"), key=lambda p: p.payload["order"])] \
+            == [0, 1, 2, 3]
+    finally:
+        store.close()
