@@ -15,7 +15,8 @@ another one, so neighbourhoods are as crowded as in a real blog, unlike uniform 
 Without the cache (first run), real chunks are embedded first (minutes at one thread).
 
 Per engine and size: write rate as `rag ingest` writes (one document's chunks per upsert, then
-Store.commit), reopen time, process memory, p50/p95 of dense, hybrid (dense + BM25, RRF) and
+Store.commit; for Edge, split into turning the points into Edge's types, Edge's update and the
+flushes), reopen time, process memory, p50/p95 of dense, hybrid (dense + BM25, RRF) and
 both under the access filter, deleting one document's points, and `retrieve()` end to end
 against the query embedding's own time. Local mode is filled in batches of 1,000 to reach
 100k in minutes (its ingest-like write rate is measured on the last 500 points of each size).
@@ -79,6 +80,7 @@ READER = ["public"]  # the common reader: sees 70% of the points
 NARROW = ["staff"]  # a reader of one small group: 10%
 LOCAL_BULK = 1_000
 LOCAL_INGEST_TAIL = 500
+SAMPLE_POINTS = 2_000  # converted apart to split an upsert's time
 
 
 # -- real vectors ---------------------------------------------------------------------------------
@@ -171,11 +173,15 @@ def open_store(engine: str, data_dir: Path) -> Store:
     return Store(settings, backend=QdrantClientBackend(path=data_dir / "local-mode"))
 
 
-def write_as_ingest(store: Store, corpus: Corpus, until: int) -> tuple[int, float, float]:
-    """(points, seconds in upsert, seconds in commit) writing as `rag ingest` does."""
+def write_as_ingest(store: Store, corpus: Corpus, until: int, kept: list[list[PointRecord]] | None = None,
+                    ) -> tuple[int, float, float]:
+    """(points, seconds in upsert, seconds in commit) writing as `rag ingest` does; the first
+    documents' records (up to SAMPLE_POINTS) appended to `kept` when given."""
     points, upserting, committing = 0, 0.0, 0.0
     while corpus.written < until:
         records = corpus.next_document()
+        if kept is not None and points < SAMPLE_POINTS:
+            kept.append(records)
         start = time.perf_counter()
         store.upsert(COLLECTION, records)
         middle = time.perf_counter()
@@ -184,6 +190,32 @@ def write_as_ingest(store: Store, corpus: Corpus, until: int) -> tuple[int, floa
         committing += time.perf_counter() - middle
         points += len(records)
     return points, upserting, committing
+
+
+def counting_flushes(store: Store) -> dict[str, int]:
+    """Counts the Edge backend's flushes from now on, in the dict returned."""
+    backend, counts = store._backend, {"flushes": 0}
+    flush = backend.flush
+
+    def counted(name: str) -> None:
+        counts["flushes"] += 1
+        flush(name)
+
+    backend.flush = counted
+    return counts
+
+
+def conversion_seconds_per_point(documents: list[list[PointRecord]], rounds: int = 3) -> float:
+    """Turning documents' records into Edge's points, one upsert's worth at a time, best of
+    `rounds`: the share of Edge's upsert spent before Edge's own work starts."""
+    points = sum(len(d) for d in documents)
+    best = float("inf")
+    for _ in range(rounds):
+        start = time.perf_counter()
+        for records in documents:
+            edge_store.edge_points(records)
+        best = min(best, time.perf_counter() - start)
+    return best / points
 
 
 def queries(store: Store, corpus: Corpus, n: int, questions: list[str]) -> dict[str, Any]:
@@ -344,12 +376,25 @@ def run_engine(engine: str, sizes: list[int], n_queries: int, hnsw: bool) -> lis
                         while len(batch) < LOCAL_BULK and corpus.written < size - LOCAL_INGEST_TAIL:
                             batch.extend(corpus.next_document())
                         store.upsert(COLLECTION, batch)
-                points, upserting, committing = write_as_ingest(store, corpus, size)
+                flushes = counting_flushes(store) if engine == "edge" else None
+                kept: list[list[PointRecord]] | None = [] if engine == "edge" else None
+                points, upserting, committing = write_as_ingest(store, corpus, size, kept)
+                flushed = flushes["flushes"] if flushes else 0
                 store.finish(COLLECTION)
                 row["fill_seconds"] = round(time.perf_counter() - started, 1)
                 row["ingest_like_points"] = points
                 row["ingest_like_points_per_second"] = round(points / (upserting + committing)) if points else None
                 row["upsert_only_points_per_second"] = round(points / upserting) if points else None
+                if kept and points:
+                    # Measured apart, after the writes: timing it inside would add flushes of its own.
+                    converting = conversion_seconds_per_point(kept)
+                    row["write_us_per_point"] = {
+                        "to_edge_types": round(converting * 1e6, 1),
+                        "edge_update": round((upserting / points - converting) * 1e6, 1),
+                        "flushes": round(committing / points * 1e6, 1),
+                        "flush_count": flushed,
+                        "converted_points": sum(len(d) for d in kept),
+                    }
                 row["real_vectors"] = len(corpus.real)
                 row["points"] = store.count(COLLECTION)
                 store.close()
@@ -445,7 +490,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--engine-process", metavar="ENGINE", help=argparse.SUPPRESS)
     parser.add_argument("--out", type=Path, default=OUT)
     parser.add_argument("--note", default="", help="a line recorded in the results (why this run)")
+    parser.add_argument("--flush-every", type=float, default=edge_store.FLUSH_EVERY,
+                        help="Edge: seconds between flushes while writing (the store's FLUSH_EVERY)")
     args = parser.parse_args(argv)
+    edge_store.FLUSH_EVERY = args.flush_every
     sizes = sorted(int(s) for s in args.sizes.split(","))
     if args.engine_process:  # the child: one engine, rows as JSON on stdout
         print(json.dumps(run_engine(args.engine_process, sizes, args.queries, not args.no_hnsw)))
@@ -458,6 +506,10 @@ def main(argv: list[str] | None = None) -> int:
         "settings": {"sizes": sizes, "queries": args.queries, "limit": 6, "dimension": DIMENSION,
                      "strategy": DEFAULT_STRATEGY, "hnsw_from": edge_store.HNSW_FROM,
                      "flush_every_seconds": edge_store.FLUSH_EVERY,
+                     "write_us_per_point": "Edge's upsert split into turning the records into Edge's points (timed "
+                                           f"apart on the first {SAMPLE_POINTS} points, best of 3) and the rest "
+                                           "(Edge's update); flushes: Store.commit's time; flush_count: during the "
+                                           "writes, without finish's",
                      "points": "docs-fr chunks' payload and BM25 vectors under new urls; vectors around real "
                                "multilingual-e5-small vectors of the corpora (real + 0.3 x another + noise)",
                      "access": "public 70%, members 20%, staff 10%; filter = reader of public (70%), "
@@ -472,7 +524,8 @@ def main(argv: list[str] | None = None) -> int:
         results["engines"] = {}
         for engine in args.engines.split(","):
             command = [sys.executable, __file__, "--engine-process", engine, "--sizes", args.sizes,
-                       "--queries", str(args.queries)] + (["--no-hnsw"] if args.no_hnsw else [])
+                       "--queries", str(args.queries), "--flush-every", str(args.flush_every)]
+            command += ["--no-hnsw"] if args.no_hnsw else []
             done = subprocess.run(command, stdout=subprocess.PIPE, text=True, env=os.environ)
             if done.returncode:
                 results["engines"][engine] = {"error": f"the {engine} process failed ({done.returncode}): see above"}
