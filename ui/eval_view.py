@@ -305,7 +305,11 @@ def earlier_runs(settings: Any, current: Mapping[str, Any] | None) -> None:
     st.dataframe(evaluation.runs_frame(runs), hide_index=True, key="runs")
     if current is None:
         return
-    labels = {r["path"]: evaluation.run_label(r) for r in runs}
+    # The run on the page is listed too (it is saved): comparing it with itself says nothing.
+    mine = (current["summary"].get("date"), current["summary"].get("collection"))
+    labels = {r["path"]: evaluation.run_label(r) for r in runs if (r.get("date"), r.get("collection")) != mine}
+    if not labels:
+        return
     path = st.selectbox(t("eval.compare_with"), list(labels), format_func=labels.get, index=None,
                         placeholder=t("eval.compare_placeholder"), key="earlier_run")
     if path:

@@ -4,6 +4,7 @@ calibrated threshold saved into a small collection of its own."""
 from __future__ import annotations
 
 import logging
+import time
 
 from streamlit.testing.v1 import AppTest
 
@@ -16,6 +17,7 @@ from rag.index.ingest import ingest
 from rag.index.store import Store
 from tests.evaluate.eval_corpus import QUESTIONS_JSONL, build_collection
 from tests.fixtures.apptest import open_page, table_with
+from ui.present import evaluation
 
 TIMEOUT = 180
 WIDGET_POLICIES = "streamlit.elements.lib.policies"  # logs the Session State warning; does not propagate
@@ -243,7 +245,9 @@ def test_the_evaluate_page_s_pickers_say_choose_in_french(app_env_empty, monkeyp
     at = evaluate_page()
     collections = at.multiselect(key="eval_collections")
     assert collections.proto.placeholder == "Choisissez une ou deux collections"
-    at.button(key="run_eval").click().run()
+    for _ in range(2):  # the picker offers the earlier run
+        at.button(key="run_eval").click().run()
+        time.sleep(1)  # the next run's date differs from this one's
     assert not at.exception, [e.value for e in at.exception]
     earlier = at.selectbox(key="earlier_run")
     assert earlier.value is None
@@ -251,14 +255,20 @@ def test_the_evaluate_page_s_pickers_say_choose_in_french(app_env_empty, monkeyp
 
 
 def test_a_comparison_names_its_runs_by_the_date_the_table_shows(app_env_empty):
-    """Bug: 'A = blog (2026-11-30T14:41:14+00:00)': ISO timestamps with seconds and offset beside the
-    runs table's '2026-11-30 14:41'."""
+    """Bugs: 'A = blog (2026-11-30T14:41:14+00:00)': ISO timestamps with seconds and offset beside the
+    runs table's '2026-11-30 14:41'; and the run just made was offered for comparison with itself."""
     _one_document_collection()
     at = evaluate_page()
     at.button(key="run_eval").click().run()
-    [(path, run)] = [(r["path"], r) for r in list_runs(Settings.from_env())]
-    at.selectbox(key="earlier_run").set_value(path).run()
+    # One run: the page's own, nothing to compare it with; no picker offers it against itself.
+    assert "earlier_run" not in [s.key for s in at.selectbox]
+    time.sleep(1)  # the next run's date differs from this one's
+    at.button(key="run_eval").click().run()
+    latest, earlier = list_runs(Settings.from_env())
+    picker = at.selectbox(key="earlier_run")
+    assert picker.options == [evaluation.run_label(earlier)]
+    picker.set_value(earlier["path"]).run()
     assert not at.exception, [e.value for e in at.exception]
-    shown = run["date"].replace("T", " ")[:16]
-    assert f"A = blog ({shown}), B = blog ({shown})" in [c.value for c in at.caption]
-    assert shown in table_with(at, "date")["date"].tolist()
+    a, b = (run["date"].replace("T", " ")[:16] for run in (earlier, latest))
+    assert f"A = blog ({a}), B = blog ({b})" in [c.value for c in at.caption]
+    assert {a, b} <= set(table_with(at, "date")["date"])
