@@ -139,7 +139,7 @@ class LLMClient:
 
     def _timeout_error(self, what: str) -> LLMError:
         return LLMTimeout(
-            t("llm.timeout", url=self.shown_url, time=duration(self.timeout.read), what=t(f"llm.to_{what}"))
+            t("llm.timeout", url=self.shown_url, time=duration(self.timeout.read, 1, trim=True), what=t(f"llm.to_{what}"))
         )
 
     def _transport_error(self, exc: httpx.TransportError, what: str) -> LLMError:

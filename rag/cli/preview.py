@@ -13,6 +13,7 @@ from rag.embeddings.curl import DEFAULT_URLS, TARGET_LMSTUDIO, TARGET_OLLAMA, TA
 from rag.chunking.stats import first_line, summarize, warnings_text
 from rag.documents import Document
 from rag.i18n import t, tn
+from rag.i18n.numbers import decimal, integer
 from rag.sources import load_one
 from rag.sources.limits import DEFAULT_MAX_DOC_MB, MAX_DOC_MB_ENV, max_document_bytes
 
@@ -54,8 +55,9 @@ def render_text(document: Document, strategy: str = ALL, **given: Any) -> str:
         lines += [
             "",
             f"== {chunker.name} ({settings})",
-            t("preview.stats", chunks=tn("preview.chunks", stats["chunks"]), min=stats["min_chars"], median=f"{stats['median_chars']:g}",
-              max=stats["max_chars"], warnings=warnings_text(stats["warnings"])),
+            t("preview.stats", chunks=tn("preview.chunks", stats["chunks"]), min=integer(stats["min_chars"]),
+              median=decimal(stats["median_chars"], 1, trim=True), max=integer(stats["max_chars"]),
+              warnings=warnings_text(stats["warnings"])),
         ]
         for c in chunks:
             flags = f"  [{', '.join(c.warnings)}]" if c.warnings else ""

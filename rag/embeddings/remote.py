@@ -11,6 +11,7 @@ import httpx
 import numpy as np
 
 from rag.i18n import t
+from rag.i18n.numbers import decimal
 from rag.config import normalize_base_url
 from rag.embeddings.base import Embedder, label_for
 from rag.redact import redact, strip_userinfo
@@ -140,7 +141,7 @@ class OpenAIEmbedder(Embedder):
         except (httpx.ConnectError, httpx.ConnectTimeout) as exc:
             raise EmbeddingError(server_down_message(self.base_url)) from exc
         except httpx.TimeoutException as exc:
-            raise EmbeddingError(t("emb.timeout", url=self.shown_url, seconds=f"{self.timeout:g}",
+            raise EmbeddingError(t("emb.timeout", url=self.shown_url, seconds=decimal(self.timeout, 1, trim=True),
                                    model=repr(self._model), where=where)) from exc
         except httpx.HTTPError as exc:
             raise EmbeddingError(t("emb.request_failed", url=self.shown_url, model=repr(self._model), where=where,

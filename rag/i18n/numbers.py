@@ -54,20 +54,23 @@ def integer(value: float, *, signed: bool = False, lang: str | None = None) -> s
     return _localize(_fixed(float(round(value)), 0, signed), _lang(lang))
 
 
+def percent_sign(lang: str | None = None) -> str:
+    """What follows a percentage's number: " %" (a no-break space) in French, "%" in English."""
+    return f"{BEFORE_PERCENT_FR}%" if _lang(lang) == "fr" else "%"
+
+
 def percent(share: float, places: int = 0, *, signed: bool = False, lang: str | None = None) -> str:
     """A share of 1 as a percentage: 0.94 -> 94 % (fr), 94% (en)."""
-    lang = _lang(lang)
-    number = decimal(share * 100, places, signed=signed, lang=lang)
-    return f"{number}{BEFORE_PERCENT_FR}%" if lang == "fr" else f"{number}%"
+    return decimal(share * 100, places, signed=signed, lang=lang) + percent_sign(lang)
 
 
-def duration(seconds: float, places: int = 0, *, lang: str | None = None) -> str:
-    """A length of time: 5 s (or 3,2 s with `places`), 2 min 30 s, 1 h 05 min (seconds dropped
-    past an hour); a negative length reads as 0 s."""
+def duration(seconds: float, places: int = 0, *, trim: bool = False, lang: str | None = None) -> str:
+    """A length of time: 5 s (or 3,2 s with `places`; `trim`: 0,5 s and 30 s), 2 min 30 s,
+    1 h 05 min (seconds dropped past an hour); a negative length reads as 0 s."""
     lang = _lang(lang)
     seconds = max(0.0, float(seconds))
     if round(seconds, places) < 60:
-        return f"{decimal(seconds, places, lang=lang)} s"
+        return f"{decimal(seconds, places, trim=trim, lang=lang)} s"
     whole = int(round(seconds))
     minutes, secs = divmod(whole, 60)
     if minutes < 60:

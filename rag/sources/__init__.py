@@ -10,6 +10,7 @@ from typing import Any, Iterator
 import httpx
 
 from rag.i18n import t
+from rag.i18n.numbers import decimal
 from rag.documents import Document, Problem
 from rag.errors import SourceError
 from rag.sources.html import html_title_and_main, html_to_markdown
@@ -68,7 +69,7 @@ def load_one(file_or_url: str, timeout: float = 30.0, max_bytes: int | None = No
     try:
         response = httpx.get(text, timeout=timeout, follow_redirects=True, headers={"User-Agent": "rag-workbench"})
     except httpx.TimeoutException:
-        raise SourceError(t("src.url_timeout", url=text, seconds=f"{timeout:g}")) from None
+        raise SourceError(t("src.url_timeout", url=text, seconds=decimal(timeout, 1, trim=True))) from None
     except httpx.HTTPError as exc:
         raise SourceError(t("src.url_failed", url=text, error=f"{type(exc).__name__}: {exc}")) from None
     if response.status_code >= 400:

@@ -20,6 +20,7 @@ from urllib.parse import unquote, urlsplit, urlunsplit
 import httpx
 
 from rag.i18n import t
+from rag.i18n.numbers import decimal
 from rag.documents import SKIPPED, Document, Problem
 from rag.errors import SourceError
 from rag.redact import strip_userinfo
@@ -340,7 +341,7 @@ class WordPressSource:
             try:
                 response = client.get(url, params=params)
             except httpx.TimeoutException:
-                reason = t("wp.no_answer", seconds=f"{self.timeout:g}")
+                reason = t("wp.no_answer", seconds=decimal(self.timeout, 1, trim=True))
             except httpx.TransportError as exc:
                 reason = t("wp.connection_failed", error=f"{type(exc).__name__}: {exc}")
             else:
