@@ -10,6 +10,7 @@ import streamlit as st
 from rag import access
 from rag.errors import ConfigError
 from rag.throttle import Throttle
+from rag.i18n.numbers import duration
 from ui.i18n import t
 from ui.resources import GROUPS, ROLE
 
@@ -77,7 +78,7 @@ def _check_password(password: str) -> None:
     throttle, client = _throttle(), _client()
     wait = throttle.wait(client)
     if wait > 0:
-        st.error(t("login.locked", seconds=f"{wait:.0f}"))
+        st.error(t("login.locked", time=duration(wait)))
         return
     try:
         opened = access.password_role(password)
@@ -86,7 +87,7 @@ def _check_password(password: str) -> None:
         return
     if opened is None:
         locked = throttle.failure(client)
-        st.error(t("login.wrong_locked", seconds=f"{locked:.0f}") if locked else t("login.wrong"))
+        st.error(t("login.wrong_locked", time=duration(locked)) if locked else t("login.wrong"))
         return
     throttle.success(client)
     st.session_state[PASSWORD_OK] = opened

@@ -13,6 +13,7 @@ from rag.documents import Document
 from rag.enrich import MODEL_MODES, MODES, NONE, built_mode, make_enricher
 from rag.errors import RagError
 from ui import lang
+from rag.i18n.numbers import duration, integer
 from ui.i18n import formatter, t
 from ui.present.safe_markdown import escape_link_text
 
@@ -83,8 +84,8 @@ def cost_line(stats: Mapping[str, Any]) -> str:
     if stats.get("mode") not in MODEL_MODES:
         return t("enr.cost_free", n=stats.get("chunks", 0), mode=stats.get("mode"))
     return t("enr.cost", n=stats.get("chunks", 0), cached=stats.get("cached", 0),
-             generated=stats.get("generated", 0), prompt=f"{stats.get('prompt_tokens', 0):,}",
-             answer=f"{stats.get('completion_tokens', 0):,}", seconds=f"{stats.get('seconds', 0):.1f}",
+             generated=stats.get("generated", 0), prompt=integer(stats.get("prompt_tokens", 0)),
+             answer=integer(stats.get("completion_tokens", 0)), time=duration(stats.get("seconds", 0), 1),
              model=stats.get("model"))
 
 

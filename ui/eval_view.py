@@ -22,6 +22,7 @@ from rag.evaluate.questions import Question, load_questions, questions_from_byte
 from ui import lang
 from ui import resources
 from ui.i18n import formatter, t, tn
+from rag.i18n.numbers import decimal
 
 RESULTS = "eval_results"  # {"runs": {collection: results}, "paths": {collection: folder}}
 SAVED = "eval_saved"  # (collection, threshold) just saved: said once, after the rerun that shows it
@@ -126,7 +127,7 @@ def calibration(name: str, results: Mapping[str, Any], store: Any) -> float:
     at = evaluation.threshold_counts(summary, rows, chosen)
     if words is not None:
         st.caption(t("eval.with_words_names" if words["refuse_unknown_names"] else "eval.with_words",
-                     coverage=f"{words['min_coverage']:.2f}"))
+                     coverage=decimal(words['min_coverage'], 2)))
     cols = st.columns(2)
     cols[0].metric(t("eval.at_slider_in"), t("eval.of", n=at["in_base_accepted_count"], total=at["in_base_count"]))
     cols[1].metric(t("eval.at_slider_out"), t("eval.of", n=at["out_of_base_refused_count"],
@@ -139,22 +140,22 @@ def calibration(name: str, results: Mapping[str, Any], store: Any) -> float:
             st.caption(explained["criterion"])
         if words is not None and cal.get("suggested") is not None:
             alone = cal.get("at_suggested") or {}
-            st.caption(t("eval.score_alone", value=f"{cal['suggested']:.3f}", accepted=alone.get("in_base_accepted_count"),
+            st.caption(t("eval.score_alone", value=decimal(cal['suggested'], 3), accepted=alone.get("in_base_accepted_count"),
                          n_in=alone.get("in_base_count"), refused=alone.get("out_of_base_refused_count"),
                          n_out=alone.get("out_of_base_count")))
     if suggested is None:
         reason = (words or {}).get("reason") or cal.get("reason")
-        st.caption(t("eval.current_no_suggestion", value=f"{measured:.3f}", reason=reason))
+        st.caption(t("eval.current_no_suggestion", value=decimal(measured, 3), reason=reason))
     else:
-        st.caption(t("eval.current", value=f"{measured:.3f}", suggested=f"{suggested:.3f}"))
+        st.caption(t("eval.current", value=decimal(measured, 3), suggested=decimal(suggested, 3)))
     if live is not None and live != measured:
-        st.caption(t("eval.saved_now", value=f"{live:.3f}"))
+        st.caption(t("eval.saved_now", value=decimal(live, 3)))
     cols = st.columns(2)
     if suggested is not None:
-        cols[0].button(t("eval.use_suggested", value=f"{suggested:.3f}"), key=f"suggest_{name}",
+        cols[0].button(t("eval.use_suggested", value=decimal(suggested, 3)), key=f"suggest_{name}",
                        on_click=_use_suggested, args=(key, suggested))
     may_save = access.can(resources.role(), access.SAVE_THRESHOLD)
-    if may_save and cols[1].button(t("eval.save", value=f"{chosen:.3f}", name=name), key=f"save_{name}"):
+    if may_save and cols[1].button(t("eval.save", value=decimal(chosen, 3), name=name), key=f"save_{name}"):
         try:
             access.require(resources.role(), access.SAVE_THRESHOLD)  # checked again when it happens
             if words is None:
@@ -171,7 +172,7 @@ def calibration(name: str, results: Mapping[str, Any], store: Any) -> float:
     saved = st.session_state.get(SAVED)
     if saved and saved[0] == name:
         st.session_state.pop(SAVED)
-        st.success(t("eval.saved", name=name, value=f"{saved[1]:.3f}"), icon=":material/check_circle:")
+        st.success(t("eval.saved", name=name, value=decimal(saved[1], 3)), icon=":material/check_circle:")
     return chosen
 
 
@@ -193,7 +194,7 @@ def categories(name: str, summary: Mapping[str, Any], rows: Sequence[Mapping[str
 def _gate_shares_line(key: str, shares: Mapping[str, Any] | None) -> str:
     if not shares:
         return t("eval.gate_none")
-    return t(key, cosine=f"{shares['min_cosine']:.3f}", coverage=f"{shares['min_coverage']:.2f}",
+    return t(key, cosine=decimal(shares['min_cosine'], 3), coverage=decimal(shares['min_coverage'], 2),
              answered=shares["in_base_answered_count"], inside=shares["in_base_count"],
              refused=shares["off_topic_refused_count"], outside=shares["off_topic_count"])
 
@@ -237,7 +238,7 @@ def gate(name: str, results: Mapping[str, Any], store: Any) -> None:
             st.error(str(exc))
         else:
             resources.refresh_status()
-            st.success(t("eval.gate_saved", name=name, cosine=f"{cosine:.3f}", coverage=f"{coverage:.2f}"))
+            st.success(t("eval.gate_saved", name=name, cosine=decimal(cosine, 3), coverage=decimal(coverage, 2)))
 
 
 def questions_table(name: str, summary: Mapping[str, Any], rows: Sequence[Mapping[str, Any]],
@@ -286,9 +287,9 @@ def comparison(a: Mapping[str, Any], b: Mapping[str, Any]) -> None:
                  b=f"{cmp['b'].get('collection')} ({run_date(cmp['b'])})"))
     thresholds = cmp["metrics"].get("threshold") or {}
     if thresholds.get("a") is not None and thresholds.get("a") == thresholds.get("b"):
-        st.caption(t("eval.cmp_threshold", value=f"{thresholds['a']:.3f}"))
+        st.caption(t("eval.cmp_threshold", value=decimal(thresholds['a'], 3)))
     elif thresholds.get("a") is not None and thresholds.get("b") is not None:
-        st.warning(t("eval.cmp_thresholds", a=f"{thresholds['a']:.3f}", b=f"{thresholds['b']:.3f}"))
+        st.warning(t("eval.cmp_thresholds", a=decimal(thresholds['a'], 3), b=decimal(thresholds['b'], 3)))
     st.dataframe(evaluation.comparison_frame(cmp), hide_index=True)
     found = cmp["found"]
     st.markdown(t("eval.found_line", both=len(found["both"]), a=len(found["a_only"]), b=len(found["b_only"]),

@@ -14,6 +14,7 @@ from rag.index.progress import format_progress
 from ui.present.safe_markdown import escape_link_text
 from ui import enrichment_view, lang
 from ui import resources
+from rag.i18n.numbers import duration
 from ui.i18n import t, tn
 
 REPORT = "ingest_report"
@@ -56,7 +57,7 @@ def run(
     finally:
         enricher.close()
         resources.refresh_status()
-    bar.progress(1.0, text=t("ing.done", seconds=f"{report.seconds:.1f}", chunks=tn("count.passages_written", report.chunks_written)))
+    bar.progress(1.0, text=t("ing.done", time=duration(report.seconds, 1), chunks=tn("count.passages_written", report.chunks_written)))
     return report
 
 
@@ -68,7 +69,7 @@ def show_report(report: IngestReport) -> None:
     cols[2].metric(t("rep.unchanged"), report.unchanged)
     cols[3].metric(t("rep.failed"), len(report.failed))
     summary = t("rep.summary", name=escape_link_text(report.collection), strategy=report.strategy,
-                chunks=tn("count.passages_written", report.chunks_written), seconds=f"{report.seconds:.1f}")
+                chunks=tn("count.passages_written", report.chunks_written), time=duration(report.seconds, 1))
     (st.success if report.ok else st.warning)(summary)
     if report.failed:
         st.dataframe([{t("rep.document"): item, t("rep.reason"): reason} for item, reason in report.failed],

@@ -16,6 +16,7 @@ from rag.index.store import Store
 from rag.answer.threshold import default_threshold
 from ui import lang
 from ui import resources
+from rag.i18n.numbers import decimal
 from ui.i18n import formatter, t, tn
 from ui.kept import kept
 
@@ -41,10 +42,10 @@ def _llm_lines(llm: dict[str, Any]) -> None:
 def threshold_line(info: dict[str, Any], session_threshold: float | None) -> str:
     """Which threshold questions on this collection use now, and where it comes from."""
     if session_threshold is not None:
-        return t("side.threshold_session", value=f"{session_threshold:.3f}")
+        return t("side.threshold_session", value=decimal(session_threshold, 3))
     if info.get("threshold") is not None:
-        return t("side.threshold_calibrated", value=f"{info['threshold']:.3f}")
-    return t("side.threshold_default", value=f"{default_threshold(info.get('embedding_model')):.3f}")
+        return t("side.threshold_calibrated", value=decimal(info["threshold"], 3))
+    return t("side.threshold_default", value=decimal(default_threshold(info.get("embedding_model")), 3))
 
 
 def _collection_lines(info: dict[str, Any] | None, name: str, embedded: bool, editor: bool) -> None:

@@ -75,7 +75,7 @@ def test_the_tables_say_what_is_missing_in_words():
     changes = evaluation.rank_changes_frame(COMPARISON)
     assert changes["rank B"].tolist() == ["not found", "3"]
     comparison = evaluation.comparison_frame(COMPARISON).set_index("measure")
-    assert comparison.loc["right article first", "B"] == "n/a" and comparison.loc["threshold", "B - A"] == "+0.00"
+    assert comparison.loc["right article first", "B"] == "n/a" and comparison.loc["threshold", "B - A"] == "0.00"  # no sign on no change
     runs = evaluation.runs_frame(RUNS)
     assert runs["top k"].tolist() == ["6", ""] and runs["suggested"].tolist() == ["", ""]
     # The compare picker names a run by the same date as the table, not an ISO timestamp.
@@ -115,7 +115,7 @@ def test_gate_chart_speaks_french():
     with rag.i18n.language("fr"):
         shown = json.dumps(gate_chart(rows, 0.85, 0.5, {"min_cosine": 0.86, "min_coverage": 0.4}).to_plotly_json(),
                            ensure_ascii=False, default=str)
-    assert "noms inconnus : Okta" in shown and "proximité 0.850" in shown
+    assert "noms inconnus : Okta" in shown and "proximité 0,850" in shown
     for english in ("cosine", "coverage", "in-base", "off-topic", "unknown", "share of", "best passage"):
         assert english not in shown
 
@@ -158,3 +158,30 @@ def test_with_word_statistics_the_tables_and_filters_refuse_what_the_threshold_c
     assert evaluation.filter_rows(GATED_ROWS, evaluation.WRONGLY_REFUSED, 0.85) == []
     assert [r["id"] for r in evaluation.filter_rows(GATED_ROWS, evaluation.WRONGLY_ACCEPTED, 0.85)] == ["c", "d"]
     assert evaluation.categories_frame(GATED_ROWS, 0.85).set_index("kind").loc["off topic", "refused"] == "0 of 2"
+
+
+def test_a_french_reader_gets_decimal_commas_in_tables_charts_and_estimates_and_the_csv_keeps_dots():
+    from ui.present.charts import calibration_chart, score_chart
+
+    with rag.i18n.language("fr"):
+        table = evaluation.questions_frame(ROWS[:1], 0.85)
+        runs = evaluation.runs_frame(RUNS)
+        comparison = evaluation.comparison_frame(COMPARISON).set_index("mesure")
+        kinds = category_chart(evaluation.categories_frame(ROWS, 0.85))
+        calibration = calibration_chart(ROWS, current=0.8333, suggested=0.88)
+        scores = score_chart([{"n": 1, "score": 0.9, "passed": True}, {"n": 2, "score": 0.8, "passed": False}], 0.85)
+        estimates = [evaluation.duration_text(s) for s in (0.2, 42, 170, 3900)]
+    assert table["meilleur score"][0] == "0,91" and table["passages trouvés"][0] == "1. a.md (0,91)"
+    assert runs["seuil"][0] == "0,83" and runs["premier mot (s)"][0] == "1,20"
+    assert comparison.loc["seuil", "A"] == "0,83" and comparison.loc["rang moyen (1 = toujours premier)", "B"] == "1,3"
+    assert list(kinds.data[0].text)[-1].endswith("\u00a0%") and kinds.layout.xaxis.ticksuffix == "\u00a0%"
+    assert calibration.layout.separators == scores.layout.separators == ",\u202f"
+    assert [a.text for a in calibration.layout.annotations] == ["actuel 0,833", "suggéré 0,880"]
+    assert list(scores.data[0].text) == ["0,90", "0,80"] and scores.layout.annotations[0].text == "seuil 0,85"
+    assert estimates == ["1 s", "42 s", "3 min", "1 h 05 min"]
+    # The same in English, and the CSV the page offers keeps Python's dots whatever the language.
+    assert evaluation.questions_frame(ROWS[:1], 0.85)["best score"][0] == "0.91"
+    assert score_chart([{"n": 1, "score": 0.9}], 0.85).layout.separators == ".,"
+    with rag.i18n.language("fr"):
+        csv = results_csv({"summary": {}, "questions": ROWS}).decode("utf-8-sig")
+    assert "0.9100" in csv and "0,91" not in csv

@@ -12,6 +12,7 @@ from typing import Any
 from rag.answer.citations import CITATION, citation_numbers
 from rag.answer.prompts import refusal_sentence
 from rag.i18n import current
+from rag.i18n.numbers import decimal
 from ui.i18n import t
 from rag.markdown_structure import heading, lines_in_code
 from ui.present.safe_markdown import (code_span, escape_link_text, link_markdown, outside_code, safe_link,
@@ -105,7 +106,7 @@ def source_heading(passage: Any) -> str:
 def passage_markdown(passage: Any, accepted: bool, threshold: float | None) -> str:
     """The heading line of one retrieved passage: number, verdict, score, source."""
     verdict = f":green-badge[{t('ask.passed')}]" if accepted else f":gray-badge[{t('ask.below')}]"
-    score = t("ask.score", score=f"{passage.score:.2f}")
+    score = t("ask.score", score=decimal(passage.score, 2))
     return f"**[{passage.n}]** {verdict} {score} — {_reference(passage)}"
 
 
@@ -145,7 +146,7 @@ def refusal_details(result: Any) -> str:
         return t("ask.refused_model")
     if best is None:
         return t("ask.refused_empty")
-    return t("ask.refused_gate", best=f"{best:.2f}", threshold=f"{getattr(result, 'threshold', 0) or 0:.2f}")
+    return t("ask.refused_gate", best=decimal(best, 2), threshold=decimal(getattr(result, "threshold", 0) or 0, 2))
 
 
 def no_answer_reason(result: Any) -> str | None:

@@ -10,12 +10,20 @@ from typing import Any, Mapping, Sequence
 import pandas as pd
 import plotly.graph_objects as go
 
+from rag.i18n import current
+from rag.i18n.numbers import PLOTLY_SEPARATORS, decimal, percent, percent_sign
 from ui.i18n import t
 
 PASSED = "#2e7d32"
 BELOW = "#9e9e9e"
 IN_BASE = "#1f77b4"
 OFF_TOPIC = "#d62728"
+
+
+def _localized(fig: go.Figure) -> go.Figure:
+    """Axis ticks and %{x:.3f} in hover texts with the reader's decimal mark (0,84 in French)."""
+    fig.update_layout(separators=PLOTLY_SEPARATORS[current()])
+    return fig
 
 
 def _threshold_line(fig: go.Figure, value: float, label: str, color: str, dash: str, vertical: bool) -> None:
@@ -35,14 +43,14 @@ def score_chart(rows: Sequence[Mapping[str, Any]], threshold: float | None) -> g
             x=[f"[{r['n']}]" for r in rows],
             y=scores,
             marker_color=[PASSED if r.get("passed") else BELOW for r in rows],
-            text=[f"{s:.2f}" for s in scores],
+            text=[decimal(s, 2) for s in scores],
             textposition="outside",
             hovertext=[str(r.get("label", "")) for r in rows],
             hovertemplate="%{x} %{hovertext}<br>%{y:.3f}<extra></extra>",
         )
     )
     if threshold is not None:
-        _threshold_line(fig, float(threshold), t("chart.threshold", value=f"{float(threshold):.2f}"), "#e65100", "dash",
+        _threshold_line(fig, float(threshold), t("chart.threshold", value=decimal(float(threshold), 2)), "#e65100", "dash",
                         vertical=False)
     # Cosine scores of one model sit in a narrow band: zoom on it so differences are visible.
     low = min(scores + ([threshold] if threshold is not None else []), default=0.0)
@@ -50,7 +58,7 @@ def score_chart(rows: Sequence[Mapping[str, Any]], threshold: float | None) -> g
         height=260, margin=dict(l=10, r=90, t=30, b=10), showlegend=False,
         yaxis=dict(title=t("chart.score"), range=[max(0.0, low - 0.05), 1.0]), xaxis=dict(title=t("chart.passage")),
     )
-    return fig
+    return _localized(fig)
 
 
 def _jitter(i: int) -> float:
@@ -82,13 +90,13 @@ def calibration_chart(
             )
         )
     if current is not None:
-        _threshold_line(fig, float(current), t("chart.current", value=f"{float(current):.3f}"), "#e65100", "dash",
+        _threshold_line(fig, float(current), t("chart.current", value=decimal(float(current), 3)), "#e65100", "dash",
                         vertical=True)
     if suggested is not None and suggested != current:
-        _threshold_line(fig, float(suggested), t("chart.suggested", value=f"{float(suggested):.3f}"), PASSED, "dot",
+        _threshold_line(fig, float(suggested), t("chart.suggested", value=decimal(float(suggested), 3)), PASSED, "dot",
                         vertical=True)
     if chosen is not None and chosen not in (current, suggested):
-        _threshold_line(fig, float(chosen), t("chart.slider", value=f"{float(chosen):.3f}"), "#6a1b9a", "solid",
+        _threshold_line(fig, float(chosen), t("chart.slider", value=decimal(float(chosen), 3)), "#6a1b9a", "solid",
                         vertical=True)
     fig.update_layout(
         height=320, margin=dict(l=10, r=10, t=40, b=10),
@@ -96,7 +104,7 @@ def calibration_chart(
         yaxis=dict(tickvals=[0, 1], ticktext=[t("chart.lane_in"), t("chart.lane_out")], range=[-0.6, 1.6]),
         legend=dict(orientation="h", y=-0.25),
     )
-    return fig
+    return _localized(fig)
 
 
 def category_chart(table: pd.DataFrame) -> go.Figure:
@@ -106,15 +114,15 @@ def category_chart(table: pd.DataFrame) -> go.Figure:
     fig = go.Figure(go.Bar(
         x=well, y=kinds, orientation="h",
         marker_color=[PASSED if w >= 80 else IN_BASE if w >= 50 else OFF_TOPIC for w in well],
-        text=[f"{w} %" for w in well], textposition="auto",
-        hovertemplate="%{y}: %{x} %<extra></extra>",
+        text=[percent(w / 100) for w in well], textposition="auto",
+        hovertemplate="%{y}: %{x}" + percent_sign() + "<extra></extra>",
     ))
     fig.update_layout(
         height=40 + 34 * len(well), margin=dict(l=10, r=10, t=30, b=10), showlegend=False,
         title=dict(text=t("eval.well_chart"), font=dict(size=12)),
-        xaxis=dict(range=[0, 100], ticksuffix=" %"),
+        xaxis=dict(range=[0, 100], ticksuffix=percent_sign()),
     )
-    return fig
+    return _localized(fig)
 
 
 UNKNOWN_NAME = "#ff9800"
@@ -150,8 +158,8 @@ def gate_chart(
     low, high = min(xs) - 0.01, max(xs) + 0.01
     fig.add_shape(type="rect", x0=min_cosine, x1=high, y0=min_coverage, y1=1.05,
                   fillcolor=PASSED, opacity=0.08, line_width=0)
-    _threshold_line(fig, min_cosine, t("chart.closeness", value=f"{min_cosine:.3f}"), "#e65100", "dash", vertical=True)
-    _threshold_line(fig, min_coverage, t("chart.share", value=f"{min_coverage:.2f}"), "#e65100", "dash", vertical=False)
+    _threshold_line(fig, min_cosine, t("chart.closeness", value=decimal(min_cosine, 3)), "#e65100", "dash", vertical=True)
+    _threshold_line(fig, min_coverage, t("chart.share", value=decimal(min_coverage, 2)), "#e65100", "dash", vertical=False)
     if suggested and suggested.get("min_cosine") is not None:
         fig.add_shape(type="rect", x0=float(suggested["min_cosine"]), x1=high,
                       y0=float(suggested["min_coverage"]), y1=1.05, line=dict(color=PASSED, dash="dot", width=2))
@@ -161,4 +169,4 @@ def gate_chart(
         yaxis=dict(title=t("eval.gate_coverage"), range=[-0.05, 1.08]),
         legend=dict(orientation="h", y=-0.2),
     )
-    return fig
+    return _localized(fig)

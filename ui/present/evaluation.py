@@ -14,7 +14,7 @@ import pandas as pd
 
 from rag.evaluate.calibration import accepted_refused, gate_shares, row_answers
 from rag.evaluate.runs import run_date
-from rag.i18n import current
+from rag.i18n.numbers import decimal, duration, integer, percent
 from ui.i18n import t
 
 ALL, MISSED, WRONGLY_REFUSED, WRONGLY_ACCEPTED = "all", "missed", "wrongly_refused", "wrongly_accepted"
@@ -29,7 +29,7 @@ def filter_help(which: str) -> str:
 
 
 def _pct(value: float | None) -> str:
-    return t("card.na") if value is None else f"{value * 100:.0f}\u00a0%" if current() == "fr" else f"{value * 100:.0f}%"
+    return t("card.na") if value is None else percent(value)
 
 
 def llm_failure(summary: Mapping[str, Any], rows: Sequence[Mapping[str, Any]]) -> tuple[str, int, int] | None:
@@ -58,8 +58,8 @@ def metric_cards(summary: Mapping[str, Any], with_answers: bool = True) -> list[
          "caption": t("card.hit1_cap", n=c.get("hit_at_1", 0), total=n_in)},
         {"label": t("card.hitk", k=k), "value": _pct(summary.get("hit_at_k")),
          "caption": t("card.hitk_cap", n=c.get("hit_at_k", 0), total=n_in, k=k)},
-        {"label": t("card.mrr"), "value": t("card.na") if not mrr else f"{1 / mrr:.1f}",
-         "caption": t("card.mrr_cap", rank=t("card.na") if not mrr else f"{1 / mrr:.1f}")},
+        {"label": t("card.mrr"), "value": t("card.na") if not mrr else decimal(1 / mrr, 1),
+         "caption": t("card.mrr_cap", rank=t("card.na") if not mrr else decimal(1 / mrr, 1))},
         {"label": t("card.context"), "value": _pct(summary.get("answer_in_context")),
          "caption": t("card.context_cap", n=c.get("answer_in_context", 0), total=c.get("with_expected_answer", 0))},
         {"label": t("card.accepted"), "value": _pct(summary.get("in_base_accepted")),
@@ -160,10 +160,10 @@ def questions_frame(rows: Sequence[Mapping[str, Any]], threshold: float,
             t("col.in_base"): t("yes") if r.get("in_base") else t("no"),
             t("col.expected"): r.get("expected_source") or "",
             t("col.rank"): "" if not r.get("in_base") else str(r["rank"]) if r.get("rank") else t("eval.not_found"),
-            t("col.best"): "" if score is None else f"{float(score):.2f}",
+            t("col.best"): "" if score is None else decimal(float(score), 2),
             t("col.verdict"): t("verdict.refused") if _refused_at(r, threshold, words) else t("verdict.answered"),
             t("col.retrieved"): "\n".join(
-                f"{i}. {item.get('url')} ({float(item.get('score') or 0):.2f})"
+                f"{i}. {item.get('url')} ({decimal(float(item.get('score') or 0), 2)})"
                 for i, item in enumerate(r.get("retrieved") or [], start=1)
             ),
             **({t("col.answer"): r.get("answer") or ""} if "answer" in r else {}),
@@ -221,8 +221,8 @@ def _metric_value(key: str, value: Any) -> str:
     if value is None:
         return t("card.na")
     if key == "mrr":  # shown as the average rank it stands for, like the metric card
-        return f"{1 / value:.1f}" if value else t("card.na")
-    return f"{value:.2f}" if key in SCORES else _pct(value)
+        return decimal(1 / value, 1) if value else t("card.na")
+    return decimal(value, 2) if key in SCORES else _pct(value)
 
 
 def _metric_delta(key: str, d: Mapping[str, Any]) -> str:
@@ -231,11 +231,11 @@ def _metric_delta(key: str, d: Mapping[str, Any]) -> str:
         return ""
     if key == "mrr":  # a change of average rank: negative means the right article comes sooner
         a, b = d.get("a"), d.get("b")
-        return f"{1 / b - 1 / a:+.1f}" if a and b else ""
+        return decimal(1 / b - 1 / a, 1, signed=True) if a and b else ""
     if key in SCORES:
-        return f"{delta:+.2f}"
+        return decimal(delta, 2, signed=True)
     points = round(delta * 100)
-    return f"{points:+d} pts" if points else "="
+    return f"{integer(points, signed=True)} pts" if points else "="
 
 
 def comparison_frame(cmp: Mapping[str, Any]) -> pd.DataFrame:
@@ -275,7 +275,7 @@ def runs_frame(runs: Sequence[Mapping[str, Any]]) -> pd.DataFrame:
         return "" if value is None else _pct(value)
 
     def number(value: Any) -> str:
-        return "" if value is None else f"{value:.2f}"
+        return "" if value is None else decimal(value, 2)
 
     return _frame([{
         t("col.date"): run_date(run),
@@ -308,6 +308,7 @@ def estimate_seconds(runs: Sequence[Mapping[str, Any]], questions: int, collecti
 
 
 def duration_text(seconds: float) -> str:
+    """An estimate: whole seconds under a minute and a half, whole minutes past it (2 min, 1 h 05 min)."""
     if seconds < 90:
-        return t("seconds", n=max(1, round(seconds)))
-    return t("minutes", n=round(seconds / 60))
+        return duration(max(1, round(seconds)))
+    return duration(round(seconds / 60) * 60)
