@@ -22,6 +22,7 @@ from rag.evaluate.questions import Question, load_questions, questions_from_byte
 from ui import lang
 from ui import resources
 from ui.i18n import formatter, t, tn
+from rag.i18n import current
 from rag.i18n.numbers import decimal
 
 RESULTS = "eval_results"  # {"runs": {collection: results}, "paths": {collection: folder}}
@@ -105,6 +106,24 @@ def metrics(summary: Mapping[str, Any], rows: Sequence[Mapping[str, Any]]) -> No
             col.caption(card["caption"])
 
 
+def number_slider(label: str, low: float, high: float, step: float, places: int, key: str, initial: float,
+                  keep: Sequence[float | None] = (), help: str | None = None) -> float:
+    """A slider over numbers written the reader's way (0,833 in French): st.slider's printf format
+    cannot write a decimal comma, a select_slider's format_func can.
+
+    The value lives in the session only (no `value=`; a button's callback may set it). It is written
+    back as a number before the widget: the widget keeps the text of its option, and that text
+    changes with the language, so a French 0,833 would not be found among English options.
+    """
+    value = st.session_state.get(key)
+    if not isinstance(value, (int, float)) or not low <= value <= high:
+        value = min(max(initial, low), high)
+    options = evaluation.slider_options(low, high, step, places, (value, *keep))
+    st.session_state[key] = min(options, key=lambda option: abs(option - value))
+    lang = current()  # Streamlit may format the options outside this run (AppTest does)
+    return st.select_slider(label, options, format_func=lambda v: decimal(v, places, lang=lang), key=key, help=help)
+
+
 def calibration(name: str, results: Mapping[str, Any], store: Any) -> float:
     """The chart of top-1 scores and a threshold slider; returns the slider's threshold."""
     summary, rows = results["summary"], results["questions"]
@@ -120,10 +139,8 @@ def calibration(name: str, results: Mapping[str, Any], store: Any) -> float:
     low = round(max(0.0, min(scores + [current or 1.0]) - 0.05), 2)
     high = round(min(1.0, max(scores + [current or 0.0]) + 0.03), 2)
     key = f"slider_{name}"
-    # The slider's value lives in the session only (no `value=`): the suggestion button sets it.
-    if not low <= st.session_state.get(key, low - 1) <= high:
-        st.session_state[key] = min(max(current or low, low), high)
-    chosen = st.slider(t("eval.slider"), low, high, step=0.005, format="%.3f", key=key, help=t("eval.slider_help"))
+    chosen = number_slider(t("eval.slider"), low, high, 0.005, 3, key, initial=current or low,
+                           keep=(current, suggested, measured), help=t("eval.slider_help"))
     at = evaluation.threshold_counts(summary, rows, chosen)
     if words is not None:
         st.caption(t("eval.with_words_names" if words["refuse_unknown_names"] else "eval.with_words",
@@ -215,10 +232,14 @@ def gate(name: str, results: Mapping[str, Any], store: Any) -> None:
     params = info.get("params") or {}
     suggested = (info.get("calibration") or {}).get("suggested")
     cols = st.columns(3)
-    cosine = cols[0].slider(t("eval.gate_cosine"), 0.5, 1.0, value=float(params.get("min_cosine") or 0.8),
-                            step=0.005, format="%.3f", key=f"gate_cosine_{name}")
-    coverage = cols[1].slider(t("eval.gate_coverage"), 0.0, 1.0, value=float(params.get("min_coverage") or 0.0),
-                              step=0.01, format="%.2f", key=f"gate_coverage_{name}", help=t("eval.gate_coverage_help"))
+    start = (float(params.get("min_cosine") or 0.8), float(params.get("min_coverage") or 0.0))
+    with cols[0]:
+        cosine = number_slider(t("eval.gate_cosine"), 0.5, 1.0, 0.005, 3, f"gate_cosine_{name}", initial=start[0],
+                               keep=(start[0], (suggested or {}).get("min_cosine")))
+    with cols[1]:
+        coverage = number_slider(t("eval.gate_coverage"), 0.0, 1.0, 0.01, 2, f"gate_coverage_{name}",
+                                 initial=start[1], keep=(start[1], (suggested or {}).get("min_coverage")),
+                                 help=t("eval.gate_coverage_help"))
     names = cols[2].checkbox(t("eval.gate_names"), value=bool(params.get("refuse_unknown_names", True)),
                              key=f"gate_names_{name}", help=t("eval.gate_names_help"))
     at = gate_shares(rows, cosine, coverage, names)

@@ -3,6 +3,7 @@ calibrated threshold saved into a small collection of its own."""
 
 from __future__ import annotations
 
+import json
 import logging
 import time
 
@@ -60,17 +61,17 @@ def test_shipped_set_retrieval_only_metrics_chart_and_live_threshold(app_env, lm
     assert "68 questions (54 on the articles, 14 to refuse)" in captions
     assert "find the right article first" in captions
     assert len(at.get("plotly_chart")) == 3  # the gate's scatter, the calibration, and the kinds of question
-    assert at.slider(key="slider_blog").value == 0.83
+    assert at.select_slider(key="slider_blog").value == 0.83
 
     live = ("article questions answered at this threshold", "trick questions refused at this threshold")
     gate = ("article questions answered by the gate", "trick questions refused by the gate")
-    assert (at.slider(key="gate_cosine_blog").value, at.slider(key="gate_coverage_blog").value) == (0.83, 0.6)
+    assert (at.select_slider(key="gate_cosine_blog").value, at.select_slider(key="gate_coverage_blog").value) == (0.83, 0.6)
     # With word statistics the threshold counts what the gate does at that floor with the suggested
     # word checks: at the suggestion, the gate section's counts and `rag eval`'s suggested line
     # (it showed the cosine alone's, e.g. 4 of 14 refused beside the gate's 13 of 14).
     at.button(key="suggest_blog").click().run()
     at.button(key="gate_suggest_blog").click().run()
-    assert at.slider(key="slider_blog").value == at.slider(key="gate_cosine_blog").value
+    assert at.select_slider(key="slider_blog").value == at.select_slider(key="gate_cosine_blog").value
     suggested = tuple(metrics(at)[label] for label in live)
     assert suggested == tuple(metrics(at)[label] for label in gate)
     results = at.session_state["eval_results"]["runs"]["blog"]
@@ -98,11 +99,11 @@ def test_shipped_set_retrieval_only_metrics_chart_and_live_threshold(app_env, lm
     assert total("refused") == (refused, 14) and total("answered") == (answered, 54)
     # The gate's own sliders: without the word checks it is the cosine alone again.
     with_words = tuple(metrics(at)[label] for label in gate)
-    at.slider(key="gate_coverage_blog").set_value(0.0).run()
+    at.select_slider(key="gate_coverage_blog").set_value(0.0).run()
     at.checkbox(key="gate_names_blog").uncheck().run()
     cosine_alone = tuple(metrics(at)[label] for label in gate)
     assert int(with_words[1].split()[0]) > int(cosine_alone[1].split()[0])  # the words refuse more trick questions
-    at.slider(key="slider_blog").set_value(0.95).run()
+    at.select_slider(key="slider_blog").set_value(0.95).run()
     after = tuple(metrics(at)[label] for label in live)
     # Moved live, nothing re-run; an exact match of the question's rare words keeps the gate's slack.
     assert after[1] == "14 of 14" and int(after[0].split()[0]) < int(suggested[0].split()[0])
@@ -153,7 +154,7 @@ def test_uploaded_set_and_saving_the_threshold(app_env, tmp_path, monkeypatch):
     assert any("found by both: **2**" in m.value for m in at.markdown)
     assert "Both measured at the threshold 0.830." in [c.value for c in at.caption]
 
-    at.slider(key="slider_blog").set_value(0.8).run()
+    at.select_slider(key="slider_blog").set_value(0.8).run()
     at.button(key="save_blog").click().run()
     assert "now use the threshold 0.800" in at.success[0].value
     assert store.collection_info("blog")["threshold"] == 0.8
@@ -174,7 +175,7 @@ def test_a_saved_threshold_shows_at_once_and_the_suggestion_sets_the_slider_clea
         at.button(key="run_eval").click().run()
         assert "threshold 0.830 (model default)" in "\n".join(c.value for c in at.sidebar.caption)
         at.button(key="suggest_blog").click().run()
-        chosen = at.slider(key="slider_blog").value
+        chosen = at.select_slider(key="slider_blog").value
         assert chosen != 0.83
         at.button(key="save_blog").click().run()
     finally:
@@ -272,3 +273,49 @@ def test_a_comparison_names_its_runs_by_the_date_the_table_shows(app_env_empty):
     a, b = (run["date"].replace("T", " ")[:16] for run in (earlier, latest))
     assert f"A = blog ({a}), B = blog ({b})" in [c.value for c in at.caption]
     assert {a, b} <= set(table_with(at, "date")["date"])
+
+
+def test_a_french_page_writes_decimals_with_a_comma_and_an_english_one_with_a_dot(app_env, tmp_path, monkeypatch):
+    """Thresholds in the sidebar, captions, buttons, the slider and the chart: 0,830 for a French
+    reader; the slider keeps its value when the reader switches to English, which reads 0.830."""
+    monkeypatch.setenv("RAG_DATA_DIR", str(tmp_path / "data"))
+    monkeypatch.setenv("RAG_UI_LANG", "fr")
+    store = Store(Settings.from_env())
+    build_collection(store, EmbeddedEmbedder(threads=1), "blog")
+    at = evaluate_page()
+    at.radio(key="question_set_kind").set_value("uploaded").run()
+    at.file_uploader(key="question_upload").set_value(("q.jsonl", QUESTIONS_JSONL.encode(), "text/plain")).run()
+    at.button(key="run_eval").click().run()
+    assert not at.exception, [e.value for e in at.exception]
+    assert "seuil 0,830 (défaut du modèle)" in "\n".join(c.value for c in at.sidebar.caption)
+    assert any(c.value.startswith("Mesuré au seuil 0,830 ; seuil suggéré 0,") for c in at.caption)
+    slider = at.select_slider(key="slider_blog")
+    assert slider.value == 0.83 and "0,830" in slider.options and "0.830" not in slider.options
+    chart = [c for c in at.get("plotly_chart") if c.proto.id.endswith("-calibration_blog")][0]
+    spec = json.loads(chart.proto.spec)
+    assert spec["layout"]["separators"] == ",\u202f"  # the axis ticks: 0,84
+    assert "actuel 0,830" in [a["text"] for a in spec["layout"]["annotations"]]
+
+    at.button(key="suggest_blog").click().run()
+    chosen = at.select_slider(key="slider_blog").value
+    french = f"{chosen:.3f}".replace(".", ",")
+    assert chosen != 0.83 and at.button(key="save_blog").label == f"Enregistrer {french} comme seuil de blog"
+    at.button(key="save_blog").click().run()
+    assert f"utilisent maintenant le seuil {french}." in at.success[0].value
+    assert f"seuil {french} (calibré)" in "\n".join(c.value for c in at.sidebar.caption)
+    percentages = [m.value for m in at.metric if m.value.endswith("%")]
+    assert percentages and all(p.endswith("\u00a0%") for p in percentages)
+
+    # Moved by hand (the widget then holds its option's text, "0,850"), then the reader switches.
+    at.select_slider(key="slider_blog").set_value(0.85).run()
+    assert at.button(key="save_blog").label == "Enregistrer 0,850 comme seuil de blog"
+    at.button_group(key="sidebar_lang").set_value("en").run()
+    assert not at.exception, [e.value for e in at.exception]
+    assert at.select_slider(key="slider_blog").value == 0.85  # kept across the switch
+    at.select_slider(key="slider_blog").set_value(chosen).run()
+    assert f"{chosen:.3f}" in at.select_slider(key="slider_blog").options
+    assert at.button(key="save_blog").label == f"Save {chosen:.3f} as the threshold of blog"
+    assert f"threshold {chosen:.3f} (calibrated)" in "\n".join(c.value for c in at.sidebar.caption)
+    spec = json.loads([c for c in at.get("plotly_chart") if c.proto.id.endswith("-calibration_blog")][0].proto.spec)
+    assert spec["layout"]["separators"] == ".,"
+    assert all(not m.value.endswith("\u00a0%") for m in at.metric)

@@ -185,3 +185,12 @@ def test_a_french_reader_gets_decimal_commas_in_tables_charts_and_estimates_and_
     with rag.i18n.language("fr"):
         csv = results_csv({"summary": {}, "questions": ROWS}).decode("utf-8-sig")
     assert "0.9100" in csv and "0,91" not in csv
+
+
+def test_the_threshold_sliders_options_keep_exact_values_and_never_read_twice_the_same():
+    options = evaluation.slider_options(0.8, 0.85, 0.005, 3, keep=(0.8333, 0.8349, None, 0.95))
+    # 0.8333 is shown 0,833 beside 0,830 and 0,835; 0.8349 would read 0,835: it replaces that step.
+    assert options == [0.8, 0.805, 0.81, 0.815, 0.82, 0.825, 0.83, 0.8333, 0.8349, 0.84, 0.845, 0.85]
+    shown = [f"{v:.3f}" for v in options]
+    assert len(set(shown)) == len(shown)
+    assert evaluation.slider_options(0.0, 1.0, 0.01, 2)[::50] == [0.0, 0.5, 1.0]

@@ -292,6 +292,16 @@ def runs_frame(runs: Sequence[Mapping[str, Any]]) -> pd.DataFrame:
     } for run in runs])
 
 
+def slider_options(low: float, high: float, step: float, places: int, keep: Sequence[float | None] = ()) -> list[float]:
+    """The values a threshold slider offers: `low` to `high` by `step`, rounded to `places`, plus
+    the exact values in `keep` that fall in range (a saved 0.8333, a suggested 0.8325), each
+    replacing the step it would be shown as, so that no two options read the same."""
+    count = round((high - low) / step)
+    options = {f"{v:.{places}f}": v for v in (round(low + i * step, places) for i in range(count + 1))}
+    options.update({f"{v:.{places}f}": float(v) for v in keep if v is not None and low <= v <= high})
+    return sorted(options.values())
+
+
 # Per question, when no earlier run on this machine tells: the embedded model retrieves in about
 # a tenth of a second; a local chat model writes an answer in several seconds.
 RETRIEVAL_SECONDS, ANSWER_SECONDS = 0.15, 8.0
