@@ -14,7 +14,7 @@ from rag.index.progress import format_progress
 from ui.present.safe_markdown import escape_link_text
 from ui import enrichment_view, lang
 from ui import resources
-from rag.i18n.numbers import duration
+from rag.i18n.numbers import duration, integer
 from ui.i18n import t, tn
 
 REPORT = "ingest_report"
@@ -64,10 +64,10 @@ def run(
 def show_report(report: IngestReport) -> None:
     """New, changed, unchanged and failed documents, with the reasons for failures."""
     cols = st.columns(4)
-    cols[0].metric(t("rep.new"), report.new)
-    cols[1].metric(t("rep.changed"), report.changed)
-    cols[2].metric(t("rep.unchanged"), report.unchanged)
-    cols[3].metric(t("rep.failed"), len(report.failed))
+    cols[0].metric(t("rep.new"), integer(report.new))
+    cols[1].metric(t("rep.changed"), integer(report.changed))
+    cols[2].metric(t("rep.unchanged"), integer(report.unchanged))
+    cols[3].metric(t("rep.failed"), integer(len(report.failed)))
     summary = t("rep.summary", name=escape_link_text(report.collection), strategy=report.strategy,
                 chunks=tn("count.passages_written", report.chunks_written), time=duration(report.seconds, 1))
     (st.success if report.ok else st.warning)(summary)

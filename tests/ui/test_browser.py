@@ -4,6 +4,7 @@ chromium through the walk-through a new user makes, in French then in English.""
 from __future__ import annotations
 
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -200,6 +201,7 @@ def test_the_walk_through_in_french_then_english(app_url, lmstudio, tmp_path):
             shots.append(shoot(page, "fr-5-evaluation-model-down"))
             suggest = page.get_by_role("button", name="Placer le curseur sur la suggestion")
             value = suggest.inner_text().split()[-1]
+            assert re.fullmatch(r"0,\d{3}", value), value  # a French decimal comma, not 0.833
             suggest.click()
             settle(page)
             # The threshold's own save button (the gate's settings have another one), once the rerun
@@ -218,6 +220,7 @@ def test_the_walk_through_in_french_then_english(app_url, lmstudio, tmp_path):
             sidebar.get_by_text("English", exact=True).click()
             settle(page)
             expect(page.get_by_role("heading", name="Evaluate")).to_be_visible()
+            expect(sidebar).to_contain_text(f"threshold {value.replace(',', '.')} (calibrated)")
             page.get_by_role("button", name="Run the evaluation").click()
             expect(page.get_by_text("Done: 68 questions on demo.")).to_be_visible(timeout=5 * MINUTE)
             expect(page.get_by_test_id("stMetric").filter(has_text="right article first")).to_be_visible()

@@ -287,7 +287,7 @@ def runs_frame(runs: Sequence[Mapping[str, Any]]) -> pd.DataFrame:
         t("col.k"): str(run.get("k") or ""),
         t("col.threshold"): number(run.get("threshold")),
         t("col.suggested"): number(run.get("suggested_threshold")),
-        t("col.prompt_tokens"): "" if run.get("prompt_tokens_mean") is None else str(round(run["prompt_tokens_mean"])),
+        t("col.prompt_tokens"): "" if run.get("prompt_tokens_mean") is None else integer(run["prompt_tokens_mean"]),
         t("col.first_word"): number(run.get("first_token_seconds_median")),
     } for run in runs])
 
