@@ -6,6 +6,8 @@ import hashlib
 from dataclasses import dataclass, field
 from typing import Iterable
 
+from rag.i18n import t
+
 
 @dataclass
 class Document:
@@ -43,7 +45,7 @@ class Problem:
     withdraw: bool = False
 
     def __str__(self) -> str:
-        return f"{self.item}: {self.message}"
+        return t("doc.about", item=self.item, note=self.message)
 
 
 def split_items(items: Iterable[Document | Problem]) -> tuple[list[Document], list[Problem]]:

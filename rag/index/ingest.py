@@ -284,7 +284,7 @@ class _Run:
             self.embed_seconds += time.monotonic() - began
             truncated = getattr(self.embedder, "last_truncated", None) or []
             for label in truncated:
-                self.report.warnings.append(f"{label}: {over_limit_note()}")
+                self.report.warnings.append(t("doc.about", item=label, note=over_limit_note()))
             problem = batch_problem(got, labels, dimension)
             if problem is not None:
                 raise EmbeddingError(problem)

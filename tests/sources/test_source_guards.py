@@ -247,3 +247,13 @@ def test_fetch_never_writes_or_prunes_through_a_link(make_wp_server, tmp_path, m
     assert main(["fetch", site.url, "--out", str(out), "--prune"]) == 0
     assert precious.read_text(encoding="utf-8") == before and other.exists()
     assert not (out / names[0]).is_symlink() and (out / "gone-post.md").is_symlink()
+
+
+def test_a_narrowed_access_is_said_the_french_way(tmp_path, fake_embeddings_env, data_dir, capsys, monkeypatch):
+    """It read 'attention : says-hr.md: son front matter…', an English colon in a French line."""
+    root = tmp_path / "docs"
+    write_file(root, "says-hr.md", "---\naccess: [hr]\n---\n" + BODY)
+    monkeypatch.setenv("RAG_UI_LANG", "fr")
+    assert main(["ingest", str(root), "--access", "staff"]) == 0
+    out = capsys.readouterr()
+    assert "attention : says-hr.md : son front matter autorise hr et le dossier staff" in out.out + out.err

@@ -1,6 +1,8 @@
 """Sources: folders, files, web pages and WordPress."""
 
 TEXT: dict[str, str] = {
+    # a note about one document or post: "item : note" in French, "item: note" in English
+    "doc.about": "{item}: {note}",
     # rag/sources: folders, files, web pages
     "src.no_such_path": (
         "No such file or folder: {path}{hint}. Give a WordPress site URL (https://...) or a folder of "

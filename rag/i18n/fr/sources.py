@@ -1,6 +1,8 @@
 """Les sources : dossiers, fichiers, pages web et WordPress."""
 
 TEXT: dict[str, str] = {
+    # a note about one document or post: "item : note" in French, "item: note" in English
+    "doc.about": "{item} : {note}",
     # rag/sources: folders, files, web pages
     "src.no_such_path": (
         "Fichier ou dossier introuvable : {path}{hint}. Indiquez l'adresse d'un site WordPress "
