@@ -111,6 +111,10 @@ def test_a_french_summary_writes_decimals_with_a_comma_and_the_files_keep_dots(t
     assert "stratégie sections, recherche hybride, top 3)" in text and "recherche hybride, top 3)" in compared
     assert "seuil suggéré 0,85 : 2 sur 3 avec réponse" in text and "MRR 0,44 (1,00 = toujours premier" in text
     assert "hit@1 33\u00a0% (" in text and "(0,84)" in text
+    # One question of three: French says "pour 1 sur 3 questions", never "1 questions".
+    assert "(le bon article en premier pour 1 sur 3 questions du corpus)" in text
+    assert "(la réponse attendue figure mot pour mot dans les passages pour 1 sur 2)" in text
+    assert not re.search(r"\b1 (questions|réponses)\b", text)
     assert not re.search(r"\d\.\d", text)
     data = json.loads((tmp_path / "run" / "results.json").read_text(encoding="utf-8"))
     assert data["summary"]["suggested_threshold"] == 0.85 and data["summary"]["mode"] == "hybrid"

@@ -37,19 +37,19 @@ TEXT: dict[str, str] = {
         "attention : {n} url de source attendues sont absentes de la collection, leurs questions ne "
         "peuvent donc pas être trouvées (une faute de frappe, ou l'article n'a pas été indexé) : {ids}"
     ),
-    "report.hit1": "hit@1 {pct} ({n} questions du corpus sur {total} trouvent le bon article en premier)",
+    "report.hit1": "hit@1 {pct} (le bon article en premier pour {n} sur {total} questions du corpus)",
     "report.hit3": "hit@3 {pct} ({n} sur {total} le trouvent dans les 3 premiers passages)",
     "report.hitk": "hit@{k} {pct} ({n} sur {total} le trouvent parmi les {k} passages retenus)",
     "report.mrr": "MRR {value} (1,00 = toujours premier, 0,50 = deuxième en moyenne)",
     "report.no_in_base": "aucune question du corpus : la qualité de la recherche ne peut pas être mesurée",
     "report.context_na": "réponse dans le contexte n.d. (aucune question du corpus n'a d'expected_answer)",
     "report.context": (
-        "réponse dans le contexte {pct} ({n} réponses attendues sur {total} figurent mot pour mot dans "
-        "les passages)"
+        "réponse dans le contexte {pct} (la réponse attendue figure mot pour mot dans les passages "
+        "pour {n} sur {total})"
     ),
     "report.at_threshold": (
-        "au seuil {threshold} : {accepted} questions du corpus sur {n_in} ont une réponse "
-        "({accepted_pct}), {refused} hors sujet sur {n_out} sont refusées ({refused_pct})"
+        "au seuil {threshold} : réponse pour {accepted} sur {n_in} questions du corpus "
+        "({accepted_pct}), refus pour {refused} sur {n_out} hors sujet ({refused_pct})"
     ),
     "report.versus": " ; {value} au seuil actuel",
     "report.suggested": (
@@ -58,12 +58,12 @@ TEXT: dict[str, str] = {
     ),
     "report.coverage": ", couverture {value}",
     "report.gate_suggested": (
-        "réglages suggérés : seuil {threshold}{coverage} : {accepted} questions du corpus sur {n_in} avec réponse, "
-        "{refused} hors sujet sur {n_out} refusées"
+        "réglages suggérés : seuil {threshold}{coverage} : réponse pour {accepted} sur {n_in} questions du corpus, "
+        "refus pour {refused} sur {n_out} hors sujet"
     ),
     "report.no_suggested": "pas de seuil suggéré : {reason}",
     "report.llm_down": (
-        "le modèle de chat est injoignable ({n} questions sur {asked} sans réponse) : pas de mesures sur "
+        "le modèle de chat est injoignable (pas de réponse pour {n} sur {asked} questions) : pas de mesures sur "
         "les réponses ; lancez LM Studio et recommencez"
     ),
     "report.contains": "réponses contenant le texte attendu {pct} ({n} sur {total})",
