@@ -34,7 +34,8 @@ def split_front_matter(text: str) -> tuple[dict[str, Any], str, str | None]:
         where = getattr(exc, "problem_mark", None)
         line = t("src.yaml_line", n=where.line + 2) if where is not None else ""
         reason = getattr(exc, "problem", None)
-        return {}, body, t("src.yaml", line=line) + (f": {reason}" if reason else "")
+        invalid = t("src.yaml", line=line)
+        return {}, body, t("doc.about", item=invalid, note=reason) if reason else invalid
     if data is None:
         return {}, body, None
     if not isinstance(data, dict):

@@ -257,3 +257,13 @@ def test_a_narrowed_access_is_said_the_french_way(tmp_path, fake_embeddings_env,
     assert main(["ingest", str(root), "--access", "staff"]) == 0
     out = capsys.readouterr()
     assert "attention : says-hr.md : son front matter autorise hr et le dossier staff" in out.out + out.err
+
+
+def test_unreadable_front_matter_is_said_the_french_way():
+    """It read '… YAML valide (ligne 2): mapping values…', an English colon in a French sentence."""
+    from rag.i18n import language
+    from rag.sources.frontmatter import split_front_matter
+
+    with language("fr"):
+        _, _, problem = split_front_matter("---\ntitle: Incident: rotation\n---\n# X\n")
+    assert problem.startswith("le front matter n'est pas du YAML valide (ligne 2) : ")
