@@ -14,8 +14,10 @@ from rag.errors import ConfigError
 
 
 def settings_text(settings: dict[str, Any] | None) -> str:
-    """`chunk_size=300, overlap=60`: chunk settings as a person writes them."""
-    return ", ".join(f"{k}={v}" for k, v in (settings or {}).items()) or t("store.default_settings")
+    """`--chunk-size 300 --overlap 60`: chunk settings as the command line takes them (not Python's
+    `chunk_size=300`), so a message says what to type."""
+    flags = " ".join(f"--{k.replace('_', '-')} {v}" for k, v in (settings or {}).items())
+    return flags or t("store.default_settings")
 
 
 def settings_mismatch(info: dict[str, Any] | None, strategy: str, chunk_settings: dict[str, Any] | None) -> bool:

@@ -47,14 +47,15 @@ def test_chunk_settings_index_a_second_collection_and_the_first_refuses_them(env
     assert main(["ingest", str(folder), "--collection", "small", "--strategy", "recursive",
                  "--chunk-size", "120", "--overlap", "20"]) == 0
     err = capsys.readouterr().err
-    assert "strategy recursive (chunk_size=120, overlap=20)" in err
+    assert "strategy recursive (--chunk-size 120 --overlap 20)" in err
     assert _info(env, "small")["chunk_settings"] == {"chunk_size": 120, "overlap": 20}
     assert _info(env, "base")["strategy"] == "markdown"
 
     # The same settings on the collection built otherwise: refused, in words, nothing mixed.
     assert main(["ingest", str(folder), "--collection", "base", "--chunk-size", "120"]) == 2
     err = capsys.readouterr().err
-    assert "'base' was built with the strategy markdown (chunk_size=1000, overlap=200)" in err
+    # Its settings as the flags that would give them: what to type, not Python's chunk_size=1000.
+    assert "'base' was built with the strategy markdown (--chunk-size 1000 --overlap 200)" in err
     assert "{" not in err and "--full" in err
     assert _info(env, "base")["chunk_settings"] == {"chunk_size": 1000, "overlap": 200}
 

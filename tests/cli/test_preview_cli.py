@@ -100,7 +100,7 @@ def test_a_small_size_scales_the_default_overlap_down(guide, capsys):
 def test_one_strategy_text_listing(guide, capsys):
     assert main(["preview", str(guide), "--strategy", "recursive", "--chunk-size", "100", "--overlap", "0"]) == 0
     out = capsys.readouterr().out
-    assert "== recursive (chunk_size=100, overlap=0)" in out
+    assert "== recursive (--chunk-size 100 --overlap 0)" in out  # the flags that give them, not Python's names
     assert "sections" not in out
     assert "chunks; characters min" in out and "median" in out and "warnings:" in out
     assert "#0" in out and "# Guide Kerberos" in out
