@@ -15,7 +15,7 @@ store = resources.store(settings)
 
 items = ingest_view.choose_source()
 if not items:
-    st.info(t("ing.choose"))
+    st.info(ingest_view.empty_source_hint())
     st.stop()
 documents, problems = split_items(items)
 ingest_view.document_table(documents, problems)

@@ -75,6 +75,15 @@ def choose_source() -> list[Document | Problem] | None:
     return list(iter_folder(DEMO_DIR))
 
 
+# What to do next when the chosen source has given no document yet (the generic line said
+# "choose a source" beside the source just chosen).
+_EMPTY_HINTS = {WORDPRESS: "ing.choose_wordpress", UPLOAD: "ing.choose_upload", PASTE: "ing.choose_paste"}
+
+
+def empty_source_hint() -> str:
+    return t(_EMPTY_HINTS.get(st.session_state.get(SOURCE), "ing.choose"))
+
+
 def document_table(documents: Sequence[Document], problems: Sequence[Problem]) -> None:
     st.subheader(tn("ing.found", len(documents)))
     st.dataframe(document_display.document_rows(documents, problems), hide_index=True, key="documents")

@@ -179,3 +179,17 @@ def test_wordpress_pages_are_read_when_asked(app_env_empty, make_wp_server):
     assert not at.exception, [e.value for e in at.exception]
     listed = set(at.dataframe[0].value["address"])
     assert {p["link"] for p in wp.pages} <= listed and len(listed) == 4
+
+
+def test_a_source_that_gave_nothing_yet_says_what_to_do_with_it(empty_store, monkeypatch):
+    """It said 'Choisissez une source ci-dessus' beside the source just chosen."""
+    monkeypatch.setenv("RAG_UI_LANG", "fr")
+    at = ingest_page()
+    hints = {}
+    for kind in ("upload", "paste", "wordpress"):
+        at.radio(key="source_kind").set_value(kind).run()
+        assert not at.exception, [e.value for e in at.exception]
+        hints[kind] = at.info[0].value
+    assert hints["upload"].startswith("Déposez des fichiers Markdown ou HTML ci-dessus")
+    assert hints["paste"].startswith("Collez un texte Markdown ci-dessus")
+    assert hints["wordpress"].startswith("Indiquez l'adresse du site puis « Lire les articles »")
