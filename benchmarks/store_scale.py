@@ -67,6 +67,7 @@ from rag.index.versions import build_key  # noqa: E402
 from rag.index.points import PointRecord, point_id  # noqa: E402
 from rag.index.server_store import QdrantClientBackend  # noqa: E402
 from rag.index.sparse import sparse_query, sparse_vector  # noqa: E402
+from rag.index.terms import TERMS_FIELD  # noqa: E402
 from rag.index.store import Store  # noqa: E402
 from rag.evaluate.questions import load_questions  # noqa: E402
 from rag.answer.retrieve import retrieve  # noqa: E402
@@ -203,6 +204,11 @@ def counting_flushes(store: Store) -> dict[str, int]:
 
     backend.flush = counted
     return counts
+
+
+def without_terms(documents: list[list[PointRecord]]) -> list[list[PointRecord]]:
+    return [[PointRecord(r.id, r.dense, r.sparse, {k: v for k, v in r.payload.items() if k != TERMS_FIELD})
+             for r in records] for records in documents]
 
 
 def conversion_seconds_per_point(documents: list[list[PointRecord]], rounds: int = 3) -> float:
@@ -388,8 +394,10 @@ def run_engine(engine: str, sizes: list[int], n_queries: int, hnsw: bool) -> lis
                 if kept and points:
                     # Measured apart, after the writes: timing it inside would add flushes of its own.
                     converting = conversion_seconds_per_point(kept)
+                    terms = converting - conversion_seconds_per_point(without_terms(kept))
                     row["write_us_per_point"] = {
                         "to_edge_types": round(converting * 1e6, 1),
+                        "of_which_terms": round(terms * 1e6, 1),
                         "edge_update": round((upserting / points - converting) * 1e6, 1),
                         "flushes": round(committing / points * 1e6, 1),
                         "flush_count": flushed,
@@ -507,7 +515,8 @@ def main(argv: list[str] | None = None) -> int:
                      "strategy": DEFAULT_STRATEGY, "hnsw_from": edge_store.HNSW_FROM,
                      "flush_every_seconds": edge_store.FLUSH_EVERY,
                      "write_us_per_point": "Edge's upsert split into turning the records into Edge's points (timed "
-                                           f"apart on the first {SAMPLE_POINTS} points, best of 3) and the rest "
+                                           f"apart on the first {SAMPLE_POINTS} points, best of 3; of_which_terms: its "
+                                           "difference without the terms field) and the rest "
                                            "(Edge's update); flushes: Store.commit's time; flush_count: during the "
                                            "writes, without finish's",
                      "points": "docs-fr chunks' payload and BM25 vectors under new urls; vectors around real "
