@@ -20,6 +20,7 @@ _LABELS = {
     "prompt_tokens_mean": "report.l.prompt_tokens_mean", "first_token_seconds_median": "report.l.first_token_seconds_median",
 }
 _SCORES = {"mrr", "threshold", "suggested_threshold"}
+_THRESHOLDS = {"threshold", "suggested_threshold"}
 _AMOUNTS = {"prompt_tokens_mean", "first_token_seconds_median"}  # not shares: shown as numbers
 
 
@@ -36,9 +37,9 @@ def _num(value: float | None) -> str:
     return t("report.na") if value is None else decimal(value, 2)
 
 
-def _setting(value: float) -> str:
+def _setting(value: float | None) -> str:
     """A gate setting as saved (0.833, 0.4): two decimals would show 0.833 as the current 0.83."""
-    return decimal(value, 3, trim=True)
+    return t("report.na") if value is None else decimal(value, 3, trim=True)
 
 
 # A retrieval mode in a sentence: the word of the reader's language ('recherche hybride'), while
@@ -99,7 +100,7 @@ def format_summary(results: Mapping[str, Any]) -> str:
     if s.get("threshold") is not None:
         # With the gate, the shares at the threshold count its word checks too: say so.
         coverage = (gate.get("params") or {}).get("min_coverage") if gate.get("terms") else None
-        setting = _num(s["threshold"]) + ("" if coverage is None else t("report.coverage", value=_setting(coverage)))
+        setting = _setting(s["threshold"]) + ("" if coverage is None else t("report.coverage", value=_setting(coverage)))
         lines.append(t("report.at_threshold", threshold=setting, accepted=c.get("in_base_accepted", 0),
                        n_in=n_in, accepted_pct=_pct(s["in_base_accepted"]), refused=c.get("out_of_base_refused", 0),
                        n_out=n_out, refused_pct=_pct(s["out_of_base_refused"])))
@@ -116,7 +117,7 @@ def format_summary(results: Mapping[str, Any]) -> str:
         at = cal.get("at_suggested") or {}
         now = (cal.get("at_current") or {}).get("balanced_accuracy")
         versus = t("report.versus", value=_num(now)) if now is not None else ""
-        lines.append(t("report.suggested", threshold=_num(s["suggested_threshold"]),
+        lines.append(t("report.suggested", threshold=_setting(s["suggested_threshold"]),
                        accepted=at.get("in_base_accepted_count"), n_in=n_in,
                        refused=at.get("out_of_base_refused_count"), n_out=n_out,
                        accuracy=_num(cal.get("balanced_accuracy")), versus=versus))
@@ -164,7 +165,8 @@ def _delta(key: str, d: Mapping[str, Any]) -> str:
     if key in _AMOUNTS:
         a, b = ((t("report.na") if v is None else _amount(key, v)) for v in (d["a"], d["b"]))
         return f"{a} -> {b}" + ("" if d["delta"] is None else f" ({_amount(key, d['delta'], signed=True)})")
-    fmt = _num if key in _SCORES else _pct
+    # A threshold as saved (0.833), so that two thresholds that differ never read the same.
+    fmt = _setting if key in _THRESHOLDS else _num if key in _SCORES else _pct
     text = f"{fmt(d['a'])} -> {fmt(d['b'])}"
     if d["delta"] is None:
         return text
@@ -193,9 +195,9 @@ def format_comparison(cmp: Mapping[str, Any]) -> str:
     lines = [side("A", a, cmp["a"]), side("B", b, cmp["b"])]
     thresholds = cmp["metrics"].get("threshold") or {}
     if thresholds.get("a") is not None and thresholds.get("a") == thresholds.get("b"):
-        lines.append(t("report.same_threshold", threshold=_num(thresholds["a"])))
+        lines.append(t("report.same_threshold", threshold=_setting(thresholds["a"])))
     elif thresholds.get("a") is not None and thresholds.get("b") is not None:
-        lines.append(t("report.two_thresholds", a=_num(thresholds["a"]), b=_num(thresholds["b"])))
+        lines.append(t("report.two_thresholds", a=_setting(thresholds["a"]), b=_setting(thresholds["b"])))
     if not cmp["same_question_set"]:
         lines.append(t("report.sets_differ", n=cmp["common_questions"]))
     for key, d in cmp["metrics"].items():

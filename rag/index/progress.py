@@ -6,7 +6,7 @@ import sys
 import time
 from typing import TextIO
 
-from rag.i18n import t, tn
+from rag.i18n import current, t, tn
 from rag.i18n.numbers import decimal, duration, integer
 from rag.index.ingest_report import IngestProgress
 
@@ -17,7 +17,9 @@ def format_progress(p: IngestProgress) -> str:
     parts = [tn("progress.documents", p.docs_total if p.docs_total is not None else p.docs_done, docs=docs),
              tn("progress.chunks", p.chunks_done)]
     if p.rate > 0:
-        parts.append(t("progress.rate", rate=decimal(p.rate, 1)))
+        # French keeps the singular below 2 ("0,8 morceau/s"), English only for exactly one.
+        one = p.rate < 2 if current() == "fr" else p.rate == 1
+        parts.append(t("progress.rate_one" if one else "progress.rate_other", rate=decimal(p.rate, 1)))
     if p.enrich_tokens:
         parts.append(t("progress.contexts", tokens=integer(p.enrich_tokens), time=duration(p.enrich_seconds)))
     if p.eta is not None and p.phase != "done":

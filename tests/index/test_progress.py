@@ -41,3 +41,14 @@ def test_the_phase_of_a_document_reads_in_french():
     with language("fr"):
         line = format_progress(p)
     assert line.startswith("0/2 documents, 0 morceau | ") and line.endswith(" : Kerberos")
+
+
+def test_a_rate_under_two_is_singular_in_french():
+    def rate(value):
+        return format_progress(IngestProgress(1, 3, 4, rate=value, eta=None, current="", phase="embedding"))
+
+    with language("fr"):
+        assert "0,8 morceau/s" in rate(0.8) and "1,0 morceau/s" in rate(1.0)
+        assert "2,5 morceaux/s" in rate(2.5)
+    with language("en"):
+        assert "0.8 chunks/s" in rate(0.8) and "2.5 chunks/s" in rate(2.5)

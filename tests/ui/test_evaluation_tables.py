@@ -75,7 +75,7 @@ def test_the_tables_say_what_is_missing_in_words():
     changes = evaluation.rank_changes_frame(COMPARISON)
     assert changes["rank B"].tolist() == ["not found", "3"]
     comparison = evaluation.comparison_frame(COMPARISON).set_index("measure")
-    assert comparison.loc["right article first", "B"] == "n/a" and comparison.loc["threshold", "B - A"] == "0.00"  # no sign on no change
+    assert comparison.loc["right article first", "B"] == "n/a" and comparison.loc["threshold", "B - A"] == "0"  # no sign on no change
     runs = evaluation.runs_frame(RUNS)
     assert runs["top k"].tolist() == ["6", ""] and runs["suggested"].tolist() == ["", ""]
     # The compare picker names a run by the same date as the table, not an ISO timestamp.
@@ -194,3 +194,12 @@ def test_the_threshold_sliders_options_keep_exact_values_and_never_read_twice_th
     shown = [f"{v:.3f}" for v in options]
     assert len(set(shown)) == len(shown)
     assert evaluation.slider_options(0.0, 1.0, 0.01, 2)[::50] == [0.0, 0.5, 1.0]
+
+
+def test_a_saved_threshold_keeps_its_third_decimal_in_the_comparison_and_the_runs():
+    """A saved 0.833 against a default 0.83 read '0.83 -> 0.83' and '0.00': no change shown."""
+    cmp = {**COMPARISON, "metrics": {"threshold": {"a": 0.833, "b": 0.83, "delta": -0.003}}}
+    row = evaluation.comparison_frame(cmp).set_index("measure").loc["threshold"]
+    assert (row["A"], row["B"], row["B - A"]) == ("0.833", "0.83", "-0.003")
+    runs = evaluation.runs_frame([{**RUNS[0], "threshold": 0.833, "suggested_threshold": 0.8725}])
+    assert (runs["threshold"][0], runs["suggested"][0]) == ("0.833", "0.873")

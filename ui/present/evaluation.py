@@ -20,6 +20,12 @@ from ui.i18n import t
 ALL, MISSED, WRONGLY_REFUSED, WRONGLY_ACCEPTED = "all", "missed", "wrongly_refused", "wrongly_accepted"
 FILTERS = (ALL, MISSED, WRONGLY_REFUSED, WRONGLY_ACCEPTED)
 SCORES = {"mrr", "threshold", "suggested_threshold", "prompt_tokens_mean", "first_token_seconds_median"}  # numbers, not shares
+THRESHOLDS = {"threshold", "suggested_threshold"}
+
+
+def threshold_text(value: float) -> str:
+    """A threshold as saved (0,833, 0,85): two decimals would show a saved 0.833 as 0,83."""
+    return decimal(value, 3, trim=True)
 CATEGORIES = ("identifier", "code_then_explanation", "paraphrase", "table", "procedure", "near_domain_out",
               "near_domain", "out_of_base", "off_topic")
 
@@ -222,6 +228,8 @@ def _metric_value(key: str, value: Any) -> str:
         return t("card.na")
     if key == "mrr":  # shown as the average rank it stands for, like the metric card
         return decimal(1 / value, 1) if value else t("card.na")
+    if key in THRESHOLDS:
+        return threshold_text(value)
     return decimal(value, 2) if key in SCORES else _pct(value)
 
 
@@ -232,6 +240,8 @@ def _metric_delta(key: str, d: Mapping[str, Any]) -> str:
     if key == "mrr":  # a change of average rank: negative means the right article comes sooner
         a, b = d.get("a"), d.get("b")
         return decimal(1 / b - 1 / a, 1, signed=True) if a and b else ""
+    if key in THRESHOLDS:
+        return decimal(delta, 3, signed=True, trim=True)
     if key in SCORES:
         return decimal(delta, 2, signed=True)
     points = round(delta * 100)
@@ -285,8 +295,8 @@ def runs_frame(runs: Sequence[Mapping[str, Any]]) -> pd.DataFrame:
         t("col.with_model"): t("yes") if run.get("llm") else t("no"),
         t("card.hit1"): share(run.get("hit_at_1")),
         t("col.k"): str(run.get("k") or ""),
-        t("col.threshold"): number(run.get("threshold")),
-        t("col.suggested"): number(run.get("suggested_threshold")),
+        t("col.threshold"): "" if run.get("threshold") is None else threshold_text(run["threshold"]),
+        t("col.suggested"): "" if run.get("suggested_threshold") is None else threshold_text(run["suggested_threshold"]),
         t("col.prompt_tokens"): "" if run.get("prompt_tokens_mean") is None else integer(run["prompt_tokens_mean"]),
         t("col.first_word"): number(run.get("first_token_seconds_median")),
     } for run in runs])
