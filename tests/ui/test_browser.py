@@ -124,12 +124,16 @@ def test_the_walk_through_in_french_then_english(app_url, lmstudio, tmp_path):
         pytest.skip(missing)
     from playwright.sync_api import expect, sync_playwright
 
+    # A busy CI machine (load 10 on 2 cores) can take longer than Playwright's 5 s default to redraw
+    # a page; waits still end as soon as the page is right.
+    expect.set_options(timeout=30_000)
     shots = []
     with sync_playwright() as p:
         browser = p.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
         try:
             # A French browser gets the French dashboard, with no developer chrome.
             page = browser.new_page(viewport={"width": 1440, "height": 1700}, locale="fr-FR")
+            page.set_default_timeout(MINUTE)
             page.goto(app_url)
             load = page.get_by_role("button", name="Charger le corpus de démonstration")
             load.click(timeout=MINUTE)
