@@ -4,8 +4,9 @@ Signals, measured per question (benchmarks/README.md, "The answerability gate"):
 
 - `cosine`: the best dense cosine among the retrieved passages (the threshold of old);
 - `coverage`: the IDF-weighted share of the question's words that occur somewhere in the
-  collection the reader may see. Off-topic questions name things the blog never mentions; the
-  cosine cannot see that, the collection's vocabulary can;
+  collection the reader may see (a plain word by the most frequent of its inflected forms,
+  rag.index.terms.word_forms: "purgent" is known when chunks hold "purger"). Off-topic questions
+  name things the blog never mentions; the cosine cannot see that, the collection's vocabulary can;
 - `unknown_names`: the question's named things (Okta, S/4HANA, 0x80090308) that no chunk holds;
 - `passage_coverage`: the same share within the retrieved passages only (reported, not used:
   it did not separate better than the collection's coverage).
@@ -126,7 +127,9 @@ def idf(df: int, n: int) -> float:
 
 def term_stats(words: Sequence[QuestionWord], df: Mapping[str, int], n: int) -> list[TermStat]:
     """One statistic per question word. A compound counts whole when some chunk holds it whole
-    (msDS-SupportedEncryptionTypes), else by its parts, each its own word (S/4HANA -> 4hana)."""
+    (msDS-SupportedEncryptionTypes), else by its parts, each its own word (S/4HANA -> 4hana).
+    A plain word counts by the most frequent of its inflected forms ("purgent" is known when
+    chunks hold "purger"); `keys` stays the word's own key, as typed."""
     stats: list[TermStat] = []
     seen: set[str] = set()
     for w in words:
@@ -136,6 +139,8 @@ def term_stats(words: Sequence[QuestionWord], df: Mapping[str, int], n: int) -> 
             continue
         seen.update(keys)
         count = min(df.get(k, 0) for k in keys)  # an identifier is absent when one of its parts is
+        if w.forms:
+            count = max([count] + [df.get(k, 0) for k in w.forms])
         stats.append(TermStat(w.text, keys, count, idf(count, n), w.named))
     return stats
 
@@ -153,7 +158,10 @@ def passage_coverage(words: Sequence[QuestionWord], stats: Sequence[TermStat], p
     total = sum(s.idf for s in stats)
     if total <= 0:
         return None
-    return sum(s.idf for s in stats if all(k in found for k in s.keys)) / total
+    # A plain word is in the passages when one of its forms is, as for the collection.
+    forms = {k: set(w.forms) for w in words if w.forms for k in w.parts}
+    return sum(s.idf for s in stats
+               if all(k in found or forms.get(k, set()) & found for k in s.keys)) / total
 
 
 def signals_from(

@@ -30,6 +30,11 @@ comment pourquoi quel quelle quels quelles combien lequel laquelle lesquels lesq
 peux peut-on puis dois doit veux voudrais faut existe possible moyen savoir
 how what which why whom whose can could should would does do did may might want need way
 """.split())
+# Common French and English inflections, accents folded (-é/-ée/-és/-ées become -e/-ee/-es/-ees):
+# a short word's inflected forms can differ in their first STEM_LENGTH letters ("purges" and
+# "purgent" against "purge" and "purger"), so the gate also looks its forms up (`word_forms`).
+INFLECTIONS = ("e", "s", "es", "ee", "ees", "er", "ez", "ent", "ons", "ait", "ant", "ed", "ing")
+MIN_STEM = 4  # what is left once an ending is cut: shorter stems would meet unrelated words
 # Elided articles and pronouns, kept case as typed (the question's words are shown back as typed).
 _ELISION = re.compile(r"(?i)\b(?:l|d|j|m|n|s|t|c|qu|jusqu|lorsqu|puisqu|quoiqu)'(?=\w)")
 # French inverted subject: "peut-on", "reste-t-il", "est-ce": the verb is the word, not the pronoun.
@@ -42,6 +47,29 @@ def term_key(term: str) -> str:
     if len(term) > STEM_LENGTH and term.isalpha():
         return term[:STEM_LENGTH]
     return term
+
+
+def word_forms(term: str) -> tuple[str, ...]:
+    """The keys of a folded alphabetic term's common inflected forms, its own key first.
+
+    One ending of INFLECTIONS is cut (or none), then each is put back: "purgent", "purges",
+    "purged" and "purging" all reach "purge" and "purger". Only forms a key holds whole
+    (STEM_LENGTH letters at most) are added: a longer one would be cut inside its ending and
+    meet unrelated words ("reciping" -> "recipi", the key of "recipient"). Identifiers, terms
+    with digits and words too short to have a stem of MIN_STEM letters keep their own key only.
+    """
+    own = term_key(term)
+    if not term.isalpha():
+        return (own,)
+    stems = [term] + [term[: -len(e)] for e in INFLECTIONS if term.endswith(e) and len(term) - len(e) >= MIN_STEM]
+    keys = dict.fromkeys([own])
+    for stem in stems:
+        if len(stem) < MIN_STEM:
+            continue
+        for ending in ("",) + INFLECTIONS:
+            if len(stem) + len(ending) <= STEM_LENGTH:
+                keys[term_key(stem + ending)] = None
+    return tuple(keys)
 
 
 def chunk_terms(text: str) -> list[str]:
@@ -57,13 +85,16 @@ class QuestionWord:
     (msDS-SupportedEncryptionTypes) or None; `parts` the keys of its pieces. `named` marks what
     looks like a name: a capital inside the word or after the first word, or letters with
     digits (Okta, S/4HANA, BitLocker, 0x80090308): a named thing the blog never mentions is the
-    clearest sign that it does not answer the question.
+    clearest sign that it does not answer the question. `forms`: for a plain word (one
+    alphabetic piece, not a name), the keys of its other inflected forms (`word_forms`); the word
+    is known when the collection holds any of them. A name is looked up as typed only.
     """
 
     text: str
     whole: str | None
     parts: tuple[str, ...]
     named: bool
+    forms: tuple[str, ...] = ()
 
 
 def _is_named(word: str, first: bool) -> bool:
@@ -95,7 +126,8 @@ def question_words(question: str) -> list[QuestionWord]:
         if key in seen:
             continue
         seen.add(key)
-        words.append(QuestionWord(typed, whole, parts, named))
+        forms = word_forms(pieces[0])[1:] if whole is None and len(pieces) == 1 and not named else ()
+        words.append(QuestionWord(typed, whole, parts, named, forms))
     return words
 
 
@@ -103,7 +135,7 @@ def question_keys(words: list[QuestionWord]) -> list[str]:
     """Every key whose document frequency the gate needs, each once."""
     keys: list[str] = []
     for w in words:
-        for k in ((w.whole,) if w.whole else ()) + w.parts:
+        for k in ((w.whole,) if w.whole else ()) + w.parts + w.forms:
             if k not in keys:
                 keys.append(k)
     return keys
@@ -115,5 +147,5 @@ def passage_keys(texts: list[str]) -> set[str]:
 
 __all__ = [
     "STEM_LENGTH", "TERMS_FIELD", "TERMS_VERSION", "QuestionWord", "chunk_terms", "passage_keys",
-    "question_keys", "question_words", "term_key",
+    "question_keys", "question_words", "term_key", "word_forms",
 ]
