@@ -43,16 +43,16 @@ NO_PASSAGE, UNKNOWN_NAMES, LOW_COVERAGE, LOW_COSINE = "no_passage", "unknown_nam
 _WHY = {
     "fr": {
         NO_PASSAGE: "aucun passage trouvé",
-        UNKNOWN_NAMES: "Aucun article ne parle de : {words}",
-        LOW_COVERAGE: "Aucun article ne parle de : {words}",
+        UNKNOWN_NAMES: "aucun article ne parle de : {words}",
+        LOW_COVERAGE: "aucun article ne parle de : {words}",
         LOW_COSINE: "aucun passage n'est assez proche de la question (meilleur score {best} < seuil {threshold})",
         "no_terms": "Cette collection a été construite avant le filtre par les termes de la question : seul le "
                     "score des passages décide. `rag ingest SOURCE --full` la reconstruit.",
     },
     "en": {
         NO_PASSAGE: "no passage found",
-        UNKNOWN_NAMES: "No article mentions: {words}",
-        LOW_COVERAGE: "No article mentions: {words}",
+        UNKNOWN_NAMES: "no article mentions: {words}",
+        LOW_COVERAGE: "no article mentions: {words}",
         LOW_COSINE: "no passage is close enough to the question (best score {best} < threshold {threshold})",
         "no_terms": "This collection was built before the question-terms check: only the passages' scores "
                     "decide. `rag ingest SOURCE --full` rebuilds it.",
