@@ -135,7 +135,7 @@ def render_result(result: AskResult, turn: int, answer_slot: Any = None, compact
     if compact or not result.passages:
         return
     accepted = set(result.accepted)
-    label = tn("ask.passages", len(result.passages), threshold=decimal(result.threshold, 2))
+    label = tn("ask.passages", len(result.passages), threshold=decimal(result.threshold, 3, trim=True))
     # Without an answer, the passages are what the reader came for: show them open.
     with st.expander(label, icon=":material/format_list_numbered:", expanded=bool(result.llm_error)):
         st.plotly_chart(score_chart(answer_display.passage_rows(result), result.threshold), key=f"scores_{turn}")

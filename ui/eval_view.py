@@ -118,7 +118,7 @@ def number_slider(label: str, low: float, high: float, step: float, places: int,
     value = st.session_state.get(key)
     if not isinstance(value, (int, float)) or not low <= value <= high:
         value = min(max(initial, low), high)
-    options = evaluation.slider_options(low, high, step, places, (value, *keep))
+    options = evaluation.slider_options(low, high, step, places, (*keep, value))
     st.session_state[key] = min(options, key=lambda option: abs(option - value))
     lang = current()  # Streamlit may format the options outside this run (AppTest does)
     return st.select_slider(label, options, format_func=lambda v: decimal(v, places, lang=lang), key=key, help=help)

@@ -170,6 +170,9 @@ def _delta(key: str, d: Mapping[str, Any]) -> str:
     text = f"{fmt(d['a'])} -> {fmt(d['b'])}"
     if d["delta"] is None:
         return text
+    if key in _THRESHOLDS:  # a change as small as the third decimal it is written with
+        same = abs(d["delta"]) < 0.0005
+        return f"{text} ({t('report.same')})" if same else f"{text} ({decimal(d['delta'], 3, signed=True, trim=True)})"
     if key in _SCORES:
         return f"{text} ({decimal(d['delta'], 2, signed=True)})" if abs(d["delta"]) >= 0.005 else f"{text} ({t('report.same')})"
     points = round(d["delta"] * 100)

@@ -18,7 +18,8 @@ def format_progress(p: IngestProgress) -> str:
              tn("progress.chunks", p.chunks_done)]
     if p.rate > 0:
         # French keeps the singular below 2 ("0,8 morceau/s"), English only for exactly one.
-        one = p.rate < 2 if current() == "fr" else p.rate == 1
+        shown = round(p.rate, 1)  # the plural agrees with the number as written
+        one = shown < 2 if current() == "fr" else shown == 1
         parts.append(t("progress.rate_one" if one else "progress.rate_other", rate=decimal(p.rate, 1)))
     if p.enrich_tokens:
         parts.append(t("progress.contexts", tokens=integer(p.enrich_tokens), time=duration(p.enrich_seconds)))

@@ -126,7 +126,10 @@ def question_words(question: str) -> list[QuestionWord]:
         if key in seen:
             continue
         seen.add(key)
-        forms = word_forms(pieces[0])[1:] if whole is None and len(pieces) == 1 and not named else ()
+        # Forms only for a word typed in lower case: a capital first word may be a name ("Docker"
+        # must not become known through "dock"), and names keep their exact lookup.
+        inflectable = whole is None and len(pieces) == 1 and not named and typed[:1].islower()
+        forms = word_forms(pieces[0])[1:] if inflectable else ()
         words.append(QuestionWord(typed, whole, parts, named, forms))
     return words
 

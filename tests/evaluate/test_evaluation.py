@@ -176,7 +176,7 @@ def test_compare_metric_by_metric_and_question_by_question():
     assert "q2: 3 -> 1" in text and "q1: 1 -> missed" in text
     # A saved threshold keeps its three decimals: 0.833 against 0.83 must not read "0.83 -> 0.83".
     a["summary"]["threshold"], b["summary"]["threshold"] = 0.833, 0.83
-    assert "0.833 -> 0.83" in format_comparison(compare(a, b))
+    assert "0.833 -> 0.83 (-0.003)" in format_comparison(compare(a, b))
     a["summary"]["threshold"] = 0.83
     b["summary"].update(collection="rec", date=datetime(2026, 11, 30, 13, 23, 9).astimezone().isoformat())
     a["summary"]["date"] = datetime(2026, 11, 29, 8, 5).astimezone().isoformat()  # as runs are stamped

@@ -52,3 +52,13 @@ def test_a_rate_under_two_is_singular_in_french():
         assert "2,5 morceaux/s" in rate(2.5)
     with language("en"):
         assert "0.8 chunks/s" in rate(0.8) and "2.5 chunks/s" in rate(2.5)
+
+
+def test_the_rate_agrees_with_the_number_as_written():
+    def rate(value):
+        return format_progress(IngestProgress(1, 3, 4, rate=value, eta=None, current="", phase="embedding"))
+
+    with language("fr"):
+        assert "2,0 morceaux/s" in rate(1.96)
+    with language("en"):
+        assert "1.0 chunk/s" in rate(1.04)

@@ -44,3 +44,10 @@ def test_no_form_is_a_key_cut_inside_its_ending():
     # "reciping" would be stored as "recipi", the key of "recipient": a tarte recipe is not a SAML recipient.
     assert "recipi" not in word_forms("recipe")
     assert all(len(k) <= len("purger") for k in word_forms("purging")[1:])
+
+
+def test_a_capitalised_first_word_is_looked_up_as_typed():
+    # "Docker" first in a question may be a name: it must not become known through "dock".
+    docker = question_words("Docker est-il pris en charge ?")[0]
+    assert docker.text == "Docker" and docker.forms == ()
+    assert question_words("docker est-il pris en charge ?")[0].forms  # typed in lower case: a word

@@ -147,7 +147,7 @@ def test_answer_markdown_drops_unsafe_links_and_images():
 
 def test_refusal_and_flags_say_why_in_numbers():
     refused = SimpleNamespace(best_score=0.786, threshold=0.85, threshold_source="setting", refusal_reason="x")
-    assert answer_display.refusal_details(refused) == ("No passage is close enough to the question (best score 0.79, threshold 0.85): "
+    assert answer_display.refusal_details(refused) == ("No passage is close enough to the question (best score 0.786, threshold 0.85): "
                                           "the chat model was not asked.")
     flagged = SimpleNamespace(invalid_citations=[7], uncited=False, dropped_passages=[5, 6], llm_error=None,
                               context_length=4096, warnings=[])
@@ -293,3 +293,13 @@ def test_a_line_says_why_scores_and_ranks_disagree():
     assert answer_display.order_note(ranked) is None
     assert "keywords and meaning" in answer_display.order_note(hybrid)
     assert "RRF" not in answer_display.passage_markdown(_passage(1, 0.857), True, 0.83)
+
+
+def test_a_score_refusal_writes_the_threshold_as_the_sidebar_does():
+    """The sidebar said 'threshold 0.833 (calibrated)' while the refusal said 'best score 0.83, threshold 0.83'."""
+    from ui.present.answer import refusal_details
+
+    refused = SimpleNamespace(best_score=0.8291, threshold=0.833, gate={}, accepted=[])
+    assert "(best score 0.829, threshold 0.833)" in refusal_details(refused)
+    with rag.i18n.language("fr"):
+        assert "0,829" in refusal_details(refused) and "0,833" in refusal_details(refused)

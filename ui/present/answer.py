@@ -146,7 +146,7 @@ def refusal_details(result: Any) -> str:
         return t("ask.refused_model")
     if best is None:
         return t("ask.refused_empty")
-    return t("ask.refused_gate", best=decimal(best, 2), threshold=decimal(getattr(result, "threshold", 0) or 0, 2))
+    return t("ask.refused_gate", best=decimal(best, 3), threshold=decimal(getattr(result, "threshold", 0) or 0, 3, trim=True))
 
 
 def no_answer_reason(result: Any) -> str | None:

@@ -50,7 +50,7 @@ def score_chart(rows: Sequence[Mapping[str, Any]], threshold: float | None) -> g
         )
     )
     if threshold is not None:
-        _threshold_line(fig, float(threshold), t("chart.threshold", value=decimal(float(threshold), 2)), "#e65100", "dash",
+        _threshold_line(fig, float(threshold), t("chart.threshold", value=decimal(float(threshold), 3, trim=True)), "#e65100", "dash",
                         vertical=False)
     # Cosine scores of one model sit in a narrow band: zoom on it so differences are visible.
     low = min(scores + ([threshold] if threshold is not None else []), default=0.0)
