@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from rag.i18n import language
-from rag.i18n.numbers import decimal, duration, integer, percent
+from rag.i18n.numbers import decimal, duration, integer, percent, threshold_text
 
 NNBSP, NBSP = "\u202f", "\u00a0"
 
@@ -92,3 +92,8 @@ def test_the_current_language_decides_when_none_is_given():
         assert (decimal(0.5), percent(0.5), integer(1500)) == ("0,50", f"50{NBSP}%", f"1{NNBSP}500")
     with language("en"):
         assert (decimal(0.5), percent(0.5), integer(1500)) == ("0.50", "50%", "1,500")
+
+
+def test_a_threshold_keeps_its_third_decimal_and_drops_trailing_zeros():
+    assert threshold_text(0.833, lang="fr") == "0,833" and threshold_text(0.85, lang="fr") == "0,85"
+    assert threshold_text(0.833, lang="en") == "0.833" and threshold_text(-0.003, signed=True, lang="en") == "-0.003"

@@ -20,7 +20,7 @@ from rag.sources.files import iter_folder
 from rag.answer.gate import gate_for
 from ui import indexing, lang
 from ui import resources
-from rag.i18n.numbers import decimal
+from rag.i18n.numbers import threshold_text
 from ui.i18n import t, tn
 from ui.present.safe_markdown import escape_link_text
 
@@ -135,7 +135,7 @@ def render_result(result: AskResult, turn: int, answer_slot: Any = None, compact
     if compact or not result.passages:
         return
     accepted = set(result.accepted)
-    label = tn("ask.passages", len(result.passages), threshold=decimal(result.threshold, 3, trim=True))
+    label = tn("ask.passages", len(result.passages), threshold=threshold_text(result.threshold))
     # Without an answer, the passages are what the reader came for: show them open.
     with st.expander(label, icon=":material/format_list_numbered:", expanded=bool(result.llm_error)):
         st.plotly_chart(score_chart(answer_display.passage_rows(result), result.threshold), key=f"scores_{turn}")

@@ -6,7 +6,7 @@ from typing import Any, Iterable, Mapping
 
 from rag.i18n import t, tn
 from rag.evaluate.runs import run_date
-from rag.i18n.numbers import decimal, duration, integer, percent
+from rag.i18n.numbers import decimal, duration, integer, percent, threshold_text
 
 
 # Metric names as shown; hit@k and MRR are the field's own words in both languages.
@@ -39,7 +39,7 @@ def _num(value: float | None) -> str:
 
 def _setting(value: float | None) -> str:
     """A gate setting as saved (0.833, 0.4): two decimals would show 0.833 as the current 0.83."""
-    return t("report.na") if value is None else decimal(value, 3, trim=True)
+    return t("report.na") if value is None else threshold_text(value)
 
 
 # A retrieval mode in a sentence: the word of the reader's language ('recherche hybride'), while
@@ -172,7 +172,7 @@ def _delta(key: str, d: Mapping[str, Any]) -> str:
         return text
     if key in _THRESHOLDS:  # a change as small as the third decimal it is written with
         same = abs(d["delta"]) < 0.0005
-        return f"{text} ({t('report.same')})" if same else f"{text} ({decimal(d['delta'], 3, signed=True, trim=True)})"
+        return f"{text} ({t('report.same')})" if same else f"{text} ({threshold_text(d['delta'], signed=True)})"
     if key in _SCORES:
         return f"{text} ({decimal(d['delta'], 2, signed=True)})" if abs(d["delta"]) >= 0.005 else f"{text} ({t('report.same')})"
     points = round(d["delta"] * 100)

@@ -49,6 +49,13 @@ def decimal(value: float, places: int = 2, *, signed: bool = False, trim: bool =
     return _localize(text, _lang(lang))
 
 
+
+def threshold_text(value: float, *, signed: bool = False, lang: str | None = None) -> str:
+    """A score threshold as it is saved, to the third decimal: 0,833 (a saved 0.833 must not read as
+    the default 0,83), and 0,85 without a trailing zero."""
+    return decimal(value, 3, signed=signed, trim=True, lang=lang)
+
+
 def integer(value: float, *, signed: bool = False, lang: str | None = None) -> str:
     """A whole number with its thousands grouped: 12 345 (fr), 12,345 (en)."""
     return _localize(_fixed(float(round(value)), 0, signed), _lang(lang))

@@ -12,7 +12,7 @@ from typing import Any
 from rag.answer.citations import CITATION, citation_numbers
 from rag.answer.prompts import refusal_sentence
 from rag.i18n import current
-from rag.i18n.numbers import decimal
+from rag.i18n.numbers import decimal, threshold_text
 from ui.i18n import t
 from rag.markdown_structure import heading, lines_in_code
 from ui.present.safe_markdown import (code_span, escape_link_text, link_markdown, outside_code, safe_link,
@@ -146,7 +146,7 @@ def refusal_details(result: Any) -> str:
         return t("ask.refused_model")
     if best is None:
         return t("ask.refused_empty")
-    return t("ask.refused_gate", best=decimal(best, 3), threshold=decimal(getattr(result, "threshold", 0) or 0, 3, trim=True))
+    return t("ask.refused_gate", best=decimal(best, 3), threshold=threshold_text(getattr(result, "threshold", 0) or 0))
 
 
 def no_answer_reason(result: Any) -> str | None:

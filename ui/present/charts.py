@@ -11,7 +11,7 @@ import pandas as pd
 import plotly.graph_objects as go
 
 from rag.i18n import current
-from rag.i18n.numbers import PLOTLY_SEPARATORS, decimal, percent, percent_sign
+from rag.i18n.numbers import PLOTLY_SEPARATORS, decimal, percent, percent_sign, threshold_text
 from ui.i18n import t
 
 PASSED = "#2e7d32"
@@ -50,7 +50,7 @@ def score_chart(rows: Sequence[Mapping[str, Any]], threshold: float | None) -> g
         )
     )
     if threshold is not None:
-        _threshold_line(fig, float(threshold), t("chart.threshold", value=decimal(float(threshold), 3, trim=True)), "#e65100", "dash",
+        _threshold_line(fig, float(threshold), t("chart.threshold", value=threshold_text(float(threshold))), "#e65100", "dash",
                         vertical=False)
     # Cosine scores of one model sit in a narrow band: zoom on it so differences are visible.
     low = min(scores + ([threshold] if threshold is not None else []), default=0.0)

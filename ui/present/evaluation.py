@@ -14,18 +14,13 @@ import pandas as pd
 
 from rag.evaluate.calibration import accepted_refused, gate_shares, row_answers
 from rag.evaluate.runs import run_date
-from rag.i18n.numbers import decimal, duration, integer, percent
+from rag.i18n.numbers import decimal, duration, integer, percent, threshold_text
 from ui.i18n import t
 
 ALL, MISSED, WRONGLY_REFUSED, WRONGLY_ACCEPTED = "all", "missed", "wrongly_refused", "wrongly_accepted"
 FILTERS = (ALL, MISSED, WRONGLY_REFUSED, WRONGLY_ACCEPTED)
 SCORES = {"mrr", "threshold", "suggested_threshold", "prompt_tokens_mean", "first_token_seconds_median"}  # numbers, not shares
 THRESHOLDS = {"threshold", "suggested_threshold"}
-
-
-def threshold_text(value: float) -> str:
-    """A threshold as saved (0,833, 0,85): two decimals would show a saved 0.833 as 0,83."""
-    return decimal(value, 3, trim=True)
 CATEGORIES = ("identifier", "code_then_explanation", "paraphrase", "table", "procedure", "near_domain_out",
               "near_domain", "out_of_base", "off_topic")
 
@@ -241,7 +236,7 @@ def _metric_delta(key: str, d: Mapping[str, Any]) -> str:
         a, b = d.get("a"), d.get("b")
         return decimal(1 / b - 1 / a, 1, signed=True) if a and b else ""
     if key in THRESHOLDS:
-        return decimal(delta, 3, signed=True, trim=True)
+        return threshold_text(delta, signed=True)
     if key in SCORES:
         return decimal(delta, 2, signed=True)
     points = round(delta * 100)
