@@ -207,6 +207,23 @@ class WordPressSource:
     def authenticated(self) -> bool:
         return bool(self.username and self._app_password)
 
+    def owns(self, payload: dict) -> bool:
+        """Is a stored point one of this site's posts (its identity, or for points written before
+        identities, its url)?"""
+        doc_id, url = payload.get("doc_id"), payload.get("url")
+        if isinstance(doc_id, str) and doc_id:
+            return doc_id.startswith(f"{self.site_url}#")
+        return isinstance(url, str) and (url == self.site_url or url.startswith(self.site_url + "/")
+                                         or url.startswith(self.site_url + "?"))
+
+    def may_prune(self, payload: dict) -> bool:
+        """May a run that did not list this stored post remove it? Only a post of this site that
+        this reading could have listed: without the application password, private posts are
+        never listed, so their absence says nothing."""
+        if not self.owns(payload):
+            return False
+        return self.authenticated or payload.get("access") == ["public"]
+
     # -- public iteration -------------------------------------------------------------------
 
     def iter_documents(self) -> Iterator[Document | Problem]:
