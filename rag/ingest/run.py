@@ -1,7 +1,7 @@
 """The ingestion run: documents -> chunks -> vectors -> Qdrant points, idempotent.
 
 Re-running is always safe: point ids are uuid5(url, chunk index), and a document is skipped
-only when its stored points are one complete copy of this version (rag.index.versions).
+only when its stored points are one complete copy of this version (rag.ingest.versions).
 A changed document gets its new points first, then loses the ones it no longer has.
 The decisions are pure functions beside this module (versions, strategy_choice, vector_checks,
 point_payload); this one reads the source and writes to the store.

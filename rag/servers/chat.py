@@ -1,7 +1,7 @@
 """Chat client for LM Studio (or any OpenAI-compatible chat server).
 
 Speaks the OpenAI wire format for chat (`/v1/chat/completions`, streaming over SSE) and reads
-the server's model list (rag.server_models) for the loaded chat model and the context length it
+the server's model list (rag.servers.models) for the loaded chat model and the context length it
 was loaded with. Every failure becomes an LLMError subclass whose message says what to do.
 """
 

@@ -1,9 +1,9 @@
 """One store interface over both Qdrant backends: Qdrant Edge embedded, or a Qdrant server.
 
 `Store(settings)` opens the embedded store at $RAG_DATA_DIR/qdrant (Qdrant Edge, see
-rag.index.edge_store) unless RAG_QDRANT_URL names a server (qdrant-client, see
-rag.index.server_store). Everything above this module (ingest, retrieval, evaluation, the
-dashboard) sees the same methods, filters (rag.index.filters) and errors on both.
+rag.store.edge_store) unless RAG_QDRANT_URL names a server (qdrant-client, see
+rag.store.server_store). Everything above this module (ingest, retrieval, evaluation, the
+dashboard) sees the same methods, filters (rag.store.filters) and errors on both.
 
 There is one backend per process per location, shared by every Store on it: the embedded store
 admits one process (a second one gets a clear StoreError) and each backend serialises its calls.
@@ -90,7 +90,7 @@ class Store:
     @property
     def upgraded(self) -> Any:
         """The report of moving an older local-mode folder to Qdrant Edge when this store's opening
-        did it (rag.index.local_mode.UpgradeReport), else None."""
+        did it (rag.store.local_mode.UpgradeReport), else None."""
         return getattr(self._backend, "upgraded", None)
 
     def describe(self) -> str:
@@ -221,7 +221,7 @@ class Store:
 
     def commit(self, name: str) -> None:
         """A document's writes are done: make them durable soon (the embedded store flushes
-        at most every five seconds while writing; see rag.index.edge_store)."""
+        at most every five seconds while writing; see rag.store.edge_store)."""
         self._backend.commit(name)
 
     def finish(self, name: str) -> bool:
@@ -269,6 +269,6 @@ class Store:
         self, name: str, vector: Sequence[float], sparse: Sparse, limit: int,
         groups: Sequence[str] | None = None, candidates: int | None = None, where: Where | None = None,
     ) -> list[Hit]:
-        """Dense and BM25 candidates fused by RRF. `score` is the RRF score here (see rag.retrieve)."""
+        """Dense and BM25 candidates fused by RRF. `score` is the RRF score here (see rag.answer.retrieve)."""
         candidates = max(candidates or limit * 4, limit)
         return self._backend.hybrid(name, vector, sparse, limit, candidates, both(where, readable_by(groups)))

@@ -1,6 +1,6 @@
 """The collection's vocabulary: which terms a chunk holds, and which words a question asks about.
 
-Both sides use the BM25 tokenizer's terms (rag.sparse: stop words out, accents folded), then one
+Both sides use the BM25 tokenizer's terms (rag.store.sparse: stop words out, accents folded), then one
 more step so that a question's word form still finds the corpus's: an alphabetic term longer than
 STEM_LENGTH is kept as its first STEM_LENGTH letters ("surveille" and "surveillance" share
 "survei"). Identifiers (digits, hyphens, dots) stay whole. The chunk's keys are stored in the
