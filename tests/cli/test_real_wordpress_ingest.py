@@ -11,8 +11,8 @@ import pytest
 
 from rag.cli.main import main
 from rag.config import Settings
-from rag.index.points import PointRecord, point_id
-from rag.index.store import Store
+from rag.store.points import PointRecord, point_id
+from rag.store.store import Store
 from tests.fixtures import real_wordpress as rw
 
 pytestmark = pytest.mark.slow
