@@ -24,6 +24,7 @@ from rag.i18n.numbers import decimal
 from rag.documents import SKIPPED, Document, Problem
 from rag.errors import SourceError
 from rag.redact import strip_userinfo
+from rag.sources.addresses import is_web_address
 from rag.sources.html import html_to_markdown
 from rag.sources.notext import no_text_reason
 from rag.sources.limits import max_document_bytes, not_text, too_big
@@ -505,15 +506,6 @@ class WordPressSource:
         if pretty_problem:
             return self._bad_answer(pretty_resp, None, pretty_problem, what)
         return self._bad_answer(plain_resp, plain_data, plain_problem, what)
-
-
-def is_web_address(url: str) -> bool:
-    """An absolute http(s) address with a host: the only kind of url a source may store."""
-    try:
-        parts = urlsplit(url)
-    except ValueError:
-        return False
-    return parts.scheme.lower() in ("http", "https") and bool(parts.hostname) and not re.search(r"[\s\x00-\x1f]", url)
 
 
 def _int_header(response: httpx.Response, name: str) -> int | None:

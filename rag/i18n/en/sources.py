@@ -93,6 +93,7 @@ TEXT: dict[str, str] = {
     "wp.bad_link": "has a link that is not an http(s) address ({link}): it would be shown to readers as its source, refused",
     "wp.status_refused_detail": "WordPress read the request as anonymous and refused to list private posts",
     "wp.try_http": "The address was tried over https: if the site has no https, give {url}.",
+    "src.bad_url": "its front matter's url {url} is not an http(s) address: a file may only stand for a site's page, refused",
     "wp.no_content": "has no content.rendered text, skipped",
     "wp.protected": "is password-protected: its text is not served by the API, skipped",
     "wp.bad_title": "has a title that is not text ({kind}), skipped",
