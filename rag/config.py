@@ -90,6 +90,7 @@ class Settings:
     rerank_url: str | None = None
     rerank_model: str | None = None
     rerank_api_key: str | None = None
+    prompt_file: str | None = None  # a system prompt of one's own (else rag/answer/prompts/{fr,en}.txt)
 
     @classmethod
     def from_env(cls, env: Mapping[str, str] | None = None) -> Settings:
@@ -119,14 +120,8 @@ class Settings:
             rerank_url=(env.get("RAG_RERANK_URL") or None),
             rerank_model=(env.get("RAG_RERANK_MODEL") or None),
             rerank_api_key=(env.get("RAG_RERANK_API_KEY") or None),
+            prompt_file=(env.get("RAG_PROMPT_FILE") or None),
         )
-
-    def retrieve_options(self) -> dict[str, object]:
-        """The context settings as rag.answer.retrieve.retrieve keywords (the reranker when set)."""
-        from rag.servers.rerank import Reranker
-
-        return {"per_document": self.per_document or None, "expand_chars": max(0, self.expand_chars),
-                "reranker": Reranker.from_settings(self)}
 
     def replace(self, **changes: object) -> Settings:
         return dataclasses.replace(self, **changes)
