@@ -129,7 +129,9 @@ class AnswerEngine:
     RAG_MIN_COVERAGE, else the collection's calibration, else the model's defaults; `gate_params`
     imposes one, as a comparison of two collections does). `retriever` replaces the retrieval
     (passages given by hand); `retrieve_options` its context options (else the settings').
-    `groups`: the reader's access groups (None: every point).
+    `groups`: the reader's access groups (None: every point). `origin` ("cli", "ask", "eval") and
+    `reader` (the signed-in account, "" for none) go with each answer to the `recorders`: by
+    default the journal (rag.journal) for "cli" and "ask", nothing for "eval".
     """
 
     def __init__(
@@ -152,7 +154,8 @@ class AnswerEngine:
         max_tokens: int = DEFAULT_MAX_TOKENS,
         prompt_file: str | os.PathLike[str] | None = None,
         origin: str = "cli",
-        recorders: Sequence[Recorder] = (),
+        recorders: Sequence[Recorder] | None = None,
+        reader: str = "",
     ) -> None:
         from rag.config import Settings
 
@@ -163,6 +166,10 @@ class AnswerEngine:
         self.max_tokens = max_tokens
         self.prompt_file = prompt_file if prompt_file is not None else self.settings.prompt_file
         self.origin = origin
+        if recorders is None:  # readers' questions go to the journal; an evaluation's do not
+            from rag.answer.journal_record import journal_recorder
+
+            recorders = [journal_recorder(self.settings.data_dir, reader)] if origin in ("ask", "cli") else []
         self.recorders: list[Recorder] = list(recorders)
         self.with_llm = with_llm
         self._llm = llm

@@ -9,6 +9,7 @@ alone decides) and on a collection whose gate was calibrated (`rag eval --save-t
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 
 import pytest
@@ -112,6 +113,9 @@ def page_eval(collection: str) -> dict[str, tuple]:
 
 def _all_four(collection: str, tmp_path: Path, capsys) -> dict[str, tuple]:
     ask_cli = cli_ask(collection, capsys)
+    data = Path(os.environ["RAG_DATA_DIR"])
+    logged = {e.question: e for e in _journal(data) if e.origin == "cli" and e.collection == collection}
+    assert {TEXTS[qid] for qid in IDS} <= set(logged)
     views = {"rag ask": ask_cli, "Ask page": page_ask(collection), "rag eval": cli_eval(collection, tmp_path, capsys),
              "Evaluate page": page_eval(collection)}
     for name, seen in views.items():
@@ -135,8 +139,15 @@ def test_on_a_calibrated_collection_every_entry_point_uses_its_calibration(env, 
     assert decisions["n1"][:2] == (True, "unknown_names")
 
 
+def _journal(data: Path) -> list:
+    from rag.journal.store import Journal
+
+    return Journal.open(data, create=False).entries()
+
+
 def test_the_ask_page_s_answers_carry_their_timings_as_rag_ask_s_do(env, lmstudio):
     lmstudio.delay = 0.05
+    before = {e.id for e in _journal(env)} if (env / "journal").exists() else set()
     at = AppTest.from_file(APP, default_timeout=TIMEOUT).run()
     at.chat_input[0].set_value(TEXTS["q1"]).run()
     assert not at.exception, [e.value for e in at.exception]
@@ -144,3 +155,7 @@ def test_the_ask_page_s_answers_carry_their_timings_as_rag_ask_s_do(env, lmstudi
     assert result.answer and not result.refused and lmstudio.chat_calls == 1
     assert result.first_token_seconds is not None and result.first_token_seconds >= 0.05
     assert result.answer_seconds is not None and result.answer_seconds >= result.first_token_seconds
+    # The engine wrote the question to the journal, as the Ask page's.
+    [entry] = [e for e in _journal(env) if e.id not in before]
+    assert (entry.origin, entry.outcome, entry.collection) == ("ask", "answered", "blog")
+    assert entry.passages[0]["url"] == result.passages[0].url
