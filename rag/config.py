@@ -62,6 +62,18 @@ def _int(raw: str | None, name: str, default: int) -> int:
     return _number(raw, name, int, "config.not_whole", default)
 
 
+_TRUE, _FALSE = ("1", "true", "yes", "on", "oui", "vrai"), ("0", "false", "no", "off", "non", "faux")
+
+
+def _flag(raw: str | None, name: str) -> bool:
+    value = (raw or "").strip().lower()
+    if value in _TRUE:
+        return True
+    if value in _FALSE or not value:
+        return False
+    raise ConfigError(t("config.not_flag", name=name, value=repr(raw)))
+
+
 @dataclass(frozen=True)
 class Settings:
     data_dir: Path = Path("data")
@@ -90,6 +102,10 @@ class Settings:
     rerank_url: str | None = None
     rerank_model: str | None = None
     rerank_api_key: str | None = None
+    # The question journal (rag.journal): readers' identities shown to editors, or readers numbered;
+    # entries older than this many days deleted at start (0 = kept forever).
+    journal_names: bool = False
+    journal_days: int = 90
 
     @classmethod
     def from_env(cls, env: Mapping[str, str] | None = None) -> Settings:
@@ -119,6 +135,8 @@ class Settings:
             rerank_url=(env.get("RAG_RERANK_URL") or None),
             rerank_model=(env.get("RAG_RERANK_MODEL") or None),
             rerank_api_key=(env.get("RAG_RERANK_API_KEY") or None),
+            journal_names=_flag(env.get("RAG_JOURNAL_NAMES"), "RAG_JOURNAL_NAMES"),
+            journal_days=max(0, _int(env.get("RAG_JOURNAL_DAYS"), "RAG_JOURNAL_DAYS", 90)),
         )
 
     def retrieve_options(self) -> dict[str, object]:

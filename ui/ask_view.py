@@ -8,6 +8,8 @@ import streamlit as st
 
 from ui.present import answer as answer_display
 from rag.answer.pipeline import AskResult, finalize, prepare
+from rag.journal.answers import record_answer
+from rag.journal.records import Entry
 from ui.present.charts import score_chart
 from rag.chunking import DEFAULT_STRATEGY
 from rag.demo import DEMO_COLLECTION, DEMO_DIR, QUESTIONS_PATH
@@ -18,7 +20,7 @@ from rag.answer.retrieve import retrieve
 from ui.present.safe_markdown import sanitize_markdown
 from rag.sources.files import iter_folder
 from rag.answer.gate import gate_for
-from ui import indexing, lang
+from ui import access, indexing, lang
 from ui import resources
 from rag.i18n.numbers import threshold_text
 from ui.i18n import t, tn
@@ -186,10 +188,17 @@ def answer(question: str, settings: Any, store: Any, info: dict) -> AskResult | 
             result = finalize(prepared, stream.text, error=failure[0] if failure else None,
                               usage=stream.usage, model=stream.model)
         result.collection = settings.collection
+        entry = record(settings, result)
         render_result(result, turn, slot)
     st.session_state[ASKED] = turn + 1
-    st.session_state.setdefault(HISTORY, []).append({"question": question, "result": result, "turn": turn})
+    st.session_state.setdefault(HISTORY, []).append({"question": question, "result": result, "turn": turn,
+                                                     "entry_id": entry.id if entry else None})
     return result
+
+
+def record(settings: Any, result: AskResult) -> Entry | None:
+    """The question into the journal, under the signed-in account's id."""
+    return record_answer(settings, result, origin="ask", reader=access.reader_id(access.mode()))
 
 
 def history(compact_all: bool = False) -> None:

@@ -1,6 +1,8 @@
 """The question journal: its errors and the `rag journal` command."""
 
 TEXT: dict[str, str] = {
+    # rag/config.py: RAG_JOURNAL_NAMES
+    "config.not_flag": "{name}={value} is neither yes nor no: write 1 or 0 (true/false)",
     # rag/journal/store.py
     "journal.unreadable": (
         "the journal {path} cannot be read with your permissions: run the command as the owner of "

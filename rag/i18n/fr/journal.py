@@ -1,6 +1,8 @@
 """Le journal des questions : ses erreurs et la commande `rag journal`."""
 
 TEXT: dict[str, str] = {
+    # rag/config.py: RAG_JOURNAL_NAMES
+    "config.not_flag": "{name}={value} n'est ni oui ni non : écrivez 1 ou 0 (true/false)",
     # rag/journal/store.py
     "journal.unreadable": (
         "le journal {path} n'est pas lisible avec vos droits : lancez la commande avec le compte "
