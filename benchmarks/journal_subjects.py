@@ -30,7 +30,7 @@ from _common import DOCS_FR, RESULTS, corpus_path, finish, load_documents, machi
 from rag.answer.gate import signals_from  # noqa: E402
 from rag.chunking import make_chunker  # noqa: E402
 from rag.demo import DEMO_DIR  # noqa: E402
-from rag.index.terms import chunk_terms, question_keys, question_words  # noqa: E402
+from rag.store.terms import chunk_terms, question_keys, question_words  # noqa: E402
 from rag.journal.records import Entry  # noqa: E402
 from rag.journal.subjects import JOIN_AT, SHARED_TERM_BONUS, embed_questions, group  # noqa: E402
 
