@@ -44,4 +44,8 @@ TEXT: dict[str, str] = {
     "journal.outcome.refused_model": "refused by the model",
     "journal.outcome.passages_only": "passages only",
     "journal.outcome.failed": "failed",
+    # rag/evaluate/question_sets.py
+    "qsets.bad_name": "{name} is not a question set name: letters, digits, spaces, - . _ (64 at most)",
+    "qsets.no_set": "no question set {name} ({path})",
+    "qsets.already": "this question is already in the set {name} (id {id})",
 }

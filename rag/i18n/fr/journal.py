@@ -44,4 +44,8 @@ TEXT: dict[str, str] = {
     "journal.outcome.refused_model": "refusé par le modèle",
     "journal.outcome.passages_only": "passages seuls",
     "journal.outcome.failed": "échec",
+    # rag/evaluate/question_sets.py
+    "qsets.bad_name": "{name} n'est pas un nom de jeu de questions : lettres, chiffres, espaces, - . _ (64 au plus)",
+    "qsets.no_set": "aucun jeu de questions {name} ({path})",
+    "qsets.already": "cette question est déjà dans le jeu {name} (id {id})",
 }

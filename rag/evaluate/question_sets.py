@@ -1,0 +1,117 @@
+"""Question sets an editor keeps and edits: `RAG_DATA_DIR/question_sets/<name>.jsonl`, in the
+contract's JSON Lines format (so `load_questions` reads them, and a set written by hand loads here).
+
+The demo set is the shipped file until an editor changes it; from then on its edited copy,
+`question_sets/demo.jsonl`, is the demo set (the shipped file is never written).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import tempfile
+import unicodedata
+from pathlib import Path
+from typing import Any, Iterable, Sequence
+
+from rag.demo import QUESTIONS_PATH
+from rag.errors import QuestionSetError
+from rag.evaluate.questions import Question, load_questions, parse_jsonl
+from rag.i18n import t
+
+FOLDER = "question_sets"
+DEMO = "demo"
+_NAME = re.compile(r"^[\w][\w .-]{0,63}$")
+
+
+def _folder(data_dir: Path) -> Path:
+    return Path(data_dir) / FOLDER
+
+
+def set_path(data_dir: Path, name: str) -> Path:
+    """Where the set `name` is saved; a name that is not a plain file name is refused."""
+    if not _NAME.match(name or "") or name.strip(" .") != name:
+        raise QuestionSetError(t("qsets.bad_name", name=repr(name)))
+    return _folder(data_dir) / f"{name}.jsonl"
+
+
+def saved_sets(data_dir: Path) -> list[str]:
+    """The names of the saved sets, the demo first when it has an edited copy."""
+    folder = _folder(data_dir)
+    names = sorted(p.stem for p in folder.glob("*.jsonl")) if folder.is_dir() else []
+    return sorted(names, key=lambda n: (n != DEMO, n.casefold()))
+
+
+def load_set(data_dir: Path, name: str) -> list[Question]:
+    """The saved set `name`; the demo set falls back on the shipped file."""
+    path = set_path(data_dir, name)
+    if path.exists():
+        return load_questions(path)
+    if name == DEMO:
+        return load_questions(QUESTIONS_PATH)
+    raise QuestionSetError(t("qsets.no_set", name=repr(name), path=str(path)))
+
+
+def to_jsonl(questions: Iterable[Question]) -> str:
+    """The questions in the contract's format: one object a line, empty optional fields left out."""
+    lines = []
+    for q in questions:
+        data: dict[str, Any] = {"id": q.id, "question": q.question, "expected_source": q.expected_source,
+                                "expected_answer": q.expected_answer, "in_base": q.in_base,
+                                "category": q.category, "also_in": list(q.also_in)}
+        lines.append(json.dumps({k: v for k, v in data.items() if v not in (None, [])}, ensure_ascii=False))
+    return "\n".join(lines) + ("\n" if lines else "")
+
+
+def save_set(data_dir: Path, name: str, questions: Sequence[Question]) -> Path:
+    """Write the set (validated as a hand-written one would be) in one step: a crash leaves the
+    previous version whole."""
+    text = to_jsonl(questions)
+    parse_jsonl(text, name)  # the same checks as loading: duplicate ids, in_base without a source...
+    path = set_path(data_dir, name)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{name}.", suffix=".tmp")
+    try:
+        with os.fdopen(handle, "w", encoding="utf-8") as out:
+            out.write(text)
+        os.replace(temporary, path)
+    except BaseException:
+        Path(temporary).unlink(missing_ok=True)
+        raise
+    return path
+
+
+def _same_text(a: str, b: str) -> bool:
+    def fold(text: str) -> str:
+        return " ".join(unicodedata.normalize("NFKC", text).casefold().split())
+    return fold(a) == fold(b)
+
+
+def next_id(questions: Sequence[Question], prefix: str = "journal") -> str:
+    taken = {q.id for q in questions}
+    n = 1 + sum(q.id.startswith(f"{prefix}-") for q in questions)
+    while f"{prefix}-{n:02d}" in taken:
+        n += 1
+    return f"{prefix}-{n:02d}"
+
+
+def add_question(data_dir: Path, name: str, question: str, *, in_base: bool, expected_source: str | None = None,
+                 expected_answer: str | None = None, category: str | None = None) -> Question:
+    """Add one question to the set `name` (created when new; the demo set from the shipped one) and
+    save it. A question already in the set is refused, so a double click does not count it twice."""
+    try:
+        questions = load_set(data_dir, name)
+    except QuestionSetError:
+        if set_path(data_dir, name).exists():
+            raise
+        questions = []
+    for q in questions:
+        if _same_text(q.question, question):
+            raise QuestionSetError(t("qsets.already", name=repr(name), id=q.id))
+    added = Question(id=next_id(questions), question=question.strip(), in_base=in_base,
+                     expected_source=(expected_source or None) if in_base else None,
+                     expected_answer=(expected_answer or None) if in_base else None,
+                     category=category or None)
+    save_set(data_dir, name, [*questions, added])
+    return added
