@@ -115,3 +115,13 @@ def add_question(data_dir: Path, name: str, question: str, *, in_base: bool, exp
                      category=category or None)
     save_set(data_dir, name, [*questions, added])
     return added
+
+
+def article_titles(store: Any, collection: str) -> dict[str, str]:
+    """url -> title of every article of `collection`, by title, to pick an expected article."""
+    found: dict[str, str] = {}
+    for point in store.scroll(collection, payload=["url", "title"]):
+        url = point.payload.get("url")
+        if url and url not in found:
+            found[url] = point.payload.get("title") or url
+    return dict(sorted(found.items(), key=lambda item: item[1].casefold()))

@@ -276,6 +276,12 @@ class Journal:
                     Feedback(row["entry_id"], row["reader"], row["rating"], row["comment"] or "", row["time"]))
         return entries
 
+    def collections(self) -> list[str]:
+        """The collections questions were asked about."""
+        with self._connect() as db:
+            return [r[0] for r in db.execute("SELECT DISTINCT collection FROM entries WHERE collection != '' "
+                                             "ORDER BY collection").fetchall()]
+
     def readers(self) -> list[str]:
         """Every reader id of the journal, in the order they first asked (the numbering shown to
         editors when identities are hidden: a new entry never renumbers anyone)."""
