@@ -125,3 +125,44 @@ def article_titles(store: Any, collection: str) -> dict[str, str]:
         if url and url not in found:
             found[url] = point.payload.get("title") or url
     return dict(sorted(found.items(), key=lambda item: item[1].casefold()))
+
+
+def _cell(value: Any) -> Any:
+    # A table's empty cell arrives as None, NaN or "": all mean "not given".
+    if value is None or (isinstance(value, float) and value != value):
+        return None
+    if isinstance(value, str):
+        return value.strip() or None
+    return value
+
+
+def questions_from_rows(rows: Sequence[dict[str, Any]], name: str) -> list[Question]:
+    """The questions of an edited table (one dict a row, the contract's columns; `also_in` as
+    "url; url"), checked as a hand-written set is: a problem names its row. A row with no
+    question is dropped; a new row without an id gets the next free one."""
+    kept = [{k: _cell(v) for k, v in row.items()} for row in rows]
+    kept = [row for row in kept if row.get("question")]
+    objects = []
+    used = {str(row["id"]) for row in kept if row.get("id") is not None}
+    for row in kept:
+        if row.get("id") is None:
+            n = len(used) + 1
+            while f"q-{n:02d}" in used:
+                n += 1
+            row["id"] = f"q-{n:02d}"
+            used.add(row["id"])
+        also = row.get("also_in")
+        row["also_in"] = [u.strip() for u in str(also).split(";") if u.strip()] if also else []
+        row["in_base"] = bool(row.get("in_base"))
+        objects.append(json.dumps({k: v for k, v in row.items() if k in _COLUMNS}, ensure_ascii=False, default=str))
+    return parse_jsonl("\n".join(objects), name)
+
+
+_COLUMNS = ("id", "question", "expected_source", "expected_answer", "in_base", "category", "also_in")
+
+
+def rows_of(questions: Iterable[Question]) -> list[dict[str, Any]]:
+    """The questions as table rows (the inverse of questions_from_rows)."""
+    return [{"id": q.id, "question": q.question, "in_base": q.in_base, "expected_source": q.expected_source or "",
+             "expected_answer": q.expected_answer or "", "category": q.category or "",
+             "also_in": "; ".join(q.also_in)} for q in questions]

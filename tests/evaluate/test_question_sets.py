@@ -54,3 +54,26 @@ def test_a_hand_written_set_in_the_folder_loads(tmp_path):
 def test_a_set_name_cannot_leave_the_folder(tmp_path, name):
     with pytest.raises(QuestionSetError):
         set_path(tmp_path, name)
+
+
+def test_an_edited_table_saves_as_a_set(tmp_path):
+    from rag.evaluate.question_sets import questions_from_rows, rows_of
+
+    rows = rows_of(load_set(tmp_path, "demo")[:3])
+    rows[0]["category"] = "kerberos"                       # a category renamed
+    rows[1]["question"] = ""                               # a question deleted (its row emptied)
+    del rows[2]
+    rows.append({"question": "Qu'est-ce que Veeam ?", "in_base": False, "id": None, "category": float("nan")})
+    saved = questions_from_rows(rows, "mine")
+    assert [q.question for q in saved][1:] == ["Qu'est-ce que Veeam ?"] and saved[0].category == "kerberos"
+    assert saved[1].id == "q-02" and saved[1].category is None
+    save_set(tmp_path, "mine", saved)
+    assert load_set(tmp_path, "mine") == saved
+
+
+def test_an_edited_row_with_a_problem_is_named(tmp_path):
+    from rag.evaluate.question_sets import questions_from_rows
+
+    with pytest.raises(QuestionSetError, match="line 2"):
+        questions_from_rows([{"id": "a", "question": "Q1 ?", "in_base": False},
+                             {"id": "b", "question": "Q2 ?", "in_base": True}], "mine")  # no expected article
