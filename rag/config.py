@@ -62,6 +62,18 @@ def _int(raw: str | None, name: str, default: int) -> int:
     return _number(raw, name, int, "config.not_whole", default)
 
 
+_TRUE, _FALSE = ("1", "true", "yes", "on", "oui", "vrai"), ("0", "false", "no", "off", "non", "faux")
+
+
+def _flag(raw: str | None, name: str) -> bool:
+    value = (raw or "").strip().lower()
+    if value in _TRUE:
+        return True
+    if value in _FALSE or not value:
+        return False
+    raise ConfigError(t("config.not_flag", name=name, value=repr(raw)))
+
+
 @dataclass(frozen=True)
 class Settings:
     data_dir: Path = Path("data")
@@ -91,6 +103,10 @@ class Settings:
     rerank_model: str | None = None
     rerank_api_key: str | None = None
     prompt_file: str | None = None  # a system prompt of one's own (else rag/answer/prompts/{fr,en}.txt)
+    # The question journal (rag.journal): readers' identities shown to editors, or readers numbered;
+    # entries older than this many days deleted at start (0 = kept forever).
+    journal_names: bool = False
+    journal_days: int = 90
 
     @classmethod
     def from_env(cls, env: Mapping[str, str] | None = None) -> Settings:
@@ -121,6 +137,8 @@ class Settings:
             rerank_model=(env.get("RAG_RERANK_MODEL") or None),
             rerank_api_key=(env.get("RAG_RERANK_API_KEY") or None),
             prompt_file=(env.get("RAG_PROMPT_FILE") or None),
+            journal_names=_flag(env.get("RAG_JOURNAL_NAMES"), "RAG_JOURNAL_NAMES"),
+            journal_days=max(0, _int(env.get("RAG_JOURNAL_DAYS"), "RAG_JOURNAL_DAYS", 90)),
         )
 
     def replace(self, **changes: object) -> Settings:

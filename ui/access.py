@@ -116,6 +116,15 @@ def identity(auth_mode: str) -> str | None:
     return None
 
 
+def reader_id(auth_mode: str) -> str:
+    """The signed-in account's id as the journal records it: the verified e-mail (else the
+    provider's subject) with single sign-on; "" with a shared password or an open dashboard."""
+    if auth_mode != "oidc" or not st.user.is_logged_in:
+        return ""
+    keys = access.identity_keys(_claims())
+    return keys[0] if keys else ""
+
+
 def _groups(auth_mode: str, user_role: str | None) -> list[str] | None:
     if user_role == access.EDITOR:
         return None  # editors read every document, as the command line does (see rag.access)

@@ -16,7 +16,7 @@ from rag.errors import RagError
 from rag.evaluate.questions import load_questions
 from ui.present.safe_markdown import sanitize_markdown
 from rag.sources.files import iter_folder
-from ui import indexing, lang
+from ui import access, indexing, lang
 from ui import resources
 from rag.i18n.numbers import threshold_text
 from ui.i18n import t, tn
@@ -154,7 +154,8 @@ def answer(question: str, settings: Any, store: Any, info: dict) -> AskResult | 
         st.markdown(sanitize_markdown(question, images=False))
     with st.chat_message("assistant"):
         try:
-            response = resources.answer_engine(settings, store, info).ask(question)
+            response = resources.answer_engine(settings, store, info,
+                                                reader=access.reader_id(access.mode())).ask(question)
         except RagError as exc:
             lang.error(t("ask.search_failed"), str(exc))
             return None
@@ -169,7 +170,8 @@ def answer(question: str, settings: Any, store: Any, info: dict) -> AskResult | 
         result = response.result
         render_result(result, turn, slot)
     st.session_state[ASKED] = turn + 1
-    st.session_state.setdefault(HISTORY, []).append({"question": question, "result": result, "turn": turn})
+    st.session_state.setdefault(HISTORY, []).append({"question": question, "result": result, "turn": turn,
+                                                     "entry_id": result.journal_id})
     return result
 
 

@@ -7,6 +7,7 @@ from typing import Any, Sequence
 import streamlit as st
 
 from rag.documents import Document, Problem
+from rag.journal.recheck import recheck_refused
 from rag.errors import RagError
 from rag.ingest.run import ingest
 from rag.ingest.report import IngestProgress, IngestReport
@@ -57,6 +58,8 @@ def run(
     finally:
         enricher.close()
         resources.refresh_status()
+    if report.ok and (report.new or report.changed):  # a new article may answer what was refused
+        recheck_refused(settings, store, collection, embedder)
     bar.progress(1.0, text=t("ing.done", time=duration(report.seconds, 1), chunks=tn("count.passages_written", report.chunks_written)))
     return report
 

@@ -151,11 +151,11 @@ def llm(s: Settings) -> LLMClient:
     return _llm(s.llm_url, s.llm_model, s.api_key_for(s.llm_url), s.timeout)
 
 
-def answer_engine(s: Settings, st_store: Store, info: dict | None) -> AnswerEngine:
+def answer_engine(s: Settings, st_store: Store, info: dict | None, reader: str = "") -> AnswerEngine:
     """The answer engine for this session: its collection, embedder, chat model, retrieval mode and
     the reader's groups. Raises RagError when the collection's model is not available."""
     return AnswerEngine(s, st_store, collection=s.collection, info=info or {}, embedder=embedder_for(s, info),
-                        llm=llm(s), groups=groups(), mode=mode(), origin="ask")
+                        llm=llm(s), groups=groups(), mode=mode(), origin="ask", reader=reader)
 
 
 @st.cache_data(ttl=STATUS_TTL, show_spinner=False)
