@@ -40,8 +40,8 @@ from rag.demo import DEMO_DIR, QUESTIONS_PATH  # noqa: E402
 from rag.embeddings.embedded import EmbeddedEmbedder  # noqa: E402
 from rag.evaluate.calibration import calibrate_gate, gate_shares  # noqa: E402
 from rag.evaluate.questions import load_questions  # noqa: E402
-from rag.index.ingest import ingest  # noqa: E402
-from rag.index.store import Store  # noqa: E402
+from rag.ingest.run import ingest  # noqa: E402
+from rag.store.store import Store  # noqa: E402
 
 DATA = ROOT / "benchmarks" / "data"
 IDENTIFIERS = DATA / "off_topic_identifiers.jsonl"

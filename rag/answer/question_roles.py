@@ -15,7 +15,7 @@ difference with the words around a name, so the gate reads them (pure functions,
 - tools: a lower-case word after "avec", "with", "via", "using" ("avec podman"), or followed by a
   command-line option ("journalctl -u"), is a program's name, looked up like any other name.
 
-Everything else keeps the role the word list gives it (rag.index.terms.question_words).
+Everything else keeps the role the word list gives it (rag.store.terms.question_words).
 """
 
 from __future__ import annotations
@@ -35,7 +35,7 @@ juillet août aout septembre octobre novembre décembre decembre hier demain mat
 monday tuesday wednesday thursday friday saturday sunday january february march april may june
 july august september october november december yesterday tomorrow
 """.split())
-# A token: a word or identifier as rag.index.sparse cuts them, or an elided article ("d'").
+# A token: a word or identifier as rag.store.sparse cuts them, or an elided article ("d'").
 _TOKEN = re.compile(r"[^\W_]+(?:[-_.:/\\@]+[^\W_]+)*'?|[.!?;]")
 _OPTION = re.compile(r"(?:-{1,2}|/)[A-Za-z]")
 _APOSTROPHES = str.maketrans({"\u2019": "'", "\u2018": "'", "\u02bc": "'", "`": "'", "\u00b4": "'"})
