@@ -209,7 +209,8 @@ def _index(items: Sequence[Document | Problem], settings: Any, store: Any, name:
     found = replacements(store, name, [i for i in items if isinstance(i, Document)])
     if found and not confirmed:
         items = hold_back(items, found)
-    report = indexing.run(items, settings, store, name, strategy, chunk_settings, full=full, enrichment=enrichment)
+    report = indexing.run(items, settings, store, name, strategy, chunk_settings, full=full, enrichment=enrichment,
+                          replace=confirmed)
     if report is not None:
         st.session_state[indexing.REPORT] = (key, report)
         st.session_state[resources.NEXT_COLLECTION] = name

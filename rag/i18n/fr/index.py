@@ -35,6 +35,21 @@ TEXT: dict[str, str] = {
         "{n} documents de suite n'ont pas obtenu leur contexte du modèle de chat ; dernière erreur : "
         "{error}"
     ),
+    "report.relinked_one": (
+        "{n} document inchangé avait une nouvelle adresse : mise à jour sur "
+        "place, sans nouveau calcul des vecteurs."
+    ),
+    "report.relinked_other": (
+        "{n} documents inchangés avaient une nouvelle adresse : mise à jour sur "
+        "place, sans nouveau calcul des vecteurs."
+    ),
+    "ingest.kept_unlisted_one": "{n} document que cette lecture n'a pas listé a été gardé : {reason}",
+    "ingest.kept_unlisted_other": "{n} documents que cette lecture n'a pas listés ont été gardés : {reason}",
+    "ingest.prune_kept_private": (
+        "cette lecture n'était pas authentifiée : elle ne liste aucun article privé ; "
+        "donnez --user et --app-password pour les élaguer"
+    ),
+    "ingest.prune_kept_site": "ils ne viennent pas de ce site",
     "ingest.withdrawn": "{url} : sa copie précédente a été retirée de la collection",
     "ingest.needs_enricher": (
         "{name} est enrichie par le modèle de chat ({mode}) : une relance en a besoin aussi ; "
@@ -76,6 +91,10 @@ TEXT: dict[str, str] = {
     "replace.unknown_source": "une source inconnue",
     "replace.nobody": "personne",
     "replace.sentence": "{url} : le document indexé ({old}) serait remplacé par celui-ci ({new})",
+    "replace.held_back_run": (
+        "non indexé : {sentence} ; pour le remplacer, dites-le (rag ingest --replace, "
+        "ou la confirmation de la page Ingestion)"
+    ),
     "replace.held_back": "non indexé : {sentence} ; confirmez pour le remplacer",
     # rag/store: the store, its collections, migration
     "store.no_collection": (
