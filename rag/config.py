@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import ipaddress
 import os
 import re
 from dataclasses import dataclass
@@ -62,6 +63,25 @@ def _int(raw: str | None, name: str, default: int) -> int:
     return _number(raw, name, int, "config.not_whole", default)
 
 
+def _admins(raw: str | None) -> tuple[str, ...]:
+    from rag.access import parse_admins  # access reads no setting: no cycle
+
+    return parse_admins(raw or "", "RAG_ADMINS")
+
+
+def _networks(raw: str | None, name: str) -> tuple[str, ...]:
+    """Comma-separated addresses or networks (10.0.0.0/8, ::1), each checked and written canonically."""
+    networks = []
+    for item in (raw or "").replace(";", ",").split(","):
+        if not item.strip():
+            continue
+        try:
+            networks.append(str(ipaddress.ip_network(item.strip(), strict=False)))
+        except ValueError as exc:
+            raise ConfigError(t("config.bad_network", name=name, value=item.strip())) from exc
+    return tuple(networks)
+
+
 @dataclass(frozen=True)
 class Settings:
     data_dir: Path = Path("data")
@@ -90,6 +110,11 @@ class Settings:
     rerank_url: str | None = None
     rerank_model: str | None = None
     rerank_api_key: str | None = None
+    # RAG_ADMINS: the identities that read every document in the dashboard (verified addresses,
+    # "sub:" ids, "password:editor"); every other editor reads only their groups.
+    admins: tuple[str, ...] = ()
+    # RAG_TRUSTED_PROXIES: the proxies whose X-Forwarded-For names the client (none by default).
+    trusted_proxies: tuple[str, ...] = ()
 
     @classmethod
     def from_env(cls, env: Mapping[str, str] | None = None) -> Settings:
@@ -119,6 +144,8 @@ class Settings:
             rerank_url=(env.get("RAG_RERANK_URL") or None),
             rerank_model=(env.get("RAG_RERANK_MODEL") or None),
             rerank_api_key=(env.get("RAG_RERANK_API_KEY") or None),
+            admins=_admins(env.get("RAG_ADMINS")),
+            trusted_proxies=_networks(env.get("RAG_TRUSTED_PROXIES"), "RAG_TRUSTED_PROXIES"),
         )
 
     def retrieve_options(self) -> dict[str, object]:

@@ -8,6 +8,7 @@ import logging
 import pytest
 
 from rag import access
+from rag.config import Settings
 from rag.errors import ConfigError
 from rag.throttle import Throttle
 
@@ -74,10 +75,40 @@ def test_a_lookalike_address_never_inherits_anothers_groups(lookalike, owner):
     assert access.groups_for(keys, mapping) == ["public"]
 
 
-def test_the_sub_maps_a_user_exactly():
-    mapping = access.load_user_groups({"RAG_USERS_GROUPS": json.dumps({"1098AbC": ["staff"]})})
+def test_the_sub_maps_a_user_exactly_and_only_under_its_prefix():
+    mapping = access.load_user_groups({"RAG_USERS_GROUPS": json.dumps({"sub:1098AbC": ["staff"]})})
     assert access.groups_for(access.identity_keys({"sub": "1098AbC"}), mapping) == ["public", "staff"]
     assert access.groups_for(access.identity_keys({"sub": "1098abc"}), mapping) == ["public"]
+
+
+def test_a_sub_that_looks_like_an_address_never_inherits_that_address():
+    # A provider that lets users choose their `sub`: the attacker picks Alice's address.
+    env = {"RAG_USERS_GROUPS": json.dumps({"alice@example.com": ["staff"]}),
+           "RAG_USERS_ROLES": json.dumps({"alice@example.com": "editor"})}
+    keys = access.identity_keys({"email": "x@evil.example", "email_verified": False, "sub": "alice@example.com"})
+    assert access.groups_for(keys, access.load_user_groups(env)) == ["public"]
+    assert access.role_for(keys, access.load_user_roles(env)) == access.READER
+    assert not access.is_administrator(keys, access.parse_admins("alice@example.com"))
+
+
+def test_a_mapping_key_that_is_neither_an_address_nor_prefixed_is_refused():
+    with pytest.raises(ConfigError, match='write "sub:1098AbC"'):
+        access.load_user_groups({"RAG_USERS_GROUPS": json.dumps({"1098AbC": ["staff"]})})
+    with pytest.raises(ConfigError, match="neither an e-mail address nor a prefixed id"):
+        access.load_user_roles({"RAG_USERS_ROLES": json.dumps({"password:admin": "editor"})})
+    with pytest.raises(ConfigError, match="RAG_ADMINS"):
+        Settings.from_env({"RAG_ADMINS": "alice@example.com, bob"})
+
+
+def test_administrators_are_named_explicitly():
+    admins = Settings.from_env({"RAG_ADMINS": " Alice@Example.com ,sub:idp|42, password:editor"}).admins
+    assert admins == ("alice@example.com", "sub:idp|42", "password:editor")
+    assert access.is_administrator(access.identity_keys({"email": "alice@example.com", "email_verified": True}), admins)
+    assert access.is_administrator(access.identity_keys({"sub": "idp|42"}), admins)
+    assert access.is_administrator([access.password_identity(access.EDITOR)], admins)
+    assert not access.is_administrator([access.password_identity(access.READER)], admins)
+    assert not access.is_administrator(access.identity_keys({"email": "alice@example.com"}), admins)  # unverified
+    assert Settings.from_env({}).admins == ()
 
 
 @pytest.mark.parametrize("address, beyond", [

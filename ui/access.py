@@ -12,6 +12,7 @@ from rag.errors import ConfigError
 from rag.throttle import Throttle
 from rag.i18n.numbers import duration
 from ui.i18n import t
+from ui import resources
 from ui.resources import GROUPS, ROLE
 
 PASSWORD_OK = "password_ok"  # the role the password opened, once it was right
@@ -48,18 +49,37 @@ def _claims() -> dict[str, Any]:
     return {key: st.user.get(key) for key in ("email", "email_verified", "sub")}
 
 
+def _keys(auth_mode: str) -> list[str]:
+    """The signed-in identity's keys: the OIDC claims' (verified address, "sub:" id), or the
+    password's ("password:reader" or "password:editor")."""
+    if auth_mode == "oidc":
+        return access.identity_keys(_claims())
+    if auth_mode == "password" and st.session_state.get(PASSWORD_OK) in access.ROLES:
+        return [access.password_identity(st.session_state[PASSWORD_OK])]
+    return []
+
+
+def administrator(auth_mode: str) -> bool:
+    """Open mode (one person on their own machine, as the command line) or an identity RAG_ADMINS names."""
+    if auth_mode == "open":
+        return True
+    return allowed(auth_mode) and access.is_administrator(_keys(auth_mode), resources.base_settings().admins)
+
+
 def role(auth_mode: str) -> str | None:
-    """The signed-in role: open mode is a single user on their own machine, an editor."""
+    """The signed-in role: open mode is a single user on their own machine, an editor, and so is an
+    administrator."""
     if not allowed(auth_mode):
         return None
+    if administrator(auth_mode):
+        return access.EDITOR
     if auth_mode == "password":
         return st.session_state.get(PASSWORD_OK)
-    if auth_mode == "oidc":
-        try:
-            return access.role_for(access.identity_keys(_claims()))
-        except ConfigError as exc:
-            _stop_on_config_error(exc)
-    return access.EDITOR
+    try:
+        return access.role_for(_keys(auth_mode))
+    except ConfigError as exc:
+        _stop_on_config_error(exc)
+        raise
 
 
 @st.cache_resource(show_spinner=False)
@@ -116,12 +136,12 @@ def identity(auth_mode: str) -> str | None:
     return None
 
 
-def _groups(auth_mode: str, user_role: str | None) -> list[str] | None:
-    if user_role == access.EDITOR:
-        return None  # editors read every document, as the command line does (see rag.access)
-    keys = access.identity_keys(_claims()) if auth_mode == "oidc" else []
+def _groups(auth_mode: str) -> list[str] | None:
+    # Roles and groups are independent: an editor reads their groups, only an administrator all.
+    if administrator(auth_mode):
+        return None
     try:
-        return access.groups_for(keys)
+        return access.groups_for(_keys(auth_mode))
     except ConfigError as exc:
         _stop_on_config_error(exc)
         raise
@@ -131,7 +151,7 @@ def apply(auth_mode: str) -> None:
     """Record the role and the retrieval filter every page applies."""
     user_role = role(auth_mode)
     st.session_state[ROLE] = user_role
-    st.session_state[GROUPS] = _groups(auth_mode, user_role)
+    st.session_state[GROUPS] = _groups(auth_mode)
 
 
 def signed_in_caption(auth_mode: str) -> str:

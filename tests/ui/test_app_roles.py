@@ -151,13 +151,18 @@ def test_open_mode_says_everyone_is_an_editor_and_warns_beyond_this_machine(app_
         config.set_option("server.address", previous)
 
 
-def test_an_unverified_oidc_address_gets_no_mapped_groups_or_role(app_env, monkeypatch):
-    monkeypatch.setenv("RAG_USERS_GROUPS", '{"alice@example.com": ["staff"]}')
-    monkeypatch.setenv("RAG_USERS_ROLES", '{"alice@example.com": "editor"}')
+def oidc_app(monkeypatch, groups: str, roles: str, **user) -> AppTest:
+    monkeypatch.setenv("RAG_USERS_GROUPS", groups)
+    monkeypatch.setenv("RAG_USERS_ROLES", roles)
     at = AppTest.from_file(APP, default_timeout=TIMEOUT)
     at.secrets["auth"] = AUTH
-    at.user = {"is_logged_in": True, "email": "alice@example.com", "email_verified": False, "sub": "idp|42"}
-    ok(at.run())
+    at.user = {"is_logged_in": True, **user}
+    return ok(at.run())
+
+
+def test_an_unverified_oidc_address_gets_no_mapped_groups_or_role(app_env, monkeypatch):
+    at = oidc_app(monkeypatch, '{"alice@example.com": ["staff"]}', '{"alice@example.com": "editor"}',
+                  email="alice@example.com", email_verified=False, sub="idp|42")
     assert at.session_state["groups"] == ["public"] and at.session_state["role"] == "reader"
     assert "not verified by the provider" in texts(at.sidebar.caption)
 
@@ -198,9 +203,34 @@ def test_a_reader_sees_only_their_points_and_collections(two_collections, monkey
     assert passages(two_collections["blog_public"]) in texts(at.sidebar.caption)
     assert passages(two_collections["blog"]) not in texts(at.sidebar.caption)
 
+    at = sign_in(EDITOR_PASSWORD)  # an editor without groups: public, like a reader
+    assert at.sidebar.selectbox[0].options == ["blog"]
+    assert passages(two_collections["blog_public"]) in texts(at.sidebar.caption)
+
+    monkeypatch.setenv("RAG_USERS_GROUPS", '{"password:editor": ["staff"]}')
     at = sign_in(EDITOR_PASSWORD)
     assert at.sidebar.selectbox[0].options == ["blog", "hr"]
     assert f"{two_collections['blog']} passages" in texts(at.sidebar.caption)
+    assert "groups: public, staff" in texts(at.sidebar.caption)
+
+    monkeypatch.setenv("RAG_USERS_GROUPS", "")
+    monkeypatch.setenv("RAG_ADMINS", "password:editor")  # the one setting that reads everything
+    at = sign_in(EDITOR_PASSWORD)
+    assert at.sidebar.selectbox[0].options == ["blog", "hr"] and at.session_state["groups"] is None
+    assert "every document (administrator)" in texts(at.sidebar.caption)
+
+
+def test_an_oidc_editor_reads_only_their_groups_and_a_sub_cannot_pose_as_an_address(two_collections, monkeypatch):
+    # An editor of the public blog only: no staff document.
+    at = oidc_app(monkeypatch, '{"alice@example.com": ["staff"]}',
+                  '{"alice@example.com": "editor", "sub:idp|7": "editor"}',
+                  email="blogger@example.com", email_verified=True, sub="idp|7")
+    assert at.session_state["role"] == "editor" and at.session_state["groups"] == ["public"]
+    assert at.sidebar.selectbox[0].options == ["blog"]
+
+    at.user = {"is_logged_in": True, "email": "x@evil.example", "email_verified": False, "sub": "alice@example.com"}
+    ok(at.run())
+    assert at.session_state["role"] == "reader" and at.session_state["groups"] == ["public"]
 
 
 def test_an_upload_never_silently_replaces_another_sources_document(two_collections, tmp_path):

@@ -21,7 +21,7 @@ TEXT = {
     "who.unverified": " (address not verified by the provider: mapped by its id only)",
     "who.password": "Signed in with the {role} password · {reads}",
     "who.open": "Open access (no sign-in configured): you are an editor · {reads}",
-    "who.every": "every document",
+    "who.every": "every document (administrator)",
     "who.groups": "groups: {groups}",
     "role.reader": "reader",
     "role.editor": "editor",

@@ -21,7 +21,7 @@ TEXT = {
     "who.unverified": " (adresse non vérifiée par le fournisseur : reconnue par son identifiant seulement)",
     "who.password": "Connecté avec le mot de passe {role} · {reads}",
     "who.open": "Accès libre (aucune connexion configurée) : vous êtes éditeur · {reads}",
-    "who.every": "tous les documents",
+    "who.every": "tous les documents (administrateur)",
     "who.groups": "groupes : {groups}",
     "role.reader": "lecteur",
     "role.editor": "éditeur",
