@@ -81,6 +81,20 @@ def test_qdrant_is_not_published_beyond_the_host(compose):
         assert str(port).startswith("127.0.0.1:"), f"{port} would expose Qdrant to the network"
 
 
+def _published_address(port: str, env: dict[str, str]) -> str:
+    """The host address a `ports:` entry publishes on, as compose resolves ${VAR:-default}."""
+    port = re.sub(r"\$\{(\w+):-([^}]*)\}", lambda m: env.get(m.group(1)) or m.group(2), port)
+    parts = port.rsplit(":", 2)
+    return parts[0] if len(parts) == 3 else "0.0.0.0"
+
+
+def test_the_dashboard_is_published_on_loopback_unless_told_otherwise(compose):
+    # Without passwords everyone who reaches the dashboard is an editor: not the network by default.
+    ports = [str(p) for p in compose["services"]["app"]["ports"]]
+    assert ports and all(_published_address(p, {}) == "127.0.0.1" for p in ports), ports
+    assert all(_published_address(p, {"DASHBOARD_ADDRESS": "0.0.0.0"}) == "0.0.0.0" for p in ports)
+
+
 def test_dockerfile_installs_the_package_and_runs_streamlit_on_all_interfaces():
     text = (ROOT / "Dockerfile").read_text(encoding="utf-8")
     assert re.search(r"^FROM python:3\.11-slim\b", text, re.MULTILINE)
