@@ -115,6 +115,8 @@ class Settings:
     admins: tuple[str, ...] = ()
     # RAG_TRUSTED_PROXIES: the proxies whose X-Forwarded-For names the client (none by default).
     trusted_proxies: tuple[str, ...] = ()
+    # RAG_SESSION_HOURS: how long a password sign-in survives reloads (0: until the tab closes).
+    session_hours: float = 8.0
 
     @classmethod
     def from_env(cls, env: Mapping[str, str] | None = None) -> Settings:
@@ -146,6 +148,9 @@ class Settings:
             rerank_api_key=(env.get("RAG_RERANK_API_KEY") or None),
             admins=_admins(env.get("RAG_ADMINS")),
             trusted_proxies=_networks(env.get("RAG_TRUSTED_PROXIES"), "RAG_TRUSTED_PROXIES"),
+            # Bounded whatever is written: at most 30 days.
+            session_hours=min(720.0, max(0.0, _number(env.get("RAG_SESSION_HOURS"), "RAG_SESSION_HOURS", float,
+                                                      "config.not_number", 8.0))),
         )
 
     def retrieve_options(self) -> dict[str, object]:

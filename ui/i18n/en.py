@@ -13,6 +13,8 @@ TEXT = {
     "login.password_intro": "This workbench is protected by a password.",
     "login.password": "Password",
     "login.enter": "Enter",
+    "login.sign_out": "Sign out",
+    "login.signed_out": "You are signed out.",
     "login.wrong": "Wrong password.",
     "login.access_error": "The access settings (passwords, user groups or roles) cannot be read.",
     "login.locked": "Too many wrong passwords: try again in {time}.",

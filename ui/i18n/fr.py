@@ -13,6 +13,8 @@ TEXT = {
     "login.password_intro": "Cet atelier est protégé par un mot de passe.",
     "login.password": "Mot de passe",
     "login.enter": "Entrer",
+    "login.sign_out": "Se déconnecter",
+    "login.signed_out": "Vous êtes déconnecté.",
     "login.wrong": "Mot de passe incorrect.",
     "login.access_error": "Les réglages d'accès (mots de passe, groupes ou rôles des utilisateurs) ne peuvent pas être lus.",
     "login.locked": "Trop de mots de passe incorrects : réessayez dans {time}.",
