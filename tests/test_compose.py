@@ -102,7 +102,9 @@ def test_dockerfile_installs_the_package_and_runs_streamlit_on_all_interfaces():
     cmd = re.search(r"^CMD (\[.*\])$", text, re.MULTILINE)
     assert cmd, "the Dockerfile needs a CMD"
     args = yaml.safe_load(cmd.group(1))
-    assert args[:3] == ["streamlit", "run", "streamlit_app.py"]
+    assert args[:3] == ["streamlit", "run", "serve.py"]  # the app with its sign-in cookie routes
+    # The web server trusts no X-Forwarded-For itself: RAG_TRUSTED_PROXIES decides.
+    assert re.search(r'^\s*FORWARDED_ALLOW_IPS=(""|)$', text, re.MULTILINE)
     assert args[args.index("--server.address") + 1] == "0.0.0.0"
     for path in re.findall(r"^COPY (\S+)", text, re.MULTILINE):
         assert (ROOT / path).exists(), f"the Dockerfile copies {path}, which does not exist"
@@ -112,7 +114,7 @@ def test_the_image_holds_every_local_module_the_app_imports():
     # Everything the dashboard imports from this repository must be copied (or pip-installed).
     text = (ROOT / "Dockerfile").read_text(encoding="utf-8")
     copied = {Path(p).parts[0] for p in re.findall(r"^COPY (\S+)", text, re.MULTILINE)}
-    sources = [ROOT / "streamlit_app.py", *(ROOT / "pages").glob("*.py"), *(ROOT / "ui").glob("*.py")]
+    sources = [ROOT / "streamlit_app.py", ROOT / "serve.py", *(ROOT / "pages").glob("*.py"), *(ROOT / "ui").glob("*.py")]
     local = {p.name for p in ROOT.iterdir() if p.is_dir() and (p / "__init__.py").exists()}
     for source in sources:
         for module in re.findall(r"^\s*(?:from|import)\s+(\w+)", source.read_text(encoding="utf-8"), re.MULTILINE):
