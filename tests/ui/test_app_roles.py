@@ -277,3 +277,28 @@ def test_links_in_an_answer_cannot_be_clicked(app_env, lmstudio):
     assert answer and re.findall(r"\]\(([^ )]*)", answer[0]) == ["#cite-blog-t0-1", "#cite-blog-t0-1"]
     assert "`https://evil.example/login`" in answer[0] and "`www.fake.example`" in answer[0]
     assert any("web addresses written by the model" in w.value for w in at.warning)
+
+
+def test_an_editor_indexes_only_within_their_groups(two_collections, monkeypatch, tmp_path):
+    monkeypatch.setenv("RAG_APP_PASSWORD", READER_PASSWORD)
+    monkeypatch.setenv("RAG_EDITOR_PASSWORD", EDITOR_PASSWORD)  # mapped to no group: public only
+    at = sign_in(EDITOR_PASSWORD, page=INGEST)
+    assert at.selectbox(key="target_collection").options[:-1] == ["blog"]  # not "hr", then "new collection"
+    at.radio[0].set_value("Upload files").run()
+    at.file_uploader[0].set_value([
+        ("staff-a.md", b"# staff-a.md\n\nTexte remplace par un editeur du blog.\n", "text/markdown"),
+        ("memo.md", b"---\naccess: [staff]\n---\n# Memo\n\nTexte pour le personnel.\n", "text/markdown"),
+        ("nouveau.md", b"# Nouveau\n\nUn article public sur Kerberos.\n", "text/markdown"),
+    ]).run()
+    # The staff document is not named, nor who reads it, and no confirmation can replace it.
+    assert "staff" not in texts(at.warning) and not [c for c in at.checkbox if c.key == "replace_blog"]
+    ok(at.button(key="index").click().run())
+    failed = [d.value for d in at.dataframe if "reason" in d.value.columns][0]
+    reasons = dict(zip(failed["document"], failed["reason"]))
+    assert reasons["staff-a.md"] == "not indexed: a document you cannot read already has this address"
+    assert reasons["memo.md"] == "not indexed: it would be readable by staff, groups you are not in"
+    assert "nouveau.md" not in reasons
+    store = Store(Settings(data_dir=tmp_path / "data"))
+    kept = store.points_for_url("blog", "staff-a.md", payload=["access", "text"])
+    assert {tuple(p.payload["access"]) for p in kept} == {("staff",)}
+    assert store.points_for_url("blog", "nouveau.md", payload=["access"])

@@ -73,6 +73,8 @@ TEXT: dict[str, str] = {
     "replace.unknown_source": "an unknown source",
     "replace.nobody": "nobody",
     "replace.sentence": "{url}: the indexed document ({old}) would be replaced by this one ({new})",
+    "bounds.outside": "not indexed: it would be readable by {groups}, groups you are not in",
+    "bounds.hidden": "not indexed: a document you cannot read already has this address",
     "replace.held_back": "not indexed: {sentence}; confirm to replace it",
     # rag/store: the store, its collections, migration
     "store.no_collection": (

@@ -76,6 +76,8 @@ TEXT: dict[str, str] = {
     "replace.unknown_source": "une source inconnue",
     "replace.nobody": "personne",
     "replace.sentence": "{url} : le document indexé ({old}) serait remplacé par celui-ci ({new})",
+    "bounds.outside": "non indexé : il serait lisible par {groups}, des groupes dont vous n'êtes pas membre",
+    "bounds.hidden": "non indexé : un document que vous ne pouvez pas lire porte déjà cette adresse",
     "replace.held_back": "non indexé : {sentence} ; confirmez pour le remplacer",
     # rag/store: the store, its collections, migration
     "store.no_collection": (
