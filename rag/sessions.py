@@ -48,6 +48,7 @@ class SessionBook:
         self._clock = clock
         self._tickets: dict[str, tuple[str, float, float]] = {}  # ticket -> (role, lifetime, expires)
         self._revoked: dict[str, float] = {}  # session id -> when it would have expired
+        self._issued: dict[str, tuple[str, float]] = {}  # ticket -> (session id, expires): revoke_ticket()
         self._lock = threading.Lock()
 
     def _key(self, purpose: str, role: str, password: str) -> bytes:
@@ -94,6 +95,10 @@ class SessionBook:
         if not password:
             return None
         payload = {"p": "session", "r": role, "e": self._clock() + lifetime, "i": secrets.token_urlsafe(12)}
+        with self._lock:
+            now = self._clock()
+            self._issued = {k: v for k, v in self._issued.items() if v[1] > now}
+            self._issued[ticket] = (payload["i"], payload["e"])
         return self._sign(payload, self._key("session", role, password)), int(lifetime)
 
     def role(self, token: str | None, passwords: Passwords) -> str | None:
@@ -121,6 +126,17 @@ class SessionBook:
         with self._lock:
             self._revoked = {k: v for k, v in self._revoked.items() if v > now}
             self._revoked[payload["i"]] = float(payload.get("e") or now + DEVICE_SECONDS)
+
+    def revoke_ticket(self, ticket: str | None) -> None:
+        """End whatever a ticket gave or would give: the session that signed in with the form
+        never saw its own cookie's token, only the ticket it handed over."""
+        if not isinstance(ticket, str):
+            return
+        with self._lock:
+            self._tickets.pop(ticket, None)
+            issued = self._issued.pop(ticket, None)
+            if issued:
+                self._revoked[issued[0]] = issued[1]
 
     def device(self) -> str:
         """A new device token: a random browser id, signed, valid DEVICE_SECONDS."""

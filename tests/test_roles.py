@@ -215,3 +215,14 @@ def test_a_session_token_ends_at_sign_out_a_password_change_or_a_forgery():
     assert SessionBook().role(token, _passwords) is None  # another process (a restart)
     book.revoke(token)
     assert book.role(token, _passwords) is None
+
+
+def test_signing_out_ends_the_cookie_the_session_only_handed_a_ticket_for():
+    book = SessionBook()
+    ticket = book.ticket("reader", 3600)
+    token, _ = book.redeem(ticket, _passwords)  # by the browser, through the route
+    book.revoke_ticket(ticket)  # by the session, which never saw the token
+    assert book.role(token, _passwords) is None
+    unused = book.ticket("reader", 3600)
+    book.revoke_ticket(unused)
+    assert book.redeem(unused, _passwords) is None

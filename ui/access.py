@@ -1,5 +1,6 @@
 """The access gate: who may use the app, with which role, and which groups their retrieval is
-filtered to. The decisions are rag.access's; this module only reads Streamlit's state."""
+filtered to; sign-in, the cookie that keeps it across a reload, and sign-out. The decisions are
+rag.access's, rag.sessions' and rag.throttle's; this module reads Streamlit's state."""
 
 from __future__ import annotations
 
@@ -20,6 +21,7 @@ from ui.resources import GROUPS, ROLE
 PASSWORD_OK = "password_ok"  # the role the password opened, once it was right
 SESSION_TOKEN = "session_token"  # the cookie's token this session resumed from (revoked at sign-out)
 PENDING_TICKET = "session_ticket"  # a ticket for the cookie, handed to the browser on the next run
+ISSUED_TICKET = "issued_ticket"  # the ticket this session handed over (revoked at sign-out)
 SIGNED_OUT = "signed_out"
 
 
@@ -137,7 +139,7 @@ def _check_password(password: str) -> None:
     st.session_state[PASSWORD_OK] = opened
     hours = resources.base_settings().session_hours
     if hours > 0:  # the page hands the browser a one-time ticket for the cookie (see rag.sessions)
-        st.session_state[PENDING_TICKET] = sessions.BOOK.ticket(opened, hours * 3600)
+        st.session_state[PENDING_TICKET] = st.session_state[ISSUED_TICKET] = sessions.BOOK.ticket(opened, hours * 3600)
     st.rerun()
 
 
@@ -159,6 +161,7 @@ def _sign_out(auth_mode: str) -> None:
         st.logout()
         return
     sessions.BOOK.revoke(st.session_state.pop(SESSION_TOKEN, None))
+    sessions.BOOK.revoke_ticket(st.session_state.pop(ISSUED_TICKET, None))
     for key in (PASSWORD_OK, PENDING_TICKET, ROLE, GROUPS):
         st.session_state.pop(key, None)
     st.session_state[SIGNED_OUT] = True

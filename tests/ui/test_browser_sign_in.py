@@ -62,6 +62,16 @@ def _open(browser: Any, url: str, **options: Any) -> tuple[Any, Any]:
     return context, page
 
 
+def _session_cookie(context: Any, page: Any, present: bool) -> dict | None:
+    """The session cookie once it is there (or gone): the page's fetch runs after it is drawn."""
+    for _ in range(50):
+        cookie = {c["name"]: c for c in context.cookies()}.get("rag_session")
+        if (cookie is not None) is present:
+            return cookie
+        page.wait_for_timeout(200)
+    raise AssertionError(f"the session cookie is still {'missing' if present else 'there'}")
+
+
 @pytest.mark.slow  # a streamlit server and chromium
 @pytest.mark.timeout(900)
 def test_a_sign_in_survives_a_reload_and_sign_out_returns_to_the_sign_in_page(served):
@@ -73,12 +83,7 @@ def test_a_sign_in_survives_a_reload_and_sign_out_returns_to_the_sign_in_page(se
         sidebar = page.get_by_test_id("stSidebar")
         expect(sidebar).to_contain_text("Signed in with the reader password")
         # The cookie the page traded its ticket for: HttpOnly, bounded, and not in the URL.
-        for _ in range(50):  # the ticket's fetch runs after the page is drawn
-            cookies = {c["name"]: c for c in context.cookies()}
-            if "rag_session" in cookies:
-                break
-            page.wait_for_timeout(200)
-        session = cookies["rag_session"]
+        session = _session_cookie(context, page, present=True)
         assert session["httpOnly"] and session["sameSite"] == "Strict" and session["expires"] > 0
         assert "?" not in page.url and session["value"] not in page.url
 
@@ -90,7 +95,9 @@ def test_a_sign_in_survives_a_reload_and_sign_out_returns_to_the_sign_in_page(se
         settle(page)
         expect(page.get_by_text("You are signed out.")).to_be_visible()
         expect(page.get_by_label("Password", exact=True)).to_be_visible()
-        page.reload()  # the cookie is revoked and cleared: still signed out
+        assert _session_cookie(context, page, present=False) is None  # cleared
+        context.add_cookies([session])  # a copy kept from before: revoked on the server too
+        page.reload()
         settle(page)
         expect(page.get_by_label("Password", exact=True)).to_be_visible()
         expect(page.get_by_text("Signed in with")).to_have_count(0)
