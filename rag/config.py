@@ -117,6 +117,7 @@ class Settings:
     trusted_proxies: tuple[str, ...] = ()
     # RAG_SESSION_HOURS: how long a password sign-in survives reloads (0: until the tab closes).
     session_hours: float = 8.0
+    prompt_file: str | None = None  # a system prompt of one's own (else rag/answer/prompts/{fr,en}.txt)
 
     @classmethod
     def from_env(cls, env: Mapping[str, str] | None = None) -> Settings:
@@ -151,14 +152,8 @@ class Settings:
             # Bounded whatever is written: at most 30 days.
             session_hours=min(720.0, max(0.0, _number(env.get("RAG_SESSION_HOURS"), "RAG_SESSION_HOURS", float,
                                                       "config.not_number", 8.0))),
+            prompt_file=(env.get("RAG_PROMPT_FILE") or None),
         )
-
-    def retrieve_options(self) -> dict[str, object]:
-        """The context settings as rag.answer.retrieve.retrieve keywords (the reranker when set)."""
-        from rag.servers.rerank import Reranker
-
-        return {"per_document": self.per_document or None, "expand_chars": max(0, self.expand_chars),
-                "reranker": Reranker.from_settings(self)}
 
     def replace(self, **changes: object) -> Settings:
         return dataclasses.replace(self, **changes)
