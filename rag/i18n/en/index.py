@@ -86,6 +86,8 @@ TEXT: dict[str, str] = {
         "not indexed: {sentence}; to replace it, say so (rag ingest --replace, or "
         "the confirmation of the Ingest page)"
     ),
+    "bounds.outside": "not indexed: it would be readable by {groups}, groups you are not in",
+    "bounds.hidden": "not indexed: a document you cannot read already has this address",
     "replace.held_back": "not indexed: {sentence}; confirm to replace it",
     # rag/store: the store, its collections, migration
     "store.no_collection": (

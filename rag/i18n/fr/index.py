@@ -95,6 +95,8 @@ TEXT: dict[str, str] = {
         "non indexé : {sentence} ; pour le remplacer, dites-le (rag ingest --replace, "
         "ou la confirmation de la page Ingestion)"
     ),
+    "bounds.outside": "non indexé : il serait lisible par {groups}, des groupes dont vous n'êtes pas membre",
+    "bounds.hidden": "non indexé : un document que vous ne pouvez pas lire porte déjà cette adresse",
     "replace.held_back": "non indexé : {sentence} ; confirmez pour le remplacer",
     # rag/store: the store, its collections, migration
     "store.no_collection": (
