@@ -90,6 +90,9 @@ class Settings:
     rerank_url: str | None = None
     rerank_model: str | None = None
     rerank_api_key: str | None = None
+    # Megabytes the embedded store leaves free on its disk: a write that would go below is refused
+    # with a clear error (a full disk under Qdrant Edge's mapped files kills the process).
+    min_free_mb: int = 100
 
     @classmethod
     def from_env(cls, env: Mapping[str, str] | None = None) -> Settings:
@@ -119,6 +122,7 @@ class Settings:
             rerank_url=(env.get("RAG_RERANK_URL") or None),
             rerank_model=(env.get("RAG_RERANK_MODEL") or None),
             rerank_api_key=(env.get("RAG_RERANK_API_KEY") or None),
+            min_free_mb=_int(env.get("RAG_MIN_FREE_MB"), "RAG_MIN_FREE_MB", 100),
         )
 
     def retrieve_options(self) -> dict[str, object]:
