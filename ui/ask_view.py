@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from typing import Any
+import time
+from typing import Any, Callable
 
 import streamlit as st
 
@@ -149,6 +150,29 @@ def render_result(result: AskResult, turn: int, answer_slot: Any = None, compact
                     st.markdown(answer_display.passage_text_markdown(p))
 
 
+REDRAW_EVERY = 0.1  # seconds between two renders of an answer being streamed
+
+
+def stream_live(stream: Any, live: Any, clock: Callable[[], float] = time.monotonic) -> LLMError | None:
+    """Show the answer as it streams; the error that stopped it, if any.
+
+    Each render passes the whole text so far through the answer's sanitiser (no link can form,
+    even for a moment, from what the model streams), so it happens at most every REDRAW_EVERY
+    seconds, not at every piece: per piece, the work grew with the square of the answer's length.
+    The finished answer is rendered once more by render_result.
+    """
+    last: float | None = None
+    try:
+        for _ in stream:
+            now = clock()
+            if last is None or now - last >= REDRAW_EVERY:
+                live.markdown(answer_display.answer_text_markdown(stream.text))
+                last = now
+    except LLMError as exc:
+        return exc
+    return None
+
+
 def answer(question: str, settings: Any, store: Any, info: dict) -> AskResult | None:
     """Retrieve, then stream the answer (or refuse, or say why not), and render the turn."""
     turn = st.session_state.get(ASKED, 0)
@@ -174,15 +198,10 @@ def answer(question: str, settings: Any, store: Any, info: dict) -> AskResult | 
             stream = llm.stream_chat(prepared.messages, **prepared.chat_params())
             failure: list[LLMError] = []
 
-            # Each piece re-renders the text so far through the answer's sanitiser: no link can
-            # form, even for a moment, from what the model streams.
             with slot.container():
-                live = st.empty()
-                try:
-                    for _ in stream:
-                        live.markdown(answer_display.answer_text_markdown(stream.text))
-                except LLMError as exc:
-                    failure.append(exc)
+                error = stream_live(stream, st.empty())
+                if error is not None:
+                    failure.append(error)
             result = finalize(prepared, stream.text, error=failure[0] if failure else None,
                               usage=stream.usage, model=stream.model)
         result.collection = settings.collection
