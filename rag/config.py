@@ -134,6 +134,9 @@ class Settings:
     # entries older than this many days deleted at start (0 = kept forever).
     journal_names: bool = False
     journal_days: int = 90
+    # Megabytes the embedded store leaves free on its disk: a write that would go below is refused
+    # with a clear error (a full disk under Qdrant Edge's mapped files kills the process).
+    min_free_mb: int = 100
 
     @classmethod
     def from_env(cls, env: Mapping[str, str] | None = None) -> Settings:
@@ -171,6 +174,7 @@ class Settings:
             prompt_file=(env.get("RAG_PROMPT_FILE") or None),
             journal_names=_flag(env.get("RAG_JOURNAL_NAMES"), "RAG_JOURNAL_NAMES"),
             journal_days=max(0, _int(env.get("RAG_JOURNAL_DAYS"), "RAG_JOURNAL_DAYS", 90)),
+            min_free_mb=_int(env.get("RAG_MIN_FREE_MB"), "RAG_MIN_FREE_MB", 100),
         )
 
     def replace(self, **changes: object) -> Settings:

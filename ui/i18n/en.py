@@ -100,7 +100,7 @@ TEXT = {
     "ask.no_answer_other": "No answer was written. The passages found are below.",
     "ask.flag_invalid": "The answer cites {numbers}, which matches no passage given to the model: that part may be invented. Check it against the passages.",
     "ask.flag_uncited": "The answer cites no passage: nothing ties it to the articles. Check it against the passages.",
-    "ask.flag_urls": "The answer contains web addresses written by the model, not taken from the sources: {urls}. They are shown as text; the sources below come from the index.",
+    "ask.flag_urls": "The answer contains web or e-mail addresses written by the model, not taken from the sources: {urls}. They are shown as text; the sources below come from the index.",
     "ask.flag_dropped": "Passages {numbers} were left out to fit the model's context window: load the model with a larger context, or retrieve fewer passages.",
     "ask.untitled": "untitled",
     "chart.threshold": "threshold {value}",

@@ -100,7 +100,7 @@ TEXT = {
     "ask.no_answer_other": "Aucune réponse rédigée. Les passages trouvés sont ci-dessous.",
     "ask.flag_invalid": "La réponse cite {numbers}, qui ne correspond à aucun passage transmis au modèle : cette partie est peut-être inventée. Vérifiez-la dans les passages.",
     "ask.flag_uncited": "La réponse ne cite aucun passage : rien ne la relie aux articles. Vérifiez-la dans les passages.",
-    "ask.flag_urls": "La réponse contient des adresses web écrites par le modèle, qui ne viennent pas des sources : {urls}. Elles sont affichées comme du texte ; les sources ci-dessous viennent de l'index.",
+    "ask.flag_urls": "La réponse contient des adresses web ou e-mail écrites par le modèle, qui ne viennent pas des sources : {urls}. Elles sont affichées comme du texte ; les sources ci-dessous viennent de l'index.",
     "ask.flag_dropped": "Les passages {numbers} ont été laissés de côté pour tenir dans la fenêtre de contexte du modèle : chargez-le avec un contexte plus grand, ou retrouvez moins de passages.",
     "ask.untitled": "sans titre",
     "chart.threshold": "seuil {value}",

@@ -128,6 +128,11 @@ TEXT: dict[str, str] = {
         "The collection name {name} cannot be used by the embedded store: use 1 to 64 letters, digits, "
         "'-' or '_', starting with a letter or a digit."
     ),
+    "store.disk_full": (
+        "Not enough free space on the disk of {path}: {free} MB free, {needed} MB needed for this write, and {reserve} "
+        "MB kept free (RAG_MIN_FREE_MB). Nothing of this write was made and what is already indexed is kept: free some "
+        "space and run again (the documents already indexed are not redone)."
+    ),
     "store.missing": "The collection {name} does not exist in the {store}.",
     "store.cannot_open": "The embedded collection {name} at {path} cannot be opened: {error}",
     "store.old_name": (

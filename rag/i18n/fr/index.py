@@ -137,6 +137,11 @@ TEXT: dict[str, str] = {
         "Le stockage intégré n'accepte pas le nom de collection {name} : utilisez de 1 à 64 lettres, "
         "chiffres, '-' ou '_', en commençant par une lettre ou un chiffre."
     ),
+    "store.disk_full": (
+        "Pas assez d'espace libre sur le disque de {path} : {free} Mo libres, {needed} Mo nécessaires pour cette "
+        "écriture, et {reserve} Mo gardés libres (RAG_MIN_FREE_MB). Rien de cette écriture n'a été fait et ce qui est "
+        "déjà indexé est conservé : libérez de la place et relancez (les documents déjà indexés ne sont pas refaits)."
+    ),
     "store.missing": "La collection {name} n'existe pas dans {store}.",
     "store.cannot_open": "Impossible d'ouvrir la collection intégrée {name} dans {path} : {error}",
     "store.old_name": (
