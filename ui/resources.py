@@ -43,7 +43,8 @@ def base_settings() -> Settings:
 def init_session(base: Settings) -> None:
     """Defaults for the overrides, from the environment, the first time a session runs."""
     defaults: dict[str, Any] = {
-        LLM_URL: base.llm_url, COLLECTION: base.collection, TOP_K: base.top_k,
+        # A reload keeps the collection the page's address names (the sidebar offers only readable ones).
+        LLM_URL: base.llm_url, COLLECTION: st.query_params.get("collection") or base.collection, TOP_K: base.top_k,
         THRESHOLD: base.threshold, MODE: "auto",
     }
     for key, value in defaults.items():
