@@ -45,8 +45,8 @@ from rag.demo import DEMO_DIR, QUESTIONS_PATH  # noqa: E402
 from rag.embeddings.embedded import EmbeddedEmbedder  # noqa: E402
 from rag.evaluate.metrics import hit_rank  # noqa: E402
 from rag.evaluate.questions import load_questions  # noqa: E402
-from rag.index.ingest import ingest  # noqa: E402
-from rag.index.store import Store  # noqa: E402
+from rag.ingest.run import ingest  # noqa: E402
+from rag.store.store import Store  # noqa: E402
 
 PAIRS = ROOT / "benchmarks" / "data" / "followup_pairs.jsonl"
 TOP_K = 6

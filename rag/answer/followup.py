@@ -25,7 +25,7 @@ from typing import Any, Sequence
 
 from rag.answer.prompts import detect_language
 from rag.errors import LLMError
-from rag.index.sparse import STOP_WORDS
+from rag.store.sparse import STOP_WORDS
 
 MAX_TURNS = 2  # earlier turns given to the rewrite: the last ones carry the reference
 MAX_TURN_CHARS = 600  # of each earlier question and answer in the rewrite's prompt

@@ -7,7 +7,7 @@ import pytest
 
 from rag.answer import followup
 from rag.answer.followup import MODEL, TERMS, Turn, is_follow_up, understand
-from rag.answer.llm import LLMClient
+from rag.servers.chat import LLMClient
 
 KERBEROS = Turn("Quelle valeur de msDS-SupportedEncryptionTypes n'autorise que AES ?",
                 "La valeur 0x18 (24) n'autorise que AES128 et AES256 [1].")
