@@ -11,11 +11,12 @@ st.title(t("ask.title"))
 settings = resources.settings()
 store = resources.store(settings)
 conversations.restore_from_address(settings, ask_view.HISTORY, ask_view.ASKED)
-conversations.sidebar_list(settings, ask_view.HISTORY, ask_view.ASKED)
+conversations.show_notice()
 info = resources.collection_info(store, settings.collection)
 
 if not info or not info.get("points"):
     ask_view.load_demo_button(settings, store)
+    conversations.sidebar_list(settings, ask_view.HISTORY, ask_view.ASKED)
     st.stop()
 
 intro, new = st.columns([3, 1], vertical_alignment="center")
@@ -29,4 +30,5 @@ else:
     ask_view.example_buttons(store, settings.collection)
 with new:  # drawn last: after a first question it is already usable
     ask_view.new_conversation_button()
+conversations.sidebar_list(settings, ask_view.HISTORY, ask_view.ASKED)  # last: it lists this run's turn
 conversations.keep_in_address(settings.collection)

@@ -108,21 +108,36 @@ def record(settings: Any, result: AskResult, *, index: int, standalone: str = ""
     return entry.id
 
 
+NOTICE = "conversation_notice"  # what a callback has to say, said by the next run in the reader's language
+
+
+def notify(key: str, icon: str, **values: Any) -> None:
+    """Keep a message for the run that follows a callback (callbacks run before the page's language is set)."""
+    st.session_state[NOTICE] = (key, icon, values)
+
+
+def show_notice() -> None:
+    notice = st.session_state.pop(NOTICE, None)
+    if notice:
+        key, icon, values = notice
+        st.toast(t(key, **values), icon=icon)
+
+
 def vote(settings: Any, entry_id: str | None, rating: int | None) -> None:
-    """A reader's thumbs on a turn: +1, -1, or None to withdraw it."""
+    """A reader's thumbs on a turn: +1, -1, or None to withdraw it (a callback)."""
     try:
         if not entry_id:
-            raise RagError(t("ask.journal_failed", error="—"))
+            raise RagError("—")
         book = journal(settings)
         if rating is None:
             book.withdraw_feedback(entry_id, reader())
         else:
             book.feedback(entry_id, reader(), rating)
     except (RagError, OSError) as exc:
-        st.toast(t("ask.feedback_failed", error=str(exc)), icon=":material/warning:")
+        notify("ask.feedback_failed", ":material/warning:", error=str(exc))
         return
     if rating is not None:
-        st.toast(t("ask.feedback_saved"), icon=":material/thumb_up:" if rating > 0 else ":material/thumb_down:")
+        notify("ask.feedback_saved", ":material/thumb_up:" if rating > 0 else ":material/thumb_down:")
 
 
 # -- from the journal back to the page --------------------------------------------------------
@@ -194,7 +209,7 @@ def open_conversation(settings: Any, conversation_id: str, history_key: str, ask
     try:
         mine = _my_conversation(settings, conversation_id)
     except (RagError, OSError) as exc:
-        st.toast(t("ask.journal_failed", error=str(exc)), icon=":material/warning:")
+        notify("ask.journal_failed", ":material/warning:", error=str(exc))
         return False
     if mine is None:
         return False
@@ -265,7 +280,7 @@ def sidebar_list(settings: Any, history_key: str, asked_key: str) -> None:
         if current() == conversation_id:
             st.session_state[history_key] = []
             forget_current()
-        st.toast(t("ask.deleted"), icon=":material/delete:")
+        notify("ask.deleted", ":material/delete:")
 
     with st.sidebar:
         st.markdown(f"**{t('ask.conversations')}**")

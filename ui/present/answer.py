@@ -50,7 +50,7 @@ def citation_anchor(collection: str, turn: int, n: int) -> str:
 
 
 PREVIEW_CHARS = 240  # of the passage's text in the tooltip of its [n]
-_MARKUP = re.compile(r"[#*_`>|]+")
+_MARKUP = re.compile(r"^[ \t]*[#>]+|[*`|]+", re.MULTILINE)  # headings, quotes, emphasis, code, tables
 _SPACES = re.compile(r"\s+")
 
 
