@@ -12,6 +12,7 @@ from ui.present.charts import score_chart
 from rag.chunking import DEFAULT_STRATEGY
 from rag.demo import DEMO_COLLECTION, DEMO_DIR, QUESTIONS_PATH
 from rag.demo import calibrate as demo_calibrate
+from rag.demo import demo_embedder
 from rag.errors import LLMError, RagError
 from rag.evaluate.questions import load_questions
 from rag.answer.retrieve import retrieve
@@ -47,15 +48,26 @@ def load_demo_button(settings: Any, store: Any) -> None:
         return
     st.info(t("ask.empty", name=escape_link_text(settings.collection)))
     if st.button(t("ask.load_demo"), type="primary", icon=":material/library_books:", key="load_demo"):
-        report = indexing.run(list(iter_folder(DEMO_DIR)), settings, store, DEMO_COLLECTION, DEFAULT_STRATEGY)
-        if report is not None and report.ok:
+        _load_demo(settings, store)
+
+
+def _load_demo(settings: Any, store: Any) -> None:
+    """Index and calibrate the demo; the shipped vectors stand in for the bundled model's when
+    they fit (rag.demo.vectors), so that this takes seconds, not minutes."""
+    embedder = indexing.embedder_or_error(settings, store.collection_info(DEMO_COLLECTION))
+    if embedder is None:
+        return
+    embedder = demo_embedder(embedder)
+    report = indexing.run(list(iter_folder(DEMO_DIR)), settings, store, DEMO_COLLECTION, DEFAULT_STRATEGY,
+                          embedder=embedder)
+    if report is not None:
+        if report.ok:
             with st.spinner(t("ask.calibrating")):
-                demo_calibrate(store, resources.embedder_for(settings, store.collection_info(DEMO_COLLECTION)))
+                demo_calibrate(store, embedder)
             resources.refresh_status()
             st.session_state[resources.NEXT_COLLECTION] = DEMO_COLLECTION
             st.rerun()
-        if report is not None:
-            indexing.show_report(report)
+        indexing.show_report(report)
 
 
 def new_conversation_button() -> None:
