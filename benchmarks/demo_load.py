@@ -31,7 +31,7 @@ def one_run(shipped: bool, threads: int) -> dict:
     started = time.perf_counter()
     from rag.demo import DEMO_COLLECTION, load_demo
     from rag.embeddings.embedded import EmbeddedEmbedder
-    from rag.index.store import Store
+    from rag.store.store import Store
 
     imported = time.perf_counter() - started
     with temp_data_dir("demo-load") as data_dir:

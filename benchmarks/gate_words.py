@@ -16,7 +16,7 @@ from collections import Counter
 from pathlib import Path
 from _common import CNIL_DIR, CNIL_QUESTIONS, DOCS_FR, corpus_path, load_documents
 from rag.chunking import make_chunker
-from rag.index.terms import chunk_terms, question_words, question_keys
+from rag.store.terms import chunk_terms, question_words, question_keys
 from rag.answer.gate import signals_from
 from rag.evaluate.questions import load_questions
 from rag.demo import DEMO_DIR, QUESTIONS_PATH

@@ -4,7 +4,7 @@
 
 Three measurements on the docs-fr corpus (French Windows Server documentation):
 
-1. pipeline: `rag.index.ingest.ingest` over the whole corpus with an instant hash embedder, so what is
+1. pipeline: `rag.ingest.run.ingest` over the whole corpus with an instant hash embedder, so what is
    timed is chunking, BM25 sparse vectors, payloads and the embedded Qdrant writes (chunks/s,
    median of --runs runs per strategy), with a per-stage breakdown and the cost of a re-run
    where every document is unchanged.
@@ -49,9 +49,9 @@ from _common import (  # noqa: E402
 )
 
 from rag.chunking import DEFAULT_STRATEGY, STRATEGIES, make_chunker  # noqa: E402
-from rag.index.ingest import ingest  # noqa: E402
-from rag.index.sparse import sparse_vector  # noqa: E402
-from rag.index.store import PointRecord, Store, point_id  # noqa: E402
+from rag.ingest.run import ingest  # noqa: E402
+from rag.store.sparse import sparse_vector  # noqa: E402
+from rag.store.store import PointRecord, Store, point_id  # noqa: E402
 
 OUT = RESULTS / "ingest.json"
 SAMPLE_CHUNKS = 48

@@ -51,11 +51,11 @@ from _common import (  # noqa: E402
 from rag.answer.pipeline import ask  # noqa: E402
 from rag.demo import DEMO_DIR, QUESTIONS_PATH  # noqa: E402
 from rag.embeddings.embedded import EmbeddedEmbedder  # noqa: E402
-from rag.index.ingest import ingest  # noqa: E402
-from rag.answer.llm import LLMClient  # noqa: E402
+from rag.ingest.run import ingest  # noqa: E402
+from rag.servers.chat import LLMClient  # noqa: E402
 from rag.evaluate.questions import load_questions  # noqa: E402
 from rag.sources.files import iter_folder  # noqa: E402
-from rag.index.store import Store  # noqa: E402
+from rag.store.store import Store  # noqa: E402
 
 OUT = RESULTS / "load.json"
 COLLECTION = "blog"

@@ -53,9 +53,9 @@ from rag.config import Settings  # noqa: E402
 from rag.demo import DEMO_DIR, QUESTIONS_PATH  # noqa: E402
 from rag.embeddings.embedded import EmbeddedEmbedder  # noqa: E402
 from rag.evaluate.runner import run_eval  # noqa: E402
-from rag.index.ingest import ingest  # noqa: E402
+from rag.ingest.run import ingest  # noqa: E402
 from rag.evaluate.questions import load_questions  # noqa: E402
-from rag.index.store import Store  # noqa: E402
+from rag.store.store import Store  # noqa: E402
 
 TOP_K = 6
 CONTEXT = Settings().retrieve_options()  # RAG_PER_DOCUMENT, RAG_EXPAND_CHARS defaults; no reranker

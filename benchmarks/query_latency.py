@@ -45,7 +45,7 @@ from rag.demo import QUESTIONS_PATH  # noqa: E402
 from rag.embeddings.embedded import MODEL_ID as EMBEDDED_MODEL_ID, EmbeddedEmbedder  # noqa: E402
 from rag.evaluate.questions import load_questions  # noqa: E402
 from rag.answer.retrieve import retrieve  # noqa: E402
-from rag.index.store import Store  # noqa: E402
+from rag.store.store import Store  # noqa: E402
 
 OUT = RESULTS / "query_latency.json"
 SIZES = (1_000, 10_000)

@@ -45,10 +45,10 @@ import numpy as np  # noqa: E402
 
 from rag.answer.retrieve import retrieve  # noqa: E402
 from rag.embeddings.embedded import EmbeddedEmbedder  # noqa: E402
-from rag.index.ingest import ingest  # noqa: E402
-from rag.index.sparse import sparse_query, tokenize  # noqa: E402
-from rag.index.store import Store  # noqa: E402
-from rag.index.terms import term_key  # noqa: E402
+from rag.ingest.run import ingest  # noqa: E402
+from rag.store.sparse import sparse_query, tokenize  # noqa: E402
+from rag.store.store import Store  # noqa: E402
+from rag.store.terms import term_key  # noqa: E402
 
 DEPTH = 24  # what retrieve() asks the fusion for before the per-article cap keeps 6
 

@@ -61,14 +61,14 @@ from _common import (  # noqa: E402
 from rag.chunking import DEFAULT_STRATEGY, make_chunker  # noqa: E402
 from rag.demo import QUESTIONS_PATH  # noqa: E402
 from rag.embeddings.embedded import MODEL_ID as EMBEDDED_MODEL_ID, EmbeddedEmbedder  # noqa: E402
-from rag.index import edge_store  # noqa: E402
-from rag.index.point_payload import point_payload  # noqa: E402
-from rag.index.versions import build_key  # noqa: E402
-from rag.index.points import PointRecord, point_id  # noqa: E402
-from rag.index.server_store import QdrantClientBackend  # noqa: E402
-from rag.index.sparse import sparse_query, sparse_vector  # noqa: E402
-from rag.index.terms import TERMS_FIELD  # noqa: E402
-from rag.index.store import Store  # noqa: E402
+from rag.store import edge_store  # noqa: E402
+from rag.ingest.point_payload import point_payload  # noqa: E402
+from rag.ingest.versions import build_key  # noqa: E402
+from rag.store.points import PointRecord, point_id  # noqa: E402
+from rag.store.server_store import QdrantClientBackend  # noqa: E402
+from rag.store.sparse import sparse_query, sparse_vector  # noqa: E402
+from rag.store.terms import TERMS_FIELD  # noqa: E402
+from rag.store.store import Store  # noqa: E402
 from rag.evaluate.questions import load_questions  # noqa: E402
 from rag.answer.retrieve import retrieve  # noqa: E402
 

@@ -123,7 +123,7 @@ class Settings:
 
     def retrieve_options(self) -> dict[str, object]:
         """The context settings as rag.answer.retrieve.retrieve keywords (the reranker when set)."""
-        from rag.answer.rerank import Reranker
+        from rag.servers.rerank import Reranker
 
         return {"per_document": self.per_document or None, "expand_chars": max(0, self.expand_chars),
                 "reranker": Reranker.from_settings(self)}

@@ -6,10 +6,10 @@ from typing import Any
 
 from rag.config import Settings
 from rag.errors import RagError
-from rag.answer.llm import LLMClient
+from rag.servers.chat import LLMClient
 from rag.redact import strip_userinfo
-from rag.index.points import shown_time
-from rag.index.store import Store
+from rag.store.points import shown_time
+from rag.store.store import Store
 from rag.enrich import built_mode
 from rag.i18n import t, tn
 from rag.i18n.numbers import decimal, integer

@@ -109,7 +109,7 @@ def test_no_secret_in_any_output_log_or_results_file(setup, lmstudio, data_dir, 
 
 
 def test_chat_server_errors_never_carry_the_key(lmstudio):
-    from rag.answer.llm import LLMClient
+    from rag.servers.chat import LLMClient
 
     lmstudio.force_error = (403, {"error": f"forbidden for Authorization: Bearer {LLM_KEY}"})
     client = LLMClient(lmstudio.url, api_key=LLM_KEY)

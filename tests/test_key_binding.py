@@ -8,7 +8,7 @@ import json
 from rag.cli.main import main
 from rag.config import Settings
 from rag.embeddings.resolve import resolve_embedder
-from rag.answer.llm import LLMClient
+from rag.servers.chat import LLMClient
 from rag.status import gather_status
 from tests.fixtures.net import free_port
 

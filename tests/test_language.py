@@ -19,7 +19,7 @@ import pytest
 
 from rag import i18n
 from rag.errors import LLMError
-from rag.answer.llm import LLMClient
+from rag.servers.chat import LLMClient
 
 RAG = Path(sys.executable).with_name("rag")  # the console script of this environment
 DOWN = "http://127.0.0.1:9/v1"  # nothing listens on the discard port

@@ -25,7 +25,7 @@ from rag.answer.citations import parse_citations
 from rag.markdown_structure import heading_text, strip_closing_sequence
 from rag.sources.files import first_h1
 from rag.sources.html import html_to_markdown
-from rag.index.sparse import sparse_vector
+from rag.store.sparse import sparse_vector
 from tests.chunking.test_chunking_invariants import check_common, check_concatenates
 from ui.present.answer import demote_headings
 from ui.present.safe_markdown import _escape_angles, _REFERENCE, code_spans, sanitize_markdown

@@ -8,9 +8,9 @@ import streamlit as st
 
 from rag.documents import Document, Problem
 from rag.errors import RagError
-from rag.index.ingest import ingest
-from rag.index.ingest_report import IngestProgress, IngestReport
-from rag.index.progress import format_progress
+from rag.ingest.run import ingest
+from rag.ingest.report import IngestProgress, IngestReport
+from rag.ingest.progress import format_progress
 from ui.present.safe_markdown import escape_link_text
 from ui import enrichment_view, lang
 from ui import resources

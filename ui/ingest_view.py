@@ -14,8 +14,8 @@ from rag.demo import DEMO_DIR
 from rag.documents import Document, Problem
 from rag.embeddings import curl
 from rag.errors import RagError
-from rag.index.strategy_choice import settings_mismatch
-from rag.index.replacements import hold_back, replacements
+from rag.ingest.strategy_choice import settings_mismatch
+from rag.ingest.replacements import hold_back, replacements
 from rag.redact import strip_userinfo
 from rag.sources.files import iter_folder
 from rag.sources.wordpress import WordPressSource

@@ -15,10 +15,10 @@ from rag import access
 from rag.config import Settings, normalize_base_url
 from rag.embeddings.resolve import embedder_for_collection, resolve_embedder
 from rag.errors import ConfigError, RagError, StoreError
-from rag.answer.llm import LLMClient
+from rag.servers.chat import LLMClient
 from rag import status as rag_status
 from rag.status import gather_status
-from rag.index.store import Store
+from rag.store.store import Store
 from ui import lang
 from rag.i18n import current
 from ui.i18n import t

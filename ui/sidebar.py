@@ -9,10 +9,10 @@ import streamlit as st
 from rag.config import normalize_base_url
 from rag.errors import ConfigError
 from rag.redact import strip_userinfo
-from rag.index.collection_size import embedded_size_note
+from rag.store.collection_size import embedded_size_note
 from rag.answer.retrieve import RETRIEVAL_MODES
 from ui.present.safe_markdown import escape_link_text
-from rag.index.store import Store
+from rag.store.store import Store
 from rag.answer.threshold import default_threshold
 from ui import lang
 from ui import resources

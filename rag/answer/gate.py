@@ -5,7 +5,7 @@ Signals, measured per question (benchmarks/README.md, "The answerability gate"):
 - `cosine`: the best dense cosine among the retrieved passages (the threshold of old);
 - `coverage`: the IDF-weighted share of the question's words that occur somewhere in the
   collection the reader may see (a plain word by the most frequent of its inflected forms,
-  rag.index.terms.word_forms: "purgent" is known when chunks hold "purger"). Off-topic questions
+  rag.store.terms.word_forms: "purgent" is known when chunks hold "purger"). Off-topic questions
   name things the blog never mentions; the cosine cannot see that, the collection's vocabulary can;
 - `unknown_names`: the question's named things (Okta, S/4HANA, 0x80090308) that no chunk holds;
 - `passage_coverage`: the same share within the retrieved passages only (reported, not used:
@@ -25,8 +25,8 @@ from typing import Any, Mapping, Sequence
 
 from rag.answer.threshold import COLLECTION, MODEL_DEFAULT, SETTING, default_threshold
 from rag.i18n.numbers import decimal
-from rag.index.filters import Where, match
-from rag.index.terms import TERMS_FIELD, TERMS_VERSION, QuestionWord, passage_keys, question_keys, question_words
+from rag.store.filters import Where, match
+from rag.store.terms import TERMS_FIELD, TERMS_VERSION, QuestionWord, passage_keys, question_keys, question_words
 from datetime import UTC
 
 # The cosine floor's default is the embedding model's (rag.threshold: scores are not comparable

@@ -387,9 +387,9 @@ def ask(
     from rag.config import Settings
     from rag.embeddings.resolve import embedder_for_collection
     from rag.answer.gate import gate_for
-    from rag.answer.llm import LLMClient
+    from rag.servers.chat import LLMClient
     from rag.answer.retrieve import retrieve
-    from rag.index.store import Store
+    from rag.store.store import Store
 
     settings = settings or Settings.from_env()
     collection = collection or settings.collection

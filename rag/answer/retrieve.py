@@ -14,10 +14,10 @@ from typing import Any, Sequence
 from rag.i18n import t
 from rag.i18n.numbers import integer
 from rag.answer.context import cap_per_document, expand, neighbours_from_store
-from rag.answer.rerank import RERANK_CANDIDATES, rerank_passages
+from rag.servers.rerank import RERANK_CANDIDATES, rerank_passages
 from rag.errors import RagError, StoreError
-from rag.index.sparse import check_sparse_version, sparse_query
-from rag.index.store import Hit, Store
+from rag.store.sparse import check_sparse_version, sparse_query
+from rag.store.store import Hit, Store
 
 RETRIEVAL_MODES = ("auto", "dense", "hybrid")
 # A question, even with a pasted error message, fits in this; far longer is a pasted document,
@@ -96,7 +96,7 @@ def retrieve(
     None = no filter. `candidates`: how many each hybrid branch proposes before fusion.
     `per_document`: at most that many passages of one document (rag.context); `expand_chars`:
     grow the passages by their neighbouring chunks, that many characters in all. `reranker`
-    (rag.answer.rerank.Reranker): RERANK_CANDIDATES passages are proposed, its order keeps the best.
+    (rag.servers.rerank.Reranker): RERANK_CANDIDATES passages are proposed, its order keeps the best.
     """
     wanted = top_k if per_document is None else max(top_k * 4, 20)
     if reranker is not None:

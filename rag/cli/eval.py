@@ -153,7 +153,7 @@ def run(args: argparse.Namespace) -> int:
     questions = load_questions(args.questions)
     collection = args.collection or settings.collection
 
-    from rag.index.store import Store
+    from rag.store.store import Store
 
     store = Store(settings)
     label = f"{collection}-vs-{args.compare}" if args.compare else collection

@@ -15,15 +15,15 @@ from rag.config import Settings
 from rag.embeddings.resolve import embedder_for_collection
 from rag.enrich import MODES as ENRICH_MODES
 from rag.enrich import make_enricher, resolve_enrichment
-from rag.index.ingest import ingest
-from rag.index.strategy_choice import resolve_strategy, settings_text
-from rag.index.progress import ProgressPrinter
+from rag.ingest.run import ingest
+from rag.ingest.strategy_choice import resolve_strategy, settings_text
+from rag.ingest.progress import ProgressPrinter
 from rag.redact import strip_userinfo
 from rag.sources import is_url, open_source
 from rag.sources.wordpress import WordPressSource
 from rag.sources.limits import DEFAULT_MAX_DOC_MB, MAX_DOC_MB_ENV, max_document_bytes
 from rag.sources.wordpress import KNOWN_TYPES, parse_types
-from rag.index.store import Store
+from rag.store.store import Store
 
 
 class _SiteListing:

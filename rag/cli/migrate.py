@@ -11,8 +11,8 @@ from pathlib import Path
 from rag.config import Settings
 from rag.errors import StoreError
 from rag.i18n import t
-from rag.index.migrate import copy_collection
-from rag.index.store import Store
+from rag.store.migrate import copy_collection
+from rag.store.store import Store
 from rag.redact import redact, strip_userinfo
 
 

@@ -14,7 +14,7 @@ from rag.chunking.stats import first_line, summarize, warnings_text
 from rag.documents import Document
 from rag.i18n import t, tn
 from rag.i18n.numbers import decimal, integer
-from rag.index.strategy_choice import settings_text
+from rag.ingest.strategy_choice import settings_text
 from rag.sources import load_one
 from rag.sources.limits import DEFAULT_MAX_DOC_MB, MAX_DOC_MB_ENV, max_document_bytes
 

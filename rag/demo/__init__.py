@@ -61,7 +61,7 @@ def load_demo(store: Any, embedder: Any, *, use_shipped: bool = True, progress: 
     calibrate the collection; with `use_shipped`, the shipped vectors stand in for the model's
     wherever model, strategy, settings and text are the same."""
     from rag.chunking import DEFAULT_STRATEGY
-    from rag.index.ingest import ingest
+    from rag.ingest.run import ingest
     from rag.sources.files import iter_folder
 
     used = demo_embedder(embedder) if use_shipped else embedder

@@ -225,7 +225,7 @@ def regenerate(path: Path = VECTORS_PATH, threads: int | None = None, articles: 
     from rag.config import Settings
     from rag.demo import load_demo
     from rag.embeddings.embedded import EmbeddedEmbedder
-    from rag.index.store import Store
+    from rag.store.store import Store
 
     recorder = RecordingEmbedder(EmbeddedEmbedder(threads))
     with tempfile.TemporaryDirectory(prefix="rag-demo-vectors-") as folder:

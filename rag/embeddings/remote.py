@@ -17,7 +17,7 @@ from rag.embeddings.base import Embedder, label_for
 from rag.redact import redact, strip_userinfo
 from rag.embeddings.prefixes import prefixes_for
 from rag.errors import EmbeddingError
-from rag.server_models import LIST_TIMEOUT, OPENAI, ModelListError, ServerModels, list_models, read_models
+from rag.servers.models import LIST_TIMEOUT, OPENAI, ModelListError, ServerModels, list_models, read_models
 
 # How servers say an input does not fit (LM Studio: "n_keep >= n_ctx"; llama.cpp; OpenAI).
 _TOO_LONG = re.compile(

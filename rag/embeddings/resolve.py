@@ -12,7 +12,7 @@ from rag.embeddings.embedded import EmbeddedEmbedder
 from rag.embeddings.remote import OpenAIEmbedder, embedding_server
 from rag.errors import EmbeddingError
 from rag.redact import strip_userinfo
-from rag.server_models import LMSTUDIO
+from rag.servers.models import LMSTUDIO
 
 EMBEDDED = "embedded"
 PROBE_TIMEOUT = 2.0  # auto mode: a server that does not answer this fast is taken as absent

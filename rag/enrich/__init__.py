@@ -137,7 +137,7 @@ def make_enricher(mode: str | None, settings: Any = None, llm: Any = None, langu
     settings = settings if settings is not None else Settings.from_env()
     owns_llm = llm is None
     if llm is None:
-        from rag.answer.llm import LLMClient
+        from rag.servers.chat import LLMClient
 
         llm = LLMClient.from_settings(settings)
     try:

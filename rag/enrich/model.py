@@ -18,7 +18,7 @@ from rag.chunking.base import Chunk
 from rag.documents import Document
 from rag.enrich.cache import ContextCache, cache_key
 from rag.errors import RagError
-from rag.answer.llm import ContextOverflow
+from rag.servers.chat import ContextOverflow
 from rag.answer.prompts import detect_language
 
 PROMPT_VERSION = "1"

@@ -303,7 +303,7 @@ def unknown_sources(store: Any, collection: str, questions: Sequence[Question],
 
     Such questions can never be hits, whatever the chunking: worth saying before reading hit@k.
     """
-    from rag.index.filters import Where, both, match, readable_by
+    from rag.store.filters import Where, both, match, readable_by
 
     urls = sorted({u for q in questions if q.in_base for u in q.accepted_urls})
     missing = []
@@ -481,7 +481,7 @@ def write_comparison(comparison: Mapping[str, Any], out_dir: str | Path) -> Path
 def make_answer_fn(settings: Settings, threshold_source: str = "setting", llm: Any = None) -> AnswerFn:
     """Answers through rag.answer.pipeline, from the passages the runner already retrieved."""
     from rag.answer.pipeline import answer_passages
-    from rag.answer.llm import LLMClient
+    from rag.servers.chat import LLMClient
     from rag.answer.threshold import default_threshold
 
     client = llm if llm is not None else LLMClient.from_settings(settings)

@@ -13,7 +13,7 @@ from typing import Any, Mapping, Sequence
 from rag.i18n import t
 from rag.config import Settings
 from rag.errors import RagError
-from rag.index.points import shown_time
+from rag.store.points import shown_time
 
 RESULTS_FILE = "results.json"
 CSV_FILE = "results.csv"

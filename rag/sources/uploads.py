@@ -56,7 +56,7 @@ def documents_from_uploads(files: Sequence[tuple[str, bytes]]) -> list[Document 
     for item in items:
         if isinstance(item, Document):
             # An upload is its own source: replacing a document indexed from a folder or a site
-            # under the same name needs a confirmation (rag.index.replacements).
+            # under the same name needs a confirmation (rag.ingest.replacements).
             item.source = UPLOAD_SOURCE
         # A temporary file's date says nothing: without a front matter date, the content hash
         # alone decides whether a re-upload changed.

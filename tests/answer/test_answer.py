@@ -8,7 +8,7 @@ import re
 import pytest
 
 from rag.answer.pipeline import AskResult, answer_passages, decide, finalize, prepare
-from rag.answer.llm import LLMClient
+from rag.servers.chat import LLMClient
 from rag.answer.prompts import REFUSALS, build_messages, detect_language, load_system_prompt
 from rag.answer.retrieve import Passage
 from rag.answer.threshold import resolve_threshold

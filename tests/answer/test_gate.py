@@ -17,10 +17,10 @@ from rag.evaluate.runner import run_eval
 from rag.answer.gate import (
     LOW_COSINE, UNKNOWN_NAMES, GateParams, decide, explain, gate, resolve_params, save_calibration, signals_from,
 )
-from rag.index.ingest import ingest
+from rag.ingest.run import ingest
 from rag.evaluate.questions import load_questions
-from rag.index.store import Store
-from rag.index.terms import question_words
+from rag.store.store import Store
+from rag.store.terms import question_words
 
 ARTICLES = {
     "ldaps": ("Activer LDAPS sur un contrôleur de domaine",

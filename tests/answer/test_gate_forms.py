@@ -15,8 +15,8 @@ from rag.demo import DEMO_DIR
 from rag.embeddings.embedded import EmbeddedEmbedder
 from rag.evaluate.questions import load_questions
 from rag.evaluate.runner import run_eval
-from rag.index.ingest import ingest
-from rag.index.store import Store
+from rag.ingest.run import ingest
+from rag.store.store import Store
 from rag.sources.files import iter_folder
 
 ARTICLES = ("kerberos-klist.md", "kerberos-erreurs.md", "ldap-bind-80090308.md")

@@ -22,7 +22,7 @@ import pytest
 
 from rag.answer.pipeline import answer_passages
 from rag.errors import LLMError
-from rag.answer.llm import ContextOverflow, LLMClient
+from rag.servers.chat import ContextOverflow, LLMClient
 from rag.answer.retrieve import Passage
 from tests.fixtures.net import free_port, stop_process, wait_until_up
 

@@ -9,13 +9,13 @@ from typing import Any, Iterator
 
 import pytest
 
-from rag.answer.rerank import RERANK_CANDIDATES, Reranker, RerankError
+from rag.servers.rerank import RERANK_CANDIDATES, Reranker, RerankError
 from rag.answer.retrieve import retrieve
 from rag.config import Settings
 from rag.documents import Document
 from rag.embeddings.embedded import EmbeddedEmbedder
-from rag.index.ingest import ingest
-from rag.index.store import Store
+from rag.ingest.run import ingest
+from rag.store.store import Store
 from tests.fixtures.net import free_port, start_http_server, stop_http_server
 
 TOPICS = ["Kerberos", "LDAPS", "certificats", "DNS", "GPO", "LAPS", "NTLM", "TLS", "SPN", "gMSA", "RC4", "AES"]

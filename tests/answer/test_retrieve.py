@@ -8,9 +8,9 @@ from rag.config import Settings
 from rag.documents import Document
 from rag.embeddings.embedded import EmbeddedEmbedder
 from rag.errors import StoreError
-from rag.index.ingest import ingest
+from rag.ingest.run import ingest
 from rag.answer.retrieve import QuestionError, retrieve
-from rag.index.store import Store
+from rag.store.store import Store
 
 ARTICLES = {
     "tls-schannel": (

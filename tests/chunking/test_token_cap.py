@@ -8,8 +8,8 @@ from rag.chunking.token_cap import cap_tokens
 from rag.config import Settings
 from rag.documents import Document
 from rag.embeddings.embedded import EmbeddedEmbedder
-from rag.index.ingest import ingest
-from rag.index.store import Store
+from rag.ingest.run import ingest
+from rag.store.store import Store
 
 # One long section of dense identifiers: about 2,000 characters, far more than 512 tokens.
 LINES = "\n".join(f"- HKLM\\SYSTEM\\CurrentControlSet\\Control\\Lsa\\Kerberos\\Parameters\\Key{i:03d} = 0x{i:08X}"

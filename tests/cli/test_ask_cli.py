@@ -100,7 +100,7 @@ def test_ask_with_lm_studio_down_shows_passages_and_the_reason(collection, lmstu
 def test_the_collections_calibrated_threshold_applies_unless_one_is_given(collection, index_dir, tmp_path,
                                                                           lmstudio, monkeypatch, capsys):
     from rag.config import Settings
-    from rag.index.store import Store
+    from rag.store.store import Store
 
     shutil.copytree(index_dir, tmp_path / "data")
     monkeypatch.setenv("RAG_DATA_DIR", str(tmp_path / "data"))

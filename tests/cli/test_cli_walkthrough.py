@@ -11,7 +11,7 @@ import pytest
 
 from rag.cli.main import main
 from rag.config import Settings
-from rag.index.store import Store
+from rag.store.store import Store
 from tests.evaluate.eval_corpus import DOCS, QUESTIONS_JSONL
 
 

@@ -14,7 +14,7 @@ from rag.config import Settings
 from rag.embeddings.embedded import EmbeddedEmbedder
 from rag.evaluate.runner import CONTRACT_SUMMARY_KEYS, LLM_SUMMARY_KEYS
 from rag.evaluate.runs import list_runs
-from rag.index.store import Store
+from rag.store.store import Store
 from tests.evaluate.eval_corpus import QUESTIONS_JSONL, build_collection
 
 QUESTION_KEYS = {"id", "question", "expected_source", "expected_answer", "in_base", "category", "also_in",

@@ -11,7 +11,7 @@ import pytest
 
 from rag.cli.main import main
 from rag.config import Settings
-from rag.index.store import Store
+from rag.store.store import Store
 
 ARTICLES = {
     "kerberos.md": "---\ntitle: Kerberos et RC4\n---\n\n## Pourquoi\n\nRC4 est obsolète.\n\n## Comment\n\n"

@@ -9,7 +9,7 @@ import pytest
 
 from rag.cli.main import main
 from rag.config import Settings
-from rag.index.store import Store
+from rag.store.store import Store
 from tests.fixtures.files import write_file
 
 ARTICLE = (

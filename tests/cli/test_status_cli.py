@@ -8,9 +8,9 @@ from rag.cli.main import main
 from rag.config import Settings
 from rag.documents import Document
 from rag.embeddings.remote import OpenAIEmbedder
-from rag.index.ingest import ingest
+from rag.ingest.run import ingest
 from rag.status import gather_status
-from rag.index.store import Store
+from rag.store.store import Store
 
 
 def _index(data_dir, server) -> None:

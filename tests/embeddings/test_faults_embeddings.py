@@ -11,9 +11,9 @@ import pytest
 from rag.config import Settings
 from rag.documents import Document
 from rag.embeddings.remote import OpenAIEmbedder
-from rag.index.ingest import ingest
-from rag.index.ingest_report import IngestProgress
-from rag.index.store import Store
+from rag.ingest.run import ingest
+from rag.ingest.report import IngestProgress
+from rag.store.store import Store
 from tests.fixtures.embeddings_server import FakeEmbeddingsServer, _handler
 from tests.fixtures.net import start_http_server, stop_http_server
 

@@ -21,7 +21,7 @@ from rag.enrich import (
 )
 from rag.enrich.lead import lead_paragraph
 from rag.errors import ConfigError
-from rag.answer.llm import LLMClient
+from rag.servers.chat import LLMClient
 from rag.sources.files import load_file
 
 ARTICLE = Document(

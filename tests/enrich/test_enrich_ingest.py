@@ -10,7 +10,7 @@ import pytest
 
 from rag.cli.main import main
 from rag.config import Settings
-from rag.index.store import Store
+from rag.store.store import Store
 from tests.fixtures.files import write_file
 
 ARTICLE = (
@@ -112,7 +112,7 @@ def test_the_model_modes_refuse_clearly_without_a_chat_model(folder, fake_embedd
 def test_progress_counts_the_tokens_chunk_by_chunk(folder, fake_embeddings_env, lmstudio, data_dir):
     from rag.embeddings.remote import OpenAIEmbedder
     from rag.enrich import make_enricher
-    from rag.index.ingest import ingest
+    from rag.ingest.run import ingest
     from rag.sources import open_source
 
     settings = Settings(data_dir=data_dir, llm_url=lmstudio.url)

@@ -62,7 +62,7 @@ QUESTIONS_JSONL = "\n".join(
 
 
 def build_collection(store, embedder, name: str, strategy: str = "sections") -> None:
-    from rag.index.ingest import ingest
+    from rag.ingest.run import ingest
 
     report = ingest(list(DOCS), store, embedder, name, strategy=strategy)
     assert report.ok, report.summary()

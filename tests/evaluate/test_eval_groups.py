@@ -13,8 +13,8 @@ from rag.evaluate.questions import parse_jsonl
 from rag.evaluate.runner import run_eval
 from rag.evaluate.runs import list_runs, new_run_dir, write_results
 from rag.evaluate.runs import visible_to
-from rag.index.ingest import ingest
-from rag.index.store import Store
+from rag.ingest.run import ingest
+from rag.store.store import Store
 from tests.evaluate.eval_corpus import DOCS
 
 QUESTIONS = parse_jsonl(

@@ -11,10 +11,10 @@ import pytest
 from rag.cli.main import main
 from rag.config import Settings
 from rag.errors import QuestionSetError
-from rag.index.ingest import ingest
+from rag.ingest.run import ingest
 from rag.embeddings.remote import OpenAIEmbedder
 from rag.evaluate.questions import MAX_QUESTION_CHARS, parse_jsonl
-from rag.index.store import Store
+from rag.store.store import Store
 from tests.evaluate.eval_corpus import DOCS
 
 QUESTIONS = [

@@ -17,7 +17,7 @@ from rag.evaluate.runner import CONTRACT_SUMMARY_KEYS, compare, replay, run_eval
 from rag.evaluate.runs import list_runs, load_run, new_run_dir, record_history, write_results
 from rag.evaluate.questions import parse_jsonl
 from rag.answer.retrieve import Passage
-from rag.index.store import Store
+from rag.store.store import Store
 from tests.evaluate.eval_corpus import QUESTIONS_JSONL, build_collection
 
 QUESTION_KEYS = {"id", "question", "expected_source", "expected_answer", "in_base", "category", "also_in",
@@ -248,7 +248,7 @@ def test_evaluate_names_a_missing_collection(tiny_index):
 def test_a_run_whose_chat_model_was_down_compares_with_no_answer_measures(lmstudio, tmp_path):
     """Bug: `rag eval --compare` with LM Studio down printed 'answer contains expected: 0% -> 0%
     (same)' and the gate's refusals as the model's, under the line that said no answer was written."""
-    from rag.answer.llm import LLMClient
+    from rag.servers.chat import LLMClient
     from rag.evaluate.runner import make_answer_fn
 
     lmstudio.answer = "Lancez klist purge [1]."

@@ -14,7 +14,7 @@ import pytest
 
 from rag.cli.main import main
 from rag.config import Settings
-from rag.index.store import Store
+from rag.store.store import Store
 
 
 def _points(data_dir: Path) -> list[dict]:

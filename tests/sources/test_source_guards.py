@@ -18,7 +18,7 @@ from rag.errors import SourceError
 from rag.sources import load_one
 from rag.sources.access_rule import effective_access
 from rag.sources.files import iter_folder
-from rag.index.store import Store
+from rag.store.store import Store
 from tests.fixtures.files import write_file
 
 BODY = "## Procédure\n\nLa rotation du compte krbtgt se fait en deux temps, à dix heures d'écart.\n"
@@ -163,7 +163,7 @@ def test_a_link_leaving_the_folder_that_an_earlier_run_indexed_is_removed(tmp_pa
     # What an earlier version stored: the target's text under the link's name, public.
     store = Store(Settings(data_dir=data_dir))
     from rag.embeddings.resolve import embedder_for_collection
-    from rag.index.ingest import ingest
+    from rag.ingest.run import ingest
 
     embedder, _ = embedder_for_collection(Settings.from_env(), None)
     ingest([Document(url="passwd.md", title="passwd", markdown="root:x:0:0:root:/root:/bin/bash")],

@@ -234,7 +234,7 @@ def test_the_demo_loads_into_its_own_calibrated_collection(app_env_empty):
     sidebar = texts(at.sidebar.caption)
     assert "strategy markdown" in sidebar and "(calibrated)" in sidebar
     from rag.config import Settings
-    from rag.index.store import Store
+    from rag.store.store import Store
 
     store = Store(Settings.from_env())
     try:

@@ -7,7 +7,7 @@ from __future__ import annotations
 from streamlit.testing.v1 import AppTest
 
 from rag.config import Settings
-from rag.index.store import Store
+from rag.store.store import Store
 from tests.fixtures.apptest import open_page, table_with
 
 ARTICLE = (b"---\ntitle: Tickets Kerberos\n---\n\nCet article montre comment lister et purger les tickets "

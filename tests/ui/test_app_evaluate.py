@@ -14,8 +14,8 @@ from rag.documents import Document
 from rag.embeddings.embedded import EmbeddedEmbedder
 from rag.evaluate.report import format_summary
 from rag.evaluate.runs import list_runs
-from rag.index.ingest import ingest
-from rag.index.store import Store
+from rag.ingest.run import ingest
+from rag.store.store import Store
 from tests.evaluate.eval_corpus import QUESTIONS_JSONL, build_collection
 from tests.fixtures.apptest import open_page, table_with
 from ui.present import evaluation

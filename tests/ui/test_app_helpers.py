@@ -22,7 +22,7 @@ from ui.present import evaluation
 from ui.present.charts import calibration_chart, score_chart
 from ui.present.documents import chunk_rows, document_rows, stats_rows, warning_block
 from rag.embeddings.curl import curl_command, endpoint, request_body, suggested_model
-from rag.server_models import LMSTUDIO, ModelInfo, ServerModels
+from rag.servers.models import LMSTUDIO, ModelInfo, ServerModels
 from rag.chunking.preview import preview
 from rag.sources import load_one
 from tests.fixtures.net import start_http_server, stop_http_server

@@ -7,7 +7,7 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from rag.config import Settings
-from rag.index.store import Store
+from rag.store.store import Store
 from tests.fixtures.apptest import open_page, table_with
 
 STRATEGIES = ["recursive", "sections", "sections_min_max", "markdown"]

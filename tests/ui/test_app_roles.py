@@ -13,8 +13,8 @@ from streamlit.testing.v1 import AppTest
 from rag.config import Settings
 from rag.documents import Document
 from rag.embeddings.embedded import EmbeddedEmbedder
-from rag.index.ingest import ingest
-from rag.index.store import Store
+from rag.ingest.run import ingest
+from rag.store.store import Store
 from tests.ui.test_app_access import AUTH
 from ui.i18n import CATALOGUES
 

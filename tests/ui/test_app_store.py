@@ -14,7 +14,7 @@ HOLD = (
     "import sys\n"
     "from pathlib import Path\n"
     "from rag.config import Settings\n"
-    "from rag.index.store import Store\n"
+    "from rag.store.store import Store\n"
     "Store(Settings(data_dir=Path(sys.argv[1]))).list_collections()\n"
     "print('ready', flush=True)\n"
     "sys.stdin.read()\n"

@@ -7,8 +7,8 @@ One module a stage; `merge` refuses a key defined twice.
 """
 
 from rag.i18n import merge
-from rag.i18n.en import cli, cli_help, sources, embeddings, index, answer, evaluate
+from rag.i18n.en import cli, cli_help, sources, embeddings, index, answer, evaluate, journal
 
 TEXT: dict[str, str] = merge(
-    cli.TEXT, cli_help.TEXT, sources.TEXT, embeddings.TEXT, index.TEXT, answer.TEXT, evaluate.TEXT
+    cli.TEXT, cli_help.TEXT, sources.TEXT, embeddings.TEXT, index.TEXT, answer.TEXT, evaluate.TEXT, journal.TEXT
 )

@@ -1,7 +1,7 @@
 """Answering: the chat server, retrieval, reranking, the prompt's budget; settings, access, enrichment."""
 
 TEXT: dict[str, str] = {
-    # rag/answer/llm.py: the chat server
+    # rag/servers/chat.py: the chat server
     "llm.unreachable": (
         "The chat server at {url} is not reachable ({error}). Start LM Studio's local server (Developer "
         "tab, or `lms server start`) or set RAG_LLM_URL to the right address."

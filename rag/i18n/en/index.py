@@ -1,7 +1,7 @@
 """The index: ingestion's report and progress, the store, its collections, migration."""
 
 TEXT: dict[str, str] = {
-    # rag/index: ingestion's report, progress and warnings
+    # rag/ingest: ingestion's report, progress and warnings
     "index.size_note": (
         "the collection holds {points} chunks, more than the {limit} the embedded store was measured "
         "with (benchmarks/README.md): it keeps working, but a Qdrant server (RAG_QDRANT_URL, `rag "
@@ -74,7 +74,7 @@ TEXT: dict[str, str] = {
     "replace.nobody": "nobody",
     "replace.sentence": "{url}: the indexed document ({old}) would be replaced by this one ({new})",
     "replace.held_back": "not indexed: {sentence}; confirm to replace it",
-    # rag/index: the store, its collections, migration
+    # rag/store: the store, its collections, migration
     "store.no_collection": (
         "The collection {name} does not exist in the {store}. Ingest a source first: rag ingest SOURCE "
         "--collection {id}"

@@ -7,8 +7,8 @@ Un module par étape ; `merge` refuse une clé définie deux fois.
 """
 
 from rag.i18n import merge
-from rag.i18n.fr import cli, cli_help, sources, embeddings, index, answer, evaluate
+from rag.i18n.fr import cli, cli_help, sources, embeddings, index, answer, evaluate, journal
 
 TEXT: dict[str, str] = merge(
-    cli.TEXT, cli_help.TEXT, sources.TEXT, embeddings.TEXT, index.TEXT, answer.TEXT, evaluate.TEXT
+    cli.TEXT, cli_help.TEXT, sources.TEXT, embeddings.TEXT, index.TEXT, answer.TEXT, evaluate.TEXT, journal.TEXT
 )

@@ -1,7 +1,7 @@
 """La réponse : serveur de chat, recherche, reranking, budget du prompt ; réglages, accès, enrichissement."""
 
 TEXT: dict[str, str] = {
-    # rag/answer/llm.py: the chat server
+    # rag/servers/chat.py: the chat server
     "llm.unreachable": (
         "Le serveur de chat ne répond pas sur {url} ({error}). Lancez le serveur local de LM Studio "
         "(onglet Developer, ou `lms server start`) ou corrigez l'adresse dans RAG_LLM_URL."

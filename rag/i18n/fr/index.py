@@ -1,7 +1,7 @@
 """L'index : le rapport et la progression de l'indexation, le stockage, ses collections, la migration."""
 
 TEXT: dict[str, str] = {
-    # rag/index: ingestion's report, progress and warnings
+    # rag/ingest: ingestion's report, progress and warnings
     "index.size_note": (
         "la collection compte {points} morceaux, plus que les {limit} avec lesquels le stockage intégré "
         "a été mesuré (benchmarks/README.md) : elle fonctionne toujours, mais au-delà un serveur Qdrant "
@@ -77,7 +77,7 @@ TEXT: dict[str, str] = {
     "replace.nobody": "personne",
     "replace.sentence": "{url} : le document indexé ({old}) serait remplacé par celui-ci ({new})",
     "replace.held_back": "non indexé : {sentence} ; confirmez pour le remplacer",
-    # rag/index: the store, its collections, migration
+    # rag/store: the store, its collections, migration
     "store.no_collection": (
         "La collection {name} n'existe pas dans {store}. Indexez d'abord une source : rag ingest SOURCE "
         "--collection {id}"

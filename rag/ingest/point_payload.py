@@ -1,0 +1,43 @@
+"""What one chunk's point stores: the contract's payload keys, plus what re-runs and previews need."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rag.chunking.base import Chunk
+from rag.documents import Document
+from rag.store.terms import TERMS_FIELD, chunk_terms
+
+
+def point_payload(
+    doc: Document, chunk: Chunk, position: int, strategy: str, build: str, model: str, total: int,
+    content_hash: str | None = None, context: str | None = None,
+) -> dict[str, Any]:
+    """The payload of chunk number `position` of the `total` chunks of `doc`."""
+    payload = {
+        # The contract's keys.
+        "url": doc.url,
+        "title": doc.title,
+        "section": chunk.section,
+        "heading_path": list(chunk.heading_path),
+        "order": position,
+        "modified": doc.modified,
+        "text": chunk.text,
+        "header": chunk.header,
+        "strategy": strategy,
+        "source": doc.source,
+        "access": list(doc.access),
+        "content_hash": content_hash or doc.content_hash,
+        # Added: completeness and build checks for re-runs, and offsets for previews.
+        "chunks": total,
+        "build": build,
+        "embedding_model": model,
+        "start": chunk.start,
+        "end": chunk.end,
+        "warnings": list(chunk.warnings),
+        # The answerability gate counts, under the reader's access filter, the chunks holding a term.
+        TERMS_FIELD: chunk_terms(chunk.embedding_text),
+    }
+    if context is not None:
+        payload["context"] = context  # embedded and indexed before the body, never cited
+    return payload

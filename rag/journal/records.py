@@ -1,0 +1,74 @@
+"""The journal's records: one question and its answer (`Entry`), a reader's vote on it (`Feedback`),
+a reader's conversation (`Conversation`). Plain dataclasses; `rag.journal.store` reads and writes them."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+OUTCOMES = ("answered", "refused_gate", "refused_model", "passages_only", "failed")
+ORIGINS = ("ask", "cli")
+
+
+@dataclass
+class Feedback:
+    """A reader's vote on an entry: +1 (useful) or -1 (not useful), with an optional comment."""
+
+    entry_id: str
+    reader: str
+    rating: int
+    comment: str = ""
+    time: str = ""
+
+
+@dataclass
+class Entry:
+    """One question asked and what the product did with it.
+
+    `passages` is a list of {n, title, section, url, doc_id, score, text}; `citations` the numbers
+    the answer cites; `unknown_terms` the question's words and names no article mentions.
+    `id` and `time` are filled by `Journal.record` when empty; `turn` too, inside a conversation.
+    `feedback` is read back from the feedback table (it is not a column of the entry).
+    """
+
+    question: str
+    outcome: str
+    collection: str = ""
+    reader: str = ""
+    origin: str = "cli"
+    answer: str = ""
+    verdict: str = ""
+    refusal_reason: str = ""
+    unknown_terms: list[str] = field(default_factory=list)
+    passages: list[dict[str, Any]] = field(default_factory=list)
+    citations: list[int] = field(default_factory=list)
+    model: str = ""
+    threshold: float | None = None
+    language: str = ""
+    standalone_question: str = ""
+    conversation_id: str | None = None
+    turn: int | None = None
+    id: str = ""
+    time: str = ""
+    feedback: list[Feedback] = field(default_factory=list)
+
+    @property
+    def refused(self) -> bool:
+        return self.outcome in ("refused_gate", "refused_model")
+
+    @property
+    def rating(self) -> int:
+        """The sum of the readers' votes (0 without any)."""
+        return sum(f.rating for f in self.feedback)
+
+
+@dataclass
+class Conversation:
+    """A reader's thread of questions; its entries are its turns (`Journal.turns`)."""
+
+    id: str
+    reader: str = ""
+    collection: str = ""
+    title: str = ""
+    created: str = ""
+    updated: str = ""

@@ -1,0 +1,154 @@
+"""The collection's vocabulary: which terms a chunk holds, and which words a question asks about.
+
+Both sides use the BM25 tokenizer's terms (rag.store.sparse: stop words out, accents folded), then one
+more step so that a question's word form still finds the corpus's: an alphabetic term longer than
+STEM_LENGTH is kept as its first STEM_LENGTH letters ("surveille" and "surveillance" share
+"survei"). Identifiers (digits, hyphens, dots) stay whole. The chunk's keys are stored in the
+point payload (`terms`, a keyword field with an index) so that Qdrant counts, under the reader's
+access filter, how many chunks hold a term: the statistics never include what the reader may not
+see. Pure functions only.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from dataclasses import dataclass
+
+from rag.store.sparse import _APOSTROPHES, _COMPOUND, _PART, _fold, _keep, tokenize
+
+# Bump when the keys change: a collection whose points hold older keys is treated as having none.
+TERMS_VERSION = 1
+TERMS_FIELD = "terms"
+STEM_LENGTH = 6  # measured on three corpora (benchmarks/README.md): 5 to 7 letters all help; 6 best
+_LIGATURES = str.maketrans({"œ": "oe", "æ": "ae"})
+# How a question is asked says nothing about its subject: these words are not looked up (the BM25
+# stop words are already out). A small collection may hold none of them, and a missing word weighs
+# the most.
+QUESTION_WORDS = frozenset("""
+comment pourquoi quel quelle quels quelles combien lequel laquelle lesquels lesquelles quoi
+peux peut-on puis dois doit veux voudrais faut existe possible moyen savoir
+how what which why whom whose can could should would does do did may might want need way
+""".split())
+# Common French and English inflections, accents folded (-é/-ée/-és/-ées become -e/-ee/-es/-ees):
+# a short word's inflected forms can differ in their first STEM_LENGTH letters ("purges" and
+# "purgent" against "purge" and "purger"), so the gate also looks its forms up (`word_forms`).
+INFLECTIONS = ("e", "s", "es", "ee", "ees", "er", "ez", "ent", "ons", "ait", "ant", "ed", "ing")
+MIN_STEM = 4  # what is left once an ending is cut: shorter stems would meet unrelated words
+# Elided articles and pronouns, kept case as typed (the question's words are shown back as typed).
+_ELISION = re.compile(r"(?i)\b(?:l|d|j|m|n|s|t|c|qu|jusqu|lorsqu|puisqu|quoiqu)'(?=\w)")
+# French inverted subject: "peut-on", "reste-t-il", "est-ce": the verb is the word, not the pronoun.
+_INVERSION = re.compile(r"(?i)(?:-t)?-(?:je|tu|il|elle|on|nous|vous|ils|elles|ce|ci|moi)$")
+
+
+def term_key(term: str) -> str:
+    """The stored form of one tokenizer term."""
+    term = term.translate(_LIGATURES)
+    if len(term) > STEM_LENGTH and term.isalpha():
+        return term[:STEM_LENGTH]
+    return term
+
+
+def word_forms(term: str) -> tuple[str, ...]:
+    """The keys of a folded alphabetic term's common inflected forms, its own key first.
+
+    One ending of INFLECTIONS is cut (or none), then each is put back: "purgent", "purges",
+    "purged" and "purging" all reach "purge" and "purger". Only forms a key holds whole
+    (STEM_LENGTH letters at most) are added: a longer one would be cut inside its ending and
+    meet unrelated words ("reciping" -> "recipi", the key of "recipient"). Identifiers, terms
+    with digits and words too short to have a stem of MIN_STEM letters keep their own key only.
+    """
+    own = term_key(term)
+    if not term.isalpha():
+        return (own,)
+    stems = [term] + [term[: -len(e)] for e in INFLECTIONS if term.endswith(e) and len(term) - len(e) >= MIN_STEM]
+    keys = dict.fromkeys([own])
+    for stem in stems:
+        if len(stem) < MIN_STEM:
+            continue
+        for ending in ("",) + INFLECTIONS:
+            if len(stem) + len(ending) <= STEM_LENGTH:
+                keys[term_key(stem + ending)] = None
+    return tuple(keys)
+
+
+def chunk_terms(text: str) -> list[str]:
+    """The distinct term keys of a chunk's text, sorted (the `terms` payload field)."""
+    return sorted({term_key(t) for t in tokenize(text)})
+
+
+@dataclass(frozen=True)
+class QuestionWord:
+    """One word (or identifier) of a question.
+
+    `text` is the word as typed (shown in a refusal); `whole` the key of a compound identifier
+    (msDS-SupportedEncryptionTypes) or None; `parts` the keys of its pieces. `named` marks what
+    looks like a name: a capital inside the word or after the first word, or letters with
+    digits (Okta, S/4HANA, BitLocker, 0x80090308): a named thing the blog never mentions is the
+    clearest sign that it does not answer the question. `forms`: for a plain word (one
+    alphabetic piece, not a name), the keys of its other inflected forms (`word_forms`); the word
+    is known when the collection holds any of them. A name is looked up as typed only.
+    """
+
+    text: str
+    whole: str | None
+    parts: tuple[str, ...]
+    named: bool
+    forms: tuple[str, ...] = ()
+
+
+def _is_named(word: str, first: bool) -> bool:
+    if any(c.isupper() for c in word[1:]):
+        return True
+    if any(c.isdigit() for c in word) and any(c.isalpha() for c in word):
+        return True
+    return word[:1].isupper() and not first
+
+
+def question_words(question: str) -> list[QuestionWord]:
+    """The question's content words, in order, each once (by its keys)."""
+    text = unicodedata.normalize("NFKC", question or "").translate(_APOSTROPHES)
+    text = _ELISION.sub("", text)
+    words: list[QuestionWord] = []
+    seen: set[tuple] = set()
+    first = True
+    for match in _COMPOUND.finditer(text):
+        typed = _INVERSION.sub("", match.group(0)) or match.group(0)
+        named = _is_named(typed, first)
+        first = False
+        folded = _fold(typed)
+        pieces = [p for p in _PART.findall(folded) if _keep(p) and p not in QUESTION_WORDS]
+        if not pieces:
+            continue
+        whole = term_key(folded) if len(_PART.findall(folded)) > 1 else None
+        parts = tuple(dict.fromkeys(term_key(p) for p in pieces))
+        key = (whole, parts)
+        if key in seen:
+            continue
+        seen.add(key)
+        # Forms only for a word typed in lower case: a capital first word may be a name ("Docker"
+        # must not become known through "dock"), and names keep their exact lookup.
+        inflectable = whole is None and len(pieces) == 1 and not named and typed[:1].islower()
+        forms = word_forms(pieces[0])[1:] if inflectable else ()
+        words.append(QuestionWord(typed, whole, parts, named, forms))
+    return words
+
+
+def question_keys(words: list[QuestionWord]) -> list[str]:
+    """Every key whose document frequency the gate needs, each once."""
+    keys: list[str] = []
+    for w in words:
+        for k in ((w.whole,) if w.whole else ()) + w.parts + w.forms:
+            if k not in keys:
+                keys.append(k)
+    return keys
+
+
+def passage_keys(texts: list[str]) -> set[str]:
+    return {term_key(t) for text in texts for t in tokenize(text)}
+
+
+__all__ = [
+    "STEM_LENGTH", "TERMS_FIELD", "TERMS_VERSION", "QuestionWord", "chunk_terms", "passage_keys",
+    "question_keys", "question_words", "term_key", "word_forms",
+]
