@@ -21,18 +21,20 @@ from rag.evaluate.runs import results_csv
 from rag.evaluate.questions import Question, load_questions, questions_from_bytes
 from ui import lang
 from ui import resources
-from ui.i18n import formatter, t, tn
+from ui.i18n import formatter, option_of, t, tn
 from rag.i18n import current
 from rag.i18n.numbers import decimal
 
 RESULTS = "eval_results"  # {"runs": {collection: results}, "paths": {collection: folder}}
 SAVED = "eval_saved"  # (collection, threshold) just saved: said once, after the rerun that shows it
 SHIPPED, UPLOADED = "shipped", "uploaded"
+_SET_WORDS = {SHIPPED: "eval.shipped", UPLOADED: "eval.upload"}
 
 
 def question_set() -> tuple[list[Question], str] | None:
-    kind = st.radio(t("eval.set"), (SHIPPED, UPLOADED), horizontal=True, key="question_set_kind",
-                    format_func=formatter((SHIPPED, UPLOADED), {SHIPPED: "eval.shipped", UPLOADED: "eval.upload"}.get))
+    kind = option_of(st.radio(t("eval.set"), (SHIPPED, UPLOADED), horizontal=True, key="question_set_kind",
+                              format_func=formatter((SHIPPED, UPLOADED), _SET_WORDS.get)),
+                     (SHIPPED, UPLOADED), _SET_WORDS.get)
     if kind == SHIPPED:
         return load_questions(QUESTIONS_PATH), "demo"
     upload = st.file_uploader(t("eval.set"), type=["jsonl", "ndjson", "json", "csv"], key="question_upload",
@@ -265,12 +267,17 @@ def gate(name: str, results: Mapping[str, Any], store: Any) -> None:
 def questions_table(name: str, summary: Mapping[str, Any], rows: Sequence[Mapping[str, Any]],
                     threshold: float) -> None:
     words = evaluation.gate_words(summary)  # refused and accepted as the threshold's counts say
-    which = st.radio(t("eval.show"), evaluation.FILTERS, horizontal=True, key=f"filter_{name}",
-                     format_func=formatter(evaluation.FILTERS, lambda f: f"filter.{f}"),
-                     captions=[evaluation.filter_help(f) for f in evaluation.FILTERS])
+    which = option_of(st.radio(t("eval.show"), evaluation.FILTERS, horizontal=True, key=f"filter_{name}",
+                               format_func=formatter(evaluation.FILTERS, _filter_words),
+                               captions=[evaluation.filter_help(f) for f in evaluation.FILTERS]),
+                      evaluation.FILTERS, _filter_words)
     shown = evaluation.filter_rows(rows, which, threshold, words)
     st.caption(t("eval.count", n=len(shown), total=len(rows)))
     st.dataframe(evaluation.questions_frame(shown, threshold, words), hide_index=True, key=f"questions_{name}")
+
+
+def _filter_words(which: str) -> str:
+    return f"filter.{which}"
 
 
 def downloads(name: str, results: Mapping[str, Any], folder: str) -> None:
