@@ -13,7 +13,7 @@ from ui.present.charts import calibration_chart, category_chart, gate_chart
 from rag.answer.gate import save_calibration
 from rag.demo import QUESTIONS_PATH
 from rag.errors import QuestionSetError, RagError
-from rag.evaluate.calibration import gate_shares
+from rag.evaluate.calibration import gate_shares, small_sample_warning
 from rag.evaluate.report import incomplete_notes
 from rag.evaluate.runner import compare, make_answer_fn, run_eval, shared_threshold
 from rag.evaluate.runs import list_runs, load_run, new_run_dir, run_date, write_results
@@ -192,7 +192,15 @@ def calibration(name: str, results: Mapping[str, Any], store: Any) -> float:
     if saved and saved[0] == name:
         st.session_state.pop(SAVED)
         st.success(t("eval.saved", name=name, value=decimal(saved[1], 3)), icon=":material/check_circle:")
+        small_sample_note(summary)
     return chosen
+
+
+def small_sample_note(summary: Mapping[str, Any]) -> None:
+    """Beside a saved threshold: a warning when the run had too few questions to calibrate it."""
+    few = small_sample_warning(int(summary.get("in_base") or 0), int(summary.get("out_of_base") or 0))
+    if few:
+        st.warning(few, icon=":material/warning:")
 
 
 def _use_suggested(key: str, value: float) -> None:
@@ -262,6 +270,7 @@ def gate(name: str, results: Mapping[str, Any], store: Any) -> None:
         else:
             resources.refresh_status()
             st.success(t("eval.gate_saved", name=name, cosine=decimal(cosine, 3), coverage=decimal(coverage, 2)))
+            small_sample_note(summary)
 
 
 def questions_table(name: str, summary: Mapping[str, Any], rows: Sequence[Mapping[str, Any]],

@@ -14,6 +14,7 @@ from rag.errors import RagError, StoreError
 from rag.i18n import t
 from rag.i18n.numbers import decimal
 from rag.answer.gate import resolve_params, save_calibration
+from rag.evaluate.calibration import small_sample_warning
 from rag.evaluate.runs import _slug
 from rag.embeddings.resolve import embedder_for_collection
 from rag.evaluate.report import format_comparison, format_summary
@@ -198,6 +199,9 @@ def run(args: argparse.Namespace) -> int:
             extra = t("eval.coverage", value=decimal(saved["min_coverage"])) if saved else ""
             print(t("eval.saved", threshold=decimal(summary["saved_threshold"], 4, trim=True), extra=extra, name=repr(collection)),
                   file=sys.stderr)
+            few = small_sample_warning(summary["in_base"], summary["out_of_base"])
+            if few:
+                print(few, file=sys.stderr)
         else:
             reason = summary["calibration"].get("reason") or t("eval.no_suggestion")
             if summary.get("stopped") or summary.get("failed_questions"):

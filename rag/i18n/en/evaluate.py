@@ -46,6 +46,11 @@ TEXT: dict[str, str] = {
     "report.category_in": "first {first} of {n_in}, among the {k} passages {found} of {n_in}, answered {answered} of {n_in}",
     "report.category_out": "refused {refused} of {n_out}",
     "report.category_none": "(no category)",
+    "cal.small_sample": (
+        "warning: this threshold comes from {n_in} in-base and {n_out} off-topic questions; calibrating "
+        "it takes at least {min_in} and {min_out}. It is saved, but one or two more questions may move "
+        "it: add questions to the set and run the evaluation again."
+    ),
     "report.no_in_base": "no in-base question: retrieval quality cannot be measured",
     "report.context_na": "answer in context n/a (no in-base question has an expected_answer)",
     "report.context": "answer in context {pct} ({n} of {total} expected answers appear word for word in the passages)",
