@@ -147,10 +147,12 @@ def render_result(result: AskResult, turn: int, answer_slot: Any = None, compact
     if compact or not result.passages:
         return
     accepted = set(result.accepted)
-    label = tn("ask.passages", len(result.passages), threshold=threshold_text(result.threshold))
+    editor = resources.can_edit()
+    label = passages_label(result, editor)
     # Without an answer, the passages are what the reader came for: show them open.
     with st.expander(label, icon=":material/format_list_numbered:", expanded=bool(result.llm_error)):
-        st.plotly_chart(score_chart(answer_display.passage_rows(result), result.threshold), key=f"scores_{turn}")
+        if editor:  # scores against the threshold: the editors' tuning, not the reader's
+            st.plotly_chart(score_chart(answer_display.passage_rows(result), result.threshold), key=f"scores_{turn}")
         note = answer_display.order_note(result)
         if note:
             st.caption(note)
@@ -159,6 +161,13 @@ def render_result(result: AskResult, turn: int, answer_slot: Any = None, compact
                 st.markdown(answer_display.passage_markdown(p, p.n in accepted, result.threshold))
                 with st.container(border=True):
                     st.markdown(answer_display.passage_text_markdown(p))
+
+
+def passages_label(result: AskResult, editor: bool) -> str:
+    """"6 passages found", with the threshold they were judged by for an editor."""
+    if editor:
+        return tn("ask.passages", len(result.passages), threshold=threshold_text(result.threshold))
+    return tn("ask.passages_plain", len(result.passages))
 
 
 def answer(question: str, settings: Any, store: Any, info: dict) -> AskResult | None:
