@@ -116,6 +116,7 @@ TEXT = {
     "chart.best_score": "score of the best passage",
     "chart.lane_in": "article",
     "chart.lane_out": "trick",
+    "chart.names_unknown": "{kind}, names what no article mentions (×, refused)",
     "chart.unknown_names": "unknown names: {names}",
     "chart.gate_point": "closeness %{x:.3f}, share of words %{y:.2f}",
     "chart.closeness": "closeness {value}",

@@ -116,6 +116,7 @@ TEXT = {
     "chart.best_score": "score du meilleur passage",
     "chart.lane_in": "article",
     "chart.lane_out": "piège",
+    "chart.names_unknown": "{kind}, nomme ce qu'aucun article ne mentionne (×, refusée)",
     "chart.unknown_names": "noms inconnus : {names}",
     "chart.gate_point": "proximité %{x:.3f}, part des mots %{y:.2f}",
     "chart.closeness": "proximité {value}",
