@@ -93,16 +93,18 @@ def chosen_example() -> str | None:
     return st.session_state.pop(CHOSEN, None)
 
 
-def example_buttons(store: Any, collection: str) -> None:
-    """A few questions the demo corpus answers, when it is loaded and nothing was asked yet."""
+def example_buttons(store: Any, collection: str, slot: Any = None) -> None:
+    """A few questions the demo corpus answers, when it is loaded and nothing was asked yet, in
+    `slot` (an st.empty the page empties when a question is asked)."""
     examples = _example_questions()
     if st.session_state.get(HISTORY) or not examples:
         return
     if not store.points_for_url(collection, examples[0][0], payload=["url"]):
         return  # not the demo corpus
-    st.caption(t("ask.try"))
-    for i, (_, question) in enumerate(examples):
-        st.button(question, key=f"example_{i}", on_click=_choose, args=(question,))
+    with (slot or st.empty()).container():
+        st.caption(t("ask.try"))
+        for i, (_, question) in enumerate(examples):
+            st.button(question, key=f"example_{i}", on_click=_choose, args=(question,))
 
 
 def _answer_block(result: AskResult, slot: Any, turn: int) -> None:
