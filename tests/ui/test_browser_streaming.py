@@ -3,21 +3,15 @@ example question does not leave the greyed example buttons under the answer whil
 
 from __future__ import annotations
 
-import os
-
 import pytest
 
-from tests.ui.test_browser import CHROMIUM, CHROMIUM_ARGS, MINUTE, QUESTION, app_url, settle  # noqa: F401
+from tests.ui.test_browser import CHROMIUM, CHROMIUM_ARGS, MINUTE, QUESTION, app_url, require_chromium, settle  # noqa: F401
 
 
 @pytest.mark.slow  # a streamlit server and chromium
 @pytest.mark.timeout(900)
 def test_example_buttons_go_at_once_when_an_example_is_asked(app_url, lmstudio):  # noqa: F811
-    if not CHROMIUM.exists():
-        missing = f"{CHROMIUM} is missing: install Debian's chromium (`make browser`)"
-        if os.environ.get("CI", "").lower() in ("1", "true", "yes"):
-            pytest.fail(f"{missing}; CI must run the browser test")
-        pytest.skip(missing)
+    require_chromium()
     from playwright.sync_api import expect, sync_playwright
 
     expect.set_options(timeout=30_000)
