@@ -305,3 +305,17 @@ def test_results_json_and_the_report_give_the_figures_per_category(tmp_path):
     assert "by category of question:" in text
     assert "  paraphrase (2): first 0 of 2, among the 3 passages 1 of 2, answered 1 of 2" in text
     assert "  off_topic (2): refused 1 of 2" in text
+
+
+def test_results_csv_holds_no_formula_for_a_spreadsheet(tmp_path):
+    from rag.evaluate.runs import results_csv
+
+    results, _ = hand_run()
+    results["summary"]["llm"] = True
+    hostile = {"question": "=cmd|' /C calc'!A0", "top1_url": "=HYPERLINK(\"https://evil.example\",\"ok\")",
+               "answer": "@SUM(1+1)*cmd|' /C calc'!A0", "llm_error": " -2+3", "category": "+x", "expected_answer": "\t=1"}
+    results["questions"][0].update(hostile)
+    rows = list(csv.DictReader(results_csv(results).decode("utf-8-sig").splitlines()))
+    for column, value in hostile.items():
+        assert rows[0][column] == "'" + value  # text in every spreadsheet, shown as typed
+    assert rows[1]["question"] == results["questions"][1]["question"]  # ordinary text untouched
