@@ -14,6 +14,7 @@ from ui.present.charts import score_chart
 from rag.chunking import DEFAULT_STRATEGY
 from rag.demo import DEMO_COLLECTION, DEMO_DIR, QUESTIONS_PATH
 from rag.demo import calibrate as demo_calibrate
+from rag.demo import demo_embedder
 from rag.errors import LLMError, RagError
 from rag.evaluate.questions import load_questions
 from ui.present.safe_markdown import sanitize_markdown
@@ -48,15 +49,26 @@ def load_demo_button(settings: Any, store: Any) -> None:
         return
     st.info(t("ask.empty", name=escape_link_text(settings.collection)))
     if st.button(t("ask.load_demo"), type="primary", icon=":material/library_books:", key="load_demo"):
-        report = indexing.run(list(iter_folder(DEMO_DIR)), settings, store, DEMO_COLLECTION, DEFAULT_STRATEGY)
-        if report is not None and report.ok:
+        _load_demo(settings, store)
+
+
+def _load_demo(settings: Any, store: Any) -> None:
+    """Index and calibrate the demo; the shipped vectors stand in for the bundled model's when
+    they fit (rag.demo.vectors), so that this takes seconds, not minutes."""
+    embedder = indexing.embedder_or_error(settings, store.collection_info(DEMO_COLLECTION))
+    if embedder is None:
+        return
+    embedder = demo_embedder(embedder)
+    report = indexing.run(list(iter_folder(DEMO_DIR)), settings, store, DEMO_COLLECTION, DEFAULT_STRATEGY,
+                          embedder=embedder)
+    if report is not None:
+        if report.ok:
             with st.spinner(t("ask.calibrating")):
-                demo_calibrate(store, resources.embedder_for(settings, store.collection_info(DEMO_COLLECTION)))
+                demo_calibrate(store, embedder)
             resources.refresh_status()
             st.session_state[resources.NEXT_COLLECTION] = DEMO_COLLECTION
             st.rerun()
-        if report is not None:
-            indexing.show_report(report)
+        indexing.show_report(report)
 
 
 def new_conversation_button() -> None:
@@ -83,16 +95,18 @@ def chosen_example() -> str | None:
     return st.session_state.pop(CHOSEN, None)
 
 
-def example_buttons(store: Any, collection: str) -> None:
-    """A few questions the demo corpus answers, when it is loaded and nothing was asked yet."""
+def example_buttons(store: Any, collection: str, slot: Any = None) -> None:
+    """A few questions the demo corpus answers, when it is loaded and nothing was asked yet, in
+    `slot` (an st.empty the page empties when a question is asked)."""
     examples = _example_questions()
     if st.session_state.get(HISTORY) or not examples:
         return
     if not store.points_for_url(collection, examples[0][0], payload=["url"]):
         return  # not the demo corpus
-    st.caption(t("ask.try"))
-    for i, (_, question) in enumerate(examples):
-        st.button(question, key=f"example_{i}", on_click=_choose, args=(question,))
+    with (slot or st.empty()).container():
+        st.caption(t("ask.try"))
+        for i, (_, question) in enumerate(examples):
+            st.button(question, key=f"example_{i}", on_click=_choose, args=(question,))
 
 
 def _answer_block(result: AskResult, slot: Any, turn: int) -> None:
@@ -138,10 +152,12 @@ def render_result(result: AskResult, turn: int, answer_slot: Any = None, compact
     if not result.passages or (compact and not result.llm_error):
         return  # an earlier turn without an answer keeps its passages: they were its answer
     accepted = set(result.accepted)
-    label = tn("ask.passages", len(result.passages), threshold=threshold_text(result.threshold))
+    editor = resources.can_edit()
+    label = passages_label(result, editor)
     # Without an answer, the passages are what the reader came for: show them open.
     with st.expander(label, icon=":material/format_list_numbered:", expanded=bool(result.llm_error) and not compact):
-        st.plotly_chart(score_chart(answer_display.passage_rows(result), result.threshold), key=f"scores_{turn}")
+        if editor:  # scores against the threshold: the editors' tuning, not the reader's
+            st.plotly_chart(score_chart(answer_display.passage_rows(result), result.threshold), key=f"scores_{turn}")
         note = answer_display.order_note(result)
         if note:
             st.caption(note)
@@ -198,6 +214,13 @@ def finish_stopped(settings: Any) -> None:
     result = finalize(state["prepared"], state["text"])
     result.collection = state["collection"]
     _keep(state["question"], result, state["turn"], state["understood"], settings, stopped=True)
+
+
+def passages_label(result: AskResult, editor: bool) -> str:
+    """"6 passages found", with the threshold they were judged by for an editor."""
+    if editor:
+        return tn("ask.passages", len(result.passages), threshold=threshold_text(result.threshold))
+    return tn("ask.passages_plain", len(result.passages))
 
 
 REDRAW_EVERY = 0.1  # seconds between two renders of an answer being streamed
