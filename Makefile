@@ -17,8 +17,10 @@ $(VENV)/.installed: pyproject.toml | $(BIN)/python
 
 install: $(VENV)/.installed
 
+# serve.py: the dashboard with its sign-in cookie routes. FORWARDED_ALLOW_IPS empty: the web server
+# trusts no X-Forwarded-For itself; RAG_TRUSTED_PROXIES decides (none by default).
 run: install
-	$(BIN)/streamlit run streamlit_app.py
+	FORWARDED_ALLOW_IPS= $(BIN)/streamlit run serve.py
 
 # The browser test drives Debian's chromium at /usr/bin/chromium (Playwright's Python package comes
 # with the test extras; no Playwright browser download). Install it when it is missing.

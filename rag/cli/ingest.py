@@ -19,6 +19,7 @@ from rag.ingest.run import ingest
 from rag.ingest.strategy_choice import resolve_strategy, settings_text
 from rag.ingest.progress import ProgressPrinter
 from rag.redact import strip_userinfo
+from rag.journal.recheck import recheck_refused
 from rag.sources import is_url, open_source
 from rag.sources.wordpress import WordPressSource
 from rag.sources.limits import DEFAULT_MAX_DOC_MB, MAX_DOC_MB_ENV, max_document_bytes
@@ -150,6 +151,8 @@ def run(args: argparse.Namespace) -> int:
         chunk_settings=settings_given, full=args.full, prune=args.prune, progress=ProgressPrinter(sys.stderr),
         enricher=enricher, replace=args.replace,
     )
+    if report.ok and (report.new or report.changed):  # a new article may answer what was refused
+        recheck_refused(settings, store, collection, embedder)
     if args.json:
         print(json.dumps(report.to_dict(), indent=2, ensure_ascii=False))
     else:

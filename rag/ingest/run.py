@@ -35,6 +35,7 @@ from rag.enrich import (
 )
 from rag.enrich.model import EnrichmentError
 from rag.errors import ConfigError, EmbeddingError, RagError, SourceError
+from rag.store.disk_space import DiskFullError
 from rag.store.collection_size import embedded_size_note
 from rag.ingest.report import IngestProgress, IngestReport, ProgressCallback
 from rag.ingest.point_payload import point_payload
@@ -169,7 +170,11 @@ class _Run:
     def run(self) -> IngestReport:
         self.start()
         for item in self.iterate():
-            self.recreate_once()
+            try:
+                self.recreate_once()
+            except DiskFullError as exc:
+                self.report.aborted = str(exc)
+                break
             if isinstance(item, Problem):
                 self.current = item.item
                 if item.level == WARNING:
@@ -190,7 +195,14 @@ class _Run:
                     self.docs_done += 1
                     self.tell("indexed", "failed")
                 continue
-            outcome = self.document(item)
+            try:
+                outcome = self.document(item)
+            except DiskFullError as exc:
+                # Refused before anything of this document was written: the others stay as they are.
+                self.seen.add(item.url)
+                self.report.failed.append((item.url, str(exc)))
+                self.report.aborted = str(exc)
+                break
             self.docs_done += 1
             self.tell("indexed", outcome)
             if self.report.aborted:

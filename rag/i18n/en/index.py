@@ -86,6 +86,8 @@ TEXT: dict[str, str] = {
         "not indexed: {sentence}; to replace it, say so (rag ingest --replace, or "
         "the confirmation of the Ingest page)"
     ),
+    "bounds.outside": "not indexed: it would be readable by {groups}, groups you are not in",
+    "bounds.hidden": "not indexed: a document you cannot read already has this address",
     "replace.held_back": "not indexed: {sentence}; confirm to replace it",
     # rag/store: the store, its collections, migration
     "store.no_collection": (
@@ -122,9 +124,22 @@ TEXT: dict[str, str] = {
     ),
     "store.refused": "The Qdrant server at {location} refused the request ({status}): check RAG_QDRANT_API_KEY.",
     "store.status": "Qdrant at {location} answered {status}: {detail}",
+    "name.bad_suggest": (
+        "\"{name}\" cannot name a collection: unaccented letters, digits, '-' and '_' only, no spaces. "
+        "For example: {suggestion}"
+    ),
+    "name.bad": (
+        "\"{name}\" cannot name a collection: unaccented letters, digits, '-' and '_' only, no spaces, "
+        "64 at most."
+    ),
     "store.bad_name": (
-        "The collection name {name} cannot be used by the embedded store: use 1 to 64 letters, digits, "
+        "The collection name {name} cannot be used by the embedded store: use 1 to 64 unaccented letters, digits, "
         "'-' or '_', starting with a letter or a digit."
+    ),
+    "store.disk_full": (
+        "Not enough free space on the disk of {path}: {free} MB free, {needed} MB needed for this write, and {reserve} "
+        "MB kept free (RAG_MIN_FREE_MB). Nothing of this write was made and what is already indexed is kept: free some "
+        "space and run again (the documents already indexed are not redone)."
     ),
     "store.missing": "The collection {name} does not exist in the {store}.",
     "store.cannot_open": "The embedded collection {name} at {path} cannot be opened: {error}",

@@ -71,6 +71,11 @@ TEXT: dict[str, str] = {
     "src.no_text": "has no text (only front matter or markup), skipped",
     "src.yaml_line": " (line {n})",
     "src.yaml": "front matter is not valid YAML{line}",
+    "src.yaml_duplicate": "the key '{name}' is given twice: keep one",
+    "src.front_matter_form": (
+        "front matter in a form that is not read here (TOML between '+++' lines, or a '---' that is indented or "
+        "after blank lines): write it as YAML between two '---' lines at the very top of the file"
+    ),
     "src.html_too_deep": "the HTML is nested too deeply to convert (thousands of levels)",
     # rag/sources/wordpress.py
     "wp.credentials_hint": "(--user and --app-password, or RAG_WP_USER and RAG_WP_APP_PASSWORD)",

@@ -95,6 +95,8 @@ TEXT: dict[str, str] = {
         "non indexé : {sentence} ; pour le remplacer, dites-le (rag ingest --replace, "
         "ou la confirmation de la page Ingestion)"
     ),
+    "bounds.outside": "non indexé : il serait lisible par {groups}, des groupes dont vous n'êtes pas membre",
+    "bounds.hidden": "non indexé : un document que vous ne pouvez pas lire porte déjà cette adresse",
     "replace.held_back": "non indexé : {sentence} ; confirmez pour le remplacer",
     # rag/store: the store, its collections, migration
     "store.no_collection": (
@@ -131,9 +133,22 @@ TEXT: dict[str, str] = {
     ),
     "store.refused": "Le serveur Qdrant {location} a refusé la requête ({status}) : vérifiez RAG_QDRANT_API_KEY.",
     "store.status": "Qdrant ({location}) a répondu {status} : {detail}",
+    "name.bad_suggest": (
+        "« {name} » ne peut pas nommer une collection : lettres sans accent, chiffres, « - » et « _ » "
+        "seulement, sans espace. Par exemple : {suggestion}"
+    ),
+    "name.bad": (
+        "« {name} » ne peut pas nommer une collection : lettres sans accent, chiffres, « - » et « _ » "
+        "seulement, sans espace, 64 au plus."
+    ),
     "store.bad_name": (
-        "Le stockage intégré n'accepte pas le nom de collection {name} : utilisez de 1 à 64 lettres, "
+        "Le stockage intégré n'accepte pas le nom de collection {name} : utilisez de 1 à 64 lettres sans accent, "
         "chiffres, '-' ou '_', en commençant par une lettre ou un chiffre."
+    ),
+    "store.disk_full": (
+        "Pas assez d'espace libre sur le disque de {path} : {free} Mo libres, {needed} Mo nécessaires pour cette "
+        "écriture, et {reserve} Mo gardés libres (RAG_MIN_FREE_MB). Rien de cette écriture n'a été fait et ce qui est "
+        "déjà indexé est conservé : libérez de la place et relancez (les documents déjà indexés ne sont pas refaits)."
     ),
     "store.missing": "La collection {name} n'existe pas dans {store}.",
     "store.cannot_open": "Impossible d'ouvrir la collection intégrée {name} dans {path} : {error}",

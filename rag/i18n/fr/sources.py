@@ -78,6 +78,11 @@ TEXT: dict[str, str] = {
     "src.no_text": "n'a pas de texte (seulement du front matter ou du balisage), ignoré",
     "src.yaml_line": " (ligne {n})",
     "src.yaml": "le front matter n'est pas du YAML valide{line}",
+    "src.yaml_duplicate": "la clé '{name}' est donnée deux fois : n'en gardez qu'une",
+    "src.front_matter_form": (
+        "front matter sous une forme qui n'est pas lue ici (du TOML entre des lignes '+++', ou un '---' indenté ou "
+        "précédé de lignes vides) : écrivez-le en YAML entre deux lignes '---' tout en haut du fichier"
+    ),
     "src.html_too_deep": "le HTML est trop imbriqué pour être converti (des milliers de niveaux)",
     # rag/sources/wordpress.py
     "wp.credentials_hint": "(--user et --app-password, ou RAG_WP_USER et RAG_WP_APP_PASSWORD)",
