@@ -334,6 +334,98 @@ def run_enrichment(name: str, strategies: list[str], modes: list[str], threads: 
     return report
 
 
+# -- the peer: what a user would build instead (benchmarks/_peer.py) ----------------------------
+#
+# Our default strategy with the product's retrieval (auto mode, its context levers) against
+# LangChain's RecursiveCharacterTextSplitter 1000/200, dense top-6, no levers; the same model,
+# questions and normalisation; refusals at the plain cosine threshold for both (the model's
+# default, then each side's calibrated one). Ratios are ours / peer.
+
+PEER_OUT = {"demo": RESULTS / "quality_peer_demo.json", "cnil": RESULTS / "quality_peer_cnil.json",
+            "docsfr": RESULTS / "quality_peer_docsfr.json"}
+PEER_KEYS = ("hit_at_1", "hit_at_3", "hit_at_k", "mrr", "answer_in_context")
+
+
+def side_figures(results: dict[str, Any]) -> dict[str, Any]:
+    s = results["summary"]
+    cos = (s.get("gate") or {}).get("cosine_only") or {}
+    at = cos.get("at_suggested") or {}
+    return {
+        **{k: _round(s.get(k)) for k in PEER_KEYS},
+        "plain_threshold": {"threshold": _round(cos.get("threshold")),
+                            "in_base_accepted": _round(cos.get("in_base_accepted")),
+                            "off_topic_refused": _round(cos.get("out_of_base_refused"))},
+        "plain_threshold_calibrated": {"threshold": _round(cos.get("suggested_threshold")),
+                                       "in_base_accepted": _round(at.get("in_base_accepted")),
+                                       "off_topic_refused": _round(at.get("out_of_base_refused"))},
+        "gate_off_topic_refused": _round((s.get("gate") or {}).get("off_topic_refused")),
+        "gate_in_base_answered": _round((s.get("gate") or {}).get("in_base_answered")),
+    }
+
+
+def ratios(ours: dict[str, Any], peer: dict[str, Any]) -> dict[str, Any]:
+    out = {k: _round(ours[k] / peer[k]) if ours.get(k) is not None and peer.get(k) else None for k in PEER_KEYS}
+    a = ours["plain_threshold"]["off_topic_refused"]
+    b = peer["plain_threshold"]["off_topic_refused"]
+    out["off_topic_refused_plain_threshold"] = _round(a / b) if a is not None and b else None
+    return out
+
+
+def run_peer_set(name: str, threads: int, strategy: str) -> dict[str, Any]:
+    from _peer import LangChainPeer, Uncapped, peer_chunker
+
+    spec = SETS[name]
+    docs = load_documents(spec["docs"]())
+    questions = _questions(spec)
+    model = CachedEmbedder(EmbeddedEmbedder(threads=threads), vector_cache())
+    peer_model = Uncapped(model)
+    report: dict[str, Any] = {
+        "machine": machine(),
+        "settings": {"top_k": TOP_K, "embedding_model": model.model_id, "embed_threads": threads,
+                     "documents": spec["docs_label"], "document_count": len(docs),
+                     "question_set": spec["questions_label"],
+                     "ours": {"strategy": strategy, "mode": "auto",
+                              "context": {k: v for k, v in CONTEXT.items() if k != "reranker"}},
+                     "peer": {**LangChainPeer().settings(), "mode": "dense", "context": "top-6 chunks as found",
+                              "token_cap": False, "header": False}},
+    }
+    say(f"[{name}] {len(docs)} documents, {len(questions)} questions; ours {strategy}, peer LangChain 1000/200")
+    with temp_data_dir(f"quality-peer-{name}") as data_dir:
+        store = Store(settings_for(data_dir))
+        try:
+            sides: dict[str, Any] = {}
+            for side in ("ours", "peer"):
+                started = time.monotonic()
+                misses = model.misses
+                if side == "ours":
+                    ingested = ingest(docs, store, model, "bench_ours", strategy=strategy, full=True)
+                else:
+                    with peer_chunker():
+                        ingested = ingest(docs, store, peer_model, "bench_peer", strategy="recursive", full=True)
+                assert ingested.ok, ingested.summary()
+                collection = f"bench_{side}"
+                options = dict(mode="auto", retrieve_options=CONTEXT) if side == "ours" else dict(mode="dense")
+                results = run_eval(questions, store, peer_model if side == "peer" else model, collection,
+                                   top_k=TOP_K, question_set=spec["questions_label"], **options)
+                row = side_figures(results)
+                row["chunks"] = store.count(collection)
+                row["chunks_embedded"] = model.misses - misses
+                row["seconds"] = round(time.monotonic() - started, 1)
+                row["misses"] = sorted(q["id"] for q in results["questions"]
+                                       if q.get("in_base") and q.get("rank") is None)
+                sides[side] = row
+                say(f"  {side}: " + ", ".join(f"{k} {row[k]}" for k in PEER_KEYS)
+                    + f"; plain threshold {row['plain_threshold']}, calibrated {row['plain_threshold_calibrated']}"
+                    + f" ({row['chunks']} chunks, {row['seconds']} s)")
+                store.delete_collection(collection)
+        finally:
+            store.close()
+    report.update(sides)
+    report["ours_over_peer"] = ratios(sides["ours"], sides["peer"])
+    say(f"  ours / peer: {report['ours_over_peer']}")
+    return report
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--corpus", choices=["demo", "cnil", "docsfr", "all"], default="demo",
@@ -352,6 +444,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--out", type=Path, metavar="FILE",
                         help="write the JSON here instead of the set's default file (a partial run then "
                              "leaves the full one alone)")
+    parser.add_argument("--peer", action="store_true",
+                        help="measure our default strategy against the LangChain peer instead; writes "
+                             "quality_peer_<set>.json")
     args = parser.parse_args(argv)
     if args.per_document is not None:
         CONTEXT["per_document"] = args.per_document  # read by run_set and recorded in the settings
@@ -363,6 +458,13 @@ def main(argv: list[str] | None = None) -> int:
         for name in ["demo", "cnil"] if args.corpus == "all" else [args.corpus]:
             started = time.monotonic()
             finish(run_enrichment(name, strategies, modes, threads), ENRICH_OUT[name], started)
+        return 0
+    if args.peer:
+        from rag.chunking import DEFAULT_STRATEGY
+
+        for name in ["demo", "cnil"] if args.corpus == "all" else [args.corpus]:
+            started = time.monotonic()
+            finish(run_peer_set(name, threads, DEFAULT_STRATEGY), args.out or PEER_OUT[name], started)
         return 0
     names = ["demo", "cnil"] if args.corpus == "all" else [args.corpus]
     for name in names:  # a missing corpus stops the run now, not after the first set's minutes
