@@ -5,13 +5,16 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Callable
 
 from rag.i18n import t
 from rag.chunking import STRATEGIES, default_settings, make_chunker, relevant_settings
 from rag.chunking.base import Chunk, Chunker
 from rag.documents import Document
+from rag.chunking.token_cap import estimate_tokens, indexed_chunks
 from rag.errors import ConfigError
+
+TokenCount = Callable[[str], int]
 
 ALL = "all"
 
@@ -38,16 +41,34 @@ def chunkers(strategy: str, given: dict[str, Any]) -> list[Chunker]:
     return result
 
 
-def preview(document: Document, strategy: str = ALL, **given: Any) -> dict[str, Any]:
-    """The JSON document `rag preview --json` prints."""
+def indexed_rows(chunker: Chunker, document: Document, count: TokenCount | None = None,
+               window: int | None = None) -> list[dict[str, Any]]:
+    """A strategy's chunks exactly as ingestion indexes them with this model, each with its
+    token count (`tokens`; `tokens_estimated` when the model has no tokenizer) and, for a piece
+    the model's window cut, `window_cut_from`: the strategy's chunk it comes from."""
+    rows = []
+    for chunk, source in indexed_chunks(chunker, document.markdown, document.title, count, window):
+        row = chunk.to_dict()
+        row["tokens"] = count(chunk.embedding_text) if count else estimate_tokens(chunk.embedding_text)
+        row["tokens_estimated"] = count is None
+        row["window_cut_from"] = source
+        rows.append(row)
+    return rows
+
+
+def preview(document: Document, strategy: str = ALL, count: TokenCount | None = None,
+            window: int | None = None, **given: Any) -> dict[str, Any]:
+    """The JSON document `rag preview --json` prints: `count` and `window` are the embedding
+    model's tokenizer and window (None: counts estimated, nothing cut)."""
     strategies = {}
     for chunker in chunkers(strategy, given):
-        chunks = chunker.chunk(document.markdown, title=document.title)
-        strategies[chunker.name] = {"settings": chunker.settings(), "chunks": [c.to_dict() for c in chunks]}
+        strategies[chunker.name] = {"settings": chunker.settings(),
+                                    "chunks": indexed_rows(chunker, document, count, window)}
     return {
         "url": document.url,
         "title": document.title,
         "markdown": document.markdown,
+        "window_tokens": window if count else None,
         "strategies": strategies,
     }
 

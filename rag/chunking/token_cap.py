@@ -12,24 +12,51 @@ from dataclasses import replace
 from typing import Callable, Sequence
 
 from rag.chunking._split import RecursiveSplitter, plain_levels
-from rag.chunking.base import OVERSIZED, Chunk
+from rag.chunking.base import OVERSIZED, Chunk, Chunker
 
 _MARGIN = 16  # tokens kept free: the model's own prefix ("passage: ") and special tokens
 
 
+# Four characters a token: the documented estimate where the model gives no count of its own
+# (French prose runs a little under it with the bundled model, code and identifiers well over).
+CHARS_PER_TOKEN = 4
+
+
+def estimate_tokens(text: str) -> int:
+    """A token count for a model without a tokenizer: a rough estimate, never a cut."""
+    return -(-len(text) // CHARS_PER_TOKEN)
+
+
 def cap_tokens(chunks: Sequence[Chunk], markdown: str, count: Callable[[str], int], max_tokens: int) -> list[Chunk]:
     """`chunks` with every one over `max_tokens` (header included) cut into pieces that fit."""
-    out: list[Chunk] = []
+    return [c for c, _ in window_pieces(chunks, markdown, count, max_tokens)]
+
+
+def window_pieces(chunks: Sequence[Chunk], markdown: str, count: Callable[[str], int],
+                  max_tokens: int) -> list[tuple[Chunk, int | None]]:
+    """Each chunk as indexed, renumbered, with the index of the strategy's chunk the model's
+    window cut it from (None: the chunk fits and is indexed as the strategy made it)."""
+    out: list[tuple[Chunk, int | None]] = []
     levels = None
     for chunk in chunks:
         tokens = count(chunk.embedding_text)
         if tokens <= max_tokens or markdown[chunk.start:chunk.end] != chunk.text:
-            out.append(chunk)  # fits, or a piece that is not a plain slice (a repeated table header)
+            out.append((chunk, None))  # fits, or a piece that is not a plain slice (a repeated table header)
             continue
         levels = levels or plain_levels(markdown)
         room = max(32, max_tokens - (count(chunk.header) if chunk.header else 0) - _MARGIN)
-        out.extend(_pieces(chunk, markdown, count, room, tokens, levels))
-    return [replace(c, index=i) for i, c in enumerate(out)]
+        out.extend((piece, chunk.index) for piece in _pieces(chunk, markdown, count, room, tokens, levels))
+    return [(replace(c, index=i), source) for i, (c, source) in enumerate(out)]
+
+
+def indexed_chunks(chunker: Chunker, markdown: str, title: str, count: Callable[[str], int] | None,
+                   max_tokens: int | None) -> list[tuple[Chunk, int | None]]:
+    """The chunks ingestion writes for a document, as `window_pieces` gives them: the one path
+    the preview and the index share, so that what is previewed is what is indexed."""
+    chunks = chunker.chunk(markdown, title=title)
+    if count is None or not max_tokens:
+        return [(c, None) for c in chunks]
+    return window_pieces(chunks, markdown, count, int(max_tokens))
 
 
 def _pieces(chunk: Chunk, markdown: str, count: Callable[[str], int], room: int, tokens: int,

@@ -5,10 +5,12 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from typing import Any
+from typing import Any, Callable
 
 from rag.chunking import DEFAULT_STRATEGY, STRATEGIES
-from rag.chunking.preview import ALL, chunkers, preview
+from rag.chunking.base import Chunk
+from rag.chunking.preview import ALL, chunkers, indexed_rows, preview
+from rag.chunking.token_cap import CHARS_PER_TOKEN
 from rag.embeddings.curl import DEFAULT_URLS, TARGET_LMSTUDIO, TARGET_OLLAMA, TARGETS, curl_command, suggested_model
 from rag.chunking.stats import first_line, summarize, warnings_text
 from rag.documents import Document
@@ -47,10 +49,42 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.set_defaults(func=run)
 
 
-def render_text(document: Document, strategy: str = ALL, **given: Any) -> str:
+def model_tokens() -> tuple[Callable[[str], int] | None, int | None]:
+    """The tokenizer and window ingestion cuts chunks with: the bundled model's unless
+    RAG_EMBED_MODEL names a server model (whose count is estimated here, and nothing cut)."""
+    from rag.config import Settings
+
+    choice = (Settings.from_env().embed_model or "").strip().lower()
+    if choice and choice != "embedded":
+        return None, None
+    from rag.embeddings.embedded import EmbeddedEmbedder
+
+    model = EmbeddedEmbedder(threads=1)
+    return model.token_count, model.max_tokens
+
+
+def chunk_line(row: dict[str, Any]) -> str:
+    """One chunk of the text preview: number, span, characters, tokens, first line, warnings and,
+    for a piece of the model's window, the strategy's chunk it was cut from."""
+    flags = f"  [{', '.join(row['warnings'])}]" if row["warnings"] else ""
+    tokens = ("~" if row["tokens_estimated"] else "") + str(row["tokens"])
+    cut = "  " + t("preview.window_cut", n=row["window_cut_from"]) if row["window_cut_from"] is not None else ""
+    first = first_line(Chunk(**{k: row[k] for k in ("index", "start", "end", "text", "header", "heading_path",
+                                                    "warnings", "section")}))
+    return f"   #{row['index']:<4} {row['start']:>7}-{row['end']:<7} {row['chars']:>5} {tokens:>5}  {first}{flags}{cut}"
+
+
+def render_text(document: Document, strategy: str = ALL, count: Callable[[str], int] | None = None,
+                window: int | None = None, **given: Any) -> str:
     lines = [t("preview.document", title=document.title, url=document.url, n=len(document.markdown))]
+    if count and window:
+        lines.append(t("preview.window", n=window))
+    else:
+        lines.append(t("preview.tokens_estimated", n=CHARS_PER_TOKEN))
     for chunker in chunkers(strategy, given):
-        chunks = chunker.chunk(document.markdown, title=document.title)
+        rows = indexed_rows(chunker, document, count, window)
+        chunks = [Chunk(**{k: r[k] for k in ("index", "start", "end", "text", "header", "heading_path",
+                                             "warnings", "section")}) for r in rows]
         stats = summarize(chunks)
         settings = settings_text(chunker.settings())
         lines += [
@@ -60,9 +94,10 @@ def render_text(document: Document, strategy: str = ALL, **given: Any) -> str:
               median=decimal(stats["median_chars"], 1, trim=True), max=integer(stats["max_chars"]),
               warnings=warnings_text(stats["warnings"])),
         ]
-        for c in chunks:
-            flags = f"  [{', '.join(c.warnings)}]" if c.warnings else ""
-            lines.append(f"   #{c.index:<4} {c.start:>7}-{c.end:<7} {c.chars:>5}  {first_line(c)}{flags}")
+        cut = sum(1 for r in rows if r["window_cut_from"] is not None)
+        if cut:
+            lines.append(t("preview.window_cut_count", pieces=cut, n=window))
+        lines += [chunk_line(r) for r in rows]
     return "\n".join(lines)
 
 
@@ -89,9 +124,10 @@ def run(args: argparse.Namespace) -> int:
     if args.curl:
         print(curl_text(document, args.strategy, given, args.curl, args.model), end="")
         return 0
+    count, window = model_tokens()
     if args.json:
-        json.dump(preview(document, args.strategy, **given), sys.stdout, ensure_ascii=False, indent=1)
+        json.dump(preview(document, args.strategy, count, window, **given), sys.stdout, ensure_ascii=False, indent=1)
         sys.stdout.write("\n")
     else:
-        print(render_text(document, args.strategy, **given))
+        print(render_text(document, args.strategy, count, window, **given))
     return 0

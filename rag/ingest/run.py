@@ -22,7 +22,7 @@ from typing import Any, Iterable, Iterator
 from rag.i18n import t, tn
 from rag.chunking import make_chunker
 from rag.chunking.base import Chunk
-from rag.chunking.token_cap import cap_tokens
+from rag.chunking.token_cap import indexed_chunks
 from rag.embeddings.embedded import over_limit_note
 from rag.documents import SKIPPED, WARNING, Document, Problem
 from rag.enrich import (
@@ -260,10 +260,8 @@ class _Run:
                 return "unchanged"
             self.report.warnings.append(t("ingest.reembedded", url=doc.url))
         try:
-            chunks = self.chunker.chunk(doc.markdown, title=doc.title)
             count, window = getattr(self.embedder, "token_count", None), getattr(self.embedder, "max_tokens", None)
-            if count is not None and window:
-                chunks = cap_tokens(chunks, doc.markdown, count, int(window))
+            chunks = [c for c, _ in indexed_chunks(self.chunker, doc.markdown, doc.title, count, window)]
         except RagError as exc:
             self.report.failed.append((doc.url, t("ingest.chunking_failed", error=exc)))
             return "failed"

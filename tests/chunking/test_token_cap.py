@@ -44,3 +44,42 @@ def test_ingestion_with_the_bundled_model_stores_no_diluted_chunk(tmp_path):
         assert all(model.token_count(f"{p.payload['header']}\n\n{p.payload['text']}") <= 512 for p in points)
     finally:
         store.close()
+
+
+def test_a_document_previewed_and_indexed_gives_the_same_chunks(tmp_path, capsys, monkeypatch):
+    """`rag preview` shows the pieces the model's window cuts, counted in the model's tokens,
+    exactly as `rag ingest` writes them: same bodies, same spans, same headers, same order."""
+    import json
+
+    from rag.cli.main import main
+
+    monkeypatch.delenv("RAG_EMBED_MODEL", raising=False)
+    path = tmp_path / "reg.md"
+    path.write_text(MARKDOWN, encoding="utf-8")
+    assert main(["preview", str(path), "--strategy", "sections", "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    shown = data["strategies"]["sections"]["chunks"]
+    model = EmbeddedEmbedder(threads=1)
+    assert data["window_tokens"] == 512
+    strategy_chunks = make_chunker("sections").chunk(data["markdown"], title=data["title"])
+    assert len(shown) > len(strategy_chunks)  # the preview shows the cut, not the strategy's 3 chunks
+    assert any(c["window_cut_from"] is not None for c in shown)
+    for c in shown:
+        assert c["tokens"] == model.token_count(f"{c['header']}\n\n{c['text']}" if c["header"] else c["text"])
+        assert c["tokens"] <= 512 and not c["tokens_estimated"]
+
+    assert main(["preview", str(path), "--strategy", "sections"]) == 0
+    text = capsys.readouterr().out
+    assert "512" in text and str(shown[1]["tokens"]) in text
+
+    from rag.sources import load_one
+
+    store = Store(Settings(data_dir=tmp_path / "data"))
+    try:
+        assert ingest([load_one(str(path))], store, model, "kb", strategy="sections").ok
+        points = sorted(store.scroll("kb", payload=["order", "text", "header", "start", "end"]),
+                        key=lambda p: p.payload["order"])
+        indexed = [(p.payload["start"], p.payload["end"], p.payload["header"], p.payload["text"]) for p in points]
+    finally:
+        store.close()
+    assert indexed == [(c["start"], c["end"], c["header"], c["text"]) for c in shown]

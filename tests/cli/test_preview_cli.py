@@ -18,6 +18,8 @@ from rag.cli.main import main
 from tests.fixtures.net import start_http_server, stop_http_server
 
 ROOT = Path(__file__).resolve().parents[2]
+# The keys of a previewed chunk that are measured, not part of the chunk itself.
+DERIVED = {"chars", "tokens", "tokens_estimated", "window_cut_from"}
 
 GUIDE = """---
 title: Guide Kerberos
@@ -57,7 +59,7 @@ def _json(capsys, *argv: str) -> dict:
 
 def test_json_has_the_contract_shape_for_every_strategy(guide, capsys):
     data = _json(capsys, str(guide), "--strategy", "all")
-    assert set(data) == {"url", "title", "markdown", "strategies"}
+    assert set(data) == {"url", "title", "markdown", "window_tokens", "strategies"}
     assert data["url"] == "guide.md" and data["title"] == "Guide Kerberos"
     assert "title:" not in data["markdown"]  # front matter is metadata, not text to chunk
     assert list(data["strategies"]) == list(STRATEGIES)
@@ -66,7 +68,8 @@ def test_json_has_the_contract_shape_for_every_strategy(guide, capsys):
         assert result["chunks"], name
         for chunk in result["chunks"]:
             assert set(chunk) == {"index", "start", "end", "text", "header", "heading_path", "section", "warnings",
-                                  "chars"}
+                                  "chars", "tokens", "tokens_estimated", "window_cut_from"}
+            assert chunk["tokens"] > 0 and chunk["window_cut_from"] is None  # short: nothing to cut
             assert chunk["text"] == data["markdown"][chunk["start"] : chunk["end"]]
             assert chunk["chars"] == chunk["end"] - chunk["start"]
     sections = data["strategies"]["sections"]["chunks"]
@@ -185,7 +188,7 @@ def test_real_page_through_the_installed_command(corpora):
     for result in data["strategies"].values():
         assert all(c["text"] == markdown[c["start"] : c["end"]] for c in result["chunks"])
     # The baseline pays for ignoring structure on this page; the structure-aware ones do not cut its code.
-    recursive = summarize([Chunk(**{k: v for k, v in c.items() if k != "chars"}) for c in data["strategies"]["recursive"]["chunks"]])
+    recursive = summarize([Chunk(**{k: v for k, v in c.items() if k not in DERIVED}) for c in data["strategies"]["recursive"]["chunks"]])
     assert recursive["warnings"]["table_split"] + recursive["warnings"]["no_heading_context"] > 0
     for name in ("sections", "sections_min_max", "markdown"):
         assert all("code_block_split" not in c["warnings"] for c in data["strategies"][name]["chunks"])

@@ -138,6 +138,14 @@ TEXT: dict[str, str] = {
         "   {chunks} ; caractères min {min}, médiane {median}, max {max} ; avertissements : "
         "{warnings}"
     ),
+    "preview.window": (
+        "Morceaux tels qu'indexés : jetons comptés par le modèle d'embedding intégré, fenêtre de {n} jetons"
+    ),
+    "preview.tokens_estimated": (
+        "Jetons estimés (environ {n} caractères par jeton) : le modèle du serveur ne donne pas son compte ici"
+    ),
+    "preview.window_cut": "(coupé du morceau n° {n} par la fenêtre du modèle)",
+    "preview.window_cut_count": "   {pieces} morceaux coupés par la fenêtre de {n} jetons du modèle (indexés comme affiché)",
     "preview.none": "aucun",
     # rag/cli/ingest.py
     "ingest.flag_unused": (
