@@ -22,12 +22,15 @@ if not info or not info.get("points"):
 intro, new = st.columns([3, 1], vertical_alignment="center")
 intro.caption(t("ask.caption", name=escape_link_text(settings.collection)))
 ask_view.finish_stopped(settings)
+# The example buttons' place, drawn before the answer: a question empties it at once, where the
+# buttons would otherwise linger, greyed, under the streaming answer until the run ends.
+examples = st.empty()
 question = st.chat_input(t("ask.input")) or ask_view.chosen_example()
 ask_view.history(settings, compact_all=bool(question))
 if question:
     ask_view.answer(question, settings, store, info)
 else:
-    ask_view.example_buttons(store, settings.collection)
+    ask_view.example_buttons(store, settings.collection, examples)
 with new:  # drawn last: after a first question it is already usable
     ask_view.new_conversation_button()
 conversations.sidebar_list(settings, ask_view.HISTORY, ask_view.ASKED)  # last: it lists this run's turn

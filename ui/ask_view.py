@@ -2,24 +2,24 @@
 
 from __future__ import annotations
 
-from typing import Any
+import time
+from typing import Any, Callable
 
 import streamlit as st
 
 from ui.present import answer as answer_display
 from rag.answer import followup
-from rag.answer.pipeline import AskResult, finalize, prepare
+from rag.answer.pipeline import AskResult, finalize
 from ui.present.charts import score_chart
 from rag.chunking import DEFAULT_STRATEGY
 from rag.demo import DEMO_COLLECTION, DEMO_DIR, QUESTIONS_PATH
 from rag.demo import calibrate as demo_calibrate
+from rag.demo import demo_embedder
 from rag.errors import LLMError, RagError
 from rag.evaluate.questions import load_questions
-from rag.answer.retrieve import retrieve
 from ui.present.safe_markdown import sanitize_markdown
 from rag.sources.files import iter_folder
-from rag.answer.gate import gate_for
-from ui import chat_actions, conversations, indexing, lang
+from ui import access, chat_actions, conversations, indexing, lang
 from ui import resources
 from rag.i18n.numbers import threshold_text
 from ui.i18n import t, tn
@@ -49,15 +49,26 @@ def load_demo_button(settings: Any, store: Any) -> None:
         return
     st.info(t("ask.empty", name=escape_link_text(settings.collection)))
     if st.button(t("ask.load_demo"), type="primary", icon=":material/library_books:", key="load_demo"):
-        report = indexing.run(list(iter_folder(DEMO_DIR)), settings, store, DEMO_COLLECTION, DEFAULT_STRATEGY)
-        if report is not None and report.ok:
+        _load_demo(settings, store)
+
+
+def _load_demo(settings: Any, store: Any) -> None:
+    """Index and calibrate the demo; the shipped vectors stand in for the bundled model's when
+    they fit (rag.demo.vectors), so that this takes seconds, not minutes."""
+    embedder = indexing.embedder_or_error(settings, store.collection_info(DEMO_COLLECTION))
+    if embedder is None:
+        return
+    embedder = demo_embedder(embedder)
+    report = indexing.run(list(iter_folder(DEMO_DIR)), settings, store, DEMO_COLLECTION, DEFAULT_STRATEGY,
+                          embedder=embedder)
+    if report is not None:
+        if report.ok:
             with st.spinner(t("ask.calibrating")):
-                demo_calibrate(store, resources.embedder_for(settings, store.collection_info(DEMO_COLLECTION)))
+                demo_calibrate(store, embedder)
             resources.refresh_status()
             st.session_state[resources.NEXT_COLLECTION] = DEMO_COLLECTION
             st.rerun()
-        if report is not None:
-            indexing.show_report(report)
+        indexing.show_report(report)
 
 
 def new_conversation_button() -> None:
@@ -84,16 +95,18 @@ def chosen_example() -> str | None:
     return st.session_state.pop(CHOSEN, None)
 
 
-def example_buttons(store: Any, collection: str) -> None:
-    """A few questions the demo corpus answers, when it is loaded and nothing was asked yet."""
+def example_buttons(store: Any, collection: str, slot: Any = None) -> None:
+    """A few questions the demo corpus answers, when it is loaded and nothing was asked yet, in
+    `slot` (an st.empty the page empties when a question is asked)."""
     examples = _example_questions()
     if st.session_state.get(HISTORY) or not examples:
         return
     if not store.points_for_url(collection, examples[0][0], payload=["url"]):
         return  # not the demo corpus
-    st.caption(t("ask.try"))
-    for i, (_, question) in enumerate(examples):
-        st.button(question, key=f"example_{i}", on_click=_choose, args=(question,))
+    with (slot or st.empty()).container():
+        st.caption(t("ask.try"))
+        for i, (_, question) in enumerate(examples):
+            st.button(question, key=f"example_{i}", on_click=_choose, args=(question,))
 
 
 def _answer_block(result: AskResult, slot: Any, turn: int) -> None:
@@ -139,10 +152,12 @@ def render_result(result: AskResult, turn: int, answer_slot: Any = None, compact
     if not result.passages or (compact and not result.llm_error):
         return  # an earlier turn without an answer keeps its passages: they were its answer
     accepted = set(result.accepted)
-    label = tn("ask.passages", len(result.passages), threshold=threshold_text(result.threshold))
+    editor = resources.can_edit()
+    label = passages_label(result, editor)
     # Without an answer, the passages are what the reader came for: show them open.
     with st.expander(label, icon=":material/format_list_numbered:", expanded=bool(result.llm_error) and not compact):
-        st.plotly_chart(score_chart(answer_display.passage_rows(result), result.threshold), key=f"scores_{turn}")
+        if editor:  # scores against the threshold: the editors' tuning, not the reader's
+            st.plotly_chart(score_chart(answer_display.passage_rows(result), result.threshold), key=f"scores_{turn}")
         note = answer_display.order_note(result)
         if note:
             st.caption(note)
@@ -201,6 +216,40 @@ def finish_stopped(settings: Any) -> None:
     _keep(state["question"], result, state["turn"], state["understood"], settings, stopped=True)
 
 
+def passages_label(result: AskResult, editor: bool) -> str:
+    """"6 passages found", with the threshold they were judged by for an editor."""
+    if editor:
+        return tn("ask.passages", len(result.passages), threshold=threshold_text(result.threshold))
+    return tn("ask.passages_plain", len(result.passages))
+
+
+REDRAW_EVERY = 0.1  # seconds between two renders of an answer being streamed
+
+
+def stream_live(stream: Any, live: Any, clock: Callable[[], float] = time.monotonic,
+                keep: dict[str, Any] | None = None) -> LLMError | None:
+    """Show the answer as it streams; the error that stopped it, if any. `keep["text"]` follows the
+    text so far (what a Stop keeps).
+
+    Each render passes the whole text so far through the answer's sanitiser (no link can form,
+    even for a moment, from what the model streams), so it happens at most every REDRAW_EVERY
+    seconds, not at every piece: per piece, the work grew with the square of the answer's length.
+    The finished answer is rendered once more by render_result.
+    """
+    last: float | None = None
+    try:
+        for _ in stream:
+            if keep is not None:
+                keep["text"] = stream.text
+            now = clock()
+            if last is None or now - last >= REDRAW_EVERY:
+                live.markdown(answer_display.answer_text_markdown(stream.text))
+                last = now
+    except LLMError as exc:
+        return exc
+    return None
+
+
 def answer(question: str, settings: Any, store: Any, info: dict) -> AskResult | None:
     """Make a follow-up standalone, retrieve, then stream the answer (or refuse, or say why not),
     and render the turn."""
@@ -215,42 +264,26 @@ def answer(question: str, settings: Any, store: Any, info: dict) -> AskResult | 
         understood_caption(understood)
         search = understood["standalone"]
         try:
-            embedder = resources.embedder_for(settings, info)
-            passages = retrieve(search, store, embedder, settings.collection, top_k=settings.top_k,
-                                mode=resources.mode(), groups=resources.groups(), **settings.retrieve_options())
+            # The page records the turn itself (rag.journal through ui.conversations): it knows the
+            # conversation and the question as understood.
+            engine = resources.answer_engine(settings, store, info, reader=access.reader_id(access.mode()),
+                                             recorders=[])
+            response = engine.ask(search)
         except RagError as exc:
             lang.error(t("ask.search_failed"), str(exc))
             return None
-        decision = gate_for(search, passages, settings, store, settings.collection, info, embedder.model_id,
-                            resources.groups())
-        prepared = prepare(search, passages, llm, decision.params.min_cosine, decision.params.source,
-                           log_dir=settings.logs_dir, decision=decision)
         slot = st.empty()
-        if prepared.result is not None:
-            result = prepared.result
-        else:
+        if response.streams:
             stop = chat_actions.stop_button(turn)
-            state = {"question": question, "turn": turn, "index": index, "prepared": prepared, "text": "",
+            state = {"question": question, "turn": turn, "index": index, "prepared": response.prepared, "text": "",
                      "understood": understood, "collection": settings.collection,
                      "conversation": conversations.current()}
             st.session_state[chat_actions.STREAMING] = state
-            stream = llm.stream_chat(prepared.messages, **prepared.chat_params())
-            failure: list[LLMError] = []
-
-            # Each piece re-renders the text so far through the answer's sanitiser: no link can
-            # form, even for a moment, from what the model streams.
             with slot.container():
-                live = st.empty()
-                try:
-                    for _ in stream:
-                        state["text"] = stream.text
-                        live.markdown(answer_display.answer_text_markdown(stream.text))
-                except LLMError as exc:
-                    failure.append(exc)
+                stream_live(response, st.empty(), keep=state)
             st.session_state.pop(chat_actions.STREAMING, None)
             stop.empty()
-            result = finalize(prepared, stream.text, error=failure[0] if failure else None,
-                              usage=stream.usage, model=stream.model)
+        result = response.result
         result.question = question
         result.collection = settings.collection
         render_result(result, turn, slot)

@@ -23,8 +23,8 @@ import streamlit as st
 from rag.answer.pipeline import AskResult
 from rag.answer.prompts import refusal_sentence
 from rag.answer.retrieve import Passage
-from rag import access as rag_access
 from rag.errors import RagError
+from rag.journal.answers import entry_from_result
 from rag.journal.records import Entry
 from rag.journal.store import Journal
 from rag.redact import known_secrets
@@ -43,37 +43,7 @@ TITLE_CHARS = 48
 
 def reader() -> str:
     """The signed-in account's id as the journal records it ("" with a shared password or none)."""
-    auth_mode = access.mode()
-    if auth_mode != "oidc" or not st.user.is_logged_in:
-        return ""
-    keys = rag_access.identity_keys(access._claims())
-    return keys[0] if keys else ""
-
-
-def entry_from_result(result: AskResult, *, reader: str, collection: str | None, conversation_id: str,
-                      standalone_question: str) -> Entry:
-    sent = bool(result.sent_passages)
-    if result.refused:
-        outcome = "refused_model" if sent else "refused_gate"
-    elif result.llm_error:
-        outcome = "failed" if sent else "passages_only"
-    else:
-        outcome = "answered" if result.answer is not None else "passages_only"
-    gate = result.gate or {}
-    signals = gate.get("signals") or {}
-    return Entry(
-        question=result.question, outcome=outcome, collection=collection or result.collection or "",
-        reader=reader, origin="ask", answer=result.raw_answer or result.answer or "",
-        verdict=str(gate.get("verdict") or ("answer" if gate.get("answer") else "refuse" if gate else "")),
-        refusal_reason=(result.refusal_reason or "") if result.refused else "",
-        unknown_terms=list(dict.fromkeys([*(signals.get("missing") or []), *(signals.get("unknown_names") or [])])),
-        passages=[{"n": p.n, "title": p.title, "section": p.section, "url": p.url,
-                   "doc_id": getattr(p, "doc_id", None) or p.url,
-                   "score": None if p.score is None else round(float(p.score), 4), "text": p.text}
-                  for p in result.passages],
-        citations=list(result.cited), model=result.model or "", threshold=result.threshold,
-        language=result.language or "", standalone_question=standalone_question, conversation_id=conversation_id,
-    )
+    return access.reader_id(access.mode())
 
 
 def journal(settings: Any) -> Journal:
@@ -94,7 +64,7 @@ def record(settings: Any, result: AskResult, *, index: int, standalone: str = ""
     session's conversation (made on its first turn); the entry's id, or None when the journal
     cannot be written (the answer is still shown; the reader is told)."""
     conversation = current() or new_id()
-    entry = entry_from_result(result, reader=reader(), collection=result.collection,
+    entry = entry_from_result(result, origin="ask", reader=reader(), collection=result.collection,
                               conversation_id=conversation, standalone_question=standalone)
     entry.id = new_id()
     entry.turn = index + 1
