@@ -7,16 +7,14 @@ from __future__ import annotations
 
 import os
 import shutil
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
 from rag.answer import followup
 from rag.journal.store import Journal
-from tests.fixtures.net import free_port, stop_process, wait_until_up
-from tests.ui.test_browser import CHROMIUM, CHROMIUM_ARGS, MINUTE, ROOT, settle
+from tests.fixtures.streamlit_server import streamlit_server
+from tests.ui.test_browser import CHROMIUM, CHROMIUM_ARGS, MINUTE, require_chromium, settle
 
 QUESTION = "Dans quelle clé de registre se règle MaxTokenSize ?"
 ANSWER = "MaxTokenSize se règle sous HKLM\\SYSTEM\\CurrentControlSet\\Control\\Lsa\\Kerberos\\Parameters [1]."
@@ -34,22 +32,8 @@ def chat_app(tmp_path: Path, demo_index, lmstudio):
     env = {k: v for k, v in os.environ.items() if not k.startswith("RAG_") and not k.startswith("STREAMLIT_")}
     env.update(RAG_DATA_DIR=str(data), RAG_EMBED_MODEL="embedded", RAG_EMBED_THREADS="1",
                RAG_LLM_URL=lmstudio.url, RAG_COLLECTION="notes")
-    port = free_port()
-    log = tmp_path / "streamlit.log"
-    with open(log, "w") as out:
-        proc = subprocess.Popen(
-            [sys.executable, "-m", "streamlit", "run", "streamlit_app.py", "--server.headless", "true",
-             "--server.port", str(port), "--server.address", "127.0.0.1", "--browser.gatherUsageStats", "false",
-             "--server.fileWatcherType", "none"],
-            cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT,
-        )
-    url = f"http://127.0.0.1:{port}"
-    try:
-        wait_until_up(f"{url}/_stcore/health", 60, process=proc, name="streamlit", details=log.read_text,
-                      ready=lambda response: response.text == "ok", interval=0.3)
+    with streamlit_server("streamlit_app.py", env, tmp_path / "streamlit.log") as url:
         yield url, data
-    finally:
-        stop_process(proc, timeout=15)
 
 
 def _ask(page, question: str) -> None:
@@ -61,11 +45,7 @@ def _ask(page, question: str) -> None:
 @pytest.mark.slow  # a streamlit server, chromium, the demo index
 @pytest.mark.timeout(900)
 def test_a_conversation_survives_a_reload_and_the_gestures_work(chat_app, lmstudio):
-    if not CHROMIUM.exists():
-        missing = f"{CHROMIUM} is missing: install Debian's chromium (`make browser`)"
-        if os.environ.get("CI", "").lower() in ("1", "true", "yes"):
-            pytest.fail(f"{missing}; CI must run the browser test")
-        pytest.skip(missing)
+    require_chromium()
     from playwright.sync_api import expect, sync_playwright
 
     url, data = chat_app
