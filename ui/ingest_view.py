@@ -129,9 +129,23 @@ def _slug(text: str) -> str:
     return re.sub(r"[^A-Za-z0-9_.-]+", "-", text).strip("-")[:60] or "document"
 
 
+@st.cache_resource(show_spinner=False)
+def _tokenizer(embed_model: str | None) -> tuple[Any, Any]:
+    from rag.config import Settings
+    from rag.embeddings.resolve import preview_tokenizer
+
+    return preview_tokenizer(Settings(embed_model=embed_model))
+
+
+def tokenizer() -> tuple[Any, Any]:
+    """The tokenizer and window the preview counts and cuts with, the ones ingestion uses."""
+    return _tokenizer(resources.settings().embed_model)
+
+
 def preview(document: Document, given: dict[str, Any]) -> list[tuple[Any, list[Any]]] | None:
+    count, window = tokenizer()
     try:
-        previews = preview_chunks(document, given)
+        previews = preview_chunks(document, given, count, window)
     except RagError as exc:
         lang.error(t("ing.bad_settings"), str(exc))
         return None
@@ -153,14 +167,14 @@ def preview(document: Document, given: dict[str, Any]) -> list[tuple[Any, list[A
                 st.markdown(f"**{chunker.name}** · {document_display.settings_words(chunker.settings())}")
             # render_html escapes the document's text: only its own spans carry markup.
             st.html(render_html(document.markdown, chunks))
-            st.dataframe(document_display.chunk_rows(chunks), hide_index=True, key=f"chunks_{chunker.name}")
+            st.dataframe(document_display.chunk_rows(chunks, count), hide_index=True, key=f"chunks_{chunker.name}")
     return previews
 
 
 def export(document: Document, given: dict[str, Any], previews: Sequence[tuple[Any, list[Any]]], settings: Any,
            store: Any) -> None:
     st.download_button(
-        t("ing.download"), json.dumps(preview_json(document, given), ensure_ascii=False, indent=1),
+        t("ing.download"), json.dumps(preview_json(document, given, *tokenizer()), ensure_ascii=False, indent=1),
         file_name=f"{_slug(document.url)}.chunks.json", mime="application/json", key="export_json",
     )
     with st.expander(t("ing.curl")):

@@ -73,11 +73,15 @@ def preview(document: Document, strategy: str = ALL, count: TokenCount | None = 
     }
 
 
-def preview_chunks(document: Document, given: dict[str, Any]) -> list[tuple[Chunker, list[Chunk]]]:
-    """Every strategy's chunks for `document`, with the settings given (None = the default)."""
-    return [(c, c.chunk(document.markdown, title=document.title)) for c in chunkers(ALL, given)]
+def preview_chunks(document: Document, given: dict[str, Any], count: TokenCount | None = None,
+                   window: int | None = None) -> list[tuple[Chunker, list[Chunk]]]:
+    """Every strategy's chunks for `document` as ingestion indexes them with this model's
+    tokenizer and window (None: the strategy's chunks), with the settings given (None = the default)."""
+    return [(c, [chunk for chunk, _ in indexed_chunks(c, document.markdown, document.title, count, window)])
+            for c in chunkers(ALL, given)]
 
 
-def preview_json(document: Document, given: dict[str, Any]) -> dict[str, Any]:
+def preview_json(document: Document, given: dict[str, Any], count: TokenCount | None = None,
+                 window: int | None = None) -> dict[str, Any]:
     """Exactly what `rag preview FILE --json` prints for this document and these settings."""
-    return preview(document, ALL, **given)
+    return preview(document, ALL, count, window, **given)

@@ -49,20 +49,6 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.set_defaults(func=run)
 
 
-def model_tokens() -> tuple[Callable[[str], int] | None, int | None]:
-    """The tokenizer and window ingestion cuts chunks with: the bundled model's unless
-    RAG_EMBED_MODEL names a server model (whose count is estimated here, and nothing cut)."""
-    from rag.config import Settings
-
-    choice = (Settings.from_env().embed_model or "").strip().lower()
-    if choice and choice != "embedded":
-        return None, None
-    from rag.embeddings.embedded import EmbeddedEmbedder
-
-    model = EmbeddedEmbedder(threads=1)
-    return model.token_count, model.max_tokens
-
-
 def chunk_line(row: dict[str, Any]) -> str:
     """One chunk of the text preview: number, span, characters, tokens, first line, warnings and,
     for a piece of the model's window, the strategy's chunk it was cut from."""
@@ -124,7 +110,10 @@ def run(args: argparse.Namespace) -> int:
     if args.curl:
         print(curl_text(document, args.strategy, given, args.curl, args.model), end="")
         return 0
-    count, window = model_tokens()
+    from rag.config import Settings
+    from rag.embeddings.resolve import preview_tokenizer
+
+    count, window = preview_tokenizer(Settings.from_env())
     if args.json:
         json.dump(preview(document, args.strategy, count, window, **given), sys.stdout, ensure_ascii=False, indent=1)
         sys.stdout.write("\n")

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import os
-from typing import Mapping
+from typing import Callable, Mapping
 
 from rag.i18n import t
 from rag.config import Settings
@@ -129,3 +129,13 @@ def embedder_for_collection(
         expected_dimension=expected_dimension,
         expected_model=model if isinstance(model, str) and model else None,
     )
+
+
+def preview_tokenizer(settings: Settings) -> tuple[Callable[[str], int] | None, int | None]:
+    """The tokenizer and window a preview counts and cuts chunks with, as ingestion will: the
+    bundled model's unless RAG_EMBED_MODEL names a server model (then None: counts estimated)."""
+    choice = (settings.embed_model or "").strip().lower()
+    if choice and choice != EMBEDDED:
+        return None, None
+    model = EmbeddedEmbedder(threads=1)
+    return model.token_count, model.max_tokens

@@ -181,6 +181,7 @@ TEXT = {
     "col.title": "title",
     "col.url": "address",
     "col.characters": "characters",
+    "col.tokens": "tokens",
     "col.access": "access",
     "col.problems": "problems",
     "ing.preview": "Chunking preview",

@@ -181,6 +181,7 @@ TEXT = {
     "col.title": "titre",
     "col.url": "adresse",
     "col.characters": "caractères",
+    "col.tokens": "jetons",
     "col.access": "accès",
     "col.problems": "problèmes",
     "ing.preview": "Aperçu du découpage",

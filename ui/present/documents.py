@@ -6,7 +6,7 @@ holds None (an empty cell says nothing, "None" reads as a bug).
 
 from __future__ import annotations
 
-from typing import Any, Mapping, Sequence
+from typing import Any, Callable, Mapping, Sequence
 
 from rag.chunking.base import TABLE_SPLIT, Chunk, Chunker
 from rag.chunking.stats import first_line, summarize
@@ -85,9 +85,11 @@ def warning_block(strategy: str, chunks: Sequence[Chunk]) -> str | None:
     return f"**{tn('ing.warnings_title', sum(counts.values()), strategy=strategy)}**\n\n" + "\n".join(lines)
 
 
-def chunk_rows(chunks: Sequence[Chunk]) -> list[dict[str, Any]]:
+def chunk_rows(chunks: Sequence[Chunk], count: Callable[[str], int] | None = None) -> list[dict[str, Any]]:
+    """The chunk table; with the embedding model's tokenizer, each chunk's tokens beside its characters."""
     return [
         {"#": c.index, t("col.start"): c.start, t("col.end"): c.end, t("col.characters"): c.chars,
+         **({t("col.tokens"): count(c.embedding_text)} if count else {}),
          t("col.section"): c.section or "",
          t("col.warnings"): ", ".join(_short_warning(w, c) for w in c.warnings),
          t("col.begins"): first_line(c)}
