@@ -14,7 +14,8 @@ from rag.answer.gate import save_calibration
 from rag.errors import QuestionSetError, RagError
 from rag.evaluate.calibration import gate_shares
 from rag.evaluate.report import incomplete_notes
-from rag.evaluate.runner import compare, make_answer_fn, run_eval, shared_threshold
+from rag.evaluate.runner import compare
+from rag.evaluate.session import EvalSession
 from rag.evaluate.runs import list_runs, load_run, new_run_dir, run_date, write_results
 from rag.evaluate.runs import results_csv
 from rag.evaluate.questions import Question, questions_from_bytes
@@ -76,9 +77,10 @@ def run(questions: Sequence[Question], label: str, collections: Sequence[str], w
     bar = st.progress(0.0, text=t("eval.starting"))
     runs, paths = {}, {}
     total = len(questions) * len(collections)
-    infos = {name: store.collection_info(name) for name in collections}
-    shared = (shared_threshold(settings.threshold, infos[collections[0]], infos[collections[1]])
-              if len(collections) == 2 else None)
+    session = EvalSession(settings, store, questions, question_set=label, with_llm=with_llm,
+                          llm=resources.llm(settings) if with_llm else None, mode=resources.mode(),
+                          groups=resources.groups(), embedder_for=lambda info: resources.embedder_for(settings, info))
+    shared = session.shared_floor(collections)
     for i, name in enumerate(collections):
         def progress(done: int, count: int, qid: str, i: int = i, name: str = name) -> None:
             overall = i * count + done
@@ -86,13 +88,7 @@ def run(questions: Sequence[Question], label: str, collections: Sequence[str], w
                                                  overall=overall, total=total))
 
         try:
-            embedder = resources.embedder_for(settings, infos[name])
-            answer_fn = make_answer_fn(settings, llm=resources.llm(settings)) if with_llm else None
-            results = run_eval(questions, store, embedder, name, top_k=settings.top_k, mode=resources.mode(),
-                               threshold=shared[0] if shared else settings.threshold,
-                               threshold_source=shared[1] if shared else None, answer_fn=answer_fn,
-                               progress=progress, groups=resources.groups(), question_set=label,
-                               retrieve_options=settings.retrieve_options())
+            results = session.run(name, shared, progress)
         except RagError as exc:
             bar.empty()
             lang.error(t("eval.failed", name=name), str(exc))

@@ -30,9 +30,11 @@ def run(
     chunk_settings: dict[str, Any] | None = None,
     full: bool = False,
     enrichment: str = "none",
+    replace: bool = False,
 ) -> IngestReport | None:
-    """Index `items` into `collection` (`full`: rebuilt from scratch), showing progress; None
-    (and the error shown) on failure."""
+    """Index `items` into `collection` (`full`: rebuilt from scratch; `replace`: the editor
+    confirmed the replacement of other sources' documents), showing progress; None (and the error
+    shown) on failure."""
     info = store.collection_info(collection)
     try:
         embedder = resources.embedder_for(settings, info)
@@ -50,7 +52,8 @@ def run(
 
     try:
         report = ingest(list(items), store, embedder, collection, strategy=strategy,
-                        chunk_settings=chunk_settings, full=full, progress=on_progress, enricher=enricher)
+                        chunk_settings=chunk_settings, full=full, progress=on_progress, enricher=enricher,
+                        replace=replace)
     except RagError as exc:
         bar.empty()
         lang.error(t("ing.stopped"), str(exc))

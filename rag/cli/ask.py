@@ -13,7 +13,6 @@ from rag.answer.citations import source_label
 from rag.config import Settings
 from rag.i18n import t
 from rag.i18n.numbers import decimal
-from rag.journal.answers import record_answer
 
 _SOURCE_KEYS = {"setting": "threshold.setting", "collection": "threshold.collection",
                 "model default": "threshold.model_default"}
@@ -63,7 +62,6 @@ def run(args: argparse.Namespace) -> int:
         collection=args.collection, top_k=args.top_k, mode=args.mode, threshold=args.threshold,
         groups=args.groups, with_llm=not args.no_llm,
     )
-    record_answer(settings, result, origin="cli")
     if args.json:
         print(json.dumps(result.to_json(), ensure_ascii=False, indent=2))
     else:
