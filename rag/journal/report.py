@@ -15,10 +15,9 @@ from typing import Any, Iterable, Sequence
 from rag.i18n import t
 from rag.journal.records import Entry
 from rag.journal.subjects import Subject, embed_questions, group
+from rag.spreadsheet import cell_text
 
 REFUSED = ("refused_gate", "refused_model")
-# A spreadsheet runs a cell starting with one of these as a formula (CSV injection).
-_FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
 
 
 def outcome_label(outcome: str) -> str:
@@ -97,12 +96,6 @@ def weekly(entries: Iterable[Entry]) -> list[dict[str, Any]]:
             for week in sorted(weeks)]
 
 
-def safe_cell(value: Any) -> str:
-    """A CSV cell a spreadsheet shows as text: one starting like a formula gets a leading '."""
-    text = "" if value is None else str(value)
-    return "'" + text if text.startswith(_FORMULA_START) else text
-
-
 CSV_COLUMNS = ("time", "reader", "collection", "origin", "question", "outcome", "refusal_reason",
                "unknown_terms", "articles", "answer", "thumbs_up", "thumbs_down", "comments")
 
@@ -114,6 +107,6 @@ def csv_text(entries: Iterable[Entry], labels: dict[str, str]) -> str:
     writer.writerow(CSV_COLUMNS)
     for entry in entries:
         data = row(entry, labels.get(entry.reader, entry.reader))
-        writer.writerow([safe_cell(" | ".join(map(str, data[c])) if isinstance(data[c], list) else data[c])
+        writer.writerow([cell_text(" | ".join(map(str, data[c])) if isinstance(data[c], list) else str(data[c]))
                          for c in CSV_COLUMNS])
     return out.getvalue()
