@@ -9,6 +9,7 @@ from __future__ import annotations
 import csv
 import io
 from collections import Counter
+from dataclasses import replace
 from datetime import date, datetime, timedelta
 from typing import Any, Iterable, Sequence
 
@@ -26,6 +27,29 @@ def outcome_label(outcome: str) -> str:
 
 
 _OUTCOME_KEYS = ("answered", "refused_gate", "refused_model", "passages_only", "failed")
+
+
+def readable(entry: Entry, groups: Sequence[str] | None) -> bool:
+    """Whether a reader of `groups` (None: every document) may read every passage of the entry,
+    and so its answer. A passage recorded without its access groups counts as unreadable: a
+    document's access never falls back to public."""
+    if groups is None:
+        return True
+    wanted = set(groups)
+    return all(set(p.get("access") or ()) & wanted for p in entry.passages)
+
+
+def visible_to(entries: Iterable[Entry], groups: Sequence[str] | None) -> tuple[list[Entry], set[str]]:
+    """The entries as an editor of `groups` may see them: the answer and the passages of an entry
+    drawn from documents they cannot read are left out. Returns them and the ids of those."""
+    shown, hidden = [], set()
+    for entry in entries:
+        if readable(entry, groups):
+            shown.append(entry)
+        else:
+            hidden.add(entry.id)
+            shown.append(replace(entry, answer="", passages=[], citations=[]))
+    return shown, hidden
 
 
 def articles(entry: Entry) -> list[str]:

@@ -490,4 +490,5 @@ TEXT = {
     "qse.save": "Save the set",
     "qse.not_saved": "The set was not saved.",
     "qse.saved": "Set “{name}” saved: {n} questions.",
+    "jr.hidden": "The answer and the passages come from articles your groups do not read: they are not shown.",
 }

@@ -490,4 +490,5 @@ TEXT = {
     "qse.save": "Enregistrer le jeu",
     "qse.not_saved": "Le jeu n'a pas été enregistré.",
     "qse.saved": "Jeu « {name} » enregistré : {n} questions.",
+    "jr.hidden": "La réponse et les passages viennent d'articles que vos groupes ne lisent pas : ils ne sont pas montrés.",
 }
