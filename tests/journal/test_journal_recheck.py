@@ -46,3 +46,11 @@ def test_a_new_article_answers_a_refused_question(folders, data_dir, capsys):
     (subject,) = json.loads(capsys.readouterr().out)["subjects"]
     assert subject["answered_now"] == 1 and any("LAPS" in title for title in subject["answered_by"])
     assert journal.entry(refused.id).outcome == "refused_gate"  # what the reader got is kept as it was
+
+    # An evaluation replays questions; it is not a reader: nothing of it goes to the journal.
+    questions = folders.parent / "set.jsonl"
+    questions.write_text(json.dumps({"id": "q1", "question": QUESTION, "in_base": True,
+                                     "expected_source": "windows-laps.md"}) + "\n", encoding="utf-8")
+    assert main(["eval", "--questions", str(questions), "--collection", "blog", "--no-llm",
+                 "--out", str(folders.parent / "eval")]) == 0
+    assert [e.id for e in journal.entries()] == [refused.id]
