@@ -1,5 +1,5 @@
-"""In a real browser: questions asked and refused appear on the editors' Journal page, with a reader's
-dislike; from there a refused question goes into the demo set as off-topic and an answered one with its
+"""In a real browser: questions asked and refused appear on the editors' Journal page, with the
+reader's thumbs down; from there a refused question goes into the demo set as off-topic and an answered one with its
 expected article, and replaying the set shows both in the results."""
 
 from __future__ import annotations
@@ -49,11 +49,13 @@ def test_asked_refused_and_disliked_questions_reach_the_journal_and_the_question
             expect(page.get_by_test_id("stChatMessage").filter(has_text="No article mentions").filter(has_text="Veeam")) \
                 .to_be_visible(timeout=MINUTE)
             settle(page)
-            # The reader dislikes the answer (recorded through the journal, as the Ask page's vote does).
+            # The reader dislikes the answer with the thumbs under it (the first turn's; up, then down).
+            page.get_by_test_id("stFeedback").first.get_by_test_id("stFeedbackButton").nth(1).click()
+            settle(page)
             journal = Journal.open(tmp_path / "data", secrets=[])
             answered = journal.entries(outcome="answered")
             assert [e.question for e in answered] == [ASKED]
-            journal.feedback(answered[0].id, "", -1, "incomplet")
+            assert [(f.rating, f.reader) for f in journal.entry(answered[0].id).feedback] == [(-1, "")]
 
             go(page, app_url, "Journal")
             expect(page.get_by_role("heading", name="Question journal")).to_be_visible()
@@ -64,7 +66,6 @@ def test_asked_refused_and_disliked_questions_reach_the_journal_and_the_question
             expect(answered_row).to_have_count(1)
             answered_row.get_by_text(ASKED).first.click()
             expect(answered_row).to_contain_text("👎 1")
-            expect(answered_row).to_contain_text("incomplet")
             expect(answered_row).to_contain_text("Kerberos")  # the passages' articles, by their titles
             page.get_by_role("tab", name="Subjects with no article").click()
             expect(page.get_by_text(REFUSED).last).to_be_visible()
