@@ -98,6 +98,8 @@ class AskResult:
     answer_seconds: float | None = None
     answer_urls: list[str] = field(default_factory=list)  # web addresses the model wrote itself
     gate: dict[str, Any] | None = None  # the answerability gate's signals and decision (rag.gate)
+    # answered | refused_gate | refused_model | passages_only | failed (what happened, see outcome_of)
+    outcome: str | None = None
 
     def to_json(self) -> dict[str, Any]:
         """The `rag ask --json` contract, plus extra keys."""
@@ -128,6 +130,7 @@ class AskResult:
             "answer_seconds": self.answer_seconds,
             "answer_urls": list(self.answer_urls),
             "gate": self.gate,
+            "outcome": outcome_of(self),
         }
 
     def source_lines(self) -> list[str]:
@@ -170,6 +173,7 @@ class Prepared:
     warnings: list[str] = field(default_factory=list)
     log_dir: Path | None = None
     gate: dict[str, Any] | None = None
+    unsure_note: str | None = None  # set when the gate is unsure: shown if no model answers
 
     def chat_params(self) -> dict[str, Any]:
         return {"model": self.model, "max_tokens": self.max_tokens, "temperature": TEMPERATURE}
@@ -185,6 +189,32 @@ class Prepared:
         )
         fields.update(values)
         return AskResult(**fields)
+
+
+ANSWERED, REFUSED_GATE, REFUSED_MODEL, PASSAGES_ONLY, FAILED = (
+    "answered", "refused_gate", "refused_model", "passages_only", "failed")
+
+
+def outcome_of(result: AskResult) -> str:
+    """What happened to the question: the one set on the way, else read from the result."""
+    if result.outcome:
+        return result.outcome
+    if result.refused:
+        return REFUSED_GATE
+    if result.llm_error:
+        return FAILED
+    if result.answer is None:
+        return PASSAGES_ONLY
+    return ANSWERED
+
+
+def unsure_note(question: str, decision: Any, language: str) -> str:
+    """The plain note shown with the passages of a question the gate is unsure of, when no chat
+    model writes an answer."""
+    from rag.i18n import language as in_language
+
+    with in_language(language):
+        return t("ask.unsure_note", question=question.strip(), why=gate_explain(decision, language) or "")
 
 
 def refusal_line(result: AskResult) -> str:
@@ -213,10 +243,17 @@ def decide(
         prepared.gate = decision.to_dict()
         if decision.note:
             prepared.warnings.append(decision.note)
+        if getattr(decision, "unsure", False):
+            prepared.unsure_note = unsure_note(question, decision, language)
+        if decision.answer and not accepted and passages:
+            # The gate let it through on the question's core (its context words set aside) or on
+            # an exact match: the passages it judged are the ones the model reads.
+            accepted = prepared.accepted = [p for p in passages if p.score >= best - 0.02]
     if decision is not None and not decision.answer and decision.reason in ("unknown_names", "low_coverage"):
         refusal = prompts.refusal_sentence(language)
         prepared.result = prepared.base_result(answer=refusal, raw_answer=refusal, refused=True,
-                                               refusal_reason=gate_explain(decision, language))
+                                               refusal_reason=gate_explain(decision, language),
+                                               outcome=REFUSED_GATE)
     elif not accepted or (decision is not None and not decision.answer):
         # Refused by the score: the best score against the threshold, and where that came from.
         text = _TEXT[language]
@@ -226,8 +263,17 @@ def decide(
                   if best is not None else text["empty"])
         refusal = prompts.refusal_sentence(language)
         prepared.result = prepared.base_result(answer=refusal, raw_answer=refusal, refused=True,
-                                               refusal_reason=reason)
+                                               refusal_reason=reason, outcome=REFUSED_GATE)
     return prepared
+
+
+def passages_only(prepared: Prepared, **values: Any) -> AskResult:
+    """No model writes an answer (--no-llm, or no chat model): the passages, with the note when
+    the gate was unsure of them."""
+    result = prepared.base_result(outcome=PASSAGES_ONLY, **values)
+    if prepared.unsure_note:
+        result.notes.append(prepared.unsure_note)
+    return result
 
 
 def prepare(
@@ -253,7 +299,8 @@ def prepare(
     try:
         prepared.model, prepared.context_length = llm.model_and_context()
     except LLMError as exc:
-        prepared.result = prepared.base_result(llm_error=str(exc))
+        prepared.result = (passages_only(prepared, llm_error=str(exc)) if prepared.unsure_note
+                           else prepared.base_result(llm_error=str(exc), outcome=FAILED))
         return prepared
 
     def build(chosen: list[Any]) -> list[dict[str, str]]:
@@ -296,7 +343,7 @@ def finalize(
         message = str(error)
         if text:
             message += " " + t("ask.cut_off")
-        return prepared.base_result(llm_error=message, usage=usage)
+        return prepared.base_result(llm_error=message, usage=usage, outcome=FAILED)
     raw = (text or "").strip()
     sent_numbers = [p.n for p in prepared.sent]
     check = citations.check_citations(raw, sent_numbers)
@@ -312,6 +359,7 @@ def finalize(
         model=model or prepared.model,
         refusal_reason=_TEXT[prepared.language]["model_refused"] if refused else None,
         answer_urls=citations.answer_urls(raw),
+        outcome=REFUSED_MODEL if refused else ANSWERED,
     )
     if check.invalid or uncited or result.answer_urls:
         if check.invalid:
@@ -400,11 +448,11 @@ def ask(
     passages = retrieve(question, store, embedder, collection, top_k=top_k or settings.top_k,
                         mode=mode, groups=groups, **settings.retrieve_options())
     decision = gate_for(question, passages, settings, store, collection, info, getattr(embedder, "model_id", None),
-                        groups, threshold)
+                        groups, threshold, embedder=embedder)
     params = decision.params
     if not with_llm:
         decided = decide(question, passages, params.min_cosine, params.source, decision=decision)
-        result = decided.result or decided.base_result()
+        result = decided.result or passages_only(decided)
         result.collection = collection
         return result
     llm = llm if llm is not None else LLMClient.from_settings(settings)

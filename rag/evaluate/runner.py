@@ -108,8 +108,21 @@ def question_row(
             "unknown_names": list(sig.unknown_names),
             "known_names": list(sig.known_names),
             "missing_terms": list(sig.missing),
+            # The gate's view of the question's core (rag.answer.gate): what was set aside as the
+            # reader's situation, the unknown names that are the subject, the shares without them.
+            "verdict": decision.verdict,
+            "context_words": list(sig.context_words),
+            "unknown_subject": list(sig.unknown_subject),
+            "core_coverage": None if sig.core_coverage is None else round(sig.core_coverage, 4),
+            "core_passage_coverage": (None if sig.core_passage_coverage is None
+                                      else round(sig.core_passage_coverage, 4)),
+            "cosine_core": None if sig.cosine_core is None else round(sig.cosine_core, 4),
         })
+        row["outcome"] = "refused_gate" if not decision.answer else "passages_only"
     if result is not None:
+        from rag.answer.pipeline import outcome_of
+
+        row["outcome"] = outcome_of(result) if hasattr(result, "outcome") else row.get("outcome")
         # The model's own text: notes appended for the reader are not part of what it wrote.
         answer = getattr(result, "raw_answer", None) or getattr(result, "answer", None) or ""
         refused = bool(getattr(result, "refused", False))
@@ -358,7 +371,8 @@ def run_eval(
                         **dict(retrieve_options or {}))
 
     def gate_fn(text: str, passages: Sequence[Any]) -> Any:
-        return gate(text, passages, gate_params, store, collection, groups, info, detect_language(text))
+        return gate(text, passages, gate_params, store, collection, groups, info, detect_language(text),
+                    embedder)
 
     context = collection_context(info, effective_mode, getattr(embedder, "model_id", None))
     # Counts and lists under the runner's groups: a run must not reveal what they may not read.
