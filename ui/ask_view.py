@@ -2,23 +2,22 @@
 
 from __future__ import annotations
 
-from typing import Any
+import time
+from typing import Any, Callable
 
 import streamlit as st
 
 from ui.present import answer as answer_display
-from rag.answer.pipeline import AskResult, finalize, prepare
+from rag.answer.pipeline import AskResult
 from ui.present.charts import score_chart
 from rag.chunking import DEFAULT_STRATEGY
 from rag.demo import DEMO_COLLECTION, DEMO_DIR, QUESTIONS_PATH
 from rag.demo import calibrate as demo_calibrate
 from rag.errors import LLMError, RagError
 from rag.evaluate.questions import load_questions
-from rag.answer.retrieve import retrieve
 from ui.present.safe_markdown import sanitize_markdown
 from rag.sources.files import iter_folder
-from rag.answer.gate import gate_for
-from ui import indexing, lang
+from ui import access, indexing, lang
 from ui import resources
 from rag.i18n.numbers import threshold_text
 from ui.i18n import t, tn
@@ -149,46 +148,50 @@ def render_result(result: AskResult, turn: int, answer_slot: Any = None, compact
                     st.markdown(answer_display.passage_text_markdown(p))
 
 
+REDRAW_EVERY = 0.1  # seconds between two renders of an answer being streamed
+
+
+def stream_live(stream: Any, live: Any, clock: Callable[[], float] = time.monotonic) -> LLMError | None:
+    """Show the answer as it streams; the error that stopped it, if any.
+
+    Each render passes the whole text so far through the answer's sanitiser (no link can form,
+    even for a moment, from what the model streams), so it happens at most every REDRAW_EVERY
+    seconds, not at every piece: per piece, the work grew with the square of the answer's length.
+    The finished answer is rendered once more by render_result.
+    """
+    last: float | None = None
+    try:
+        for _ in stream:
+            now = clock()
+            if last is None or now - last >= REDRAW_EVERY:
+                live.markdown(answer_display.answer_text_markdown(stream.text))
+                last = now
+    except LLMError as exc:
+        return exc
+    return None
+
+
 def answer(question: str, settings: Any, store: Any, info: dict) -> AskResult | None:
-    """Retrieve, then stream the answer (or refuse, or say why not), and render the turn."""
+    """Ask the answer engine, stream what it writes, and render the turn."""
     turn = st.session_state.get(ASKED, 0)
     with st.chat_message("user"):
         st.markdown(sanitize_markdown(question, images=False))
     with st.chat_message("assistant"):
         try:
-            embedder = resources.embedder_for(settings, info)
-            passages = retrieve(question, store, embedder, settings.collection, top_k=settings.top_k,
-                                mode=resources.mode(), groups=resources.groups(), **settings.retrieve_options())
+            response = resources.answer_engine(settings, store, info,
+                                                reader=access.reader_id(access.mode())).ask(question)
         except RagError as exc:
             lang.error(t("ask.search_failed"), str(exc))
             return None
-        decision = gate_for(question, passages, settings, store, settings.collection, info, embedder.model_id,
-                            resources.groups())
-        llm = resources.llm(settings)
-        prepared = prepare(question, passages, llm, decision.params.min_cosine, decision.params.source,
-                           log_dir=settings.logs_dir, decision=decision)
         slot = st.empty()
-        if prepared.result is not None:
-            result = prepared.result
-        else:
-            stream = llm.stream_chat(prepared.messages, **prepared.chat_params())
-            failure: list[LLMError] = []
-
-            # Each piece re-renders the text so far through the answer's sanitiser: no link can
-            # form, even for a moment, from what the model streams.
+        if response.streams:
             with slot.container():
-                live = st.empty()
-                try:
-                    for _ in stream:
-                        live.markdown(answer_display.answer_text_markdown(stream.text))
-                except LLMError as exc:
-                    failure.append(exc)
-            result = finalize(prepared, stream.text, error=failure[0] if failure else None,
-                              usage=stream.usage, model=stream.model)
-        result.collection = settings.collection
+                stream_live(response, st.empty())
+        result = response.result
         render_result(result, turn, slot)
     st.session_state[ASKED] = turn + 1
-    st.session_state.setdefault(HISTORY, []).append({"question": question, "result": result, "turn": turn})
+    st.session_state.setdefault(HISTORY, []).append({"question": question, "result": result, "turn": turn,
+                                                     "entry_id": result.journal_id})
     return result
 
 

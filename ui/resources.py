@@ -12,6 +12,7 @@ from typing import Any
 import streamlit as st
 
 from rag import access
+from rag.answer.engine import AnswerEngine
 from rag.config import Settings, normalize_base_url
 from rag.embeddings.resolve import embedder_for_collection, resolve_embedder
 from rag.errors import ConfigError, RagError, StoreError
@@ -148,6 +149,13 @@ def _llm(url: str, model: str | None, api_key: str | None, timeout: float) -> LL
 def llm(s: Settings) -> LLMClient:
     # The key only for the server it was configured for: a session's URL never gets it.
     return _llm(s.llm_url, s.llm_model, s.api_key_for(s.llm_url), s.timeout)
+
+
+def answer_engine(s: Settings, st_store: Store, info: dict | None, reader: str = "") -> AnswerEngine:
+    """The answer engine for this session: its collection, embedder, chat model, retrieval mode and
+    the reader's groups. Raises RagError when the collection's model is not available."""
+    return AnswerEngine(s, st_store, collection=s.collection, info=info or {}, embedder=embedder_for(s, info),
+                        llm=llm(s), groups=groups(), mode=mode(), origin="ask", reader=reader)
 
 
 @st.cache_data(ttl=STATUS_TTL, show_spinner=False)
