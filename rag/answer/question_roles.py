@@ -10,8 +10,8 @@ difference with the words around a name, so the gate reads them (pure functions,
   de Gérard", "à Toulouse", "pour Veolia", "John's server"), with the noun it qualifies ("la
   pizzeria de Luigi"); after a possessive and a noun ("mon collègue Karim", "notre client
   Total"); a name followed by its owner ("le ThinkPad de Léa"); in a sentence of the question
-  that asks nothing ("C'est pour le client Renault."); the noun after a first or second person possessive ("mon patron", "ma boutique"); and dates
-  (days, months, the numbers beside them);
+  that asks nothing ("C'est pour le client Renault."); the noun after a first or second person
+  possessive ("mon patron", "ma boutique"); and dates (days, months, the numbers beside them);
 - tools: a lower-case word after "avec", "with", "via", "using" ("avec podman"), or followed by a
   command-line option ("journalctl -u"), is a program's name, looked up like any other name.
 
