@@ -30,7 +30,9 @@ ROLES = (READER, EDITOR)
 
 # What each action needs. Pages and the controls inside them ask `can(role, action)`.
 ASK, INGEST, EVALUATE, SETTINGS, SAVE_THRESHOLD = "ask", "ingest", "evaluate", "settings", "save_threshold"
-_NEEDS = {ASK: READER, INGEST: EDITOR, EVALUATE: EDITOR, SETTINGS: EDITOR, SAVE_THRESHOLD: EDITOR}
+JOURNAL = "journal"  # what readers asked: their questions are the editors' to read, never another reader's
+_NEEDS = {ASK: READER, INGEST: EDITOR, EVALUATE: EDITOR, SETTINGS: EDITOR, SAVE_THRESHOLD: EDITOR,
+          JOURNAL: EDITOR}
 
 UserGroups = dict[str, list[str]]
 UserRoles = dict[str, str]

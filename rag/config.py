@@ -63,6 +63,18 @@ def _int(raw: str | None, name: str, default: int) -> int:
     return _number(raw, name, int, "config.not_whole", default)
 
 
+_TRUE, _FALSE = ("1", "true", "yes", "on", "oui", "vrai"), ("0", "false", "no", "off", "non", "faux")
+
+
+def _flag(raw: str | None, name: str) -> bool:
+    value = (raw or "").strip().lower()
+    if value in _TRUE:
+        return True
+    if value in _FALSE or not value:
+        return False
+    raise ConfigError(t("config.not_flag", name=name, value=repr(raw)))
+
+
 def _admins(raw: str | None) -> tuple[str, ...]:
     from rag.access import parse_admins  # access reads no setting: no cycle
 
@@ -118,6 +130,13 @@ class Settings:
     # RAG_SESSION_HOURS: how long a password sign-in survives reloads (0: until the tab closes).
     session_hours: float = 8.0
     prompt_file: str | None = None  # a system prompt of one's own (else rag/answer/prompts/{fr,en}.txt)
+    # The question journal (rag.journal): readers' identities shown to editors, or readers numbered;
+    # entries older than this many days deleted at start (0 = kept forever).
+    journal_names: bool = False
+    journal_days: int = 90
+    # Megabytes the embedded store leaves free on its disk: a write that would go below is refused
+    # with a clear error (a full disk under Qdrant Edge's mapped files kills the process).
+    min_free_mb: int = 100
 
     @classmethod
     def from_env(cls, env: Mapping[str, str] | None = None) -> Settings:
@@ -153,6 +172,9 @@ class Settings:
             session_hours=min(720.0, max(0.0, _number(env.get("RAG_SESSION_HOURS"), "RAG_SESSION_HOURS", float,
                                                       "config.not_number", 8.0))),
             prompt_file=(env.get("RAG_PROMPT_FILE") or None),
+            journal_names=_flag(env.get("RAG_JOURNAL_NAMES"), "RAG_JOURNAL_NAMES"),
+            journal_days=max(0, _int(env.get("RAG_JOURNAL_DAYS"), "RAG_JOURNAL_DAYS", 90)),
+            min_free_mb=_int(env.get("RAG_MIN_FREE_MB"), "RAG_MIN_FREE_MB", 100),
         )
 
     def replace(self, **changes: object) -> Settings:

@@ -19,7 +19,7 @@ BOTH = {"RAG_APP_PASSWORD": "reader pass", "RAG_EDITOR_PASSWORD": "editor pass"}
 def test_a_reader_may_only_ask_and_an_editor_may_do_everything():
     assert access.allowed_actions(access.READER) == [access.ASK]
     assert access.allowed_actions(access.EDITOR) == [access.ASK, access.INGEST, access.EVALUATE,
-                                                     access.SETTINGS, access.SAVE_THRESHOLD]
+                                                     access.SETTINGS, access.SAVE_THRESHOLD, access.JOURNAL]
     assert access.allowed_actions(None) == [] and access.allowed_actions("admin") == []
     with pytest.raises(access.AccessDenied, match="editor role"):
         access.require(access.READER, access.SAVE_THRESHOLD)

@@ -204,6 +204,15 @@ def identity(auth_mode: str) -> str | None:
     return None
 
 
+def reader_id(auth_mode: str) -> str:
+    """The signed-in account's id as the journal records it: the verified e-mail (else the
+    provider's subject) with single sign-on; "" with a shared password or an open dashboard."""
+    if auth_mode != "oidc" or not st.user.is_logged_in:
+        return ""
+    keys = access.identity_keys(_claims())
+    return keys[0] if keys else ""
+
+
 def _groups(auth_mode: str) -> list[str] | None:
     # Roles and groups are independent: an editor reads their groups, only an administrator all.
     if administrator(auth_mode):

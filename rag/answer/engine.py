@@ -169,7 +169,7 @@ class AnswerEngine:
         if recorders is None:  # readers' questions go to the journal; an evaluation's do not
             from rag.answer.journal_record import journal_recorder
 
-            recorders = [journal_recorder(self.settings.data_dir, reader)] if origin in ("ask", "cli") else []
+            recorders = [journal_recorder(self.settings, reader)] if origin in ("ask", "cli") else []
         self.recorders: list[Recorder] = list(recorders)
         self.with_llm = with_llm
         self._llm = llm

@@ -17,7 +17,7 @@ from rag.i18n import t
 from rag.evaluate.calibration import calibrate
 from rag.config import Settings
 from rag.errors import RagError
-from rag.evaluate.metrics import contains_answer, cost_metrics, hit_rank, llm_metrics, retrieval_metrics, threshold_shares
+from rag.evaluate.metrics import category_metrics, contains_answer, cost_metrics, hit_rank, llm_metrics, retrieval_metrics, threshold_shares
 from rag.evaluate.questions import Question
 
 __all__ = [
@@ -187,6 +187,7 @@ def summarize(
         if suggested is not None:
             summary["suggested_threshold"] = suggested  # the cosine floor `--save-threshold` records
     summary["counts"] = counts
+    summary["categories"] = category_metrics(rows, k)
     return summary
 
 
