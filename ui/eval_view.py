@@ -10,7 +10,7 @@ import streamlit as st
 from rag import access
 from ui.present import evaluation
 from ui.present.charts import calibration_chart, category_chart, gate_chart
-from rag.answer.gate import save_calibration
+from rag.answer.gate import LEXICAL_SLACK, save_calibration
 from rag.errors import QuestionSetError, RagError
 from rag.evaluate.calibration import gate_shares, small_sample_warning
 from rag.evaluate.report import incomplete_notes
@@ -144,7 +144,8 @@ def calibration(name: str, results: Mapping[str, Any], store: Any) -> float:
     words = evaluation.gate_words(summary)  # None: the cosine alone decides
     if words is not None:
         suggested = (words["suggested"] or {}).get("min_cosine")
-    scores = [s for pair in evaluation.top1_scores(rows) for s in pair]
+    points = evaluation.chart_rows(rows, words)  # where the gate compares each question with the line
+    scores = [s for pair in (*evaluation.top1_scores(rows), *evaluation.top1_scores(points)) for s in pair]
     low = round(max(0.0, min(scores + [current or 1.0]) - 0.05), 2)
     high = round(min(1.0, max(scores + [current or 0.0]) + 0.03), 2)
     key = f"slider_{name}"
@@ -158,7 +159,9 @@ def calibration(name: str, results: Mapping[str, Any], store: Any) -> float:
     cols[0].metric(t("eval.at_slider_in"), t("eval.of", n=at["in_base_accepted_count"], total=at["in_base_count"]))
     cols[1].metric(t("eval.at_slider_out"), t("eval.of", n=at["out_of_base_refused_count"],
                                                   total=at["out_of_base_count"]))
-    st.plotly_chart(calibration_chart(rows, current, suggested, chosen), key=f"calibration_{name}")
+    st.plotly_chart(calibration_chart(points, current, suggested, chosen), key=f"calibration_{name}")
+    if words is not None:
+        st.caption(t("eval.chart_compared", slack=decimal(LEXICAL_SLACK, 2)))
     with st.expander(t("details")):
         explained = words if words is not None else cal
         st.caption(explained.get("overlap_sentence") or "")

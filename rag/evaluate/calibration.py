@@ -9,7 +9,7 @@ from __future__ import annotations
 import math
 from dataclasses import asdict, dataclass
 from itertools import pairwise
-from typing import Any, Sequence
+from typing import Any, Mapping, Sequence
 
 from rag.i18n import t, tn
 from rag.i18n.numbers import decimal, percent
@@ -172,9 +172,25 @@ def gate_shares(rows: Sequence[dict[str, Any]], min_cosine: float, min_coverage:
 
 def _effective_cosine(row: dict[str, Any]) -> float:
     """The cosine the floor is compared with: an exact match gets the gate's slack."""
-    from rag.answer.gate import LEXICAL_SLACK, exact_match
+    from rag.answer.gate import LEXICAL_SLACK
 
-    return row["cosine"] + (LEXICAL_SLACK if exact_match(row_signals(row)) else 0.0)
+    return row["cosine"] + (LEXICAL_SLACK if is_exact_match(row) else 0.0)
+
+
+def is_exact_match(row: Mapping[str, Any]) -> bool:
+    """Every word of the row's question, a name among them, is in its passages (rag.gate.exact_match)."""
+    from rag.answer.gate import exact_match
+
+    return exact_match(row_signals(dict(row)))
+
+
+def compared_score(row: Mapping[str, Any]) -> float | None:
+    """The score the gate compares with its cosine floor for this row: the best passage's cosine,
+    plus the gate's slack for an exact match; the top-1 score for a run without the gate's signals."""
+    if row.get("cosine") is None:
+        score = row.get("top1_score")
+        return None if score is None else float(score)
+    return _effective_cosine(dict(row))
 
 
 def _cuts(values: Sequence[float]) -> list[float]:
