@@ -230,6 +230,15 @@ def decide(
     return prepared
 
 
+def _keep_retrieval_notes(prepared: Prepared, passages: Sequence[Any]) -> None:
+    """What retrieval had to say (rag.answer.retrieve.Passages.notes: a reranker that failed)
+    goes with the answer's warnings, a refusal's included."""
+    notes = list(getattr(passages, "notes", None) or [])
+    prepared.warnings.extend(notes)
+    if prepared.result is not None:
+        prepared.result.warnings.extend(notes)
+
+
 def prepare(
     question: str,
     passages: Sequence[Any],
@@ -245,6 +254,7 @@ def prepare(
 ) -> Prepared:
     """Gate, chat model, context length and prompt; passages dropped to fit, if needed."""
     prepared = decide(question, passages, threshold, threshold_source, language, decision)
+    _keep_retrieval_notes(prepared, passages)
     prepared.max_tokens = max_tokens
     prepared.log_dir = log_dir
     if prepared.result is not None:
