@@ -16,6 +16,7 @@ from urllib.parse import urlsplit
 
 import httpx
 
+from rag.bounded_http import SMALL_ANSWER_BYTES, bounded
 from rag.config import normalize_base_url, server_root
 from rag.errors import LLMError
 from rag.i18n import t
@@ -326,7 +327,8 @@ class LLMClient:
         """The whole answer in one request (no streaming)."""
         payload = self._payload(messages, False, dict(params))
         try:
-            response = self._http.post(f"{self.base_url}/chat/completions", json=payload)
+            response = bounded(self._http, "POST", f"{self.base_url}/chat/completions", SMALL_ANSWER_BYTES, LLMError,
+                               json=payload)
         except httpx.TransportError as exc:
             raise self._transport_error(exc, "answer") from exc
         if response.status_code != 200:
