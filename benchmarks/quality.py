@@ -49,6 +49,7 @@ from _common import (  # noqa: E402
 )
 
 from rag.chunking import STRATEGIES, make_chunker  # noqa: E402
+from rag.answer.retrieve import retrieve_options  # noqa: E402
 from rag.config import Settings  # noqa: E402
 from rag.demo import DEMO_DIR, QUESTIONS_PATH  # noqa: E402
 from rag.embeddings.embedded import EmbeddedEmbedder  # noqa: E402
@@ -58,7 +59,7 @@ from rag.evaluate.questions import load_questions  # noqa: E402
 from rag.store.store import Store  # noqa: E402
 
 TOP_K = 6
-CONTEXT = Settings().retrieve_options()  # RAG_PER_DOCUMENT, RAG_EXPAND_CHARS defaults; no reranker
+CONTEXT = retrieve_options(Settings())  # RAG_PER_DOCUMENT, RAG_EXPAND_CHARS defaults; no reranker
 MODES = ("dense", "hybrid")
 SETS = {
     "demo": {"docs": lambda: DEMO_DIR, "questions": lambda: QUESTIONS_PATH, "out": RESULTS / "quality.json",

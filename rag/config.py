@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import ipaddress
 import os
 import re
 from dataclasses import dataclass
@@ -62,6 +63,37 @@ def _int(raw: str | None, name: str, default: int) -> int:
     return _number(raw, name, int, "config.not_whole", default)
 
 
+_TRUE, _FALSE = ("1", "true", "yes", "on", "oui", "vrai"), ("0", "false", "no", "off", "non", "faux")
+
+
+def _flag(raw: str | None, name: str) -> bool:
+    value = (raw or "").strip().lower()
+    if value in _TRUE:
+        return True
+    if value in _FALSE or not value:
+        return False
+    raise ConfigError(t("config.not_flag", name=name, value=repr(raw)))
+
+
+def _admins(raw: str | None) -> tuple[str, ...]:
+    from rag.access import parse_admins  # access reads no setting: no cycle
+
+    return parse_admins(raw or "", "RAG_ADMINS")
+
+
+def _networks(raw: str | None, name: str) -> tuple[str, ...]:
+    """Comma-separated addresses or networks (10.0.0.0/8, ::1), each checked and written canonically."""
+    networks = []
+    for item in (raw or "").replace(";", ",").split(","):
+        if not item.strip():
+            continue
+        try:
+            networks.append(str(ipaddress.ip_network(item.strip(), strict=False)))
+        except ValueError as exc:
+            raise ConfigError(t("config.bad_network", name=name, value=item.strip())) from exc
+    return tuple(networks)
+
+
 @dataclass(frozen=True)
 class Settings:
     data_dir: Path = Path("data")
@@ -90,6 +122,18 @@ class Settings:
     rerank_url: str | None = None
     rerank_model: str | None = None
     rerank_api_key: str | None = None
+    # RAG_ADMINS: the identities that read every document in the dashboard (verified addresses,
+    # "sub:" ids, "password:editor"); every other editor reads only their groups.
+    admins: tuple[str, ...] = ()
+    # RAG_TRUSTED_PROXIES: the proxies whose X-Forwarded-For names the client (none by default).
+    trusted_proxies: tuple[str, ...] = ()
+    # RAG_SESSION_HOURS: how long a password sign-in survives reloads (0: until the tab closes).
+    session_hours: float = 8.0
+    prompt_file: str | None = None  # a system prompt of one's own (else rag/answer/prompts/{fr,en}.txt)
+    # The question journal (rag.journal): readers' identities shown to editors, or readers numbered;
+    # entries older than this many days deleted at start (0 = kept forever).
+    journal_names: bool = False
+    journal_days: int = 90
     # Megabytes the embedded store leaves free on its disk: a write that would go below is refused
     # with a clear error (a full disk under Qdrant Edge's mapped files kills the process).
     min_free_mb: int = 100
@@ -122,15 +166,16 @@ class Settings:
             rerank_url=(env.get("RAG_RERANK_URL") or None),
             rerank_model=(env.get("RAG_RERANK_MODEL") or None),
             rerank_api_key=(env.get("RAG_RERANK_API_KEY") or None),
+            admins=_admins(env.get("RAG_ADMINS")),
+            trusted_proxies=_networks(env.get("RAG_TRUSTED_PROXIES"), "RAG_TRUSTED_PROXIES"),
+            # Bounded whatever is written: at most 30 days.
+            session_hours=min(720.0, max(0.0, _number(env.get("RAG_SESSION_HOURS"), "RAG_SESSION_HOURS", float,
+                                                      "config.not_number", 8.0))),
+            prompt_file=(env.get("RAG_PROMPT_FILE") or None),
+            journal_names=_flag(env.get("RAG_JOURNAL_NAMES"), "RAG_JOURNAL_NAMES"),
+            journal_days=max(0, _int(env.get("RAG_JOURNAL_DAYS"), "RAG_JOURNAL_DAYS", 90)),
             min_free_mb=_int(env.get("RAG_MIN_FREE_MB"), "RAG_MIN_FREE_MB", 100),
         )
-
-    def retrieve_options(self) -> dict[str, object]:
-        """The context settings as rag.answer.retrieve.retrieve keywords (the reranker when set)."""
-        from rag.servers.rerank import Reranker
-
-        return {"per_document": self.per_document or None, "expand_chars": max(0, self.expand_chars),
-                "reranker": Reranker.from_settings(self)}
 
     def replace(self, **changes: object) -> Settings:
         return dataclasses.replace(self, **changes)

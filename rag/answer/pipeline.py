@@ -1,23 +1,13 @@
-"""Answering a question from retrieved passages: threshold, prompt, budget, citations, sources.
+"""The answer's steps before and after the chat model: the gate's verdict, the prompt within the
+model's window, the citations check, the result (`AskResult`) and answers.jsonl.
 
-Three ways in:
-
-- `ask(question, settings, ...)`: retrieval plus everything below (the CLI and the dashboard).
-- `answer_passages(question, passages, llm, threshold, ...)`: the same from given passages.
-- Streaming by hand (e.g. `st.write_stream`):
-
-      prepared = prepare(question, passages, llm, threshold, threshold_source)
-      if prepared.result is not None:        # refusal, or no answer possible: nothing to stream
-          return prepared.result
-      stream = llm.stream_chat(prepared.messages, **prepared.chat_params())
-      try:
-          for piece in stream: show(piece)
-      except LLMError as exc:
-          return finalize(prepared, error=exc)
-      return finalize(prepared, stream.text, usage=stream.usage)
+The one answer path that composes them with retrieval and the model's stream is
+rag.answer.engine.AnswerEngine; `ask` and `answer_passages` here are shorthands for it.
 
 A refusal (no passage at or above the threshold) never calls the chat model. When the model
 cannot be reached, the passages are still returned and `llm_error` says why there is no answer.
+Every result says how it ended in `outcome` (ANSWERED, REFUSED_GATE, REFUSED_MODEL,
+PASSAGES_ONLY, FAILED), the `outcome` key of `rag ask --json` and of results.json's rows.
 """
 
 from __future__ import annotations
@@ -25,7 +15,6 @@ from __future__ import annotations
 import json
 import logging
 import os
-import time
 from dataclasses import dataclass, field
 from datetime import datetime, UTC
 from pathlib import Path
@@ -44,6 +33,14 @@ DEFAULT_MAX_TOKENS = 1024  # room kept for the answer in the context window, and
 TEMPERATURE = 0.2  # factual answers from extracts: little creativity wanted
 
 ANSWER_LOG = "answers.jsonl"
+
+# How an answer ended (the `outcome` key).
+ANSWERED = "answered"  # the model answered
+REFUSED_GATE = "refused_gate"  # refused by the gate, before any model call
+REFUSED_MODEL = "refused_model"  # the model wrote its refusal sentence
+PASSAGES_ONLY = "passages_only"  # no model call (retrieval only, no chat model): the passages are shown
+FAILED = "failed"  # the model call failed
+OUTCOMES = (ANSWERED, REFUSED_GATE, REFUSED_MODEL, PASSAGES_ONLY, FAILED)
 
 _TEXT = {
     "fr": {
@@ -98,6 +95,8 @@ class AskResult:
     answer_seconds: float | None = None
     answer_urls: list[str] = field(default_factory=list)  # web addresses the model wrote itself
     gate: dict[str, Any] | None = None  # the answerability gate's signals and decision (rag.gate)
+    journal_id: str | None = None  # its entry in the journal (rag.journal), once recorded
+    outcome: str = ANSWERED  # how it ended: one of OUTCOMES
 
     def to_json(self) -> dict[str, Any]:
         """The `rag ask --json` contract, plus extra keys."""
@@ -128,6 +127,7 @@ class AskResult:
             "answer_seconds": self.answer_seconds,
             "answer_urls": list(self.answer_urls),
             "gate": self.gate,
+            "outcome": self.outcome,
         }
 
     def source_lines(self) -> list[str]:
@@ -202,9 +202,12 @@ def decide(
 ) -> Prepared:
     """Apply the answerability gate's `decision` (rag.gate), else the threshold alone. When the
     question is refused, `result` is the refusal, with the reason in the question's language
-    (no chat call). Passages at or above the threshold are the ones sent to the model."""
+    (no chat call). Passages at or above the threshold are the ones sent to the model.
+
+    The gate's verdict is read here and only here: a refusal stops the question (REFUSED_GATE);
+    anything else goes on to the model (an "unsure" verdict, with the prompt's refusal rule)."""
     language = language or prompts.detect_language(question)
-    passages = list(passages)
+    retrieved, passages = passages, list(passages)  # `retrieved` may carry notes (Passages)
     best = max((p.score for p in passages), default=None)
     accepted = [p for p in passages if p.score >= threshold]
     prepared = Prepared(question=question, language=language, passages=passages, threshold=threshold,
@@ -216,7 +219,8 @@ def decide(
     if decision is not None and not decision.answer and decision.reason in ("unknown_names", "low_coverage"):
         refusal = prompts.refusal_sentence(language)
         prepared.result = prepared.base_result(answer=refusal, raw_answer=refusal, refused=True,
-                                               refusal_reason=gate_explain(decision, language))
+                                               refusal_reason=gate_explain(decision, language),
+                                               outcome=REFUSED_GATE)
     elif not accepted or (decision is not None and not decision.answer):
         # Refused by the score: the best score against the threshold, and where that came from.
         text = _TEXT[language]
@@ -226,7 +230,8 @@ def decide(
                   if best is not None else text["empty"])
         refusal = prompts.refusal_sentence(language)
         prepared.result = prepared.base_result(answer=refusal, raw_answer=refusal, refused=True,
-                                               refusal_reason=reason)
+                                               refusal_reason=reason, outcome=REFUSED_GATE)
+    _keep_retrieval_notes(prepared, retrieved)
     return prepared
 
 
@@ -254,7 +259,6 @@ def prepare(
 ) -> Prepared:
     """Gate, chat model, context length and prompt; passages dropped to fit, if needed."""
     prepared = decide(question, passages, threshold, threshold_source, language, decision)
-    _keep_retrieval_notes(prepared, passages)
     prepared.max_tokens = max_tokens
     prepared.log_dir = log_dir
     if prepared.result is not None:
@@ -263,7 +267,7 @@ def prepare(
     try:
         prepared.model, prepared.context_length = llm.model_and_context()
     except LLMError as exc:
-        prepared.result = prepared.base_result(llm_error=str(exc))
+        prepared.result = prepared.base_result(llm_error=str(exc), outcome=PASSAGES_ONLY)
         return prepared
 
     def build(chosen: list[Any]) -> list[dict[str, str]]:
@@ -280,6 +284,7 @@ def prepare(
             dropped_passages=[p.n for p in prepared.accepted],
             llm_error=t("ask.best_too_big", n=best.n, tokens=one, model=repr(prepared.model), id=prepared.model,
                         context=prepared.context_length, kept=max_tokens),
+            outcome=PASSAGES_ONLY,
         )
         return prepared
     prepared.sent = fit.kept
@@ -306,7 +311,7 @@ def finalize(
         message = str(error)
         if text:
             message += " " + t("ask.cut_off")
-        return prepared.base_result(llm_error=message, usage=usage)
+        return prepared.base_result(llm_error=message, usage=usage, outcome=FAILED)
     raw = (text or "").strip()
     sent_numbers = [p.n for p in prepared.sent]
     check = citations.check_citations(raw, sent_numbers)
@@ -322,6 +327,7 @@ def finalize(
         model=model or prepared.model,
         refusal_reason=_TEXT[prepared.language]["model_refused"] if refused else None,
         answer_urls=citations.answer_urls(raw),
+        outcome=REFUSED_MODEL if refused else ANSWERED,
     )
     if check.invalid or uncited or result.answer_urls:
         if check.invalid:
@@ -347,30 +353,20 @@ def answer_passages(
     log_dir: Path | None = None,
     decision: Any = None,
 ) -> AskResult:
-    """Answer from given passages (no retrieval): the core that `ask` wraps. `decision`: the
-    answerability gate's (rag.gate.gate); without it the threshold alone decides."""
+    """Answer from given passages (no retrieval). `decision`: the answerability gate's
+    (rag.gate.gate); without it the threshold alone decides."""
+    from rag.answer.engine import Response
+
     prepared = prepare(question, passages, llm, threshold, threshold_source, language=language,
                        max_tokens=max_tokens, prompt_file=prompt_file, log_dir=log_dir, decision=decision)
-    if prepared.result is not None:
-        return prepared.result
-    began = time.monotonic()
-    first: float | None = None
-    stream = llm.stream_chat(prepared.messages, **prepared.chat_params())
-    pieces: list[str] = []
-    try:
-        for piece in stream:
-            if first is None:
-                first = time.monotonic() - began
-            pieces.append(piece)
-            if on_token is not None:
-                on_token(piece)
-    except LLMError as exc:
-        return finalize(prepared, "".join(pieces), error=exc)
-    result = finalize(prepared, "".join(pieces), usage=getattr(stream, "usage", None),
-                      model=getattr(stream, "model", None))
-    result.first_token_seconds = None if first is None else round(first, 3)
-    result.answer_seconds = round(time.monotonic() - began, 3)
-    return result
+    return _stream(Response(None, prepared, decision, llm), on_token)
+
+
+def _stream(response: Any, on_token: Callable[[str], None] | None) -> AskResult:
+    for piece in response:
+        if on_token is not None:
+            on_token(piece)
+    return response.result
 
 
 def ask(
@@ -390,39 +386,15 @@ def ask(
     prompt_file: str | os.PathLike[str] | None = None,
     with_llm: bool = True,
 ) -> AskResult:
-    """Retrieve, then answer. `threshold` (else settings.threshold) overrides the collection's.
-
-    `with_llm` False: retrieval and the threshold only; `answer` stays None unless refused.
+    """Retrieve, then answer (rag.answer.engine). `threshold` (else settings.threshold) overrides
+    the collection's. `with_llm` False: retrieval and the gate only; `answer` stays None unless refused.
     """
-    from rag.config import Settings
-    from rag.embeddings.resolve import embedder_for_collection
-    from rag.answer.gate import gate_for
-    from rag.servers.chat import LLMClient
-    from rag.answer.retrieve import retrieve
-    from rag.store.store import Store
+    from rag.answer.engine import AnswerEngine
 
-    settings = settings or Settings.from_env()
-    collection = collection or settings.collection
-    store = store if store is not None else Store(settings)
-    info = store.collection_info(collection)
-    if embedder is None:
-        embedder, _ = embedder_for_collection(settings, info)
-    passages = retrieve(question, store, embedder, collection, top_k=top_k or settings.top_k,
-                        mode=mode, groups=groups, **settings.retrieve_options())
-    decision = gate_for(question, passages, settings, store, collection, info, getattr(embedder, "model_id", None),
-                        groups, threshold)
-    params = decision.params
-    if not with_llm:
-        decided = decide(question, passages, params.min_cosine, params.source, decision=decision)
-        result = decided.result or decided.base_result()
-        result.collection = collection
-        return result
-    llm = llm if llm is not None else LLMClient.from_settings(settings)
-    result = answer_passages(question, passages, llm, params.min_cosine, params.source, on_token=on_token,
-                             max_tokens=max_tokens, prompt_file=prompt_file, log_dir=settings.logs_dir,
-                             decision=decision)
-    result.collection = collection
-    return result
+    engine = AnswerEngine(settings, store, collection=collection, embedder=embedder, llm=llm, with_llm=with_llm,
+                          groups=groups, mode=mode, top_k=top_k, threshold=threshold, max_tokens=max_tokens,
+                          prompt_file=prompt_file)
+    return _stream(engine.ask(question), on_token)
 
 
 def _default_log_dir() -> Path:

@@ -25,6 +25,15 @@ RETRIEVAL_MODES = ("auto", "dense", "hybrid")
 MAX_QUESTION_CHARS = 4000
 
 
+def retrieve_options(settings: Any) -> dict[str, Any]:
+    """The settings' context options as `retrieve` keywords: passages per document, neighbours'
+    characters, and the reranker when RAG_RERANK_URL is set."""
+    from rag.servers.rerank import Reranker
+
+    return {"per_document": settings.per_document or None, "expand_chars": max(0, settings.expand_chars),
+            "reranker": Reranker.from_settings(settings)}
+
+
 class QuestionError(RagError):
     """The question cannot be searched (e.g. it is empty)."""
 

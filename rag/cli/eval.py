@@ -3,21 +3,21 @@
 from __future__ import annotations
 
 import argparse
-from dataclasses import replace
 import json
 import sys
 from pathlib import Path
 from typing import Any
 
 from rag.config import Settings
-from rag.errors import RagError, StoreError
+from rag.errors import RagError
 from rag.i18n import t
 from rag.i18n.numbers import decimal
-from rag.answer.gate import resolve_params, save_calibration
+from rag.answer.gate import save_calibration
+from rag.evaluate.calibration import small_sample_warning
 from rag.evaluate.runs import _slug
-from rag.embeddings.resolve import embedder_for_collection
 from rag.evaluate.report import format_comparison, format_summary
-from rag.evaluate.runner import compare, make_answer_fn, run_eval, shared_threshold, write_comparison
+from rag.evaluate.runner import compare, write_comparison
+from rag.evaluate.session import EvalSession
 from rag.evaluate.runs import list_runs, load_run, new_run_dir, record_history, write_results
 from rag.evaluate.questions import load_questions
 
@@ -80,39 +80,10 @@ def _run_one(
     out_dir: Path,
     shared: tuple[float, str] | None = None,
 ) -> dict[str, Any]:
-    from rag.answer.threshold import resolve_threshold
-
-    info = store.collection_info(collection)
-    if info is None:
-        existing = ", ".join(store.list_collections()) or t("eval.none")
-        raise StoreError(t("eval.no_collection", name=repr(collection), store=store.describe(), existing=existing))
-    # The model that built the collection, whatever RAG_EMBED_MODEL says: two collections built with two
-    # models are compared with one embedder each, and any other model would score nonsense.
-    embedder, sentence = embedder_for_collection(settings, info, follow_collection=True)
-    print(sentence, file=sys.stderr)
-    threshold, source = shared or resolve_threshold(settings.threshold, info, info.get("embedding_model"))
-    answer_fn = None if args.no_llm else make_answer_fn(settings, source)
-    # Two collections compared are measured at one cosine floor (`shared`), each with its own words.
-    gate_params = resolve_params(shared[0] if shared else settings.threshold, info, info.get("embedding_model"),
-                                 settings.min_coverage)
-    if shared:
-        gate_params = replace(gate_params, source=shared[1])
-    results = run_eval(
-        questions,
-        store,
-        embedder,
-        collection,
-        top_k=args.top_k or settings.top_k,
-        mode=args.mode,
-        threshold=threshold,
-        answer_fn=answer_fn,
-        progress=_Progress(collection),
-        question_set=str(Path(args.questions).resolve()),
-        threshold_source=source,
-        groups=args.groups,
-        gate_params=gate_params,
-        retrieve_options=settings.retrieve_options(),
-    )
+    session = EvalSession(settings, store, questions, question_set=str(Path(args.questions).resolve()),
+                          with_llm=not args.no_llm, top_k=args.top_k, mode=args.mode, groups=args.groups,
+                          on_embedder=lambda sentence: print(sentence, file=sys.stderr))
+    results = session.run(collection, shared, progress=_Progress(collection))
     summary = results["summary"]
     complete = not summary.get("stopped") and not summary.get("failed_questions")
     suggested_gate = ((summary.get("gate") or {}).get("calibration") or {}).get("suggested")
@@ -159,8 +130,7 @@ def run(args: argparse.Namespace) -> int:
     label = f"{collection}-vs-{args.compare}" if args.compare else collection
     out_dir = Path(args.out) if args.out else new_run_dir(settings, label)
     # Two collections are measured at one threshold, decided before either run can save a new one.
-    shared = (shared_threshold(settings.threshold, store.collection_info(collection), store.collection_info(args.compare))
-              if args.compare else None)
+    shared = EvalSession(settings, store, questions).shared_floor([collection, args.compare]) if args.compare else None
     results = _run_one(settings, store, questions, collection, args, out_dir, shared)
 
     comparison = None
@@ -198,6 +168,9 @@ def run(args: argparse.Namespace) -> int:
             extra = t("eval.coverage", value=decimal(saved["min_coverage"])) if saved else ""
             print(t("eval.saved", threshold=decimal(summary["saved_threshold"], 4, trim=True), extra=extra, name=repr(collection)),
                   file=sys.stderr)
+            few = small_sample_warning(summary["in_base"], summary["out_of_base"])
+            if few:
+                print(few, file=sys.stderr)
         else:
             reason = summary["calibration"].get("reason") or t("eval.no_suggestion")
             if summary.get("stopped") or summary.get("failed_questions"):

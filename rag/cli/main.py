@@ -13,7 +13,7 @@ from rag.i18n import cli_language, language, t
 from rag.redact import RedactingFilter, install_redaction, known_secrets, redact
 
 # Order is the order `rag --help` lists them.
-COMMANDS = ["preview", "fetch", "ingest", "ask", "eval", "status", "migrate"]
+COMMANDS = ["preview", "fetch", "ingest", "ask", "eval", "journal", "status", "migrate"]
 
 
 class _HelpFormatter(argparse.HelpFormatter):

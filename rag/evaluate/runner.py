@@ -17,7 +17,7 @@ from rag.i18n import t
 from rag.evaluate.calibration import calibrate
 from rag.config import Settings
 from rag.errors import RagError
-from rag.evaluate.metrics import contains_answer, cost_metrics, hit_rank, llm_metrics, retrieval_metrics, threshold_shares
+from rag.evaluate.metrics import category_metrics, contains_answer, cost_metrics, hit_rank, llm_metrics, retrieval_metrics, threshold_shares
 from rag.evaluate.questions import Question
 
 __all__ = [
@@ -109,7 +109,10 @@ def question_row(
             "known_names": list(sig.known_names),
             "missing_terms": list(sig.missing),
         })
+    # How the question ended (rag.answer.pipeline.OUTCOMES): retrieval only, the gate's refusal or the passages.
+    row["outcome"] = "refused_gate" if row["refused"] else "passages_only"
     if result is not None:
+        row["outcome"] = getattr(result, "outcome", None) or row["outcome"]
         # The model's own text: notes appended for the reader are not part of what it wrote.
         answer = getattr(result, "raw_answer", None) or getattr(result, "answer", None) or ""
         refused = bool(getattr(result, "refused", False))
@@ -184,6 +187,7 @@ def summarize(
         if suggested is not None:
             summary["suggested_threshold"] = suggested  # the cosine floor `--save-threshold` records
     summary["counts"] = counts
+    summary["categories"] = category_metrics(rows, k)
     return summary
 
 
@@ -323,7 +327,9 @@ def run_eval(
     top_k: int = 6,
     mode: str = "auto",
     threshold: float | None = None,
-    answer_fn: AnswerFn | None = None,
+    with_llm: bool = False,
+    llm: Any = None,
+    settings: Settings | None = None,
     progress: ProgressFn | None = None,
     groups: Sequence[str] | None = None,
     question_set: str | None = None,
@@ -331,34 +337,37 @@ def run_eval(
     gate_params: Any | None = None,
     retrieve_options: Mapping[str, Any] | None = None,
 ) -> dict[str, Any]:
-    """Replay `questions` against a real collection through rag.answer.retrieve and the
-    answerability gate (rag.answer.gate), as `rag ask` does for a reader of `groups`.
+    """Replay `questions` against a real collection through the answer engine (rag.answer.engine),
+    the retrieval, gate and answers `rag ask` gives a reader of `groups`.
 
     `threshold` None: the collection's calibrated value, else the model's default (as `rag ask`).
-    `gate_params` (rag.gate.GateParams): measure the gate at these settings instead.
-    `answer_fn` (see make_answer_fn) adds the chat model's answers and their checks.
+    `gate_params` (rag.gate.GateParams): measure the gate at these settings instead; else they are
+    resolved as `rag ask` resolves them, RAG_MIN_COVERAGE included (`settings`).
+    `with_llm` adds the chat model's answers (`llm`, else the settings' server) and their checks.
+    `retrieve_options`: the context options (rag.answer.retrieve.retrieve_options(settings), as
+    `rag eval` and the Evaluate page pass them); None: retrieval's own defaults.
     `progress(done, total, question_id)` is called after each question.
     """
-    from rag.answer.gate import gate, has_terms, resolve_params
-    from rag.answer.prompts import detect_language
-    from rag.answer.retrieve import resolve_mode, retrieve
+    from rag.answer.engine import AnswerEngine
+    from rag.answer.gate import has_terms, resolve_params
+    from rag.answer.retrieve import resolve_mode
     from rag.answer.threshold import SETTING
 
+    settings = settings if settings is not None else Settings.from_env()
     info = store.collection_info(collection)
     if info is None:
         raise RagError(t("run.no_collection", name=repr(collection), id=collection))
     effective_mode = resolve_mode(mode, info)
     if gate_params is None:
         explicit = threshold if threshold is not None and threshold_source in (None, SETTING) else None
-        gate_params = resolve_params(explicit, info, info.get("embedding_model"))
+        gate_params = resolve_params(explicit, info, info.get("embedding_model"), settings.min_coverage)
     threshold, threshold_source = gate_params.min_cosine, gate_params.source
+    engine = AnswerEngine(settings, store, collection=collection, info=info, embedder=embedder, llm=llm,
+                          with_llm=with_llm, groups=groups, mode=mode, top_k=top_k, gate_params=gate_params,
+                          retrieve_options=dict(retrieve_options or {}), origin="eval")
 
-    def retrieve_fn(text: str) -> Sequence[Any]:
-        return retrieve(text, store, embedder, collection, top_k=top_k, mode=mode, groups=groups,
-                        **dict(retrieve_options or {}))
-
-    def gate_fn(text: str, passages: Sequence[Any]) -> Any:
-        return gate(text, passages, gate_params, store, collection, groups, info, detect_language(text))
+    def answer_fn(text: str, passages: Sequence[Any], threshold: float | None, decision: Any = None) -> Any:
+        return engine.respond(text, passages, decision).result
 
     context = collection_context(info, effective_mode, getattr(embedder, "model_id", None))
     # Counts and lists under the runner's groups: a run must not reveal what they may not read.
@@ -372,8 +381,8 @@ def run_eval(
         context["question_set"] = question_set
     context["gate_note"] = None if has_terms(info) else t("run.no_terms")
     return replay(
-        questions, retrieve_fn, k=top_k, threshold=threshold, answer_fn=answer_fn,
-        progress=progress, context=context, gate_fn=gate_fn, gate_params=gate_params,
+        questions, engine.retrieve, k=engine.top_k, threshold=threshold, answer_fn=answer_fn if with_llm else None,
+        progress=progress, context=context, gate_fn=engine.gate, gate_params=gate_params,
     )
 
 
@@ -479,17 +488,15 @@ def write_comparison(comparison: Mapping[str, Any], out_dir: str | Path) -> Path
 
 
 def make_answer_fn(settings: Settings, threshold_source: str = "setting", llm: Any = None) -> AnswerFn:
-    """Answers through rag.answer.pipeline, from the passages the runner already retrieved."""
-    from rag.answer.pipeline import answer_passages
-    from rag.servers.chat import LLMClient
+    """Answers through the answer engine (rag.answer.engine), from passages already retrieved."""
+    from rag.answer.engine import AnswerEngine
+    from rag.answer.gate import GateParams
     from rag.answer.threshold import default_threshold
 
-    client = llm if llm is not None else LLMClient.from_settings(settings)
+    engine = AnswerEngine(settings, retriever=lambda text: [], llm=llm, gate_params=GateParams(
+        default_threshold(None), source=threshold_source), origin="eval")
 
     def answer_fn(question: str, passages: Sequence[Any], threshold: float | None, decision: Any = None) -> Any:
-        value = threshold if threshold is not None else default_threshold(None)
-        return answer_passages(question, passages, client, value, threshold_source, log_dir=settings.logs_dir,
-                               decision=decision)
+        return engine.respond(question, passages, decision, threshold).result
 
     return answer_fn
-

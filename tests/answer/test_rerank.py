@@ -10,7 +10,7 @@ from typing import Any, Iterator
 import pytest
 
 from rag.servers.rerank import RERANK_CANDIDATES, Reranker, RerankError
-from rag.answer.retrieve import retrieve
+from rag.answer.retrieve import retrieve, retrieve_options
 from rag.config import Settings
 from rag.documents import Document
 from rag.embeddings.embedded import EmbeddedEmbedder
@@ -86,7 +86,7 @@ def test_the_reranker_orders_twenty_candidates_down_to_top_k(kb, emulator):
 
 
 def test_off_by_default_and_an_unreachable_reranker_keeps_the_search_order_with_a_note(kb):
-    assert Settings().retrieve_options()["reranker"] is None
+    assert retrieve_options(Settings())["reranker"] is None
     store, embedder = kb
     url = f"http://127.0.0.1:{free_port()}/v1"
     with pytest.raises(RerankError, match="did not answer.*RAG_RERANK_URL"):

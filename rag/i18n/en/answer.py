@@ -112,6 +112,11 @@ TEXT: dict[str, str] = {
     "config.scheme": "The server URL {url} must start with http:// or https://",
     "config.not_number": "{name}={value} is not a number (e.g. 0.82)",
     "config.not_whole": "{name}={value} is not a whole number",
+    "config.bad_network": "{name}: {value} is neither an IP address nor a network (e.g. 127.0.0.1, 10.0.0.0/8, ::1)",
+    "access.bad_key": (
+        "In {origin}, {user} is neither an e-mail address nor a prefixed id: write \"{sub}\" for an "
+        "identity provider's `sub`, or \"password:reader\" / \"password:editor\" for a password"
+    ),
     "access.groups_map": (
         "{origin} must map each user to a list of groups, e.g. {{\"alice@example.com\": [\"public\", "
         "\"staff\"]}}"

@@ -116,6 +116,14 @@ TEXT: dict[str, str] = {
     "config.scheme": "L'URL du serveur {url} doit commencer par http:// ou https://",
     "config.not_number": "{name}={value} n'est pas un nombre (par ex. 0.82)",
     "config.not_whole": "{name}={value} n'est pas un nombre entier",
+    "config.bad_network": (
+        "{name} : {value} n'est ni une adresse IP ni un réseau (par ex. 127.0.0.1, 10.0.0.0/8, ::1)"
+    ),
+    "access.bad_key": (
+        "Dans {origin}, {user} n'est ni une adresse e-mail ni un identifiant préfixé : écrivez "
+        "\"{sub}\" pour le `sub` d'un fournisseur d'identité, ou \"password:reader\" / "
+        "\"password:editor\" pour un mot de passe"
+    ),
     "access.groups_map": (
         "Dans {origin}, chaque utilisateur doit être associé à une liste de groupes, par ex. "
         "{{\"alice@example.com\": [\"public\", \"staff\"]}}"

@@ -106,6 +106,13 @@ TEXT: dict[str, str] = {
     "wp.not_a_post_item": "{url} (un élément qui n'est pas un article)",
     "wp.not_a_post": "un objet article était attendu, reçu : {kind}",
     "wp.no_link": "n'a pas de lien : il ne peut pas être cité, ignoré",
+    "wp.bad_link": "a un lien qui n'est pas une adresse http(s) ({link}) : il serait montré aux lecteurs comme sa source, refusé",
+    "wp.status_refused_detail": "WordPress a lu la demande comme anonyme et refusé de lister les articles privés",
+    "wp.try_http": "L'adresse a été essayée en https : si le site n'a pas de https, donnez {url}.",
+    "src.bad_url": (
+        "l'url {url} de son front matter n'est pas une adresse http(s) : un fichier ne peut tenir lieu "
+        "que d'une page d'un site, refusé"
+    ),
     "wp.no_content": "n'a pas de texte content.rendered, ignoré",
     "wp.protected": "est protégé par mot de passe : l'API ne fournit pas son texte, ignoré",
     "wp.bad_title": "a un titre qui n'est pas du texte ({kind}), ignoré",

@@ -1,0 +1,254 @@
+"""The one answer path: question -> retriever -> gate -> context -> synthesizer -> citations -> logs.
+
+`rag ask`, the Ask page and the evaluation all answer through an `AnswerEngine`, so that one
+question with one set of settings gets one decision and one set of passages wherever it is asked:
+
+    engine = AnswerEngine(settings, store, collection="blog")
+    response = engine.ask("Comment purger les tickets Kerberos ?")  # retrieval and gate, at once
+    for piece in response:                                          # the model's text, as it streams
+        show(response.text)
+    result = response.result                                        # the checked answer (AskResult)
+
+Each step is a part of its own, and the evaluation calls them one by one on the same engine:
+`retrieve(question)` (rag.answer.retrieve), `gate(question, passages)` (rag.answer.gate: the verdict),
+`respond(question, passages, decision)` (the context within the model's window, rag.answer.pipeline;
+the chat model's stream; the citations check; answers.jsonl). Every finished answer goes to the
+engine's recorders (the journal of questions), whoever asked.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import time
+from typing import Any, Callable, Iterator, Mapping, Sequence
+
+from rag.answer.gate import Decision, GateParams, gate, resolve_params
+from rag.answer.pipeline import (
+    DEFAULT_MAX_TOKENS,
+    PASSAGES_ONLY,
+    AskResult,
+    Prepared,
+    decide,
+    finalize,
+    prepare,
+)
+from rag.answer.prompts import detect_language
+from rag.errors import LLMError
+
+log = logging.getLogger(__name__)
+
+# (question) -> passages in rank order, each with .n, .url, .score, .text, .title, .section
+Retriever = Callable[[str], Sequence[Any]]
+# Called with every finished answer and where it was asked ("cli", "ask", "eval").
+Recorder = Callable[[AskResult, str], None]
+
+
+class Response:
+    """One question's answer. Iterate it for the model's text as it streams; `text` is the text so
+    far; `result` the checked answer (iterating to the end first if needed). Without a model call
+    (a refusal, no chat model, retrieval only) there is nothing to iterate and `result` is ready."""
+
+    def __init__(self, engine: AnswerEngine | None, prepared: Prepared, decision: Decision | None, llm: Any) -> None:
+        self.engine = engine
+        self.prepared = prepared
+        self.decision = decision
+        self._llm = llm
+        self._pieces: list[str] = []
+        self._result: AskResult | None = None
+        self._iterator = self._run()
+
+    @property
+    def question(self) -> str:
+        return self.prepared.question
+
+    @property
+    def passages(self) -> list[Any]:
+        return self.prepared.passages
+
+    @property
+    def streams(self) -> bool:
+        """Whether the chat model will be called (else iterating yields nothing)."""
+        return self.prepared.result is None and self._llm is not None
+
+    @property
+    def text(self) -> str:
+        return "".join(self._pieces)
+
+    def __iter__(self) -> Iterator[str]:
+        return self._iterator
+
+    @property
+    def result(self) -> AskResult:
+        for _ in self._iterator:
+            pass
+        assert self._result is not None
+        return self._result
+
+    def _run(self) -> Iterator[str]:
+        prepared = self.prepared
+        if prepared.result is not None:
+            self._finish(prepared.result)
+            return
+        if self._llm is None:  # retrieval and the gate only: the passages are the answer
+            self._finish(prepared.base_result(outcome=PASSAGES_ONLY))
+            return
+        began = time.monotonic()
+        first: float | None = None
+        stream = self._llm.stream_chat(prepared.messages, **prepared.chat_params())
+        try:
+            for piece in stream:
+                if first is None:
+                    first = time.monotonic() - began
+                self._pieces.append(piece)
+                yield piece
+        except LLMError as exc:
+            self._finish(finalize(prepared, self.text, error=exc))
+            return
+        result = finalize(prepared, self.text, usage=getattr(stream, "usage", None),
+                          model=getattr(stream, "model", None))
+        result.first_token_seconds = None if first is None else round(first, 3)
+        result.answer_seconds = round(time.monotonic() - began, 3)
+        self._finish(result)
+
+    def _finish(self, result: AskResult) -> None:
+        self._result = result
+        if self.engine is None:
+            return
+        if self.engine.collection is not None:
+            result.collection = self.engine.collection
+        self.engine.record(result)
+
+
+class AnswerEngine:
+    """Retriever, gate, context builder, synthesizer, citations check and logs, composed once.
+
+    The settings decide what is not given: the store (`Store(settings)`), the collection, the
+    embedder that built it, the chat model (`llm`; with `with_llm` False none is called and the
+    passages are the answer), top k, the gate's boundary (RAG_THRESHOLD / `threshold`,
+    RAG_MIN_COVERAGE, else the collection's calibration, else the model's defaults; `gate_params`
+    imposes one, as a comparison of two collections does). `retriever` replaces the retrieval
+    (passages given by hand); `retrieve_options` its context options (else the settings').
+    `groups`: the reader's access groups (None: every point). `origin` ("cli", "ask", "eval") and
+    `reader` (the signed-in account, "" for none) go with each answer to the `recorders`: by
+    default the journal (rag.journal) for "cli" and "ask", nothing for "eval".
+    """
+
+    def __init__(
+        self,
+        settings: Any = None,
+        store: Any = None,
+        *,
+        collection: str | None = None,
+        info: Mapping[str, Any] | None = None,
+        embedder: Any = None,
+        llm: Any = None,
+        with_llm: bool = True,
+        groups: Sequence[str] | None = None,
+        mode: str = "auto",
+        top_k: int | None = None,
+        threshold: float | None = None,
+        gate_params: GateParams | None = None,
+        retriever: Retriever | None = None,
+        retrieve_options: Mapping[str, Any] | None = None,
+        max_tokens: int = DEFAULT_MAX_TOKENS,
+        prompt_file: str | os.PathLike[str] | None = None,
+        origin: str = "cli",
+        recorders: Sequence[Recorder] | None = None,
+        reader: str = "",
+    ) -> None:
+        from rag.config import Settings
+
+        self.settings = settings if settings is not None else Settings.from_env()
+        self.groups = groups
+        self.mode = mode
+        self.top_k = top_k or self.settings.top_k
+        self.max_tokens = max_tokens
+        self.prompt_file = prompt_file if prompt_file is not None else self.settings.prompt_file
+        self.origin = origin
+        if recorders is None:  # readers' questions go to the journal; an evaluation's do not
+            from rag.answer.journal_record import journal_recorder
+
+            recorders = [journal_recorder(self.settings, reader)] if origin in ("ask", "cli") else []
+        self.recorders: list[Recorder] = list(recorders)
+        self.with_llm = with_llm
+        self._llm = llm
+        self._retriever = retriever
+        self._retrieve_options = retrieve_options
+        if retriever is not None and store is None:
+            self.store, self.collection, self.info, self.embedder = None, collection, dict(info or {}), embedder
+        else:
+            from rag.store.store import Store
+
+            self.store = store if store is not None else Store(self.settings)
+            self.collection = collection or self.settings.collection
+            self.info = dict(info) if info is not None else (self.store.collection_info(self.collection) or {})
+            self.embedder = embedder
+            if self.embedder is None and retriever is None:
+                from rag.embeddings.resolve import embedder_for_collection
+
+                self.embedder, _ = embedder_for_collection(self.settings, self.info)
+        model_id = getattr(self.embedder, "model_id", None) if self.embedder is not None else None
+        explicit = threshold if threshold is not None else self.settings.threshold
+        self.params = gate_params or resolve_params(explicit, self.info, model_id, self.settings.min_coverage)
+
+    # -- the parts, in the order of the flow ------------------------------------------------
+
+    def retrieve(self, question: str) -> list[Any]:
+        if self._retriever is not None:
+            return list(self._retriever(question))
+        from rag.answer.retrieve import retrieve, retrieve_options
+
+        if self._retrieve_options is None:  # built once: the reranker's client is reused
+            self._retrieve_options = retrieve_options(self.settings)
+        return retrieve(question, self.store, self.embedder, self.collection, top_k=self.top_k, mode=self.mode,
+                        groups=self.groups, **self._retrieve_options)
+
+    def gate(self, question: str, passages: Sequence[Any]) -> Decision:
+        """The answerability gate's decision, with its signals (rag.answer.gate)."""
+        return gate(question, passages, self.params, self.store, self.collection, self.groups, self.info,
+                    detect_language(question))
+
+    @property
+    def llm(self) -> Any:
+        if not self.with_llm:
+            return None
+        if self._llm is None:
+            from rag.servers.chat import LLMClient
+
+            self._llm = LLMClient.from_settings(self.settings)
+        return self._llm
+
+    def respond(self, question: str, passages: Sequence[Any], decision: Decision | None = None,
+                threshold: float | None = None) -> Response:
+        """The answer from these passages: the gate's `decision` (without one, `threshold` or the
+        engine's cosine floor alone decides), the prompt within the model's window, the stream."""
+        floor = self.params.min_cosine if threshold is None or decision is not None else threshold
+        source = self.params.source if threshold is None or decision is not None else "setting"
+        llm = self.llm
+        if llm is None:
+            prepared = decide(question, passages, floor, source, decision=decision)
+        else:
+            prepared = prepare(question, passages, llm, floor, source, max_tokens=self.max_tokens,
+                               prompt_file=self.prompt_file, log_dir=self.settings.logs_dir, decision=decision)
+        return Response(self, prepared, decision, llm)
+
+    def ask(self, question: str) -> Response:
+        """Retrieve and gate now (a RagError says the search failed); the answer streams from the
+        response."""
+        passages = self.retrieve(question)
+        return self.respond(question, passages, self.gate(question, passages))
+
+    # -- what every answer goes to -------------------------------------------------------------
+
+    def record(self, result: AskResult) -> None:
+        """Hand the finished answer to each recorder (the journal): a recorder that fails loses a
+        record, never the answer."""
+        for recorder in self.recorders:
+            try:
+                recorder(result, self.origin)
+            except Exception as exc:  # noqa: BLE001 - a broken record must not break the answer
+                log.warning("could not record the answer: %s", exc)
+
+
+__all__ = ["AnswerEngine", "Recorder", "Response", "Retriever"]
