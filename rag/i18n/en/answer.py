@@ -144,4 +144,8 @@ TEXT: dict[str, str] = {
         "--full, or index into another collection (--collection NAME)."
     ),
     "enrich.chunk_failed": "the chat model could not write the context of chunk {index}: {error}",
+    "ask.unsure_note": (
+        "These passages do not seem to answer \u201c{question}\u201d ({why}): they are shown as they are, "
+        "with no written answer. Read them, or rephrase the question."
+    ),
 }

@@ -158,4 +158,8 @@ TEXT: dict[str, str] = {
         "Reconstruisez-la avec --full, ou indexez dans une autre collection (--collection NAME)."
     ),
     "enrich.chunk_failed": "le modèle de chat n'a pas pu écrire le contexte du morceau {index} : {error}",
+    "ask.unsure_note": (
+        "Ces passages ne semblent pas répondre à « {question} » ({why}) : ils sont montrés tels quels, "
+        "sans réponse rédigée. Lisez-les, ou reformulez la question."
+    ),
 }
