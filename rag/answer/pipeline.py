@@ -219,7 +219,7 @@ def decide(
     The gate's verdict is read here and only here: a refusal stops the question (REFUSED_GATE);
     anything else goes on to the model (an "unsure" verdict, with the prompt's refusal rule)."""
     language = language or prompts.detect_language(question)
-    passages = list(passages)
+    retrieved, passages = passages, list(passages)  # `retrieved` may carry notes (Passages)
     best = max((p.score for p in passages), default=None)
     accepted = [p for p in passages if p.score >= threshold]
     prepared = Prepared(question=question, language=language, passages=passages, threshold=threshold,
@@ -249,7 +249,17 @@ def decide(
         refusal = prompts.refusal_sentence(language)
         prepared.result = prepared.base_result(answer=refusal, raw_answer=refusal, refused=True,
                                                refusal_reason=reason, outcome=REFUSED_GATE)
+    _keep_retrieval_notes(prepared, retrieved)
     return prepared
+
+
+def _keep_retrieval_notes(prepared: Prepared, passages: Sequence[Any]) -> None:
+    """What retrieval had to say (rag.answer.retrieve.Passages.notes: a reranker that failed)
+    goes with the answer's warnings, a refusal's included."""
+    notes = list(getattr(passages, "notes", None) or [])
+    prepared.warnings.extend(notes)
+    if prepared.result is not None:
+        prepared.result.warnings.extend(notes)
 
 
 def prepare(

@@ -91,6 +91,7 @@ TEXT: dict[str, str] = {
         "--context-length 8192`)."
     ),
     "ask.cut_off": "La réponse a été interrompue : elle n'est donc pas présentée comme une réponse.",
+    "ask.rerank_failed": "Les passages sont dans l'ordre de la recherche : le reranker a échoué. {error}",
     "rerank.unreachable": (
         "Le reranker {url} n'a pas répondu ({error}). Lancez-le, ou retirez RAG_RERANK_URL pour chercher "
         "sans reclassement."
