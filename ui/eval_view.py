@@ -295,6 +295,22 @@ def questions_table(name: str, summary: Mapping[str, Any], rows: Sequence[Mappin
     st.dataframe(evaluation.questions_frame(shown, threshold, words), hide_index=True, key=f"questions_{name}")
 
 
+def false_refusals_table(name: str, rows: Sequence[Mapping[str, Any]]) -> None:
+    """First what the gate got wrong: in-base questions it refused, with the word that decided."""
+    from rag.evaluate.false_refusals import false_refusals
+
+    found = false_refusals(rows)
+    st.markdown(f"#### {t('eval.false_refusals')}")
+    if not found:
+        st.caption(t("eval.false_refusals_none"))
+        return
+    st.caption(t("eval.false_refusals_help", n=len(found)))
+    st.dataframe([{t("eval.fr_question"): f["question"], t("eval.fr_words"): ", ".join(f["words"]),
+                   t("eval.fr_reason"): t(f"eval.fr_reason.{f['reason']}"),
+                   t("eval.fr_score"): decimal(f["cosine"], 3) if f["cosine"] is not None else ""}
+                  for f in found], hide_index=True, key=f"false_refusals_{name}")
+
+
 def _filter_words(which: str) -> str:
     return f"filter.{which}"
 
@@ -318,6 +334,7 @@ def show_run(name: str, results: Mapping[str, Any], folder: str, store: Any) -> 
     for note in incomplete_notes(s):
         st.warning(note)
     metrics(s, results["questions"])
+    false_refusals_table(name, results["questions"])
     st.markdown(f"#### {t('eval.gate')}")
     gate(name, results, store)
     st.markdown(f"#### {t('eval.calibration')}")

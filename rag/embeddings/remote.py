@@ -10,6 +10,7 @@ from typing import Any
 import httpx
 import numpy as np
 
+from rag.bounded_http import EMBEDDINGS_ANSWER_BYTES, bounded
 from rag.i18n import t
 from rag.i18n.numbers import decimal
 from rag.config import normalize_base_url
@@ -137,7 +138,8 @@ class OpenAIEmbedder(Embedder):
         where = _span(labels, offset, len(batch))
         headers = {"Authorization": f"Bearer {self.api_key}"} if self.api_key else {}
         try:
-            response = self._client.post(f"{self.base_url}/embeddings", json=payload, headers=headers)
+            response = bounded(self._client, "POST", f"{self.base_url}/embeddings", EMBEDDINGS_ANSWER_BYTES, EmbeddingError,
+                               json=payload, headers=headers)
         except (httpx.ConnectError, httpx.ConnectTimeout) as exc:
             raise EmbeddingError(server_down_message(self.base_url)) from exc
         except httpx.TimeoutException as exc:

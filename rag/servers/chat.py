@@ -16,6 +16,7 @@ from urllib.parse import urlsplit
 
 import httpx
 
+from rag.bounded_http import SMALL_ANSWER_BYTES, bounded
 from rag.config import normalize_base_url, server_root
 from rag.errors import LLMError
 from rag.i18n import t
@@ -329,7 +330,8 @@ class LLMClient:
         payload = self._payload(messages, False, dict(params))
         request_timeout = self.timeout if timeout is None else httpx.Timeout(timeout, connect=self.timeout.connect)
         try:
-            response = self._http.post(f"{self.base_url}/chat/completions", json=payload, timeout=request_timeout)
+            response = bounded(self._http, "POST", f"{self.base_url}/chat/completions", SMALL_ANSWER_BYTES, LLMError,
+                               json=payload, timeout=request_timeout)
         except httpx.TransportError as exc:
             raise self._transport_error(exc, "answer", timeout) from exc
         if response.status_code != 200:
