@@ -21,6 +21,7 @@ from __future__ import annotations
 import logging
 import os
 import time
+from pathlib import Path
 from typing import Any, Callable, Iterator, Mapping, Sequence
 
 from rag.answer.gate import Decision, GateParams, gate, resolve_params
@@ -33,7 +34,7 @@ from rag.answer.pipeline import (
     finalize,
     prepare,
 )
-from rag.answer.prompts import detect_language
+from rag.i18n.detect import detect_language
 from rag.errors import LLMError
 
 log = logging.getLogger(__name__)
@@ -251,4 +252,58 @@ class AnswerEngine:
                 log.warning("could not record the answer: %s", exc)
 
 
-__all__ = ["AnswerEngine", "Recorder", "Response", "Retriever"]
+def answer_passages(
+    question: str,
+    passages: Sequence[Any],
+    llm: Any,
+    threshold: float,
+    threshold_source: str = "setting",
+    *,
+    on_token: Callable[[str], None] | None = None,
+    language: str | None = None,
+    max_tokens: int = DEFAULT_MAX_TOKENS,
+    prompt_file: str | os.PathLike[str] | None = None,
+    log_dir: Path | None = None,
+    decision: Any = None,
+) -> AskResult:
+    """Answer from given passages (no retrieval). `decision`: the answerability gate's
+    (rag.gate.gate); without it the threshold alone decides."""
+    prepared = prepare(question, passages, llm, threshold, threshold_source, language=language,
+                       max_tokens=max_tokens, prompt_file=prompt_file, log_dir=log_dir, decision=decision)
+    return _stream(Response(None, prepared, decision, llm), on_token)
+
+
+def _stream(response: Any, on_token: Callable[[str], None] | None) -> AskResult:
+    for piece in response:
+        if on_token is not None:
+            on_token(piece)
+    return response.result
+
+
+def ask(
+    question: str,
+    settings: Any = None,
+    store: Any = None,
+    embedder: Any = None,
+    llm: Any = None,
+    groups: Sequence[str] | None = None,
+    on_token: Callable[[str], None] | None = None,
+    *,
+    collection: str | None = None,
+    top_k: int | None = None,
+    mode: str = "auto",
+    threshold: float | None = None,
+    max_tokens: int = DEFAULT_MAX_TOKENS,
+    prompt_file: str | os.PathLike[str] | None = None,
+    with_llm: bool = True,
+) -> AskResult:
+    """Retrieve, then answer (rag.answer.engine). `threshold` (else settings.threshold) overrides
+    the collection's. `with_llm` False: retrieval and the gate only; `answer` stays None unless refused.
+    """
+    engine = AnswerEngine(settings, store, collection=collection, embedder=embedder, llm=llm, with_llm=with_llm,
+                          groups=groups, mode=mode, top_k=top_k, threshold=threshold, max_tokens=max_tokens,
+                          prompt_file=prompt_file)
+    return _stream(engine.ask(question), on_token)
+
+
+__all__ = ["AnswerEngine", "Recorder", "Response", "Retriever", "answer_passages", "ask"]

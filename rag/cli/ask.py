@@ -8,7 +8,8 @@ import sys
 import textwrap
 from typing import TextIO
 
-from rag.answer.pipeline import AskResult, ask, refusal_line
+from rag.answer.engine import ask
+from rag.answer.pipeline import AskResult, refusal_line
 from rag.answer.citations import source_label
 from rag.config import Settings
 from rag.i18n import t

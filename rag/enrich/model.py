@@ -19,7 +19,7 @@ from rag.documents import Document
 from rag.enrich.cache import ContextCache, cache_key
 from rag.errors import RagError
 from rag.servers.chat import ContextOverflow
-from rag.answer.prompts import detect_language
+from rag.i18n.detect import detect_language
 
 PROMPT_VERSION = "1"
 MAX_TOKENS = {"llm": 120, "questions": 220}

@@ -50,7 +50,7 @@ def open_embedded(path: Path) -> EdgeBackend:
 
     backend = EdgeBackend(path)
     try:
-        upgrade_local_mode(backend)
+        upgrade_local_mode(backend, lambda other: Store(Settings(), backend=other))
     except BaseException:
         backend.close()
         raise

@@ -7,7 +7,8 @@ import re
 
 import pytest
 
-from rag.answer.pipeline import AskResult, answer_passages, decide, finalize, prepare
+from rag.answer.engine import answer_passages
+from rag.answer.pipeline import AskResult, decide, finalize, prepare
 from rag.servers.chat import LLMClient
 from rag.answer.prompts import REFUSALS, build_messages, detect_language, load_system_prompt
 from rag.answer.retrieve import Passage
