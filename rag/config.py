@@ -62,6 +62,41 @@ def _int(raw: str | None, name: str, default: int) -> int:
     return _number(raw, name, int, "config.not_whole", default)
 
 
+def _escaped(raw: str | None) -> str | None:
+    # A literal "\n" typed in a shell or a .env file means a newline (Qwen3's query prefix has one).
+    return None if raw is None else raw.replace("\\n", "\n")
+
+
+def secrets_from_env(env: Mapping[str, str] | None = None) -> dict[str, str | None]:
+    """The secret and sign-in variables alone, read without checking any other: what redaction
+    needs even when another variable is wrong (rag.redact.known_secrets)."""
+    env = os.environ if env is None else env
+    return {
+        "qdrant_api_key": env.get("RAG_QDRANT_API_KEY") or None,
+        "llm_api_key": env.get("RAG_LLM_API_KEY") or None,
+        "rerank_api_key": env.get("RAG_RERANK_API_KEY") or None,
+        "wp_app_password": env.get("RAG_WP_APP_PASSWORD") or None,
+        "app_password": env.get("RAG_APP_PASSWORD") or None,
+        "editor_password": env.get("RAG_EDITOR_PASSWORD") or None,
+    }
+
+
+def raw_from_env(env: Mapping[str, str] | None = None) -> dict[str, str | None]:
+    """The variables read as written, without checking any other: who reads what, the WordPress
+    user, the document size cap, the language, the data folder (the readers that check them are
+    rag.access, rag.sources.limits, rag.i18n)."""
+    env = os.environ if env is None else env
+    return {
+        "data_dir": env.get("RAG_DATA_DIR") or None,
+        "users_groups": env.get("RAG_USERS_GROUPS"),
+        "users_roles": env.get("RAG_USERS_ROLES"),
+        "access_file": env.get("RAG_ACCESS_FILE"),
+        "wp_user": env.get("RAG_WP_USER") or None,
+        "max_doc_mb": env.get("RAG_MAX_DOC_MB"),
+        "ui_lang": env.get("RAG_UI_LANG") or None,
+    }
+
+
 @dataclass(frozen=True)
 class Settings:
     data_dir: Path = Path("data")
@@ -91,6 +126,19 @@ class Settings:
     rerank_model: str | None = None
     rerank_api_key: str | None = None
     prompt_file: str | None = None  # a system prompt of one's own (else rag/answer/prompts/{fr,en}.txt)
+    # The embedding model's prefixes, when set (None: by model family; "" is an empty prefix).
+    query_prefix: str | None = None
+    document_prefix: str | None = None
+    max_doc_mb: str | None = None  # RAG_MAX_DOC_MB as written (rag.sources.limits reads and checks it)
+    wp_user: str | None = None
+    wp_app_password: str | None = None
+    # The dashboard's sign-in and who reads what (rag.access reads and checks them).
+    app_password: str | None = None
+    editor_password: str | None = None
+    users_groups: str | None = None
+    users_roles: str | None = None
+    access_file: str | None = None
+    ui_lang: str | None = None  # "fr" or "en" (rag.i18n: else the browser's or the locale's)
 
     @classmethod
     def from_env(cls, env: Mapping[str, str] | None = None) -> Settings:
@@ -102,10 +150,8 @@ class Settings:
         return cls(
             data_dir=Path(env.get("RAG_DATA_DIR") or "data"),
             qdrant_url=(env.get("RAG_QDRANT_URL") or None),
-            qdrant_api_key=(env.get("RAG_QDRANT_API_KEY") or None),
             llm_url=llm_url,
             llm_model=(env.get("RAG_LLM_MODEL") or None),
-            llm_api_key=(env.get("RAG_LLM_API_KEY") or None),
             llm_key_url=llm_url if env.get("RAG_LLM_API_KEY") else None,
             embed_url=embed_url,
             embed_model=(env.get("RAG_EMBED_MODEL") or None),
@@ -119,8 +165,11 @@ class Settings:
             expand_chars=_int(env.get("RAG_EXPAND_CHARS"), "RAG_EXPAND_CHARS", 2000),
             rerank_url=(env.get("RAG_RERANK_URL") or None),
             rerank_model=(env.get("RAG_RERANK_MODEL") or None),
-            rerank_api_key=(env.get("RAG_RERANK_API_KEY") or None),
             prompt_file=(env.get("RAG_PROMPT_FILE") or None),
+            query_prefix=_escaped(env.get("RAG_QUERY_PREFIX")),
+            document_prefix=_escaped(env.get("RAG_DOCUMENT_PREFIX")),
+            **secrets_from_env(env),
+            **{k: v for k, v in raw_from_env(env).items() if k != "data_dir"},  # read above, as a Path
         )
 
     def replace(self, **changes: object) -> Settings:

@@ -147,3 +147,17 @@ def test_every_rag_ask_json_key_is_documented(doc, results, tmp_path):
     assert missing(data["gate"], text) == []
     assert missing(data["gate"]["signals"], text) == [] and missing(data["gate"]["params"], text) == []
     assert missing(OUTCOMES, text) == []
+
+
+def test_settings_is_the_one_reader_of_the_rag_variables():
+    """rag.config reads the environment; everything else takes Settings (or its raw readers)."""
+    readers = []
+    for folder in ("rag", "ui"):
+        for path in sorted((ROOT / folder).rglob("*.py")):
+            if path == ROOT / "rag" / "config.py":
+                continue
+            text = path.read_text(encoding="utf-8")
+            readers += [f"{path.relative_to(ROOT)}: {name}" for name in ENV_READ.findall(text)]
+            readers += [f"{path.relative_to(ROOT)}: {line.strip()}" for line in text.splitlines()
+                        if re.search(r"\b(?:environ|getenv)\b", line) and "RAG_" in line]
+    assert readers == []

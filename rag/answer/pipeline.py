@@ -329,7 +329,9 @@ def finalize(
 
 
 def _default_log_dir() -> Path:
-    return Path(os.environ.get("RAG_DATA_DIR") or "data") / "logs"
+    from rag.config import Settings, raw_from_env
+
+    return Settings(data_dir=Path(raw_from_env()["data_dir"] or "data")).logs_dir
 
 
 def _log_answer(prepared: Prepared, result: AskResult) -> None:

@@ -51,7 +51,7 @@ def contains_refusal(answer: str) -> bool:
 
 def load_system_prompt(language: str, prompt_file: str | os.PathLike[str] | None = None) -> str:
     """The system prompt for `language`, from the override file if one is set."""
-    path = prompt_file if prompt_file is not None else (os.environ.get("RAG_PROMPT_FILE") or None)
+    path = prompt_file  # RAG_PROMPT_FILE, through Settings.prompt_file (the answer engine passes it)
     if path:
         resolved = Path(str(path).replace("{lang}", language)).expanduser()
         try:

@@ -4,14 +4,13 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import sys
 
 from rag.i18n import t
 from rag.chunking import DEFAULT_STRATEGY, STRATEGIES, setting_names
 from rag.chunking.preview import chunkers
 from rag.errors import ConfigError
-from rag.config import Settings
+from rag.config import Settings, raw_from_env, secrets_from_env
 from rag.embeddings.resolve import embedder_for_collection
 from rag.enrich import MODES as ENRICH_MODES
 from rag.enrich import make_enricher, resolve_enrichment
@@ -60,7 +59,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                         help=t("help.ingest.access"))
     parser.add_argument("--max-doc-mb", metavar="MB", type=float, default=None,
                         help=t("help.ingest.max_doc_mb", env=MAX_DOC_MB_ENV, mb=f"{DEFAULT_MAX_DOC_MB:g}"))
-    parser.add_argument("--user", metavar="NAME", default=os.environ.get("RAG_WP_USER"),
+    parser.add_argument("--user", metavar="NAME", default=None,
                         help=t("help.ingest.user"))
     parser.add_argument("--app-password", metavar="PASSWORD", default=None,
                         help=t("help.ingest.app_password"))
@@ -101,9 +100,11 @@ def _source_options(args: argparse.Namespace) -> dict:
     options: dict = {"max_bytes": max_document_bytes(args.max_doc_mb)}
     if args.access:
         options["default_access"] = list(args.access)
-    password = args.app_password or os.environ.get("RAG_WP_APP_PASSWORD") or None
-    if args.user:
-        options["username"] = args.user
+    read = raw_from_env()
+    password = args.app_password or secrets_from_env()["wp_app_password"]
+    user = args.user or read["wp_user"]
+    if user:
+        options["username"] = user
     if password:
         options["app_password"] = password
     return options
