@@ -8,7 +8,8 @@ ENV PYTHONDONTWRITEBYTECODE=1 \
     PIP_DISABLE_PIP_VERSION_CHECK=1 \
     RAG_DATA_DIR=/data \
     STREAMLIT_SERVER_HEADLESS=true \
-    STREAMLIT_BROWSER_GATHER_USAGE_STATS=false
+    STREAMLIT_BROWSER_GATHER_USAGE_STATS=false \
+    FORWARDED_ALLOW_IPS=""
 
 WORKDIR /app
 
@@ -18,6 +19,7 @@ COPY rag ./rag
 RUN pip install .
 
 COPY streamlit_app.py ./
+COPY serve.py ./
 COPY app_pages ./app_pages
 COPY ui ./ui
 COPY .streamlit/config.toml ./.streamlit/config.toml
@@ -30,4 +32,4 @@ EXPOSE 8501
 HEALTHCHECK --interval=30s --timeout=5s --start-period=30s --retries=3 \
     CMD python -c "import urllib.request; urllib.request.urlopen('http://127.0.0.1:8501/_stcore/health', timeout=4)"
 
-CMD ["streamlit", "run", "streamlit_app.py", "--server.address", "0.0.0.0", "--server.port", "8501"]
+CMD ["streamlit", "run", "serve.py", "--server.address", "0.0.0.0", "--server.port", "8501"]

@@ -5,7 +5,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: run test test-fast lint install browser bench clean
+.PHONY: run test test-fast lint install browser wordpress bench clean
 
 $(BIN)/python:
 	$(PY) -m venv $(VENV)
@@ -17,8 +17,10 @@ $(VENV)/.installed: pyproject.toml | $(BIN)/python
 
 install: $(VENV)/.installed
 
+# serve.py: the dashboard with its sign-in cookie routes. FORWARDED_ALLOW_IPS empty: the web server
+# trusts no X-Forwarded-For itself; RAG_TRUSTED_PROXIES decides (none by default).
 run: install
-	$(BIN)/streamlit run streamlit_app.py
+	FORWARDED_ALLOW_IPS= $(BIN)/streamlit run serve.py
 
 # The browser test drives Debian's chromium at /usr/bin/chromium (Playwright's Python package comes
 # with the test extras; no Playwright browser download). Install it when it is missing.
@@ -27,11 +29,21 @@ browser:
 	@test -x $(CHROMIUM) || { $(SUDO) apt-get update -qq && $(SUDO) apt-get install -y -qq chromium >/dev/null; }
 	@test -x $(CHROMIUM) || { echo "$(CHROMIUM) is still missing after apt-get install chromium" >&2; exit 1; }
 
+# The real WordPress of the slow tests (tests/fixtures/real_wordpress.py): Debian's packages, started
+# by the tests themselves on free ports under a temporary folder (no system service is used).
+WP_PACKAGES := wordpress wordpress-l10n mariadb-server php-cli php-mysql
+wordpress:
+	@dpkg-query -W -f='$${Status}\n' $(WP_PACKAGES) 2>/dev/null | grep -c '^install ok installed' | grep -qx 5 || { \
+		$(SUDO) apt-get update -qq && $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends \
+		$(WP_PACKAGES) >/dev/null; }
+	@test -f /usr/share/wordpress/wp-settings.php && command -v mariadbd >/dev/null && php -m | grep -qx mysqli || { \
+		echo "WordPress, MariaDB or PHP's mysqli is still missing after apt-get install $(WP_PACKAGES)" >&2; exit 1; }
+
 # The linter first: CI (.ci/run) runs `make test`, so it checks the code too (rules in pyproject.toml).
 lint: install
 	$(BIN)/ruff check .
 
-test: install browser lint
+test: install browser wordpress lint
 	$(BIN)/python -m pytest
 
 test-fast: install browser

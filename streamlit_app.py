@@ -3,7 +3,7 @@ access gate, sidebar)."""
 
 import streamlit as st
 
-from ui import access, frame, lang
+from ui import access, frame, journal_view, lang, resources
 from ui.i18n import t
 
 lang.apply()
@@ -18,6 +18,9 @@ if not signed_in or access.page_allowed_for(auth_mode, "ingest"):
     pages.append(st.Page("app_pages/2_Ingest.py", title=t("nav.ingest"), icon=":material/upload_file:"))
 if not signed_in or access.page_allowed_for(auth_mode, "evaluate"):
     pages.append(st.Page("app_pages/3_Evaluate.py", title=t("nav.evaluate"), icon=":material/analytics:"))
+if not signed_in or access.page_allowed_for(auth_mode, "journal"):
+    pages.append(st.Page("app_pages/4_Journal.py", title=t("nav.journal"), icon=":material/history:"))
 page = st.navigation(pages, position="sidebar" if signed_in else "hidden")
 frame.run()
+journal_view.at_start(resources.settings())
 page.run()

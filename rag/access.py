@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any, Mapping, Sequence
 
 from rag.i18n import t
-from rag.config import raw_from_env, secrets_from_env
+from rag.environment import raw_from_env, secrets_from_env
 from rag.errors import ConfigError
 
 PUBLIC = "public"
@@ -30,7 +30,9 @@ ROLES = (READER, EDITOR)
 
 # What each action needs. Pages and the controls inside them ask `can(role, action)`.
 ASK, INGEST, EVALUATE, SETTINGS, SAVE_THRESHOLD = "ask", "ingest", "evaluate", "settings", "save_threshold"
-_NEEDS = {ASK: READER, INGEST: EDITOR, EVALUATE: EDITOR, SETTINGS: EDITOR, SAVE_THRESHOLD: EDITOR}
+JOURNAL = "journal"  # what readers asked: their questions are the editors' to read, never another reader's
+_NEEDS = {ASK: READER, INGEST: EDITOR, EVALUATE: EDITOR, SETTINGS: EDITOR, SAVE_THRESHOLD: EDITOR,
+          JOURNAL: EDITOR}
 
 UserGroups = dict[str, list[str]]
 UserRoles = dict[str, str]
@@ -73,10 +75,34 @@ def normalise_email(address: str) -> str:
     return address.strip().translate(_ASCII_LOWER)
 
 
-def _normalise_user(user: str) -> str:
-    # Addresses differ in ASCII case between providers; a key without "@" is an OIDC `sub`, kept exact.
+SUB_PREFIX = "sub:"  # a mapping key naming a provider's `sub`, never an address
+PASSWORD_PREFIX = "password:"  # the identity of a password session: "password:reader" or "password:editor"
+
+
+def password_identity(role: str) -> str:
+    """The identity a password session is mapped by (groups, administrator): one per password."""
+    return PASSWORD_PREFIX + role
+
+
+def _normalise_user(user: str) -> str | None:
+    """A mapping or lookup key as compared: an address (ASCII case ignored), `sub:` followed by the
+    provider's id (exact), or a password's identity; None for anything else.
+
+    A `sub` is compared only under its prefix, so a provider that lets users choose their `sub`
+    cannot be given `alice@example.com` as one and inherit Alice's address."""
     user = user.strip()
-    return normalise_email(user) if "@" in user else user
+    if user.startswith(SUB_PREFIX):
+        return user if len(user) > len(SUB_PREFIX) else None
+    if user.startswith(PASSWORD_PREFIX):
+        return user if user[len(PASSWORD_PREFIX):] in ROLES else None
+    return normalise_email(user) if "@" in user else None
+
+
+def _mapping_key(user: Any, origin: str) -> str:
+    key = _normalise_user(str(user))
+    if key is None:
+        raise ConfigError(t("access.bad_key", origin=origin, user=repr(user), sub=SUB_PREFIX + str(user).strip()))
+    return key
 
 
 def _verified(claims: Mapping[str, Any]) -> bool:
@@ -87,8 +113,9 @@ def _verified(claims: Mapping[str, Any]) -> bool:
 
 def identity_keys(claims: Mapping[str, Any] | None) -> list[str]:
     """The keys a signed-in OIDC user is looked up by: their address only when the provider
-    verified it (`email_verified` true) and it is in NFC, then their `sub` (the provider's stable
-    id). An unverified or lookalike address matches nobody: the user gets "public" and reader."""
+    verified it (`email_verified` true) and it is in NFC, then "sub:" and their `sub` (the
+    provider's stable id), which matches only a key written with that prefix. An unverified or
+    lookalike address matches nobody: the user gets "public" and reader."""
     claims = claims or {}
     keys: list[str] = []
     email = claims.get("email")
@@ -96,8 +123,19 @@ def identity_keys(claims: Mapping[str, Any] | None) -> list[str]:
         keys.append(normalise_email(email))
     sub = claims.get("sub")
     if isinstance(sub, str) and sub.strip():
-        keys.append(_normalise_user(sub))
+        keys.append(SUB_PREFIX + sub)  # exact, and never read as an address
     return keys
+
+
+def parse_admins(raw: str, origin: str = "RAG_ADMINS") -> tuple[str, ...]:
+    """The administrators: comma-separated identities (addresses, "sub:" ids, "password:editor")."""
+    return tuple(_mapping_key(item, origin) for item in raw.split(",") if item.strip())
+
+
+def is_administrator(keys: Sequence[str], admins: Sequence[str]) -> bool:
+    """True when one of the signed-in identity's keys is named an administrator."""
+    named = set(admins)
+    return any(_normalise_user(key) in named for key in keys if key)
 
 
 def parse_user_groups(data: Any, origin: str = "the user groups") -> UserGroups:
@@ -114,7 +152,7 @@ def parse_user_groups(data: Any, origin: str = "the user groups") -> UserGroups:
             groups = [groups]
         if not isinstance(groups, list) or not all(isinstance(g, str) and g.strip() for g in groups):
             raise ConfigError(t("access.groups_list", origin=origin, user=repr(user)))
-        result[_normalise_user(str(user))] = [g.strip() for g in groups]
+        result[_mapping_key(user, origin)] = [g.strip() for g in groups]
     return result
 
 
@@ -162,8 +200,9 @@ def load_user_groups(env: Mapping[str, str] | None = None) -> UserGroups:
 def _first(mapping: Mapping[str, Any], user: str | None | Sequence[str]) -> Any:
     keys = [user] if isinstance(user, str) or user is None else list(user)
     for key in keys:
-        if key and _normalise_user(key) in mapping:
-            return mapping[_normalise_user(key)]
+        normalised = _normalise_user(key) if key else None
+        if normalised is not None and normalised in mapping:
+            return mapping[normalised]
     return None
 
 
@@ -190,7 +229,7 @@ def parse_user_roles(data: Any, origin: str = "the user roles") -> UserRoles:
     for user, role in data.items():
         if role not in ROLES:
             raise ConfigError(t("access.role", origin=origin, user=repr(user), role=repr(role)))
-        result[_normalise_user(str(user))] = role
+        result[_mapping_key(user, origin)] = role
     return result
 
 

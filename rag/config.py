@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import ipaddress
 import os
 import re
 from dataclasses import dataclass
@@ -11,6 +12,7 @@ from typing import Any, Callable, Mapping
 
 from rag.i18n import t
 from rag.errors import ConfigError
+from rag.environment import escaped, raw_from_env, secrets_from_env
 
 DEFAULT_LLM_URL = "http://localhost:1234/v1"
 
@@ -62,39 +64,35 @@ def _int(raw: str | None, name: str, default: int) -> int:
     return _number(raw, name, int, "config.not_whole", default)
 
 
-def _escaped(raw: str | None) -> str | None:
-    # A literal "\n" typed in a shell or a .env file means a newline (Qwen3's query prefix has one).
-    return None if raw is None else raw.replace("\\n", "\n")
+_TRUE, _FALSE = ("1", "true", "yes", "on", "oui", "vrai"), ("0", "false", "no", "off", "non", "faux")
 
 
-def secrets_from_env(env: Mapping[str, str] | None = None) -> dict[str, str | None]:
-    """The secret and sign-in variables alone, read without checking any other: what redaction
-    needs even when another variable is wrong (rag.redact.known_secrets)."""
-    env = os.environ if env is None else env
-    return {
-        "qdrant_api_key": env.get("RAG_QDRANT_API_KEY") or None,
-        "llm_api_key": env.get("RAG_LLM_API_KEY") or None,
-        "rerank_api_key": env.get("RAG_RERANK_API_KEY") or None,
-        "wp_app_password": env.get("RAG_WP_APP_PASSWORD") or None,
-        "app_password": env.get("RAG_APP_PASSWORD") or None,
-        "editor_password": env.get("RAG_EDITOR_PASSWORD") or None,
-    }
+def _flag(raw: str | None, name: str) -> bool:
+    value = (raw or "").strip().lower()
+    if value in _TRUE:
+        return True
+    if value in _FALSE or not value:
+        return False
+    raise ConfigError(t("config.not_flag", name=name, value=repr(raw)))
 
 
-def raw_from_env(env: Mapping[str, str] | None = None) -> dict[str, str | None]:
-    """The variables read as written, without checking any other: who reads what, the WordPress
-    user, the document size cap, the language, the data folder (the readers that check them are
-    rag.access, rag.sources.limits, rag.i18n)."""
-    env = os.environ if env is None else env
-    return {
-        "data_dir": env.get("RAG_DATA_DIR") or None,
-        "users_groups": env.get("RAG_USERS_GROUPS"),
-        "users_roles": env.get("RAG_USERS_ROLES"),
-        "access_file": env.get("RAG_ACCESS_FILE"),
-        "wp_user": env.get("RAG_WP_USER") or None,
-        "max_doc_mb": env.get("RAG_MAX_DOC_MB"),
-        "ui_lang": env.get("RAG_UI_LANG") or None,
-    }
+def _admins(raw: str | None) -> tuple[str, ...]:
+    from rag.access import parse_admins  # access reads no setting: no cycle
+
+    return parse_admins(raw or "", "RAG_ADMINS")
+
+
+def _networks(raw: str | None, name: str) -> tuple[str, ...]:
+    """Comma-separated addresses or networks (10.0.0.0/8, ::1), each checked and written canonically."""
+    networks = []
+    for item in (raw or "").replace(";", ",").split(","):
+        if not item.strip():
+            continue
+        try:
+            networks.append(str(ipaddress.ip_network(item.strip(), strict=False)))
+        except ValueError as exc:
+            raise ConfigError(t("config.bad_network", name=name, value=item.strip())) from exc
+    return tuple(networks)
 
 
 @dataclass(frozen=True)
@@ -125,6 +123,13 @@ class Settings:
     rerank_url: str | None = None
     rerank_model: str | None = None
     rerank_api_key: str | None = None
+    # RAG_ADMINS: the identities that read every document in the dashboard (verified addresses,
+    # "sub:" ids, "password:editor"); every other editor reads only their groups.
+    admins: tuple[str, ...] = ()
+    # RAG_TRUSTED_PROXIES: the proxies whose X-Forwarded-For names the client (none by default).
+    trusted_proxies: tuple[str, ...] = ()
+    # RAG_SESSION_HOURS: how long a password sign-in survives reloads (0: until the tab closes).
+    session_hours: float = 8.0
     prompt_file: str | None = None  # a system prompt of one's own (else rag/answer/prompts/{fr,en}.txt)
     # The embedding model's prefixes, when set (None: by model family; "" is an empty prefix).
     query_prefix: str | None = None
@@ -139,6 +144,13 @@ class Settings:
     users_roles: str | None = None
     access_file: str | None = None
     ui_lang: str | None = None  # "fr" or "en" (rag.i18n: else the browser's or the locale's)
+    # The question journal (rag.journal): readers' identities shown to editors, or readers numbered;
+    # entries older than this many days deleted at start (0 = kept forever).
+    journal_names: bool = False
+    journal_days: int = 90
+    # Megabytes the embedded store leaves free on its disk: a write that would go below is refused
+    # with a clear error (a full disk under Qdrant Edge's mapped files kills the process).
+    min_free_mb: int = 100
 
     @classmethod
     def from_env(cls, env: Mapping[str, str] | None = None) -> Settings:
@@ -166,10 +178,18 @@ class Settings:
             rerank_url=(env.get("RAG_RERANK_URL") or None),
             rerank_model=(env.get("RAG_RERANK_MODEL") or None),
             prompt_file=(env.get("RAG_PROMPT_FILE") or None),
-            query_prefix=_escaped(env.get("RAG_QUERY_PREFIX")),
-            document_prefix=_escaped(env.get("RAG_DOCUMENT_PREFIX")),
+            query_prefix=escaped(env.get("RAG_QUERY_PREFIX")),
+            document_prefix=escaped(env.get("RAG_DOCUMENT_PREFIX")),
             **secrets_from_env(env),
             **{k: v for k, v in raw_from_env(env).items() if k != "data_dir"},  # read above, as a Path
+            admins=_admins(env.get("RAG_ADMINS")),
+            trusted_proxies=_networks(env.get("RAG_TRUSTED_PROXIES"), "RAG_TRUSTED_PROXIES"),
+            # Bounded whatever is written: at most 30 days.
+            session_hours=min(720.0, max(0.0, _number(env.get("RAG_SESSION_HOURS"), "RAG_SESSION_HOURS", float,
+                                                      "config.not_number", 8.0))),
+            journal_names=_flag(env.get("RAG_JOURNAL_NAMES"), "RAG_JOURNAL_NAMES"),
+            journal_days=max(0, _int(env.get("RAG_JOURNAL_DAYS"), "RAG_JOURNAL_DAYS", 90)),
+            min_free_mb=_int(env.get("RAG_MIN_FREE_MB"), "RAG_MIN_FREE_MB", 100),
         )
 
     def replace(self, **changes: object) -> Settings:

@@ -11,12 +11,21 @@ from rag.i18n import t
 
 @dataclass
 class Document:
+    """One document. Its identity is its `source` plus its `doc_id` (a WordPress post: the site
+    and the post's REST id, "https://blog.example#42"; a file: its path in its folder, which is
+    also its url); the url is an attribute that may change (a site's permalinks)."""
+
     url: str
     title: str
     markdown: str
     modified: str | None = None
     access: list[str] = field(default_factory=lambda: ["public"])
     source: str = ""
+    doc_id: str = ""
+
+    def __post_init__(self) -> None:
+        if not self.doc_id:
+            self.doc_id = self.url
 
     @property
     def content_hash(self) -> str:

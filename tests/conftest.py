@@ -17,7 +17,8 @@ ROOT = Path(__file__).resolve().parent.parent
 CORPORA = ROOT / "tests" / "data"
 
 pytest_plugins: list[str] = ["tests.fixtures.embeddings_server", "tests.fixtures.lmstudio", "tests.fixtures.wordpress",
-                             "tests.fixtures.demo_index", "tests.fixtures.backends"]
+                             "tests.fixtures.demo_index", "tests.fixtures.backends",
+                             "tests.fixtures.real_wordpress"]
 
 
 @pytest.fixture(scope="session", autouse=True)

@@ -81,6 +81,20 @@ def test_qdrant_is_not_published_beyond_the_host(compose):
         assert str(port).startswith("127.0.0.1:"), f"{port} would expose Qdrant to the network"
 
 
+def _published_address(port: str, env: dict[str, str]) -> str:
+    """The host address a `ports:` entry publishes on, as compose resolves ${VAR:-default}."""
+    port = re.sub(r"\$\{(\w+):-([^}]*)\}", lambda m: env.get(m.group(1)) or m.group(2), port)
+    parts = port.rsplit(":", 2)
+    return parts[0] if len(parts) == 3 else "0.0.0.0"
+
+
+def test_the_dashboard_is_published_on_loopback_unless_told_otherwise(compose):
+    # Without passwords everyone who reaches the dashboard is an editor: not the network by default.
+    ports = [str(p) for p in compose["services"]["app"]["ports"]]
+    assert ports and all(_published_address(p, {}) == "127.0.0.1" for p in ports), ports
+    assert all(_published_address(p, {"DASHBOARD_ADDRESS": "0.0.0.0"}) == "0.0.0.0" for p in ports)
+
+
 def test_dockerfile_installs_the_package_and_runs_streamlit_on_all_interfaces():
     text = (ROOT / "Dockerfile").read_text(encoding="utf-8")
     assert re.search(r"^FROM python:3\.11-slim\b", text, re.MULTILINE)
@@ -88,7 +102,9 @@ def test_dockerfile_installs_the_package_and_runs_streamlit_on_all_interfaces():
     cmd = re.search(r"^CMD (\[.*\])$", text, re.MULTILINE)
     assert cmd, "the Dockerfile needs a CMD"
     args = yaml.safe_load(cmd.group(1))
-    assert args[:3] == ["streamlit", "run", "streamlit_app.py"]
+    assert args[:3] == ["streamlit", "run", "serve.py"]  # the app with its sign-in cookie routes
+    # The web server trusts no X-Forwarded-For itself: RAG_TRUSTED_PROXIES decides.
+    assert re.search(r'^\s*FORWARDED_ALLOW_IPS=(""|)$', text, re.MULTILINE)
     assert args[args.index("--server.address") + 1] == "0.0.0.0"
     for path in re.findall(r"^COPY (\S+)", text, re.MULTILINE):
         assert (ROOT / path).exists(), f"the Dockerfile copies {path}, which does not exist"
@@ -98,7 +114,7 @@ def test_the_image_holds_every_local_module_the_app_imports():
     # Everything the dashboard imports from this repository must be copied (or pip-installed).
     text = (ROOT / "Dockerfile").read_text(encoding="utf-8")
     copied = {Path(p).parts[0] for p in re.findall(r"^COPY (\S+)", text, re.MULTILINE)}
-    sources = [ROOT / "streamlit_app.py", *(ROOT / "pages").glob("*.py"), *(ROOT / "ui").glob("*.py")]
+    sources = [ROOT / "streamlit_app.py", ROOT / "serve.py", *(ROOT / "pages").glob("*.py"), *(ROOT / "ui").glob("*.py")]
     local = {p.name for p in ROOT.iterdir() if p.is_dir() and (p / "__init__.py").exists()}
     for source in sources:
         for module in re.findall(r"^\s*(?:from|import)\s+(\w+)", source.read_text(encoding="utf-8"), re.MULTILINE):

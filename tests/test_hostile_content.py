@@ -112,8 +112,9 @@ def indexed(tmp_path, fake_embeddings_env, lmstudio, monkeypatch, capsys):
                                  encoding="utf-8")
     (root / "lien.md").write_text("---\nurl: \"javascript:alert(1)\"\nsource: wordpress\n---\n# Lien piégé\n\nTexte ordinaire.\n",
                                   encoding="utf-8")
-    assert main(["ingest", str(root)]) == 0
-    capsys.readouterr()
+    # A file may only stand for a web page: the javascript: address is refused and named, the rest indexed.
+    assert main(["ingest", str(root)]) == 1
+    assert "lien.md" in capsys.readouterr().out
     return server
 
 
@@ -157,7 +158,7 @@ def test_sources_come_from_metadata_and_only_http_urls_become_links(indexed, lms
     lmstudio.answer = cite_everything
     result = _ask("Que disent les notes ?", capsys)
     urls = {s["url"] for s in result["sources"]}
-    assert urls == {"consignes.md", "ntp.md", "javascript:alert(1)"}  # metadata, not the answer's link
+    assert urls == {"consignes.md", "ntp.md"}  # metadata, not the answer's link
     assert main(["ask", "Que disent les notes ?", "--threshold", "-1", "--min-coverage", "0"]) == 0
     out = capsys.readouterr().out
     assert "evil.example" not in out.split("Sources:")[1]
@@ -167,4 +168,3 @@ def test_sources_come_from_metadata_and_only_http_urls_become_links(indexed, lms
     listed = "\n".join(source_heading(Passage(n=s["n"], score=1.0, title=s["title"], section=s["section"], url=s["url"],
                                                text="")) for s in result["sources"])
     _assert_inert(listed, web_links_only=True)
-    assert "javascript:alert(1)" in listed  # shown as text, so the reader still sees where it came from

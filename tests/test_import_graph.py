@@ -18,19 +18,19 @@ ROOT = Path(__file__).resolve().parents[1]
 # In the order of the flow: a package may import its own layer's and earlier layers' modules only.
 STAGES = [
     # What every stage shares.
-    {"errors", "i18n", "documents", "redact", "textnorm", "markdown_structure", "access", "throttle", "config"},
+    {"errors", "i18n", "documents", "redact", "textnorm", "markdown_structure", "access", "throttle", "config",
+     "environment", "sessions", "spreadsheet"},
     {"servers"},  # the clients of OpenAI-compatible servers (chat, rerank, model lists)
     {"sources"},
     {"chunking"},
     {"enrich"},
     {"embeddings"},
     {"store"},
-    {"journal"},
     {"ingest"},
     {"answer"},
-    {"evaluate"},
+    {"evaluate", "journal", "demo"},  # measures, what readers asked (recorded, checked again), the demo
     # The entry points and what reports on everything.
-    {"status", "demo", "cli", "__main__"},
+    {"status", "cli", "__main__"},
 ]
 
 

@@ -5,9 +5,12 @@ from __future__ import annotations
 import io
 import json
 import logging
+import re
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from rag.config import Settings
 from rag.redact import (
@@ -104,3 +107,31 @@ def test_settings_for_display_masks_secrets_and_is_json_ready():
 @pytest.mark.parametrize("text", ["", "nothing secret here: http://localhost:6333"])
 def test_plain_text_is_unchanged(text):
     assert redact(text, [QDRANT_KEY]) == text
+
+
+# -- every pattern linear (a hostile server's long error message went through them) ---------------
+
+OLD_USERINFO = re.compile(r"(?P<scheme>\b[a-zA-Z][a-zA-Z0-9+.-]*://)(?P<userinfo>[^\s/?#@]+)@")
+OLD_CREDENTIAL = re.compile(r"(?i)\b([\w-]*(?:api[-_]?key|authorization|password|secret|token))(\"?'?\s*[:=]\s*\"?'?)"
+                            r"(?!\*\*\*|None\b|null\b|Bearer\b|Basic\b)[^\s\"',;&}]+")
+
+
+@settings(max_examples=400, deadline=None, derandomize=True)
+@given(text=st.text(alphabet="a1+-._:/@= \"'tokenpasswrdapi", max_size=40))
+def test_the_linear_patterns_mask_what_the_old_ones_masked(text):
+    from rag.redact import _CREDENTIAL_PATTERNS
+
+    new = _CREDENTIAL_PATTERNS[1].sub(lambda m: f"{m.group(1)}{m.group(2)}***", text)
+    old = OLD_CREDENTIAL.sub(lambda m: f"{m.group(1)}{m.group(2)}***", text)
+    assert new == old
+    stripped = strip_userinfo(text)
+    assert OLD_USERINFO.sub(lambda m: f"{m.group('scheme')}***@", stripped) == stripped  # nothing left to mask
+
+
+@pytest.mark.timeout(20)  # a guard against a hang only: these took hours with the old patterns
+@pytest.mark.parametrize("text", [
+    "a-" * 100_000, "a+" * 100_000, "a-" * 100_000 + "token=x", "x" * 200_000 + "://", "a://" * 50_000,
+    "token " * 40_000, "Bearer " * 30_000, "http://" + "a:" * 100_000,
+])
+def test_a_long_hostile_error_message_is_redacted(text):
+    assert MASK not in text and redact(text) is not None

@@ -8,8 +8,10 @@ import logging
 import pytest
 
 from rag import access
+from rag.config import Settings
 from rag.errors import ConfigError
-from rag.throttle import Throttle
+from rag.sessions import SessionBook
+from rag.throttle import Throttle, bucket, client_address, connection_peer
 
 BOTH = {"RAG_APP_PASSWORD": "reader pass", "RAG_EDITOR_PASSWORD": "editor pass"}
 
@@ -17,7 +19,7 @@ BOTH = {"RAG_APP_PASSWORD": "reader pass", "RAG_EDITOR_PASSWORD": "editor pass"}
 def test_a_reader_may_only_ask_and_an_editor_may_do_everything():
     assert access.allowed_actions(access.READER) == [access.ASK]
     assert access.allowed_actions(access.EDITOR) == [access.ASK, access.INGEST, access.EVALUATE,
-                                                     access.SETTINGS, access.SAVE_THRESHOLD]
+                                                     access.SETTINGS, access.SAVE_THRESHOLD, access.JOURNAL]
     assert access.allowed_actions(None) == [] and access.allowed_actions("admin") == []
     with pytest.raises(access.AccessDenied, match="editor role"):
         access.require(access.READER, access.SAVE_THRESHOLD)
@@ -74,10 +76,40 @@ def test_a_lookalike_address_never_inherits_anothers_groups(lookalike, owner):
     assert access.groups_for(keys, mapping) == ["public"]
 
 
-def test_the_sub_maps_a_user_exactly():
-    mapping = access.load_user_groups({"RAG_USERS_GROUPS": json.dumps({"1098AbC": ["staff"]})})
+def test_the_sub_maps_a_user_exactly_and_only_under_its_prefix():
+    mapping = access.load_user_groups({"RAG_USERS_GROUPS": json.dumps({"sub:1098AbC": ["staff"]})})
     assert access.groups_for(access.identity_keys({"sub": "1098AbC"}), mapping) == ["public", "staff"]
     assert access.groups_for(access.identity_keys({"sub": "1098abc"}), mapping) == ["public"]
+
+
+def test_a_sub_that_looks_like_an_address_never_inherits_that_address():
+    # A provider that lets users choose their `sub`: the attacker picks Alice's address.
+    env = {"RAG_USERS_GROUPS": json.dumps({"alice@example.com": ["staff"]}),
+           "RAG_USERS_ROLES": json.dumps({"alice@example.com": "editor"})}
+    keys = access.identity_keys({"email": "x@evil.example", "email_verified": False, "sub": "alice@example.com"})
+    assert access.groups_for(keys, access.load_user_groups(env)) == ["public"]
+    assert access.role_for(keys, access.load_user_roles(env)) == access.READER
+    assert not access.is_administrator(keys, access.parse_admins("alice@example.com"))
+
+
+def test_a_mapping_key_that_is_neither_an_address_nor_prefixed_is_refused():
+    with pytest.raises(ConfigError, match='write "sub:1098AbC"'):
+        access.load_user_groups({"RAG_USERS_GROUPS": json.dumps({"1098AbC": ["staff"]})})
+    with pytest.raises(ConfigError, match="neither an e-mail address nor a prefixed id"):
+        access.load_user_roles({"RAG_USERS_ROLES": json.dumps({"password:admin": "editor"})})
+    with pytest.raises(ConfigError, match="RAG_ADMINS"):
+        Settings.from_env({"RAG_ADMINS": "alice@example.com, bob"})
+
+
+def test_administrators_are_named_explicitly():
+    admins = Settings.from_env({"RAG_ADMINS": " Alice@Example.com ,sub:idp|42, password:editor"}).admins
+    assert admins == ("alice@example.com", "sub:idp|42", "password:editor")
+    assert access.is_administrator(access.identity_keys({"email": "alice@example.com", "email_verified": True}), admins)
+    assert access.is_administrator(access.identity_keys({"sub": "idp|42"}), admins)
+    assert access.is_administrator([access.password_identity(access.EDITOR)], admins)
+    assert not access.is_administrator([access.password_identity(access.READER)], admins)
+    assert not access.is_administrator(access.identity_keys({"email": "alice@example.com"}), admins)  # unverified
+    assert Settings.from_env({}).admins == ()
 
 
 @pytest.mark.parametrize("address, beyond", [
@@ -114,3 +146,83 @@ def test_repeated_wrong_passwords_lock_the_client_out_longer_each_time(caplog):
     assert lock == 600  # capped
     throttle.success("10.0.0.7")
     assert throttle.wait("10.0.0.7") == 0 and throttle.failure("10.0.0.7") == 0
+
+
+def test_a_forged_forwarded_for_never_opens_a_new_bucket():
+    # 12 guesses from 12 forged addresses, sent from loopback to a server that trusts nobody.
+    throttle = Throttle(free_attempts=5, base_lock=30, clock=Clock())
+    for n in range(12):
+        forged = f"203.0.113.{n}"
+        peer = connection_peer(None, forged, server_rewrites=False)
+        throttle.failure(bucket("password", client_address(peer, forged, trusted=())))
+    assert throttle.wait(bucket("password", "127.0.0.1")) > 0
+    # uvicorn's default (trust X-Forwarded-For from loopback) reported the forged address: undone.
+    assert connection_peer("203.0.113.9", "203.0.113.9", server_rewrites=True) == "127.0.0.1"
+    assert connection_peer(None, "203.0.113.9", server_rewrites=True) == "127.0.0.1"
+    assert connection_peer("198.51.100.4", "203.0.113.9", server_rewrites=True) == "198.51.100.4"
+
+
+def test_only_a_trusted_proxy_names_the_client():
+    trusted = Settings.from_env({"RAG_TRUSTED_PROXIES": "127.0.0.1, 10.0.0.0/8"}).trusted_proxies
+    assert trusted == ("127.0.0.1/32", "10.0.0.0/8")
+    assert Settings.from_env({}).trusted_proxies == ()  # none by default, loopback included
+    assert client_address("127.0.0.1", "198.51.100.7", ()) == "127.0.0.1"
+    assert client_address("127.0.0.1", "198.51.100.7", trusted) == "198.51.100.7"
+    # What the client wrote left of the proxies' own entries is ignored.
+    assert client_address("127.0.0.1", "203.0.113.1, 198.51.100.7, 10.1.2.3", trusted) == "198.51.100.7"
+    assert client_address("192.0.2.5", "198.51.100.7", trusted) == "192.0.2.5"  # not a trusted proxy
+    assert client_address("127.0.0.1", "not-an-ip", trusted) == "127.0.0.1"
+    with pytest.raises(ConfigError, match="RAG_TRUSTED_PROXIES: localhost is neither"):
+        Settings.from_env({"RAG_TRUSTED_PROXIES": "localhost"})
+
+
+def test_one_clients_guesses_behind_a_proxy_do_not_lock_out_a_browser_that_signed_in_before():
+    throttle = Throttle(free_attempts=5, base_lock=30, clock=Clock())
+    book = SessionBook()
+    known = book.device_id(book.device())
+    for _ in range(5):  # an attacker behind the same local proxy, without a device cookie
+        throttle.failure(bucket("password", "127.0.0.1"))
+    assert throttle.wait(bucket("password", "127.0.0.1")) > 0
+    assert known and throttle.wait(bucket("password", "127.0.0.1", known)) == 0
+    assert book.device_id("forged.token") is None and SessionBook().device_id(book.device()) is None
+
+
+def _passwords(role):
+    return {"reader": "reader pass", "editor": "editor pass"}.get(role)
+
+
+def test_a_session_token_opens_its_role_for_a_bounded_time_only():
+    clock = Clock()
+    book = SessionBook(clock=clock)
+    ticket = book.ticket("editor", 3600)
+    token, lifetime = book.redeem(ticket, _passwords)
+    assert lifetime == 3600 and book.role(token, _passwords) == "editor"
+    assert book.redeem(ticket, _passwords) is None  # one use
+    clock.now += 3601
+    assert book.role(token, _passwords) is None  # expired
+    late = book.ticket("reader", 3600)
+    clock.now += 61
+    assert book.redeem(late, _passwords) is None  # a ticket lasts a minute
+
+
+def test_a_session_token_ends_at_sign_out_a_password_change_or_a_forgery():
+    book = SessionBook()
+    token, _ = book.redeem(book.ticket("reader", 3600), _passwords)
+    assert book.role(token, lambda role: "changed") is None
+    body, _, signature = token.partition(".")
+    forged = body + "." + signature[::-1]
+    assert book.role(forged, _passwords) is None and book.role("x" * 5000, _passwords) is None
+    assert SessionBook().role(token, _passwords) is None  # another process (a restart)
+    book.revoke(token)
+    assert book.role(token, _passwords) is None
+
+
+def test_signing_out_ends_the_cookie_the_session_only_handed_a_ticket_for():
+    book = SessionBook()
+    ticket = book.ticket("reader", 3600)
+    token, _ = book.redeem(ticket, _passwords)  # by the browser, through the route
+    book.revoke_ticket(ticket)  # by the session, which never saw the token
+    assert book.role(token, _passwords) is None
+    unused = book.ticket("reader", 3600)
+    book.revoke_ticket(unused)
+    assert book.redeem(unused, _passwords) is None

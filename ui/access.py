@@ -1,20 +1,28 @@
 """The access gate: who may use the app, with which role, and which groups their retrieval is
-filtered to. The decisions are rag.access's; this module only reads Streamlit's state."""
+filtered to; sign-in, the cookie that keeps it across a reload, and sign-out. The decisions are
+rag.access's, rag.sessions' and rag.throttle's; this module reads Streamlit's state."""
 
 from __future__ import annotations
 
+import os
 from typing import Any
 
 import streamlit as st
 
 from rag import access
 from rag.errors import ConfigError
-from rag.throttle import Throttle
+from rag.sessions import DEVICE_COOKIE, SESSION_COOKIE
+from rag.throttle import Throttle, bucket, client_address, connection_peer
 from rag.i18n.numbers import duration
 from ui.i18n import t
+from ui import resources, sessions
 from ui.resources import GROUPS, ROLE
 
 PASSWORD_OK = "password_ok"  # the role the password opened, once it was right
+SESSION_TOKEN = "session_token"  # the cookie's token this session resumed from (revoked at sign-out)
+PENDING_TICKET = "session_ticket"  # a ticket for the cookie, handed to the browser on the next run
+ISSUED_TICKET = "issued_ticket"  # the ticket this session handed over (revoked at sign-out)
+SIGNED_OUT = "signed_out"
 
 
 def _secrets() -> dict[str, Any]:
@@ -31,10 +39,21 @@ def mode() -> str:
 
 def allowed(auth_mode: str) -> bool:
     if auth_mode == "oidc":
-        return bool(st.user.is_logged_in)
+        return bool(st.user.is_logged_in)  # Streamlit's own signed identity cookie survives a reload
     if auth_mode == "password":
+        if st.session_state.get(PASSWORD_OK) not in access.ROLES:
+            _resume_from_cookie()
         return st.session_state.get(PASSWORD_OK) in access.ROLES
     return True
+
+
+def _resume_from_cookie() -> None:
+    # A reload starts a new session: the signed cookie (set by serve.py's route) still names the role.
+    token = st.context.cookies.get(SESSION_COOKIE)
+    opened = sessions.BOOK.role(token, sessions.password_of) if token else None
+    if opened in access.ROLES:
+        st.session_state[PASSWORD_OK] = opened
+        st.session_state[SESSION_TOKEN] = token
 
 
 def _stop_on_config_error(exc: ConfigError) -> None:
@@ -48,18 +67,37 @@ def _claims() -> dict[str, Any]:
     return {key: st.user.get(key) for key in ("email", "email_verified", "sub")}
 
 
+def _keys(auth_mode: str) -> list[str]:
+    """The signed-in identity's keys: the OIDC claims' (verified address, "sub:" id), or the
+    password's ("password:reader" or "password:editor")."""
+    if auth_mode == "oidc":
+        return access.identity_keys(_claims())
+    if auth_mode == "password" and st.session_state.get(PASSWORD_OK) in access.ROLES:
+        return [access.password_identity(st.session_state[PASSWORD_OK])]
+    return []
+
+
+def administrator(auth_mode: str) -> bool:
+    """Open mode (one person on their own machine, as the command line) or an identity RAG_ADMINS names."""
+    if auth_mode == "open":
+        return True
+    return allowed(auth_mode) and access.is_administrator(_keys(auth_mode), resources.base_settings().admins)
+
+
 def role(auth_mode: str) -> str | None:
-    """The signed-in role: open mode is a single user on their own machine, an editor."""
+    """The signed-in role: open mode is a single user on their own machine, an editor, and so is an
+    administrator."""
     if not allowed(auth_mode):
         return None
+    if administrator(auth_mode):
+        return access.EDITOR
     if auth_mode == "password":
         return st.session_state.get(PASSWORD_OK)
-    if auth_mode == "oidc":
-        try:
-            return access.role_for(access.identity_keys(_claims()))
-        except ConfigError as exc:
-            _stop_on_config_error(exc)
-    return access.EDITOR
+    try:
+        return access.role_for(_keys(auth_mode))
+    except ConfigError as exc:
+        _stop_on_config_error(exc)
+        raise
 
 
 @st.cache_resource(show_spinner=False)
@@ -69,13 +107,21 @@ def _throttle() -> Throttle:
 
 
 def _client() -> str:
-    # The address the connection came from (a proxy's, behind one); None when Streamlit cannot tell.
-    address = st.context.ip_address
-    return address if isinstance(address, str) and address else "unknown client"
+    """The client's address: the connection's, or what a trusted proxy (RAG_TRUSTED_PROXIES) says."""
+    forwarded = st.context.headers.get("X-Forwarded-For")
+    # The server's uvicorn rewrites the address from X-Forwarded-For sent from loopback, unless
+    # FORWARDED_ALLOW_IPS is empty (as the Makefile and the image run it): then it is the peer's own.
+    peer = connection_peer(st.context.ip_address, forwarded, os.environ.get("FORWARDED_ALLOW_IPS") != "")
+    return client_address(peer, forwarded, resources.base_settings().trusted_proxies)
+
+
+def _bucket() -> str:
+    device = sessions.BOOK.device_id(st.context.cookies.get(DEVICE_COOKIE))
+    return bucket("password", _client(), device)
 
 
 def _check_password(password: str) -> None:
-    throttle, client = _throttle(), _client()
+    throttle, client = _throttle(), _bucket()
     wait = throttle.wait(client)
     if wait > 0:
         st.error(t("login.locked", time=duration(wait)))
@@ -91,12 +137,49 @@ def _check_password(password: str) -> None:
         return
     throttle.success(client)
     st.session_state[PASSWORD_OK] = opened
+    hours = resources.base_settings().session_hours
+    if hours > 0:  # the page hands the browser a one-time ticket for the cookie (see rag.sessions)
+        st.session_state[PENDING_TICKET] = st.session_state[ISSUED_TICKET] = sessions.BOOK.ticket(opened, hours * 3600)
     st.rerun()
+
+
+def _post(path: str, body: str = "") -> None:
+    # To the app's own origin, in a POST body: nothing in the URL. The ticket is URL-safe base64.
+    st.html(f'<script>fetch("{path}", {{method: "POST", body: "{body}", credentials: "same-origin"}})'
+            '.catch(() => {});</script>', unsafe_allow_javascript=True, width="content")
+
+
+def keep_signed_in() -> None:
+    """Once after a password sign-in: trade the ticket for the HttpOnly session cookie."""
+    ticket = st.session_state.pop(PENDING_TICKET, None)
+    if ticket:
+        _post(sessions.SESSION_PATH, ticket)
+
+
+def _sign_out(auth_mode: str) -> None:
+    if auth_mode == "oidc":
+        st.logout()
+        return
+    sessions.BOOK.revoke(st.session_state.pop(SESSION_TOKEN, None))
+    sessions.BOOK.revoke_ticket(st.session_state.pop(ISSUED_TICKET, None))
+    for key in (PASSWORD_OK, PENDING_TICKET, ROLE, GROUPS):
+        st.session_state.pop(key, None)
+    st.session_state[SIGNED_OUT] = True
+
+
+def sign_out_button(auth_mode: str) -> None:
+    """In the sidebar, in both sign-in modes: back to the sign-in page."""
+    if auth_mode != "open":
+        st.sidebar.button(t("login.sign_out"), key="sign_out", icon=":material/logout:",
+                          on_click=_sign_out, args=(auth_mode,))
 
 
 def login_screen(auth_mode: str) -> None:
     """The sign-in form for this mode. The caller stops the run after it."""
     st.title(t("app.title"))
+    if st.session_state.pop(SIGNED_OUT, False):
+        st.success(t("login.signed_out"))
+        _post(sessions.SIGNOUT_PATH)  # the cookie too (its token is revoked already)
     if auth_mode == "oidc":
         st.write(t("login.oidc"))
         provider = access.login_provider(_secrets())
@@ -116,12 +199,21 @@ def identity(auth_mode: str) -> str | None:
     return None
 
 
-def _groups(auth_mode: str, user_role: str | None) -> list[str] | None:
-    if user_role == access.EDITOR:
-        return None  # editors read every document, as the command line does (see rag.access)
-    keys = access.identity_keys(_claims()) if auth_mode == "oidc" else []
+def reader_id(auth_mode: str) -> str:
+    """The signed-in account's id as the journal records it: the verified e-mail (else the
+    provider's subject) with single sign-on; "" with a shared password or an open dashboard."""
+    if auth_mode != "oidc" or not st.user.is_logged_in:
+        return ""
+    keys = access.identity_keys(_claims())
+    return keys[0] if keys else ""
+
+
+def _groups(auth_mode: str) -> list[str] | None:
+    # Roles and groups are independent: an editor reads their groups, only an administrator all.
+    if administrator(auth_mode):
+        return None
     try:
-        return access.groups_for(keys)
+        return access.groups_for(_keys(auth_mode))
     except ConfigError as exc:
         _stop_on_config_error(exc)
         raise
@@ -131,7 +223,7 @@ def apply(auth_mode: str) -> None:
     """Record the role and the retrieval filter every page applies."""
     user_role = role(auth_mode)
     st.session_state[ROLE] = user_role
-    st.session_state[GROUPS] = _groups(auth_mode, user_role)
+    st.session_state[GROUPS] = _groups(auth_mode)
 
 
 def signed_in_caption(auth_mode: str) -> str:

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from typing import Any
+import time
+from typing import Any, Callable
 
 import streamlit as st
 
@@ -12,11 +13,11 @@ from ui.present.charts import score_chart
 from rag.chunking import DEFAULT_STRATEGY
 from rag.demo import DEMO_COLLECTION, DEMO_DIR, QUESTIONS_PATH
 from rag.demo import calibrate as demo_calibrate
-from rag.errors import RagError
+from rag.errors import LLMError, RagError
 from rag.evaluate.questions import load_questions
 from ui.present.safe_markdown import sanitize_markdown
 from rag.sources.files import iter_folder
-from ui import indexing, lang
+from ui import access, indexing, lang
 from ui import resources
 from rag.i18n.numbers import threshold_text
 from ui.i18n import t, tn
@@ -147,6 +148,29 @@ def render_result(result: AskResult, turn: int, answer_slot: Any = None, compact
                     st.markdown(answer_display.passage_text_markdown(p))
 
 
+REDRAW_EVERY = 0.1  # seconds between two renders of an answer being streamed
+
+
+def stream_live(stream: Any, live: Any, clock: Callable[[], float] = time.monotonic) -> LLMError | None:
+    """Show the answer as it streams; the error that stopped it, if any.
+
+    Each render passes the whole text so far through the answer's sanitiser (no link can form,
+    even for a moment, from what the model streams), so it happens at most every REDRAW_EVERY
+    seconds, not at every piece: per piece, the work grew with the square of the answer's length.
+    The finished answer is rendered once more by render_result.
+    """
+    last: float | None = None
+    try:
+        for _ in stream:
+            now = clock()
+            if last is None or now - last >= REDRAW_EVERY:
+                live.markdown(answer_display.answer_text_markdown(stream.text))
+                last = now
+    except LLMError as exc:
+        return exc
+    return None
+
+
 def answer(question: str, settings: Any, store: Any, info: dict) -> AskResult | None:
     """Ask the answer engine, stream what it writes, and render the turn."""
     turn = st.session_state.get(ASKED, 0)
@@ -154,22 +178,20 @@ def answer(question: str, settings: Any, store: Any, info: dict) -> AskResult | 
         st.markdown(sanitize_markdown(question, images=False))
     with st.chat_message("assistant"):
         try:
-            response = resources.answer_engine(settings, store, info).ask(question)
+            response = resources.answer_engine(settings, store, info,
+                                                reader=access.reader_id(access.mode())).ask(question)
         except RagError as exc:
             lang.error(t("ask.search_failed"), str(exc))
             return None
         slot = st.empty()
         if response.streams:
-            # Each piece re-renders the text so far through the answer's sanitiser: no link can
-            # form, even for a moment, from what the model streams.
             with slot.container():
-                live = st.empty()
-                for _ in response:
-                    live.markdown(answer_display.answer_text_markdown(response.text))
+                stream_live(response, st.empty())
         result = response.result
         render_result(result, turn, slot)
     st.session_state[ASKED] = turn + 1
-    st.session_state.setdefault(HISTORY, []).append({"question": question, "result": result, "turn": turn})
+    st.session_state.setdefault(HISTORY, []).append({"question": question, "result": result, "turn": turn,
+                                                     "entry_id": result.journal_id})
     return result
 
 

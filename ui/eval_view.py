@@ -11,7 +11,6 @@ from rag import access
 from ui.present import evaluation
 from ui.present.charts import calibration_chart, category_chart, gate_chart
 from rag.answer.gate import save_calibration
-from rag.demo import QUESTIONS_PATH
 from rag.errors import QuestionSetError, RagError
 from rag.evaluate.calibration import gate_shares
 from rag.evaluate.report import incomplete_notes
@@ -19,8 +18,9 @@ from rag.evaluate.runner import compare
 from rag.evaluate.session import EvalSession
 from rag.evaluate.runs import list_runs, load_run, new_run_dir, run_date, write_results
 from rag.evaluate.runs import results_csv
-from rag.evaluate.questions import Question, load_questions, questions_from_bytes
-from ui import lang
+from rag.evaluate.questions import Question, questions_from_bytes
+from rag.evaluate.question_sets import DEMO, load_set, saved_sets, set_path
+from ui import lang, question_set_editor
 from ui import resources
 from ui.i18n import formatter, t, tn
 from rag.i18n import current
@@ -28,14 +28,27 @@ from rag.i18n.numbers import decimal
 
 RESULTS = "eval_results"  # {"runs": {collection: results}, "paths": {collection: folder}}
 SAVED = "eval_saved"  # (collection, threshold) just saved: said once, after the rerun that shows it
-SHIPPED, UPLOADED = "shipped", "uploaded"
+SHIPPED, SAVED_SET, UPLOADED = "shipped", "saved", "uploaded"
 
 
 def question_set() -> tuple[list[Question], str] | None:
-    kind = st.radio(t("eval.set"), (SHIPPED, UPLOADED), horizontal=True, key="question_set_kind",
-                    format_func=formatter((SHIPPED, UPLOADED), {SHIPPED: "eval.shipped", UPLOADED: "eval.upload"}.get))
-    if kind == SHIPPED:
-        return load_questions(QUESTIONS_PATH), "demo"
+    data_dir = resources.settings().data_dir
+    saved = [n for n in saved_sets(data_dir) if n != DEMO]
+    kinds = (SHIPPED, SAVED_SET, UPLOADED) if saved else (SHIPPED, UPLOADED)
+    kind = st.radio(t("eval.set"), kinds, horizontal=True, key="question_set_kind",
+                    format_func=formatter(kinds, {SHIPPED: "eval.shipped", SAVED_SET: "eval.saved_set",
+                                                  UPLOADED: "eval.upload"}.get))
+    if kind in (SHIPPED, SAVED_SET):
+        name = DEMO if kind == SHIPPED else st.selectbox(t("eval.saved_set"), saved, key="question_set_name")
+        try:
+            questions = load_set(data_dir, name)
+        except QuestionSetError as exc:
+            lang.error(str(exc))
+            return None
+        if kind == SHIPPED and set_path(data_dir, DEMO).exists():
+            st.caption(t("eval.demo_edited", path=str(set_path(data_dir, DEMO))))
+        question_set_editor.editor(data_dir, name, questions)
+        return questions, name
     upload = st.file_uploader(t("eval.set"), type=["jsonl", "ndjson", "json", "csv"], key="question_upload",
                               label_visibility="collapsed")
     st.markdown(t("eval.format") + "\n\n" + t("eval.format_rows"))

@@ -28,9 +28,11 @@ def run() -> None:
         access.login_screen(auth_mode)
         st.stop()
     access.apply(auth_mode)
+    access.keep_signed_in()
     settings = resources.settings()
     store = resources.store(settings)
     sidebar.render(settings, store, access.signed_in_caption(auth_mode), access.exposure_warning(auth_mode))
+    access.sign_out_button(auth_mode)
 
 
 def require(action: str) -> None:

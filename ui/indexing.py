@@ -7,6 +7,7 @@ from typing import Any, Sequence
 import streamlit as st
 
 from rag.documents import Document, Problem
+from rag.journal.recheck import recheck_refused
 from rag.errors import RagError
 from rag.ingest.run import ingest
 from rag.ingest.report import IngestProgress, IngestReport
@@ -29,9 +30,11 @@ def run(
     chunk_settings: dict[str, Any] | None = None,
     full: bool = False,
     enrichment: str = "none",
+    replace: bool = False,
 ) -> IngestReport | None:
-    """Index `items` into `collection` (`full`: rebuilt from scratch), showing progress; None
-    (and the error shown) on failure."""
+    """Index `items` into `collection` (`full`: rebuilt from scratch; `replace`: the editor
+    confirmed the replacement of other sources' documents), showing progress; None (and the error
+    shown) on failure."""
     info = store.collection_info(collection)
     try:
         embedder = resources.embedder_for(settings, info)
@@ -49,7 +52,8 @@ def run(
 
     try:
         report = ingest(list(items), store, embedder, collection, strategy=strategy,
-                        chunk_settings=chunk_settings, full=full, progress=on_progress, enricher=enricher)
+                        chunk_settings=chunk_settings, full=full, progress=on_progress, enricher=enricher,
+                        replace=replace)
     except RagError as exc:
         bar.empty()
         lang.error(t("ing.stopped"), str(exc))
@@ -57,6 +61,8 @@ def run(
     finally:
         enricher.close()
         resources.refresh_status()
+    if report.ok and (report.new or report.changed):  # a new article may answer what was refused
+        recheck_refused(settings, store, collection, embedder)
     bar.progress(1.0, text=t("ing.done", time=duration(report.seconds, 1), chunks=tn("count.passages_written", report.chunks_written)))
     return report
 

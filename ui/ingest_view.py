@@ -15,6 +15,7 @@ from rag.documents import Document, Problem
 from rag.embeddings import curl
 from rag.errors import RagError
 from rag.ingest.strategy_choice import settings_mismatch
+from rag.ingest.editor_groups import within_groups
 from rag.ingest.replacements import hold_back, replacements
 from rag.redact import strip_userinfo
 from rag.sources.files import iter_folder
@@ -209,7 +210,8 @@ def _index(items: Sequence[Document | Problem], settings: Any, store: Any, name:
     found = replacements(store, name, [i for i in items if isinstance(i, Document)])
     if found and not confirmed:
         items = hold_back(items, found)
-    report = indexing.run(items, settings, store, name, strategy, chunk_settings, full=full, enrichment=enrichment)
+    report = indexing.run(items, settings, store, name, strategy, chunk_settings, full=full, enrichment=enrichment,
+                          replace=confirmed)
     if report is not None:
         st.session_state[indexing.REPORT] = (key, report)
         st.session_state[resources.NEXT_COLLECTION] = name
@@ -219,7 +221,8 @@ def _index(items: Sequence[Document | Problem], settings: Any, store: Any, name:
 def index_section(items: Sequence[Document | Problem], previews: Sequence[tuple[Any, list[Any]]],
                   settings: Any, store: Any, document: Document | None = None) -> None:
     st.subheader(t("ing.index"))
-    existing = store.list_collections()
+    groups = resources.groups()  # an editor's groups bound what they index into (None: administrator)
+    existing = [c for c in store.list_collections() if groups is None or store.count(c, groups=groups)]
     options = existing + [NEW_COLLECTION]
     current = settings.collection if settings.collection in existing else NEW_COLLECTION
     cols = st.columns(4)
@@ -242,6 +245,7 @@ def index_section(items: Sequence[Document | Problem], previews: Sequence[tuple[
     cols[3].caption(t("ing.uses", settings=document_display.settings_words(chosen or {})))
     if info:
         cols[3].caption(t("ing.existing", points=tn("count.passages", int(info.get("points") or 0))))
+    items = within_groups(items, groups, store, name)
     documents = sum(1 for i in items if isinstance(i, Document))
     mismatch = bool(info) and settings_mismatch(info, strategy, chosen)
     other_enrichment = enrichment_view.mismatch(info, enrichment, name)

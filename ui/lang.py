@@ -5,7 +5,7 @@ the reader's language."""
 
 from __future__ import annotations
 
-from rag.config import raw_from_env
+from rag.environment import raw_from_env
 
 import streamlit as st
 

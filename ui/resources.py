@@ -13,6 +13,7 @@ import streamlit as st
 
 from rag import access
 from rag.answer.engine import AnswerEngine
+from rag.journal.recorder import journal_recorder
 from rag.config import Settings, normalize_base_url
 from rag.embeddings.resolve import embedder_for_collection, resolve_embedder
 from rag.errors import ConfigError, RagError, StoreError
@@ -151,11 +152,12 @@ def llm(s: Settings) -> LLMClient:
     return _llm(s.llm_url, s.llm_model, s.api_key_for(s.llm_url), s.timeout)
 
 
-def answer_engine(s: Settings, st_store: Store, info: dict | None) -> AnswerEngine:
+def answer_engine(s: Settings, st_store: Store, info: dict | None, reader: str = "") -> AnswerEngine:
     """The answer engine for this session: its collection, embedder, chat model, retrieval mode and
     the reader's groups. Raises RagError when the collection's model is not available."""
     return AnswerEngine(s, st_store, collection=s.collection, info=info or {}, embedder=embedder_for(s, info),
-                        llm=llm(s), groups=groups(), mode=mode(), origin="ask")
+                        llm=llm(s), groups=groups(), mode=mode(), origin="ask",
+                        recorders=[journal_recorder(s, reader)])
 
 
 @st.cache_data(ttl=STATUS_TTL, show_spinner=False)

@@ -8,9 +8,11 @@ block (commands are copied verbatim and may contain brackets).
 
 from __future__ import annotations
 
+import bisect
+import html
 import re
 from dataclasses import dataclass, field
-from typing import Any, Iterable, Sequence
+from typing import Any, Iterable, Iterator, Sequence
 
 from rag.markdown_structure import blank_code
 
@@ -39,22 +41,101 @@ def _expand(item: str) -> list[int]:
 
 
 # A web address the model wrote: scheme or "www.", then anything up to a space or a delimiter.
-# One character class after a fixed prefix: linear on any text.
-URL_PATTERN = re.compile(r"(?:\bhttps?://|\bwww\.)[^\s<>\"'`\[\]()]+", re.IGNORECASE)
+# One character class after a fixed prefix: linear on any text. No word boundary before it:
+# Markdown's autolinker also links an address right after "_" or a letter's escape ("\\_https://").
+URL_PATTERN = re.compile(r"(?:https?://|www\.)[^\s<>\"'`\[\]()]+", re.IGNORECASE)
 URL_TAIL = ".,;:!?*_~"  # punctuation after an address ends the sentence, not the address
+# An e-mail address (the autolinker makes it a mailto: link): found from its "@", the domain read
+# forwards by one unambiguous pattern, the name backwards by hand, never past the previous address.
+_EMAIL_DOMAIN = re.compile(r"[-\w]+(?:\.[-\w]+)+")
+# What Markdown turns into another character before its autolinker reads the text: a backslash
+# escape of punctuation and a character reference (https&#58;// is https://).
+_DECODED = re.compile(r"\\[!-/:-@\[-`{-~]|&(?:#[0-9]{1,7}|#[xX][0-9a-fA-F]{1,6}|[A-Za-z][A-Za-z0-9]{0,31});")
+
+
+class _Reading:
+    """`text` as Markdown reads it (escapes and character references decoded), with the way back
+    from a place in that reading to the place in `text` where it starts."""
+
+    def __init__(self, text: str) -> None:
+        self.size = len(text)
+        pieces: list[str] = []
+        # each decoded token: where it starts and ends in the reading, where it starts and ends in text
+        self._read: list[int] = []
+        self._tokens: list[tuple[int, int, int]] = []
+        last = length = 0
+        for match in _DECODED.finditer(text):
+            pieces.append(text[last:match.start()])
+            length += match.start() - last
+            token = match.group(0)
+            char = token[1] if token[0] == "\\" else html.unescape(token)
+            pieces.append(char)
+            self._read.append(length)
+            self._tokens.append((length + len(char), match.start(), match.end()))
+            length += len(char)
+            last = match.end()
+        pieces.append(text[last:])
+        self.text = "".join(pieces)
+
+    def where(self, at: int) -> int:
+        """Where the reading's character `at` (or its end) starts in the text."""
+        k = bisect.bisect_right(self._read, at) - 1
+        if k < 0:
+            return at
+        read_end, raw_start, raw_end = self._tokens[k]
+        return raw_start if at < read_end else raw_end + at - read_end
+
+
+def _emails(read: str) -> Iterator[tuple[int, int]]:
+    after = 0  # no address starts before the end of the previous one
+    at = read.find("@")
+    while at >= 0:
+        domain = _EMAIL_DOMAIN.match(read, at + 1)
+        start = at
+        if domain:
+            # Read back by hand: a pattern searched backwards retries every start of a long word.
+            while start > after and (read[start - 1].isalnum() or read[start - 1] in "-.+_"):
+                start -= 1
+        if domain and start < at:
+            yield start, domain.end()
+            after = domain.end()
+        at = read.find("@", max(at + 1, after))
+
+
+def address_spans(text: str) -> list[tuple[int, int, str]]:
+    """Every web or e-mail address Markdown's autolinker could make a link of in `text`, whatever
+    its form (after an underscore, escaped, written with character references): (start, end) in
+    `text` and the address as a reader sees it, in order, none overlapping.
+
+    Broader than the autolinker on purpose: what it might link is found, and more.
+    """
+    reading = _Reading(text)
+    read = reading.text
+    found = []
+    for match in URL_PATTERN.finditer(read):
+        url = match.group(0).rstrip(URL_TAIL)
+        found.append((match.start(), match.start() + len(url)))
+    urls = iter(found[:])
+    url = next(urls, None)
+    for start, end in _emails(read):
+        while url is not None and url[1] <= start:
+            url = next(urls, None)
+        if url is None or end <= url[0]:
+            found.append((start, end))
+    found.sort()
+    return [(reading.where(start), reading.where(end), read[start:end]) for start, end in found if end > start]
 
 
 def answer_urls(answer: str | None) -> list[str]:
-    """Every web address written in the answer, code included, each once, in order.
+    """Every web or e-mail address written in the answer, code included, each once, in order.
 
     The prompt forbids URLs: the model invents plausible ones, so each is a warning sign, like a
     citation of a passage that was not given. The sources list never comes from these.
     """
     found: list[str] = []
-    for match in URL_PATTERN.finditer(answer or ""):
-        url = match.group(0).rstrip(URL_TAIL)
-        if url and url not in found:
-            found.append(url)
+    for _, _, address in address_spans(answer or ""):
+        if address not in found:
+            found.append(address)
     return found
 
 

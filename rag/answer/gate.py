@@ -8,13 +8,23 @@ Signals, measured per question (benchmarks/README.md, "The answerability gate"):
   rag.store.terms.word_forms: "purgent" is known when chunks hold "purger"). Off-topic questions
   name things the blog never mentions; the cosine cannot see that, the collection's vocabulary can;
 - `unknown_names`: the question's named things (Okta, S/4HANA, 0x80090308) that no chunk holds;
-- `passage_coverage`: the same share within the retrieved passages only (reported, not used:
-  it did not separate better than the collection's coverage).
+- `passage_coverage`: the same share within the retrieved passages only;
+- `context_words`: the unknown words that describe the reader's situation, not the subject
+  (rag.answer.question_roles: "chez Airbus", "le serveur de Gérard", a date). They are set
+  aside: `core_coverage` and `core_passage_coverage` are the shares without them, and
+  `cosine_core` the retrieved passages' best cosine to the question without them (the context
+  dilutes the question's vector);
+- `unknown_subject`: the unknown names that are the thing asked about (Okta, S/4HANA, podman).
 
-Decision: answer when no named thing is unknown, coverage >= `min_coverage` and cosine >=
-`min_cosine`. Each refusal has its reason, said in the question's language. The statistics are
-document frequencies counted by the store under the reader's access filter, so a term found only
-in a document the reader may not see counts as absent: a refusal never reveals that it exists.
+Verdict (`decide_verdict`): refuse when an unknown name is the subject and the rest of the
+question is not what the passages are about, when the core coverage is below `min_coverage` by
+more than UNSURE_BAND, or when the cosine (or the core's) is below `min_cosine`; unsure when one
+unknown name or a core coverage just under the floor leaves the question in doubt while its
+passages are close (the chat model then decides, with the prompt's refusal rule); else answer.
+Each refusal has its reason, said in the question's language. The statistics are document
+frequencies counted by the store under the reader's access filter, so a term found only in a
+document the reader may not see counts as absent, for every signal: a refusal never reveals that
+it exists, and the core cosine is computed on passages the reader may see only.
 """
 
 from __future__ import annotations
@@ -23,6 +33,7 @@ import math
 from dataclasses import asdict, dataclass, field, replace
 from typing import Any, Mapping, Sequence
 
+from rag.answer.question_roles import roles
 from rag.answer.threshold import COLLECTION, MODEL_DEFAULT, SETTING, default_threshold
 from rag.i18n.numbers import decimal
 from rag.store.filters import Where, match
@@ -36,6 +47,15 @@ DEFAULT_MIN_COVERAGE = 0.6
 # How far below the cosine floor a question may score and still be answered when every word of it,
 # a name among them, is in the retrieved passages (exact_match).
 LEXICAL_SLACK = 0.05
+# How far under `min_coverage` the core coverage may fall and leave the question to the chat
+# model (verdict unsure) rather than refuse it; and the share of the question's weight the known
+# words must carry in the retrieved passages for one unknown name to leave it in doubt. Shares of
+# the question's own words: they do not depend on the collection's size (benchmarks/README.md).
+UNSURE_BAND = 0.05
+SUBJECT_COVERED = 0.8
+COSINE_SLOPE = 6.0
+
+ANSWER, UNSURE, REFUSE = "answer", "unsure", "refuse"
 
 
 # Refusal reasons (stable codes, in JSON) and their sentences.
@@ -80,6 +100,7 @@ class TermStat:
     df: int  # chunks (readable by the reader) holding the rarest of them
     idf: float
     named: bool
+    context: bool = False  # a detail of the situation (rag.answer.question_roles), set aside
 
 
 @dataclass
@@ -93,10 +114,16 @@ class Signals:
     margin: float | None = None  # best cosine minus the last retrieved one
     chunks: int | None = None  # chunks the reader may see
     terms: list[TermStat] = field(default_factory=list)
+    context_words: list[str] = field(default_factory=list)  # unknown words of the situation, set aside
+    unknown_subject: list[str] = field(default_factory=list)  # unknown names that are the subject
+    core_coverage: float | None = None  # coverage without the context words
+    core_passage_coverage: float | None = None
+    cosine_core: float | None = None  # best cosine of the passages to the question without them
 
     def to_dict(self) -> dict[str, Any]:
         data = asdict(self)
-        for key in ("cosine", "coverage", "passage_coverage", "margin"):
+        for key in ("cosine", "coverage", "passage_coverage", "margin", "core_coverage",
+                    "core_passage_coverage", "cosine_core"):
             if data[key] is not None:
                 data[key] = round(float(data[key]), 4)
         for t in data["terms"]:
@@ -106,14 +133,23 @@ class Signals:
 
 @dataclass
 class Decision:
-    answer: bool
-    reason: str | None  # one of the reason codes when refused
+    answer: bool  # the question goes on to the passages and the model (verdict answer or unsure)
+    reason: str | None  # one of the reason codes when refused, or what left it unsure
     signals: Signals
     params: GateParams
     note: str | None = None  # e.g. the collection lacks term statistics
+    verdict: str | None = None  # answer | unsure | refuse
+
+    def __post_init__(self) -> None:
+        if self.verdict is None:
+            self.verdict = ANSWER if self.answer else REFUSE
+
+    @property
+    def unsure(self) -> bool:
+        return self.verdict == UNSURE
 
     def to_dict(self) -> dict[str, Any]:
-        return {"answer": self.answer, "refused": not self.answer, "reason": self.reason,
+        return {"answer": self.answer, "refused": not self.answer, "verdict": self.verdict, "reason": self.reason,
                 "signals": self.signals.to_dict(), "params": self.params.to_dict(), "note": self.note}
 
 
@@ -125,7 +161,9 @@ def idf(df: int, n: int) -> float:
     return math.log(1.0 + (n - df + 0.5) / (df + 0.5))
 
 
-def term_stats(words: Sequence[QuestionWord], df: Mapping[str, int], n: int) -> list[TermStat]:
+def term_stats(words: Sequence[QuestionWord], df: Mapping[str, int], n: int,
+               context: set[str] | frozenset[str] = frozenset(), tools: set[str] | frozenset[str] = frozenset(),
+               ) -> list[TermStat]:
     """One statistic per question word. A compound counts whole when some chunk holds it whole
     (msDS-SupportedEncryptionTypes), else by its parts, each its own word (S/4HANA -> 4hana).
     A plain word counts by the most frequent of its inflected forms ("purgent" is known when
@@ -141,7 +179,8 @@ def term_stats(words: Sequence[QuestionWord], df: Mapping[str, int], n: int) -> 
         count = min(df.get(k, 0) for k in keys)  # an identifier is absent when one of its parts is
         if w.forms:
             count = max([count] + [df.get(k, 0) for k in w.forms])
-        stats.append(TermStat(w.text, keys, count, idf(count, n), w.named))
+        stats.append(TermStat(w.text, keys, count, idf(count, n), w.named or w.text in tools,
+                              w.text in context and count == 0))
     return stats
 
 
@@ -166,10 +205,12 @@ def passage_coverage(words: Sequence[QuestionWord], stats: Sequence[TermStat], p
 
 def signals_from(
     question: str, passages: Sequence[Any], df: Mapping[str, int] | None, n: int | None,
+    cosine_core: float | None = None,
 ) -> Signals:
     """The gate's signals from retrieved passages (`score`, `text`) and document frequencies.
 
     `df` None: the collection has no term statistics (built before them); coverage is then None.
+    `cosine_core`: the passages' best cosine to the question without its context words.
     """
     scores = [float(p.score) for p in passages if getattr(p, "score", None) is not None]
     best = max(scores) if scores else None
@@ -177,33 +218,75 @@ def signals_from(
     if df is None or n is None:
         return Signals(best, None, None, margin=margin)
     words = question_words(question)
-    stats = term_stats(words, df, n)
+    context, tools = roles(question)
+    stats = term_stats(words, df, n, context, tools)
+    core = [s for s in stats if not s.context]
+    texts = [getattr(p, "text", "") for p in passages]
     return Signals(
         cosine=best,
         coverage=coverage(stats),
-        passage_coverage=passage_coverage(words, stats, [getattr(p, "text", "") for p in passages]),
+        passage_coverage=passage_coverage(words, stats, texts),
         unknown_names=[s.word for s in stats if s.named and s.df == 0],
         known_names=[s.word for s in stats if s.named and s.df > 0],
         missing=[s.word for s in stats if s.df == 0],
         margin=margin,
         chunks=n,
         terms=stats,
+        context_words=[s.word for s in stats if s.context],
+        unknown_subject=[s.word for s in core if s.named and s.df == 0],
+        core_coverage=coverage(core),
+        core_passage_coverage=passage_coverage(words, core, texts),
+        cosine_core=cosine_core,
     )
 
 
+def without_context(question: str, words: Sequence[str]) -> str:
+    """The question with its context words taken out (what `cosine_core` embeds)."""
+    import re
+
+    for w in sorted(set(words), key=len, reverse=True):
+        question = re.sub(r"(?<!\w)" + re.escape(w) + r"(?!\w)", " ", question)
+    return " ".join(question.split())
+
+
 def decide(signals: Signals, params: GateParams) -> tuple[bool, str | None]:
-    """(answer?, reason code when not). The order is the order of the refusal's explanation."""
+    """(goes on to the passages?, reason code): `decide_verdict` with unsure counted as going on."""
+    verdict, reason = decide_verdict(signals, params)
+    return verdict != REFUSE, reason
+
+
+def decide_verdict(signals: Signals, params: GateParams) -> tuple[str, str | None]:
+    """(answer | unsure | refuse, reason code). The order is the order of the refusal's explanation.
+
+    What the question asks is its core: the words of the situation (`context_words`) are set
+    aside, and the cosine is the better of the whole question's and the core's."""
     if signals.cosine is None:
-        return False, NO_PASSAGE
-    if params.refuse_unknown_names and signals.unknown_names:
-        return False, UNKNOWN_NAMES
-    if signals.coverage is not None and signals.coverage < params.min_coverage:
-        return False, LOW_COVERAGE
-    if signals.cosine < params.min_cosine and not (
-        exact_match(signals) and signals.cosine >= params.min_cosine - LEXICAL_SLACK
-    ):
-        return False, LOW_COSINE
-    return True, None
+        return REFUSE, NO_PASSAGE
+    cosine = max(signals.cosine, signals.cosine_core or 0.0)
+    close = cosine >= params.min_cosine or (
+        exact_match(signals) and cosine >= params.min_cosine - LEXICAL_SLACK)
+    verdict = ANSWER
+    reason = None
+    subject = signals.unknown_subject if signals.core_coverage is not None else signals.unknown_names
+    if params.refuse_unknown_names and subject:
+        # One unknown name beside words the passages hold: a laptop's brand, or the product asked
+        # about? The chat model reads both; more than one, or a thin rest, is another subject.
+        covered = signals.core_passage_coverage or 0.0
+        if len(subject) == 1 and covered >= SUBJECT_COVERED and close:
+            verdict, reason = UNSURE, UNKNOWN_NAMES
+        else:
+            return REFUSE, UNKNOWN_NAMES
+    share = signals.core_coverage if signals.core_coverage is not None else signals.coverage
+    if share is not None and share < params.min_coverage:
+        # The closer the passages, the more of the question's words a small vocabulary may lack.
+        band = UNSURE_BAND + COSINE_SLOPE * max(0.0, cosine - params.min_cosine)
+        if share >= params.min_coverage - band and close and params.min_coverage > 0:
+            verdict, reason = UNSURE, reason or LOW_COVERAGE
+        else:
+            return REFUSE, LOW_COVERAGE
+    if not close:
+        return REFUSE, LOW_COSINE
+    return verdict, reason
 
 
 def exact_match(signals: Signals) -> bool:
@@ -224,10 +307,11 @@ def explain(decision: Decision, language: str) -> str | None:
     text = _WHY.get(language, _WHY["fr"])
     s = decision.signals
     if decision.reason == UNKNOWN_NAMES:
-        return text[UNKNOWN_NAMES].format(words=", ".join(s.unknown_names))
+        return text[UNKNOWN_NAMES].format(words=", ".join(s.unknown_subject or s.unknown_names))
     if decision.reason == LOW_COVERAGE:
-        if s.missing:
-            return text[LOW_COVERAGE].format(words=", ".join(s.missing))
+        missing = [w for w in s.missing if w not in s.context_words]
+        if missing:
+            return text[LOW_COVERAGE].format(words=", ".join(missing))
         return _low_cosine(text, decision, language)
     if decision.reason == LOW_COSINE:
         return _low_cosine(text, decision, language)
@@ -282,6 +366,20 @@ def document_frequencies(
     return {k: store.count(collection, where=Where(must=(match(TERMS_FIELD, k),)), groups=groups) for k in keys}, n
 
 
+def core_cosine(
+    question: str, context_words: Sequence[str], passages: Sequence[Any], store: Any, collection: str,
+    embedder: Any, groups: Sequence[str] | None,
+) -> float | None:
+    """The retrieved passages' best cosine to the question without its context words, computed
+    by the store on those passages only, under the reader's access filter."""
+    ids = [p.id for p in passages if getattr(p, "id", None)]
+    core = without_context(question, context_words)
+    if not ids or not core or embedder is None:
+        return None
+    hits = store.search_dense(collection, embedder.embed_query(core), limit=len(ids), groups=groups, ids=ids)
+    return max((float(h.score) for h in hits), default=None)
+
+
 def gate(
     question: str,
     passages: Sequence[Any],
@@ -291,9 +389,11 @@ def gate(
     groups: Sequence[str] | None = None,
     collection_info: Mapping[str, Any] | None = None,
     language: str = "fr",
+    embedder: Any = None,
 ) -> Decision:
     """Signals and decision for one question; term statistics from the store when the
-    collection has them, else the cosine alone and a note that says how to get them."""
+    collection has them, else the cosine alone and a note that says how to get them.
+    `embedder` (the collection's): measures the core cosine when context words are set aside."""
     note = None
     df = n = None
     if store is not None and collection and has_terms(collection_info):
@@ -302,8 +402,11 @@ def gate(
     elif store is not None and collection:
         note = no_terms_note(language)
     signals = signals_from(question, passages, df, n)
-    answer, reason = decide(signals, params)
-    return Decision(answer, reason, signals, params, note)
+    if signals.context_words and embedder is not None and store is not None and collection:
+        signals.cosine_core = core_cosine(question, signals.context_words, passages, store, collection,
+                                          embedder, groups)
+    verdict, reason = decide_verdict(signals, params)
+    return Decision(verdict != REFUSE, reason, signals, params, note, verdict)
 
 
 def save_calibration(
@@ -330,7 +433,7 @@ def save_calibration(
 def gate_for(
     question: str, passages: Sequence[Any], settings: Any, store: Any, collection: str,
     collection_info: Mapping[str, Any] | None, model_id: str | None, groups: Sequence[str] | None,
-    threshold: float | None = None,
+    threshold: float | None = None, embedder: Any = None,
 ) -> Decision:
     """The gate as `rag ask` and the Ask page apply it: the settings' overrides (RAG_THRESHOLD,
     RAG_MIN_COVERAGE), else the collection's calibration, else the model's defaults."""
@@ -338,4 +441,5 @@ def gate_for(
 
     explicit = threshold if threshold is not None else getattr(settings, "threshold", None)
     params = resolve_params(explicit, collection_info, model_id, getattr(settings, "min_coverage", None))
-    return gate(question, passages, params, store, collection, groups, collection_info, detect_language(question))
+    return gate(question, passages, params, store, collection, groups, collection_info, detect_language(question),
+                embedder)

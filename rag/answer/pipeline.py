@@ -95,6 +95,7 @@ class AskResult:
     answer_seconds: float | None = None
     answer_urls: list[str] = field(default_factory=list)  # web addresses the model wrote itself
     gate: dict[str, Any] | None = None  # the answerability gate's signals and decision (rag.gate)
+    journal_id: str | None = None  # its entry in the journal (rag.journal), once recorded
     outcome: str = ANSWERED  # how it ended: one of OUTCOMES
 
     def to_json(self) -> dict[str, Any]:
@@ -329,7 +330,8 @@ def finalize(
 
 
 def _default_log_dir() -> Path:
-    from rag.config import Settings, raw_from_env
+    from rag.config import Settings
+    from rag.environment import raw_from_env
 
     return Settings(data_dir=Path(raw_from_env()["data_dir"] or "data")).logs_dir
 

@@ -168,15 +168,21 @@ class RecursiveSplitter:
             return points
         cuts: list[int] = []
         left = start
+        # text[left:clear] is known to be whitespace: while leading blank pieces are dropped, left
+        # stays at the start, and searching from there again for every cut was quadratic
+        # (' \n' * N before any text: 13 s at 100 KB, 309 s at 400 KB).
+        clear = start
         for point in points:
-            if text[left].isspace() and search(text, left, point) is None:
+            blank = text[left].isspace() and search(text, clear, point) is None
+            if blank:
+                clear = point
                 if not cuts:
                     continue
                 cuts[-1] = point
             else:
                 cuts.append(point)
-            left = point
-        if cuts and text[left].isspace() and search(text, left, end) is None:
+            left = clear = point
+        if cuts and text[left].isspace() and search(text, clear, end) is None:
             cuts.pop()
         return cuts
 

@@ -14,7 +14,7 @@ from pathlib import Path
 from urllib.parse import urlsplit
 
 from rag.documents import SKIPPED, WARNING, Document, Problem
-from rag.config import raw_from_env, secrets_from_env
+from rag.environment import raw_from_env, secrets_from_env
 from rag.errors import SourceError
 from rag.i18n import t, tn
 from rag.sources.fetched import stale_files

@@ -10,7 +10,8 @@ from rag.i18n import t
 from rag.chunking import DEFAULT_STRATEGY, STRATEGIES, setting_names
 from rag.chunking.preview import chunkers
 from rag.errors import ConfigError
-from rag.config import Settings, raw_from_env, secrets_from_env
+from rag.config import Settings
+from rag.environment import raw_from_env, secrets_from_env
 from rag.embeddings.resolve import embedder_for_collection
 from rag.enrich import MODES as ENRICH_MODES
 from rag.enrich import make_enricher, resolve_enrichment
@@ -18,6 +19,7 @@ from rag.ingest.run import ingest
 from rag.ingest.strategy_choice import resolve_strategy, settings_text
 from rag.ingest.progress import ProgressPrinter
 from rag.redact import strip_userinfo
+from rag.journal.recheck import recheck_refused
 from rag.sources import is_url, open_source
 from rag.sources.wordpress import WordPressSource
 from rag.sources.limits import DEFAULT_MAX_DOC_MB, MAX_DOC_MB_ENV, max_document_bytes
@@ -38,6 +40,14 @@ class _SiteListing:
     def total(self) -> int | None:
         return self.source.total_posts
 
+    def prunable(self, payload: dict) -> bool:
+        return self.source.may_prune(payload)
+
+    @property
+    def prune_restricted(self) -> str:
+        """Why --prune kept documents this run did not list."""
+        return t("ingest.prune_kept_site") if self.source.authenticated else t("ingest.prune_kept_private")
+
 
 def register(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser(
@@ -55,6 +65,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                         help=t("help.ingest.full"))
     parser.add_argument("--prune", action="store_true",
                         help=t("help.ingest.prune"))
+    parser.add_argument("--replace", action="store_true",
+                        help=t("help.ingest.replace"))
     parser.add_argument("--access", metavar="GROUP", nargs="+",
                         help=t("help.ingest.access"))
     parser.add_argument("--max-doc-mb", metavar="MB", type=float, default=None,
@@ -139,8 +151,10 @@ def run(args: argparse.Namespace) -> int:
     report = ingest(
         items, store, embedder, collection, strategy=strategy if settings_given else args.strategy,
         chunk_settings=settings_given, full=args.full, prune=args.prune, progress=ProgressPrinter(sys.stderr),
-        enricher=enricher,
+        enricher=enricher, replace=args.replace,
     )
+    if report.ok and (report.new or report.changed):  # a new article may answer what was refused
+        recheck_refused(settings, store, collection, embedder)
     if args.json:
         print(json.dumps(report.to_dict(), indent=2, ensure_ascii=False))
     else:

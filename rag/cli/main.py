@@ -9,12 +9,12 @@ import sys
 
 from rag.cli.argparse_words import Parser
 from rag.errors import RagError
-from rag.config import raw_from_env
+from rag.environment import raw_from_env
 from rag.i18n import cli_language, language, t
 from rag.redact import RedactingFilter, install_redaction, known_secrets, redact
 
 # Order is the order `rag --help` lists them.
-COMMANDS = ["preview", "fetch", "ingest", "ask", "eval", "status", "migrate"]
+COMMANDS = ["preview", "fetch", "ingest", "ask", "eval", "journal", "status", "migrate"]
 
 
 class _HelpFormatter(argparse.HelpFormatter):

@@ -14,6 +14,7 @@ from __future__ import annotations
 import json
 import shlex
 from typing import Any, Sequence
+from urllib.parse import unquote, urlsplit, urlunsplit
 
 from rag.config import normalize_base_url, server_root
 from rag.embeddings.prefixes import prefixes_for
@@ -43,18 +44,30 @@ def endpoint(base_url: str, target: str = TARGET_LMSTUDIO) -> str:
     raise ValueError(f"unknown embeddings server kind {target!r}: use one of {', '.join(TARGETS)}")
 
 
+def _without_credentials(url: str) -> tuple[str, str | None]:
+    """`url` without its user and password, and the user name it held (None without one)."""
+    parts = urlsplit(url)
+    if "@" not in parts.netloc:
+        return url, None
+    userinfo, _, host = parts.netloc.rpartition("@")
+    user = unquote(userinfo.split(":", 1)[0])
+    return urlunsplit(parts._replace(netloc=host)), user or None
+
+
 def curl_command(texts: Sequence[str], model: str, base_url: str | None = None, target: str = TARGET_LMSTUDIO) -> str:
     """A shell command (bash, zsh, sh) posting every text to the server in one request, each with
     the document prefix its model expects (nomic's `search_document: `, e5's `passage: `), as
     `rag ingest` sends them: the vectors it returns are the ones an index would hold."""
-    url = endpoint(base_url or DEFAULT_URLS[target], target)
+    # A password typed into the URL is never printed: curl asks for it (--user with a name only).
+    url, user = _without_credentials(endpoint(base_url or DEFAULT_URLS[target], target))
     prefix = prefixes_for(model)[1]
     # ensure_ascii keeps the body plain ASCII: no terminal or locale can mangle accents.
     body = json.dumps(request_body([prefix + text for text in texts], model, target), ensure_ascii=True,
                       separators=(",", ":"))
     return (
         f"curl -sS {shlex.quote(url)} \\\n"
-        "  -H 'Content-Type: application/json' \\\n"
+        + (f"  --user {shlex.quote(user)} \\\n" if user else "")
+        + "  -H 'Content-Type: application/json' \\\n"
         f"  --data-binary @- <<'{HEREDOC_END}'\n"
         f"{body}\n"
         f"{HEREDOC_END}\n"

@@ -1,8 +1,10 @@
 """Contexts written by the chat model, kept on disk so that re-ingesting costs nothing.
 
 One small JSON file per context under $RAG_DATA_DIR/cache/enrichment/, named by a hash of
-everything the context depends on: the mode, the model, the prompt's version and language, the
-document (its content hash) and the chunk's body. A changed chunk or document gets a new key;
+everything the context depends on: the server, the mode, the model, the prompt's version and
+language, the document (its content hash) and the chunk's body. The server is part of it because
+a model name says nothing of who serves it: another server calling its model the same would
+otherwise have its contexts reused and indexed. A changed chunk or document gets a new key;
 an unchanged one is read back even after `--full` or in another collection.
 """
 
@@ -16,9 +18,10 @@ from pathlib import Path
 from typing import Any
 
 
-def cache_key(mode: str, model: str, prompt_version: str, language: str, document_hash: str, body: str) -> str:
+def cache_key(server: str, mode: str, model: str, prompt_version: str, language: str, document_hash: str,
+              body: str) -> str:
     body_hash = hashlib.sha256(body.encode("utf-8")).hexdigest()
-    raw = json.dumps([mode, model, prompt_version, language, document_hash, body_hash])
+    raw = json.dumps([server, mode, model, prompt_version, language, document_hash, body_hash])
     return hashlib.sha256(raw.encode("utf-8")).hexdigest()
 
 

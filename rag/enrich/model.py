@@ -18,6 +18,7 @@ from rag.chunking.base import Chunk
 from rag.documents import Document
 from rag.enrich.cache import ContextCache, cache_key
 from rag.errors import RagError
+from rag.redact import strip_userinfo
 from rag.servers.chat import ContextOverflow
 from rag.i18n.detect import detect_language
 
@@ -118,6 +119,8 @@ class ModelContexts:
         self.llm = llm
         self.owns_llm = False  # set by make_enricher when it opened the client itself
         self.model = model
+        # The server's address without its user and password: who wrote a context, beside which model.
+        self.server = strip_userinfo(str(getattr(llm, "base_url", "") or ""))
         self.cache = cache
         self.language = language
         if context_length:
@@ -131,7 +134,7 @@ class ModelContexts:
         return self.language or detect_language(f"{doc.title}\n{doc.markdown[:1000]}")
 
     def key(self, doc: Document, document_hash: str, chunk: Chunk) -> str:
-        return cache_key(self.mode, self.model, PROMPT_VERSION, self.language_of(doc), document_hash, chunk.text)
+        return cache_key(self.server, self.mode, self.model, PROMPT_VERSION, self.language_of(doc), document_hash, chunk.text)
 
     def _ask(self, messages: list[dict[str, str]]) -> str:
         return self.llm.chat(messages, model=self.model, max_tokens=MAX_TOKENS[self.mode], temperature=0.0)

@@ -10,6 +10,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any, Mapping, Sequence
 
+from rag.spreadsheet import cell_text
 from rag.i18n import t
 from rag.config import Settings
 from rag.errors import RagError
@@ -49,7 +50,9 @@ def _csv_cell(value: Any) -> Any:
                 parts.append(f"{item['url']} ({score:.4f})" if isinstance(score, (int, float)) else str(item["url"]))
             else:
                 parts.append(str(item))
-        return "; ".join(parts)
+        return cell_text("; ".join(parts))
+    if isinstance(value, str):
+        return cell_text(value)  # an answer, a URL or a question: text, never a formula
     return value
 
 

@@ -17,6 +17,7 @@ def point_payload(
     payload = {
         # The contract's keys.
         "url": doc.url,
+        "doc_id": doc.doc_id,  # the identity (with `source`); the url may change
         "title": doc.title,
         "section": chunk.section,
         "heading_path": list(chunk.heading_path),

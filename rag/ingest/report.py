@@ -49,6 +49,7 @@ class IngestReport:
     new_urls: list[str] = field(default_factory=list)
     changed_urls: list[str] = field(default_factory=list)
     pruned_urls: list[str] = field(default_factory=list)
+    relinked_urls: list[str] = field(default_factory=list)  # unchanged documents whose url changed, updated in place
 
     @property
     def ok(self) -> bool:
@@ -67,6 +68,8 @@ class IngestReport:
                    new=self.new, changed=self.changed, unchanged=self.unchanged, skipped=skipped,
                    failed=len(self.failed), pruned=self.pruned, written=tn("report.written", self.chunks_written),
                    time=duration(self.seconds, 1))]
+        if self.relinked_urls:
+            lines.append(tn("report.relinked", len(self.relinked_urls)))
         if self.enrichment:
             lines.append(enrichment_summary(self.enrichment))
         if self.verify_error:

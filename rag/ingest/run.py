@@ -1,8 +1,14 @@
 """The ingestion run: documents -> chunks -> vectors -> Qdrant points, idempotent.
 
-Re-running is always safe: point ids are uuid5(url, chunk index), and a document is skipped
+Re-running is always safe: point ids are uuid5(identity, chunk index), and a document is skipped
 only when its stored points are one complete copy of this version (rag.ingest.versions).
 A changed document gets its new points first, then loses the ones it no longer has.
+
+A document is its source plus its id (Document.doc_id): a post whose url changed (a permalink
+change) keeps its points, their url updated in place; collections written before points carried
+the id are recognised by url, or by content for a post of the same source whose url changed.
+A document never replaces another source's (the same id from elsewhere, or its url) unless
+`replace` says so; until then it is held back as a failure that says what it would replace.
 The decisions are pure functions beside this module (versions, strategy_choice, vector_checks,
 point_payload); this one reads the source and writes to the store.
 """
@@ -13,7 +19,7 @@ import time
 from collections.abc import Sized
 from typing import Any, Iterable, Iterator
 
-from rag.i18n import t
+from rag.i18n import t, tn
 from rag.chunking import make_chunker
 from rag.chunking.base import Chunk
 from rag.chunking.token_cap import cap_tokens
@@ -29,16 +35,18 @@ from rag.enrich import (
 )
 from rag.enrich.model import EnrichmentError
 from rag.errors import ConfigError, EmbeddingError, RagError, SourceError
+from rag.store.disk_space import DiskFullError
 from rag.store.collection_size import embedded_size_note
 from rag.ingest.report import IngestProgress, IngestReport, ProgressCallback
 from rag.ingest.point_payload import point_payload
 from rag.store.points import PointRecord, StoredPoint, point_id
+from rag.ingest.replacements import Replacement
 from rag.store.sparse import check_sparse_version, sparse_vector
 from rag.store.store import Store
 from rag.ingest.strategy_choice import resolve_strategy
 from rag.store.terms import TERMS_VERSION
 from rag.ingest.vector_checks import batch_problem, sample_problem, stored_vectors_usable
-from rag.ingest.versions import VERSION_KEYS, build_key, is_unchanged
+from rag.ingest.versions import VERSION_KEYS, build_key, is_unchanged, needs_relink
 
 _EMBED_BATCH = 16  # chunks per embedding call: progress moves within long documents
 _VERIFY_SAMPLE = 5
@@ -47,7 +55,7 @@ _MAX_EMBED_FAILURES_IN_A_ROW = 5  # the server is down, not one document bad: st
 
 class _Run:
     def __init__(self, items, store, embedder, collection, strategy, chunk_settings, full, prune, progress,
-                 enricher: Enricher):
+                 enricher: Enricher, replace: bool = False):
         self.items = items
         self.store = store
         self.embedder = embedder
@@ -57,6 +65,10 @@ class _Run:
         self.chunk_settings = self.chunker.settings()
         self.full = full
         self.prune = prune
+        self.replace = replace
+        # What this source may remove on --prune (an anonymous reading of a site never saw its
+        # private posts, a site never listed a folder's files); None: everything it did not list.
+        self.prunable = getattr(items, "prunable", None)
         self.progress = progress
         self.model = embedder.model_id
         self.enricher = enricher
@@ -69,7 +81,9 @@ class _Run:
         self.current = ""
         self.written_ids: list[str] = []
         self.seen: set[str] = set()
-        self.index: dict[str, list[StoredPoint]] = {}
+        self.index: dict[str, list[StoredPoint]] = {}  # identity (doc_id; earlier points: url) -> points
+        self.by_url: dict[str, set[str]] = {}  # url -> identities stored under it
+        self._by_content: dict[tuple[str, str], str] | None = None  # (source, hash) -> an id-less identity
         self.recreated = False
         self.created = False  # this run made the collection: every point then carries term keys
         self.embed_failures_in_a_row = 0
@@ -109,15 +123,27 @@ class _Run:
         dimension = self.embedder.dimension
         if self.full:
             return  # recreated on the first item, so a source failing at once destroys nothing
-        self.created = not self.store.exists(self.collection)
+        if not self.store.exists(self.collection):
+            self.created = True
+            return  # made at the first write: a source that fails at once leaves no empty collection
         info = self.store.ensure_collection(
             self.collection, self.model, dimension, self.strategy, self.chunk_settings
         )
         check_sparse_version(info)  # new points must carry the terms its queries will use
         for point in self.store.scroll(self.collection, payload=VERSION_KEYS):
             url = point.payload.get("url")
-            if isinstance(url, str):
-                self.index.setdefault(url, []).append(point)
+            key = point.payload.get("doc_id") or url
+            if isinstance(key, str):
+                self.index.setdefault(key, []).append(point)
+                if isinstance(url, str):
+                    self.by_url.setdefault(url, set()).add(key)
+
+    def ensure(self) -> None:
+        """The collection exists before anything is written to it."""
+        if not self.store.exists(self.collection):
+            self.store.ensure_collection(
+                self.collection, self.model, self.embedder.dimension, self.strategy, self.chunk_settings
+            )
 
     def recreate_once(self) -> None:
         if self.full and not self.recreated:
@@ -144,7 +170,11 @@ class _Run:
     def run(self) -> IngestReport:
         self.start()
         for item in self.iterate():
-            self.recreate_once()
+            try:
+                self.recreate_once()
+            except DiskFullError as exc:
+                self.report.aborted = str(exc)
+                break
             if isinstance(item, Problem):
                 self.current = item.item
                 if item.level == WARNING:
@@ -165,13 +195,22 @@ class _Run:
                     self.docs_done += 1
                     self.tell("indexed", "failed")
                 continue
-            outcome = self.document(item)
+            try:
+                outcome = self.document(item)
+            except DiskFullError as exc:
+                # Refused before anything of this document was written: the others stay as they are.
+                self.seen.add(item.url)
+                self.report.failed.append((item.url, str(exc)))
+                self.report.aborted = str(exc)
+                break
             self.docs_done += 1
             self.tell("indexed", outcome)
             if self.report.aborted:
                 break
         if self.full and self.report.aborted is None:
             self.recreate_once()  # an empty source still means an empty, rebuilt collection
+        if self.report.aborted is None:
+            self.ensure()  # a source read to the end with nothing new still gives its collection
         if self.prune and self.report.aborted is None and not self.full:
             if self.seen or not self.index:
                 self.prune_unseen()
@@ -199,13 +238,24 @@ class _Run:
 
     def document(self, doc: Document) -> str:
         self.current = doc.title or doc.url
-        if doc.url in self.seen:
+        key = doc.doc_id
+        if key in self.seen:
             self.report.warnings.append(t("ingest.twice", url=doc.url))
             return "warning"
-        self.seen.add(doc.url)
-        old = self.index.get(doc.url, [])
+        self.seen.add(key)
+        old = self.index.get(key) or self.earlier_points(doc)
+        taken = self.replaced(doc, old)
+        if taken:
+            if not self.replace:
+                self.seen.discard(key)
+                self.report.failed.append((doc.url, t("replace.held_back_run", sentence=taken.sentence())))
+                return "failed"
+            for other in sorted(self.by_url.get(doc.url, set()) - {key}):
+                self.withdraw(other, quiet=True)  # the replacement asked for: the other document goes
         if is_unchanged(doc, old, self.build):
             if self.vectors_usable(old):
+                if needs_relink(doc, old):
+                    self.relink(doc, old)
                 self.report.unchanged += 1
                 return "unchanged"
             self.report.warnings.append(t("ingest.reembedded", url=doc.url))
@@ -237,10 +287,11 @@ class _Run:
             return "failed"
         self.embed_failures_in_a_row = 0
         self.tell("writing")
+        self.ensure()
         keep_context = self.enricher.mode != NONE
         records = [
             PointRecord(
-                id=point_id(doc.url, position),
+                id=point_id(key, position),
                 dense=vector,
                 sparse=sparse_vector(text),
                 payload=point_payload(
@@ -265,6 +316,56 @@ class _Run:
         self.report.new += 1
         self.report.new_urls.append(doc.url)
         return "new"
+
+    def earlier_points(self, doc: Document) -> list[StoredPoint]:
+        """The points of `doc` written before points carried their identity (keyed by url): under
+        its url, else (its url changed since) a same-source document of the same content. They
+        move to its identity, so that neither this run nor --prune takes them for another's."""
+        if doc.doc_id == doc.url:
+            return []
+        legacy = self.index.get(doc.url)
+        if not legacy or legacy[0].payload.get("doc_id") or legacy[0].payload.get("source") != doc.source:
+            if self._by_content is None:
+                self._by_content = {}
+                for k, points in self.index.items():
+                    first = points[0].payload
+                    if not first.get("doc_id") and isinstance(first.get("content_hash"), str):
+                        self._by_content.setdefault((str(first.get("source") or ""), first["content_hash"]), k)
+            found = self._by_content.pop((doc.source, doc.content_hash), None)
+            legacy = self.index.get(found) if found and found not in self.seen else None
+            if not legacy:
+                return []
+        old_key = str(legacy[0].payload.get("url"))
+        self.index.pop(old_key, None)
+        self.by_url.get(old_key, set()).discard(old_key)
+        self.index[doc.doc_id] = legacy
+        self.by_url.setdefault(old_key, set()).add(doc.doc_id)
+        return legacy
+
+    def replaced(self, doc: Document, old: list[StoredPoint]) -> Replacement | None:
+        """Another source's document that `doc` would replace: the same identity from another
+        source, or its url held by another source's document."""
+        others = [self.index[k][0] for k in sorted(self.by_url.get(doc.url, set()) - {doc.doc_id}) if k in self.index]
+        for point in ([old[0]] if old else []) + others:
+            if str(point.payload.get("source") or "") != doc.source:
+                access = point.payload.get("access") if isinstance(point.payload.get("access"), list) else []
+                return Replacement(doc.url, str(point.payload.get("source") or ""), tuple(access), doc.source,
+                                   tuple(doc.access))
+        return None
+
+    def relink(self, doc: Document, points: list[StoredPoint]) -> None:
+        """Write an unchanged document's new url, date and identity into its points, vectors kept."""
+        stored = self.store.get_points(self.collection, [p.id for p in points], with_vectors=True)
+        updates = {"url": doc.url, "modified": doc.modified, "doc_id": doc.doc_id}
+        self.store.upsert(self.collection, [
+            PointRecord(id=p.id, dense=p.vector or [], sparse=p.sparse, payload={**p.payload, **updates})
+            for p in stored
+        ])
+        self.store.commit(self.collection)
+        for old_url in {str(p.payload.get("url")) for p in points} - {doc.url}:
+            self.by_url.get(old_url, set()).discard(doc.doc_id)
+            self.report.relinked_urls.append(doc.url)
+        self.by_url.setdefault(doc.url, set()).add(doc.doc_id)
 
     def vectors_usable(self, points: list[StoredPoint]) -> bool:
         """Do the stored vectors of an otherwise unchanged document hold up? (Earlier versions
@@ -292,21 +393,32 @@ class _Run:
             self.chunks_done += len(batch)
         return vectors
 
-    def withdraw(self, url: str) -> None:
-        """Remove what an earlier run indexed under `url`: the source now refuses it for safety."""
-        stale = self.index.pop(url, [])
+    def withdraw(self, key: str, quiet: bool = False) -> None:
+        """Remove what an earlier run indexed under `key` (a file's path, a post's identity): the
+        source now refuses it for safety, or another document replaces it."""
+        stale = self.index.pop(key, [])
         if stale:
             self.report.points_deleted += self.store.delete_points(self.collection, [p.id for p in stale])
-            self.report.warnings.append(t("ingest.withdrawn", url=url))
+            self.store.commit(self.collection)
+            if not quiet:
+                self.report.warnings.append(t("ingest.withdrawn", url=key))
 
     def prune_unseen(self) -> None:
         self.tell("pruning")
-        for url, points in sorted(self.index.items()):
-            if url not in self.seen:
-                self.report.points_deleted += self.store.delete_points(self.collection, [p.id for p in points])
-                self.store.commit(self.collection)
-                self.report.pruned += 1
-                self.report.pruned_urls.append(url)
+        kept = 0
+        for key, points in sorted(self.index.items()):
+            if key in self.seen:
+                continue
+            if self.prunable is not None and not self.prunable(points[0].payload):
+                kept += 1
+                continue
+            self.report.points_deleted += self.store.delete_points(self.collection, [p.id for p in points])
+            self.store.commit(self.collection)
+            self.report.pruned += 1
+            self.report.pruned_urls.append(str(points[0].payload.get("url") or key))
+        restricted = getattr(self.items, "prune_restricted", None)
+        if kept and restricted:
+            self.report.warnings.append(tn("ingest.kept_unlisted", kept, reason=restricted))
 
     def verify(self) -> None:
         """Read a sample of stored points back, vectors included, and check them."""
@@ -336,6 +448,7 @@ def ingest(
     prune: bool = False,
     progress: ProgressCallback | None = None,
     enricher: Enricher | None = None,
+    replace: bool = False,
 ) -> IngestReport:
     """Index `items` into `collection`; see the module docstring for the guarantees.
 
@@ -348,6 +461,9 @@ def ingest(
     `enricher` (rag.enrich.make_enricher) writes each chunk's context; None: the collection's own
     enrichment, which must then need no chat model (else ConfigError), or none for a new one.
     Another enrichment than the collection's needs `full`, like another strategy.
+
+    `replace` lets a document replace another source's (same identity, or same url); without it
+    such a document is reported failed and the other one is kept.
     """
     info = store.collection_info(collection)
     strategy, chunk_settings = resolve_strategy(info, strategy, chunk_settings, full)
@@ -356,4 +472,5 @@ def ingest(
         if mode in MODEL_MODES:
             raise ConfigError(t("ingest.needs_enricher", name=repr(collection), mode=mode))
         enricher = make_enricher(mode)
-    return _Run(items, store, embedder, collection, strategy, chunk_settings, full, prune, progress, enricher).run()
+    return _Run(items, store, embedder, collection, strategy, chunk_settings, full, prune, progress, enricher,
+                replace).run()

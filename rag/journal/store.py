@@ -36,6 +36,8 @@ CREATE TABLE IF NOT EXISTS entries(
 CREATE TABLE IF NOT EXISTS feedback(
     entry_id TEXT, reader TEXT, time TEXT, rating INTEGER, comment TEXT,
     PRIMARY KEY(entry_id, reader));
+CREATE TABLE IF NOT EXISTS rechecks(
+    entry_id TEXT PRIMARY KEY, time TEXT, answerable INTEGER, titles TEXT);
 CREATE INDEX IF NOT EXISTS entries_time ON entries(time);
 CREATE INDEX IF NOT EXISTS entries_conversation ON entries(conversation_id, turn);
 CREATE INDEX IF NOT EXISTS conversations_reader ON conversations(reader, updated);
@@ -274,6 +276,19 @@ class Journal:
                     Feedback(row["entry_id"], row["reader"], row["rating"], row["comment"] or "", row["time"]))
         return entries
 
+    def collections(self) -> list[str]:
+        """The collections questions were asked about."""
+        with self._connect() as db:
+            return [r[0] for r in db.execute("SELECT DISTINCT collection FROM entries WHERE collection != '' "
+                                             "ORDER BY collection").fetchall()]
+
+    def readers(self) -> list[str]:
+        """Every reader id of the journal, in the order they first asked (the numbering shown to
+        editors when identities are hidden: a new entry never renumbers anyone)."""
+        with self._connect() as db:
+            rows = db.execute("SELECT reader, MIN(time) AS first FROM entries GROUP BY reader ORDER BY first, reader")
+            return [r["reader"] or "" for r in rows.fetchall()]
+
     def conversations(self, reader: str) -> list[Conversation]:
         """`reader`'s conversations, the most recently continued first."""
         with self._connect() as db:
@@ -295,18 +310,34 @@ class Journal:
                               (conversation_id,)).fetchall()
             return self._with_feedback(db, [_entry(row) for row in rows])
 
+    # --- re-checks after an ingest -------------------------------------------------------------
+    def record_recheck(self, entry_id: str, answerable: bool, titles: Sequence[str] = ()) -> None:
+        """What the gate says now of a refused entry's question (after an ingest): whether it
+        would answer, and from which articles."""
+        with self._connect() as db:
+            db.execute("INSERT OR REPLACE INTO rechecks(entry_id, time, answerable, titles) VALUES(?, ?, ?, ?)",
+                       (entry_id, now(), int(answerable), json.dumps(list(titles), ensure_ascii=False)))
+
+    def rechecks(self) -> dict[str, tuple[bool, list[str]]]:
+        """entry id -> (answerable now, the articles that answer it), for the entries re-checked."""
+        with self._connect() as db:
+            rows = db.execute("SELECT entry_id, answerable, titles FROM rechecks").fetchall()
+        return {r["entry_id"]: (bool(r["answerable"]), json.loads(r["titles"] or "[]")) for r in rows}
+
     # --- deleting -----------------------------------------------------------------------------
     def delete_entry(self, entry_id: str) -> bool:
         """Delete an entry and its feedback; True when it existed."""
         with self._connect() as db:
             db.execute("DELETE FROM feedback WHERE entry_id=?", (entry_id,))
+            db.execute("DELETE FROM rechecks WHERE entry_id=?", (entry_id,))
             return db.execute("DELETE FROM entries WHERE id=?", (entry_id,)).rowcount > 0
 
     def delete_conversation(self, conversation_id: str) -> int:
         """Delete a conversation, its entries and their feedback; the number of entries deleted."""
         with self._connect() as db:
-            db.execute("DELETE FROM feedback WHERE entry_id IN (SELECT id FROM entries WHERE conversation_id=?)",
-                       (conversation_id,))
+            for table in ("feedback", "rechecks"):
+                db.execute(f"DELETE FROM {table} WHERE entry_id IN (SELECT id FROM entries WHERE conversation_id=?)",
+                           (conversation_id,))
             count = db.execute("DELETE FROM entries WHERE conversation_id=?", (conversation_id,)).rowcount
             db.execute("DELETE FROM conversations WHERE id=?", (conversation_id,))
         return count
@@ -318,7 +349,8 @@ class Journal:
             return 0
         cutoff = iso((moment or datetime.now(UTC)) - timedelta(days=days))
         with self._connect() as db:
-            db.execute("DELETE FROM feedback WHERE entry_id IN (SELECT id FROM entries WHERE time<?)", (cutoff,))
+            for table in ("feedback", "rechecks"):
+                db.execute(f"DELETE FROM {table} WHERE entry_id IN (SELECT id FROM entries WHERE time<?)", (cutoff,))
             count = db.execute("DELETE FROM entries WHERE time<?", (cutoff,)).rowcount
             db.execute("DELETE FROM conversations WHERE updated<? AND id NOT IN "
                        "(SELECT conversation_id FROM entries WHERE conversation_id IS NOT NULL)", (cutoff,))

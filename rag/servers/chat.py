@@ -8,6 +8,7 @@ was loaded with. Every failure becomes an LLMError subclass whose message says w
 from __future__ import annotations
 
 import json
+import time
 import re
 from pathlib import Path
 from typing import Any, Iterator
@@ -62,6 +63,47 @@ class LLMTimeout(LLMError):
     """The server took longer than the read timeout to answer."""
 
 
+class RunawayAnswer(LLMError):
+    """The server streamed more, or for longer, than any answer asked for can take."""
+
+
+# The answer a server may stream: max_tokens at most this many characters each (a token is about
+# four), so a server that honours max_tokens never comes near it, and one that ignores it
+# (2 GB in two minutes) is stopped. Without max_tokens, this many characters.
+CHARS_PER_TOKEN_CAP = 8
+DEFAULT_MAX_ANSWER_CHARS = 100_000
+# One line of the event stream: a piece of an answer is a few characters; a megabyte is no answer.
+MAX_LINE_CHARS = 1_000_000
+# The whole answer may take this many read timeouts: a server trickling pieces forever never
+# trips the read timeout, which only bounds the wait for each piece.
+ANSWER_TIMEOUTS = 5
+
+
+def sse_lines(chunks: Iterator[str], max_line: int) -> Iterator[str]:
+    """The lines of a text stream, each read once; a line longer than `max_line` raises ValueError
+    as soon as it is, instead of being held whole in memory."""
+    pending: list[str] = []
+    size = 0
+    for chunk in chunks:
+        start = 0
+        while True:
+            end = chunk.find("\n", start)
+            if end < 0:
+                break
+            pending.append(chunk[start:end])
+            yield "".join(pending).rstrip("\r")
+            pending, size = [], 0
+            start = end + 1
+        rest = chunk[start:]
+        if rest:
+            size += len(rest)
+            if size > max_line:
+                raise ValueError(size)
+            pending.append(rest)
+    if pending:
+        yield "".join(pending).rstrip("\r")
+
+
 def in_container() -> bool:
     return DOCKERENV.exists()
 
@@ -74,6 +116,7 @@ class ChatStream:
         self.usage: dict[str, Any] | None = None
         self.finish_reason: str | None = None
         self.model: str | None = None
+        self.done = False  # the server sent [DONE]
         self.parts: list[str] = []
 
     def __iter__(self) -> ChatStream:
@@ -86,7 +129,10 @@ class ChatStream:
 
     @property
     def text(self) -> str:
-        return "".join(self.parts)
+        # Joined once into one part: asking again after a few more pieces joins only those.
+        if len(self.parts) > 1:
+            self.parts[:] = ["".join(self.parts)]
+        return self.parts[0] if self.parts else ""
 
 
 class LLMClient:
@@ -207,51 +253,74 @@ class LLMClient:
         stream._pieces = self._stream_pieces(payload, stream)
         return stream
 
+    def _runaway(self, reason: str, limit: str, payload: dict[str, Any]) -> RunawayAnswer:
+        return RunawayAnswer(t(f"llm.runaway_{reason}", url=self.shown_url, model=repr(payload["model"]), limit=limit,
+                               max_tokens=payload.get("max_tokens") or "-"))
+
     def _stream_pieces(self, payload: dict[str, Any], stream: ChatStream) -> Iterator[str]:
         self.last_usage = None
+        max_tokens = payload.get("max_tokens")
+        max_chars = int(max_tokens) * CHARS_PER_TOKEN_CAP if max_tokens else DEFAULT_MAX_ANSWER_CHARS
+        seconds = (self.timeout.read or DEFAULT_TIMEOUT) * ANSWER_TIMEOUTS
+        deadline = time.monotonic() + seconds
+        chars = 0
         try:
             with self._http.stream("POST", f"{self.base_url}/chat/completions", json=payload) as response:
                 if response.status_code != 200:
                     response.read()
                     raise self._http_error(response, payload["model"])
-                done = False
-                for line in response.iter_lines():
-                    line = line.strip()
-                    if not line or line.startswith(":") or line.startswith("event:"):
-                        continue
-                    if line.startswith("data:"):
-                        data = line[len("data:"):].strip()
-                    elif line.startswith("{"):
-                        data = line  # an error body some versions send without SSE framing
-                    else:
-                        continue
-                    if data == "[DONE]":
-                        done = True
-                        break
-                    try:
-                        chunk = json.loads(data)
-                    except ValueError:
-                        continue
-                    if not isinstance(chunk, dict):
-                        continue
-                    if chunk.get("error"):
-                        raise self._error_from_body(chunk, 200, payload["model"])
-                    if chunk.get("usage"):
-                        stream.usage = self.last_usage = chunk["usage"]
-                    if chunk.get("model"):
-                        stream.model = chunk["model"]
-                    for choice in chunk.get("choices") or []:
-                        if choice.get("finish_reason"):
-                            stream.finish_reason = choice["finish_reason"]
-                        piece = (choice.get("delta") or {}).get("content")
-                        if piece:
+                try:
+                    for line in sse_lines(response.iter_text(), MAX_LINE_CHARS):
+                        if time.monotonic() > deadline:
+                            raise self._runaway("time", duration(seconds, 0, trim=True), payload)
+                        for piece in self._pieces_of(line, payload, stream):
+                            chars += len(piece)
+                            if chars > max_chars:
+                                raise self._runaway("size", f"{max_chars:,}".replace(",", " "), payload)
                             yield piece
-                if not done and stream.finish_reason is None:
+                        if stream.done:
+                            break
+                except ValueError:
+                    raise self._runaway("line", f"{MAX_LINE_CHARS:,}".replace(",", " "), payload) from None
+                if not stream.done and stream.finish_reason is None:
                     # llama.cpp's Python server, for one, answers an oversized prompt with an
                     # empty 200 stream: never pass that off as a complete (empty) answer.
                     raise IncompleteAnswer(t("llm.incomplete", url=self.shown_url, model=repr(payload["model"])))
         except httpx.TransportError as exc:
             raise self._transport_error(exc, "answer") from exc
+
+    def _pieces_of(self, line: str, payload: dict[str, Any], stream: ChatStream) -> Iterator[str]:
+        """The answer's pieces in one line of the event stream (sets stream.done on [DONE])."""
+        line = line.strip()
+        if not line or line.startswith(":") or line.startswith("event:"):
+            return
+        if line.startswith("data:"):
+            data = line[len("data:"):].strip()
+        elif line.startswith("{"):
+            data = line  # an error body some versions send without SSE framing
+        else:
+            return
+        if data == "[DONE]":
+            stream.done = True
+            return
+        try:
+            chunk = json.loads(data)
+        except ValueError:
+            return
+        if not isinstance(chunk, dict):
+            return
+        if chunk.get("error"):
+            raise self._error_from_body(chunk, 200, payload["model"])
+        if chunk.get("usage"):
+            stream.usage = self.last_usage = chunk["usage"]
+        if chunk.get("model"):
+            stream.model = chunk["model"]
+        for choice in chunk.get("choices") or []:
+            if choice.get("finish_reason"):
+                stream.finish_reason = choice["finish_reason"]
+            piece = (choice.get("delta") or {}).get("content")
+            if piece:
+                yield piece
 
     def chat(self, messages: list[dict[str, str]], **params: Any) -> str:
         """The whole answer in one request (no streaming)."""

@@ -17,6 +17,7 @@ from rag.i18n import t
 from rag.documents import SKIPPED, Document, Problem
 from rag.errors import SourceError
 from rag.markdown_structure import headings
+from rag.sources.addresses import is_web_address
 from rag.sources.html import html_title_and_main, html_to_markdown
 from rag.sources.access_rule import AccessValueError, declared_access, effective_access
 from rag.sources.frontmatter import as_text, split_front_matter
@@ -167,8 +168,13 @@ def load_file(
     # A folder document's url is its relative path, except in `rag fetch` output, whose files
     # keep the post's link so that ingesting the folder reproduces the site.
     fetched = as_text(meta.get("source")) == FETCHED_SOURCE
+    given_url = as_text(meta.get("url")) if fetched else None
+    if given_url and not is_web_address(given_url):
+        # Only a site's address may stand for a file: "url: staff.md" would pass this file off as
+        # another document of the folder.
+        return Problem(item, t("src.bad_url", url=repr(given_url[:200])))
     return Document(
-        url=(as_text(meta.get("url")) if fetched else None) or item,
+        url=given_url or item,
         title=" ".join(title.split()),
         markdown=markdown,
         modified=as_text(meta.get("modified")) or _mtime_iso(path),

@@ -13,6 +13,36 @@ from rag.i18n import t
 # "---" on the first line, YAML, then "---" (or "...") on a line of its own.
 _FRONT_MATTER = re.compile(r"\A---[ \t]*+\n(.*?\n)?(?:---|\.\.\.)[ \t]*+(?:\n|\Z)", re.S)
 _OPENING = re.compile(r"\A---[ \t]*+\n")
+# The first line that is not blank, when it is a delimiter of front matter (YAML's "---",
+# TOML's "+++"), and a later line holding the same delimiter (or "..." after "---").
+_FIRST_LINE = re.compile(r"[ \t\n]*+(?P<indent>[ \t]*)(?P<mark>---|\+\+\+)[ \t]*+(?:\n|\Z)")
+_CLOSING = {"---": re.compile(r"^[ \t]*(?:---|\.\.\.)[ \t]*$", re.M), "+++": re.compile(r"^[ \t]*\+\+\+[ \t]*$", re.M)}
+
+
+class _UniqueKeys(yaml.SafeLoader):
+    """YAML's safe loader, refusing a key given twice in one mapping: YAML keeps the last one,
+    so `access: [staff]` then `access: [public]` would open a document the author meant closed."""
+
+    def construct_mapping(self, node: yaml.MappingNode, deep: bool = False) -> dict[Any, Any]:
+        seen: set[Any] = set()
+        for key_node, _ in node.value:
+            key = self.construct_object(key_node, deep=True)
+            try:
+                duplicate = key in seen
+                seen.add(key)
+            except TypeError:  # a key YAML allows but Python cannot hash: construct_mapping says so
+                break
+            if duplicate:
+                raise yaml.constructor.ConstructorError(
+                    None, None, t("src.yaml_duplicate", name=key), key_node.start_mark)
+        return super().construct_mapping(node, deep=deep)
+
+
+def _unknown_block(text: str) -> bool:
+    """Does `text` open with front matter in a form not read here (TOML's "+++", a "---" that is
+    indented or after blank lines)? Its access would silently be lost: such a file is refused."""
+    first = _FIRST_LINE.match(text)
+    return first is not None and _CLOSING[first.group("mark")].search(text, first.end()) is not None
 
 
 def split_front_matter(text: str) -> tuple[dict[str, Any], str, str | None]:
@@ -20,16 +50,19 @@ def split_front_matter(text: str) -> tuple[dict[str, Any], str, str | None]:
 
     With an error the metadata is empty and the body is what follows the block: callers that
     index the document must refuse it (its access could not be read), not fall back to defaults.
-    A "---" first line never closed is an error too: the rest of the file would be YAML read as prose.
+    A "---" first line never closed is an error too: the rest of the file would be YAML read as prose;
+    so are a key given twice and front matter in another form (TOML's "+++", an indented "---").
     """
     match = _FRONT_MATTER.match(text)
     if not match:
         if _OPENING.match(text):
             return {}, text, t("src.yaml_unclosed")
+        if _unknown_block(text):
+            return {}, text, t("src.front_matter_form")
         return {}, text, None
     body = text[match.end():]
     try:
-        data = yaml.safe_load(match.group(1) or "")
+        data = yaml.load(match.group(1) or "", Loader=_UniqueKeys)  # noqa: S506 - a safe loader
     except yaml.YAMLError as exc:
         where = getattr(exc, "problem_mark", None)
         line = t("src.yaml_line", n=where.line + 2) if where is not None else ""

@@ -12,7 +12,7 @@ from typing import Mapping
 
 from rag.i18n import t
 from rag.i18n.numbers import decimal, percent
-from rag.config import raw_from_env
+from rag.environment import raw_from_env
 from rag.errors import ConfigError
 
 MAX_DOC_MB_ENV = "RAG_MAX_DOC_MB"

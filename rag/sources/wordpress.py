@@ -24,11 +24,13 @@ from rag.i18n.numbers import decimal
 from rag.documents import SKIPPED, Document, Problem
 from rag.errors import SourceError
 from rag.redact import strip_userinfo
+from rag.sources.addresses import is_web_address
 from rag.sources.html import html_to_markdown
 from rag.sources.notext import no_text_reason
 from rag.sources.limits import max_document_bytes, not_text, too_big
+from rag.sources.wp_private_title import without_private_prefix
 
-FIELDS = "id,link,title,content,modified,status,slug,type"
+FIELDS = "id,link,title,content,excerpt,modified,status,slug,type"
 PER_PAGE = 100  # WordPress's maximum
 DEFAULT_TYPES = ("posts",)
 KNOWN_TYPES = ("posts", "pages")
@@ -176,6 +178,8 @@ class WordPressSource:
         types: str | Iterable[str] | None = None,
     ) -> None:
         self.site_url, url_user, url_password = normalize_site_url(site_url)
+        # No scheme given: https was tried; a failed connection then says to try http://.
+        self.scheme_guessed = not re.match(r"^\s*https?://", site_url or "", re.I)
         self.username = username or url_user
         self._app_password = app_password or url_password
         if self._app_password and not self.username:
@@ -203,6 +207,23 @@ class WordPressSource:
     @property
     def authenticated(self) -> bool:
         return bool(self.username and self._app_password)
+
+    def owns(self, payload: dict) -> bool:
+        """Is a stored point one of this site's posts (its identity, or for points written before
+        identities, its url)?"""
+        doc_id, url = payload.get("doc_id"), payload.get("url")
+        if isinstance(doc_id, str) and doc_id:
+            return doc_id.startswith(f"{self.site_url}#")
+        return isinstance(url, str) and (url == self.site_url or url.startswith(self.site_url + "/")
+                                         or url.startswith(self.site_url + "?"))
+
+    def may_prune(self, payload: dict) -> bool:
+        """May a run that did not list this stored post remove it? Only a post of this site that
+        this reading could have listed: without the application password, private posts are
+        never listed, so their absence says nothing."""
+        if not self.owns(payload):
+            return False
+        return self.authenticated or payload.get("access") == ["public"]
 
     # -- public iteration -------------------------------------------------------------------
 
@@ -278,12 +299,17 @@ class WordPressSource:
         item = f"{kind} {post_id}" + (f" ({link})" if isinstance(link, str) and link else "")
         if not isinstance(link, str) or not link.strip():
             return Problem(item, t("wp.no_link"))
+        if not is_web_address(link.strip()):
+            # A link is shown to readers as the source's address: javascript:, a relative
+            # "staff.md" (another document's name) or a file: URL never are.
+            return Problem(item, t("wp.bad_link", link=repr(link.strip()[:200])))
         content = post.get("content")
         rendered = content.get("rendered") if isinstance(content, dict) else None
         if not isinstance(rendered, str):
             return Problem(item, t("wp.no_content"))
         if isinstance(content, dict) and content.get("protected") and not rendered.strip():
-            return Problem(item, t("wp.protected"))
+            # Its text is not served without the post's own password: nothing to index, as intended.
+            return Problem(item, t("wp.protected"), SKIPPED)
         title_obj = post.get("title")
         raw_title = title_obj.get("rendered") if isinstance(title_obj, dict) else title_obj
         if raw_title is not None and not isinstance(raw_title, str):
@@ -293,6 +319,10 @@ class WordPressSource:
             return Problem(item, oversized)
         try:
             markdown = html_to_markdown(rendered)
+            if not markdown.strip() or no_text_reason(markdown):
+                # A post written as its excerpt only (a summary, the text elsewhere): the excerpt
+                # is what it says.
+                markdown = self._excerpt_markdown(post) or markdown
         except Exception as exc:  # noqa: BLE001 - any converter failure concerns this post only
             return Problem(item, t("src.html_failed", error=f"{type(exc).__name__}: {exc}"))
         if not markdown.strip():
@@ -304,18 +334,40 @@ class WordPressSource:
         if encoded:
             return Problem(item, encoded)
         # [^<>]: a title full of unclosed "<" must not make the pattern rescan it from every one.
-        title = " ".join(html.unescape(re.sub(r"<[^<>]*>", "", raw_title or "")).split()) or link
+        title = " ".join(html.unescape(re.sub(r"<[^<>]*>", "", raw_title or "")).split())
         modified = post.get("modified")
         status = post.get("status")
+        if status == "private":
+            title = without_private_prefix(title)
         access = [self.private_group] if status == "private" else ["public"]
         return Document(
             url=link.strip(),
-            title=title,
+            title=title or link.strip(),
             markdown=markdown,
             modified=modified if isinstance(modified, str) else None,
             access=access,
             source="wordpress",
+            doc_id=self.post_identity(post_id, link.strip()),
         )
+
+    def post_identity(self, post_id: Any, link: str) -> str:
+        """A post's identity in this site: the site's address and its REST id (ids are unique
+        across posts and pages); its link when it has no id."""
+        if isinstance(post_id, int) and not isinstance(post_id, bool):
+            return f"{self.site_url}#{post_id}"
+        return link
+
+    def _excerpt_markdown(self, post: dict) -> str:
+        excerpt = post.get("excerpt")
+        rendered = excerpt.get("rendered") if isinstance(excerpt, dict) else None
+        if not isinstance(rendered, str) or excerpt.get("protected") or not rendered.strip():
+            return ""
+        if too_big(len(rendered.encode("utf-8")), self.max_bytes):
+            return ""
+        markdown = html_to_markdown(rendered)
+        # WordPress writes an excerpt from the content when the editor gave none: a link-only
+        # post's is its link, still nothing to index.
+        return "" if not markdown.strip() or no_text_reason(markdown) else markdown
 
     # -- HTTP -----------------------------------------------------------------------------------
 
@@ -370,7 +422,7 @@ class WordPressSource:
             data, problem = _json_or_none(response)
             if response.status_code == 400 and isinstance(data, dict) and data.get("code") == "rest_post_invalid_page_number":
                 return [], None, None, True
-            if response.status_code in (401, 403):
+            if response.status_code in (401, 403) or self._status_refused(response, data):
                 raise self._auth_error(response, data)
             if problem or response.status_code >= 400:
                 raise SourceError(self._bad_answer(response, data, problem, t("wp.what_page", page=page, kind=kind)))
@@ -388,11 +440,15 @@ class WordPressSource:
                 response = self._get(client, url, params)
             except _Unreachable as exc:
                 if not exc.reason.startswith("HTTP"):
-                    raise SourceError(t("wp.unreachable", url=self.site_url, why=exc.reason, n=exc.attempts)) from None
+                    hint = ""
+                    if self.scheme_guessed and self.site_url.startswith("https://"):
+                        hint = " " + t("wp.try_http", url="http://" + self.site_url.removeprefix("https://"))
+                    raise SourceError(t("wp.unreachable", url=self.site_url, why=exc.reason, n=exc.attempts)
+                                      + hint) from None
                 raise SourceError(t("wp.first_page_failed", kind=kind, url=self.site_url, n=exc.attempts,
                                     why=exc.reason)) from None
             data, problem = _json_or_none(response)
-            if response.status_code in (401, 403):
+            if response.status_code in (401, 403) or self._status_refused(response, data):
                 raise self._auth_error(response, data)
             if not problem and response.status_code < 400:
                 self.api = api
@@ -403,8 +459,20 @@ class WordPressSource:
             attempts.append((url, response, data, problem))
         raise SourceError(self._not_wordpress(attempts, kind))
 
+    def _status_refused(self, response: httpx.Response, data: Any) -> bool:
+        """WordPress answers 400 rest_invalid_param on status=publish,private when it did not accept
+        the credentials (a wrong application password, the login password, an unknown user): it
+        then reads the request as anonymous, and anonymous readers may not ask for private posts."""
+        if not self.authenticated or response.status_code != 400 or not isinstance(data, dict):
+            return False
+        details = data.get("data") if isinstance(data.get("data"), dict) else {}
+        params = details.get("params") if isinstance(details.get("params"), dict) else {}
+        return data.get("code") == "rest_invalid_param" and "status" in params
+
     def _auth_error(self, response: httpx.Response, data: Any) -> SourceError:
         detail = _wp_error(data) or f"HTTP {response.status_code}"
+        if self._status_refused(response, data):
+            detail = t("wp.status_refused_detail")
         if self.authenticated:
             return SourceError(t("wp.refused", url=self.site_url, user=repr(self.username), detail=detail))
         return SourceError(t("wp.auth_needed", url=self.site_url, detail=detail, hint=t("wp.credentials_hint")))

@@ -34,6 +34,7 @@ import qdrant_edge as qe
 
 from rag.i18n import t
 from rag.errors import StoreError
+from rag.store.disk_space import DEFAULT_MIN_FREE_MB, MB, NEW_COLLECTION_BYTES, check_room, holes, write_size
 from rag.store.collection_meta import fsync_dir, read_json, write_json_atomic
 from rag.store.filters import Where, translate
 from rag.store.points import (
@@ -106,13 +107,19 @@ def _payload(selector: Sequence[str] | bool) -> list[str] | bool:
     return list(selector) if not isinstance(selector, bool) else selector
 
 
+def _used(folder: Path) -> int:
+    """Bytes the files under `folder` take on disk."""
+    return sum(f.stat().st_blocks * 512 for f in folder.rglob("*") if f.is_file())
+
+
 class EdgeBackend:
     """Collections as Edge shards in one folder, held by this process (see StoreLock)."""
 
     kind = "embedded"
 
-    def __init__(self, root: Path) -> None:
+    def __init__(self, root: Path, min_free_mb: int = DEFAULT_MIN_FREE_MB) -> None:
         self.root = Path(root).resolve()
+        self.min_free = max(0, int(min_free_mb)) * MB
         self.location = str(self.root)
         self._lock = threading.RLock()
         self._os_lock = StoreLock(self.root)
@@ -147,6 +154,12 @@ class EdgeBackend:
             self._shards[name] = shard
         return shard
 
+    def _room_for(self, name: str | None, adding: int) -> None:
+        """Refuse a write (DiskFullError) unless the disk holds what it adds, every hole the
+        collection's mapped files may still fill, and the reserve (see rag.store.disk_space)."""
+        reserved = holes(self.shard_dir(name)) if name is not None else 0
+        check_room(self.root, reserved + adding, self.min_free)
+
     # -- collections ---------------------------------------------------------------------
 
     def list_collections(self) -> list[str]:
@@ -168,6 +181,7 @@ class EdgeBackend:
             if folder.exists():
                 # A creation or deletion interrupted before the metadata was written: no collection.
                 shutil.rmtree(folder)
+            self._room_for(None, NEW_COLLECTION_BYTES)
             config = qe.EdgeConfig(
                 vectors={DENSE: qe.EdgeVectorParams(size=int(dimension), distance=qe.Distance.Cosine)},
                 sparse_vectors={SPARSE: qe.EdgeSparseVectorParams(modifier=qe.Modifier.Idf)},
@@ -250,6 +264,8 @@ class EdgeBackend:
         if not points:
             return
         with self._lock:
+            payload = sum(len(json.dumps(r.payload, ensure_ascii=False)) for r in records)
+            self._room_for(name, write_size(len(records[0].dense), payload, len(records)))
             self._shard(name).update(qe.UpdateOperation.upsert_points(points))
             self._wrote(name)
 
@@ -257,11 +273,13 @@ class EdgeBackend:
         if not ids:
             return
         with self._lock:
+            self._room_for(name, write_size(0, 0, len(ids)))
             self._shard(name).update(qe.UpdateOperation.delete_points(list(ids)))
             self._wrote(name)
 
     def delete_where(self, name: str, where: Where) -> None:
         with self._lock:
+            self._room_for(name, 0)
             self._shard(name).update(qe.UpdateOperation.delete_points_by_filter(to_edge_filter(where)))
             self._wrote(name)
 
@@ -285,6 +303,8 @@ class EdgeBackend:
             self.flush(name)
             if not self.exists(name) or self.points_count(name) < HNSW_FROM:
                 return False
+            # Optimising rewrites the segments beside the old ones: room for a second copy.
+            self._room_for(name, _used(self.shard_dir(name)))
             self._shard(name).optimize()
             self._shard(name).flush()
             return True

@@ -19,6 +19,7 @@ from typing import Any, Iterable, Iterator, Sequence
 from rag.i18n import t
 from rag.config import Settings
 from rag.errors import StoreError
+from rag.store.disk_space import DEFAULT_MIN_FREE_MB
 from rag.store.edge_store import EdgeBackend
 from rag.store.filters import Where, both, has_id, match, readable_by
 from rag.store.points import (  # noqa: F401 - re-exported: the store's public types
@@ -44,11 +45,11 @@ def _close_all() -> None:
     _BACKENDS.clear()
 
 
-def open_embedded(path: Path) -> EdgeBackend:
+def open_embedded(path: Path, min_free_mb: int = DEFAULT_MIN_FREE_MB) -> EdgeBackend:
     """The Edge backend on `path`, after moving a folder an older version wrote there to Edge."""
     from rag.store.local_mode import upgrade_local_mode
 
-    backend = EdgeBackend(path)
+    backend = EdgeBackend(path, min_free_mb=min_free_mb)
     try:
         upgrade_local_mode(backend, lambda other: Store(Settings(), backend=other))
     except BaseException:
@@ -63,7 +64,7 @@ def open_backend(settings: Settings) -> tuple[tuple, Any]:
         key: tuple = ("server", settings.qdrant_url, settings.qdrant_api_key)
         return key, lambda: QdrantClientBackend(settings.qdrant_url, settings.qdrant_api_key, settings.timeout)
     path = Path(settings.qdrant_path).resolve()
-    return ("embedded", str(path)), lambda: open_embedded(path)
+    return ("embedded", str(path)), lambda: open_embedded(path, settings.min_free_mb)
 
 
 class Store:

@@ -29,7 +29,11 @@ QUESTION_WORDS = frozenset("""
 comment pourquoi quel quelle quels quelles combien lequel laquelle lesquels lesquelles quoi
 peux peut-on puis dois doit veux voudrais faut existe possible moyen savoir
 how what which why whom whose can could should would does do did may might want need way
+ai chez agit
 """.split())
+# Separators that make one identifier of a compound (nginx.conf, max_connections, etc/fstab):
+# looked up whole, never by its parts, and a name even in lower case.
+_IDENTIFIER_SEPARATORS = re.compile(r"[_.:/\\@]")
 # Common French and English inflections, accents folded (-é/-ée/-és/-ées become -e/-ee/-es/-ees):
 # a short word's inflected forms can differ in their first STEM_LENGTH letters ("purges" and
 # "purgent" against "purge" and "purger"), so the gate also looks its forms up (`word_forms`).
@@ -98,6 +102,8 @@ class QuestionWord:
 
 
 def _is_named(word: str, first: bool) -> bool:
+    if _IDENTIFIER_SEPARATORS.search(word):
+        return True
     if any(c.isupper() for c in word[1:]):
         return True
     if any(c.isdigit() for c in word) and any(c.isalpha() for c in word):
@@ -122,6 +128,8 @@ def question_words(question: str) -> list[QuestionWord]:
             continue
         whole = term_key(folded) if len(_PART.findall(folded)) > 1 else None
         parts = tuple(dict.fromkeys(term_key(p) for p in pieces))
+        if whole and _IDENTIFIER_SEPARATORS.search(typed):
+            parts = (whole,)  # max_connections is one word: "max" and "connections" apart are not it
         key = (whole, parts)
         if key in seen:
             continue

@@ -40,7 +40,7 @@ def test_urls_in_an_answer_are_listed_and_logged(collection, lmstudio, data_dir,
 
     assert main(["ask", "Qui délivre les tickets Kerberos ?", "--collection", collection, "--threshold", "0"]) == 0
     out = capsys.readouterr().out
-    assert "Web addresses written by the model" in out and "https://evil.example/login" in out
+    assert "Web or e-mail addresses written by the model" in out and "https://evil.example/login" in out
 
 
 def test_an_answer_without_urls_says_so(collection, lmstudio, capsys):

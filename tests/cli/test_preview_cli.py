@@ -212,3 +212,16 @@ def test_stats_summarize_sizes_and_warnings():
     assert summarize([])["chunks"] == 0 and warnings_text(summarize([])["warnings"]) == "none"
     assert first_line(chunks[1]) == "## Titre"
     assert first_line(Chunk(0, 0, 200, "\n\n" + "w" * 200), width=10) == "wwwwwwwww…"
+
+
+def test_the_curl_block_never_prints_a_password_typed_into_the_url(tmp_path, monkeypatch, capsys):
+    from rag.cli.main import main
+
+    doc = tmp_path / "k.md"
+    doc.write_text("# Kerberos\n\nLe KDC délivre les tickets.\n", encoding="utf-8")
+    monkeypatch.setenv("RAG_EMBED_URL", "http://alice:s3cr%40t@127.0.0.1:1234/v1")
+    assert main(["preview", str(doc), "--curl", "lmstudio", "--model", "nomic-embed-text"]) == 0
+    out = capsys.readouterr().out
+    assert "s3cr" not in out and "alice:" not in out
+    assert "--user alice" in out  # curl asks for the password itself
+    assert "curl -sS http://127.0.0.1:1234/v1/embeddings" in out

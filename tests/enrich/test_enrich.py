@@ -160,3 +160,21 @@ def test_the_prompt_follows_the_articles_language(lmstudio, tmp_path):
     assert lmstudio.last_messages()[0]["content"].startswith("You help a search engine")
     make_enricher(LLM, settings).contexts(ARTICLE, _chunks())
     assert lmstudio.last_messages()[0]["content"].startswith("Tu aides un moteur de recherche")
+
+
+def test_contexts_of_another_server_calling_its_model_the_same_are_not_reused(tmp_path):
+    from tests.fixtures.lmstudio import LMStudioEmulator
+
+    first, other = LMStudioEmulator().up(), LMStudioEmulator().up()  # the same model name on both
+    try:
+        first.answer, other.answer = "Contexte écrit par le premier serveur.", "Contexte écrit par l'autre serveur."
+        chunks = _chunks()
+        made = make_enricher(LLM, Settings(data_dir=tmp_path / "data", llm_url=first.url)).contexts(ARTICLE, chunks)
+        elsewhere = make_enricher(LLM, Settings(data_dir=tmp_path / "data", llm_url=other.url))
+        assert elsewhere.contexts(ARTICLE, chunks) != made
+        assert other.chat_calls == len(chunks) and elsewhere.stats.cached == 0
+        again = make_enricher(LLM, Settings(data_dir=tmp_path / "data", llm_url=first.url))
+        assert again.contexts(ARTICLE, chunks) == made and again.stats.cached == len(chunks)
+    finally:
+        first.down()
+        other.down()

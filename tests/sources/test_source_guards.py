@@ -267,3 +267,29 @@ def test_unreadable_front_matter_is_said_the_french_way():
     with language("fr"):
         _, _, problem = split_front_matter("---\ntitle: Incident: rotation\n---\n# X\n")
     assert problem.startswith("le front matter n'est pas du YAML valide (ligne 2) : ")
+
+
+# -- front matter that would fall open: a key given twice, a form not read here -------------------
+
+
+@pytest.mark.parametrize("name, text, reason", [
+    ("twice.md", "---\naccess: [staff]\ntitle: Rotation\naccess: [public]\n---\n", "the key 'access' is given twice"),
+    ("toml.md", "+++\naccess = [\"staff\"]\ntitle = \"Rotation\"\n+++\n", "TOML"),
+    ("indented.md", "  ---\naccess: [staff]\n  ---\n", "indented"),
+    ("blank-first.md", "\n---\naccess: [staff]\n---\n", "at the very top"),
+])
+def test_front_matter_that_would_fall_open_is_refused(tmp_path, name, text, reason):
+    root = tmp_path / "docs"
+    write_file(root, name, text + BODY)
+    write_file(root, "rule.md", "# Règle\n\nUn trait :\n\n---\n\nsans front matter.\n")  # a rule, not front matter
+    items = {i.item if isinstance(i, Problem) else i.url: i for i in iter_folder(root)}
+    assert isinstance(items[name], Problem) and items[name].level == "error"
+    assert reason in items[name].message
+    assert isinstance(items["rule.md"], Document) and items["rule.md"].access == ["public"]
+
+
+def test_a_key_given_twice_deeper_down_is_refused_too():
+    from rag.sources.frontmatter import split_front_matter
+
+    meta, _, problem = split_front_matter("---\nextra:\n  a: 1\n  a: 2\n---\n# X\n")
+    assert meta == {} and "'a' is given twice" in problem and "(line 4)" in problem

@@ -35,12 +35,13 @@ def test_the_whole_real_site_comes_through_in_two_pages(wp_server):
     assert source.total_posts == len(wp_server.posts) == 139
     assert len(docs) + len(problems) == 139
     assert len({d.url for d in docs}) == len(docs)
-    # The Theme Unit Test's password-protected post is a problem; its posts with no text (an
-    # empty one, a lone link, a lone linked image) are skipped, not failures.
+    # The Theme Unit Test's password-protected post and its posts with no text (an empty one, a
+    # lone link, a lone linked image) are skipped, not failures.
     assert len(problems) == 5
-    assert [p.level for p in problems if "password-protected" in p.message] == ["error"]
+    assert [p.level for p in problems if "password-protected" in p.message] == ["skipped"]
     skipped = {p.item.rsplit("/", 2)[-2]: p.message for p in problems if p.level == "skipped"}
-    assert set(skipped) == {"title", "edge-case-no-content", "post-format-link", "post-format-image"}
+    assert set(skipped) == {"title", "edge-case-no-content", "post-format-link", "post-format-image",
+                            "template-password-protected"}
     assert "only a link to https://make.wordpress.org/themes" in skipped["post-format-link"]
     assert all(d.source == "wordpress" and d.access == ["public"] and d.markdown for d in docs)
     code = next(d for d in docs if d.title == "Code")

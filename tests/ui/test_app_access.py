@@ -40,8 +40,9 @@ def test_password_blocks_every_page_until_the_right_password(app_env, monkeypatc
     at.button[0].click().run()
     assert not at.exception, [e.value for e in at.exception]
     assert at.title[0].value == "Ingest" and at.dataframe  # the page asked for is shown
-    assert "Signed in with the editor password · every document" in [c.value for c in at.sidebar.caption]
-    assert at.session_state["groups"] is None  # an editor's searches are not filtered
+    # Roles and groups are independent: the editor password reads its groups, "public" unless mapped.
+    assert "Signed in with the editor password · groups: public" in [c.value for c in at.sidebar.caption]
+    assert at.session_state["groups"] == ["public"]
 
     at.switch_page("app_pages/1_Ask.py").run()
     assert len(at.chat_input) == 1

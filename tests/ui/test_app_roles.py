@@ -151,13 +151,18 @@ def test_open_mode_says_everyone_is_an_editor_and_warns_beyond_this_machine(app_
         config.set_option("server.address", previous)
 
 
-def test_an_unverified_oidc_address_gets_no_mapped_groups_or_role(app_env, monkeypatch):
-    monkeypatch.setenv("RAG_USERS_GROUPS", '{"alice@example.com": ["staff"]}')
-    monkeypatch.setenv("RAG_USERS_ROLES", '{"alice@example.com": "editor"}')
+def oidc_app(monkeypatch, groups: str, roles: str, **user) -> AppTest:
+    monkeypatch.setenv("RAG_USERS_GROUPS", groups)
+    monkeypatch.setenv("RAG_USERS_ROLES", roles)
     at = AppTest.from_file(APP, default_timeout=TIMEOUT)
     at.secrets["auth"] = AUTH
-    at.user = {"is_logged_in": True, "email": "alice@example.com", "email_verified": False, "sub": "idp|42"}
-    ok(at.run())
+    at.user = {"is_logged_in": True, **user}
+    return ok(at.run())
+
+
+def test_an_unverified_oidc_address_gets_no_mapped_groups_or_role(app_env, monkeypatch):
+    at = oidc_app(monkeypatch, '{"alice@example.com": ["staff"]}', '{"alice@example.com": "editor"}',
+                  email="alice@example.com", email_verified=False, sub="idp|42")
     assert at.session_state["groups"] == ["public"] and at.session_state["role"] == "reader"
     assert "not verified by the provider" in texts(at.sidebar.caption)
 
@@ -198,9 +203,34 @@ def test_a_reader_sees_only_their_points_and_collections(two_collections, monkey
     assert passages(two_collections["blog_public"]) in texts(at.sidebar.caption)
     assert passages(two_collections["blog"]) not in texts(at.sidebar.caption)
 
+    at = sign_in(EDITOR_PASSWORD)  # an editor without groups: public, like a reader
+    assert at.sidebar.selectbox[0].options == ["blog"]
+    assert passages(two_collections["blog_public"]) in texts(at.sidebar.caption)
+
+    monkeypatch.setenv("RAG_USERS_GROUPS", '{"password:editor": ["staff"]}')
     at = sign_in(EDITOR_PASSWORD)
     assert at.sidebar.selectbox[0].options == ["blog", "hr"]
     assert f"{two_collections['blog']} passages" in texts(at.sidebar.caption)
+    assert "groups: public, staff" in texts(at.sidebar.caption)
+
+    monkeypatch.setenv("RAG_USERS_GROUPS", "")
+    monkeypatch.setenv("RAG_ADMINS", "password:editor")  # the one setting that reads everything
+    at = sign_in(EDITOR_PASSWORD)
+    assert at.sidebar.selectbox[0].options == ["blog", "hr"] and at.session_state["groups"] is None
+    assert "every document (administrator)" in texts(at.sidebar.caption)
+
+
+def test_an_oidc_editor_reads_only_their_groups_and_a_sub_cannot_pose_as_an_address(two_collections, monkeypatch):
+    # An editor of the public blog only: no staff document.
+    at = oidc_app(monkeypatch, '{"alice@example.com": ["staff"]}',
+                  '{"alice@example.com": "editor", "sub:idp|7": "editor"}',
+                  email="blogger@example.com", email_verified=True, sub="idp|7")
+    assert at.session_state["role"] == "editor" and at.session_state["groups"] == ["public"]
+    assert at.sidebar.selectbox[0].options == ["blog"]
+
+    at.user = {"is_logged_in": True, "email": "x@evil.example", "email_verified": False, "sub": "alice@example.com"}
+    ok(at.run())
+    assert at.session_state["role"] == "reader" and at.session_state["groups"] == ["public"]
 
 
 def test_an_upload_never_silently_replaces_another_sources_document(two_collections, tmp_path):
@@ -247,3 +277,28 @@ def test_links_in_an_answer_cannot_be_clicked(app_env, lmstudio):
     assert answer and re.findall(r"\]\(([^ )]*)", answer[0]) == ["#cite-blog-t0-1", "#cite-blog-t0-1"]
     assert "`https://evil.example/login`" in answer[0] and "`www.fake.example`" in answer[0]
     assert any("web addresses written by the model" in w.value for w in at.warning)
+
+
+def test_an_editor_indexes_only_within_their_groups(two_collections, monkeypatch, tmp_path):
+    monkeypatch.setenv("RAG_APP_PASSWORD", READER_PASSWORD)
+    monkeypatch.setenv("RAG_EDITOR_PASSWORD", EDITOR_PASSWORD)  # mapped to no group: public only
+    at = sign_in(EDITOR_PASSWORD, page=INGEST)
+    assert at.selectbox(key="target_collection").options[:-1] == ["blog"]  # not "hr", then "new collection"
+    at.radio[0].set_value("Upload files").run()
+    at.file_uploader[0].set_value([
+        ("staff-a.md", b"# staff-a.md\n\nTexte remplace par un editeur du blog.\n", "text/markdown"),
+        ("memo.md", b"---\naccess: [staff]\n---\n# Memo\n\nTexte pour le personnel.\n", "text/markdown"),
+        ("nouveau.md", b"# Nouveau\n\nUn article public sur Kerberos.\n", "text/markdown"),
+    ]).run()
+    # The staff document is not named, nor who reads it, and no confirmation can replace it.
+    assert "staff" not in texts(at.warning) and not [c for c in at.checkbox if c.key == "replace_blog"]
+    ok(at.button(key="index").click().run())
+    failed = [d.value for d in at.dataframe if "reason" in d.value.columns][0]
+    reasons = dict(zip(failed["document"], failed["reason"]))
+    assert reasons["staff-a.md"] == "not indexed: a document you cannot read already has this address"
+    assert reasons["memo.md"] == "not indexed: it would be readable by staff, groups you are not in"
+    assert "nouveau.md" not in reasons
+    store = Store(Settings(data_dir=tmp_path / "data"))
+    kept = store.points_for_url("blog", "staff-a.md", payload=["access", "text"])
+    assert {tuple(p.payload["access"]) for p in kept} == {("staff",)}
+    assert store.points_for_url("blog", "nouveau.md", payload=["access"])

@@ -5,13 +5,11 @@ from __future__ import annotations
 
 import os
 import re
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
-from tests.fixtures.net import free_port, stop_process, wait_until_up
+from tests.fixtures.streamlit_server import streamlit_server
 
 ROOT = Path(__file__).resolve().parents[2]
 CHROMIUM = Path("/usr/bin/chromium")
@@ -43,22 +41,8 @@ def app_url(tmp_path: Path, lmstudio) -> str:
            if not k.startswith("RAG_") and not k.startswith("STREAMLIT_")}
     env.update(RAG_DATA_DIR=str(tmp_path / "data"), RAG_EMBED_MODEL="embedded", RAG_EMBED_THREADS="2",
                RAG_LLM_URL=lmstudio.url)
-    port = free_port()
-    log = tmp_path / "streamlit.log"
-    with open(log, "w") as out:
-        proc = subprocess.Popen(
-            [sys.executable, "-m", "streamlit", "run", "streamlit_app.py", "--server.headless", "true",
-             "--server.port", str(port), "--server.address", "127.0.0.1", "--browser.gatherUsageStats", "false",
-             "--server.fileWatcherType", "none"],
-            cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT,
-        )
-    url = f"http://127.0.0.1:{port}"
-    try:
-        wait_until_up(f"{url}/_stcore/health", 60, process=proc, name="streamlit", details=log.read_text,
-                      ready=lambda response: response.text == "ok", interval=0.3)
+    with streamlit_server("streamlit_app.py", env, tmp_path / "streamlit.log") as url:
         yield url
-    finally:
-        stop_process(proc, timeout=15)
 
 
 SHOTS = ROOT / "tests" / "screenshots"  # git-ignored: look at them after a run

@@ -170,3 +170,20 @@ def gate_chart(
         legend=dict(orientation="h", y=-0.2),
     )
     return _localized(fig)
+
+
+def journal_weeks_chart(weeks: Sequence[Mapping[str, Any]]) -> go.Figure:
+    """Per week: questions answered and refused (stacked bars), thumbs up and down (lines)."""
+    x = [w["week"] for w in weeks]
+    fig = go.Figure()
+    fig.add_bar(x=x, y=[w["answered"] for w in weeks], name=t("jr.chart_answered"), marker_color=PASSED)
+    fig.add_bar(x=x, y=[w["refused"] for w in weeks], name=t("jr.chart_refused"), marker_color=OFF_TOPIC)
+    fig.add_scatter(x=x, y=[w["up"] for w in weeks], name=t("jr.chart_up"), mode="lines+markers",
+                    line_color=IN_BASE)
+    fig.add_scatter(x=x, y=[w["down"] for w in weeks], name=t("jr.chart_down"), mode="lines+markers",
+                    line_color=BELOW, line_dash="dash")
+    fig.update_layout(barmode="stack", height=320, margin=dict(l=10, r=10, t=30, b=10),
+                      xaxis_title=t("jr.chart_week"), yaxis_title=t("jr.chart_count"),
+                      legend=dict(orientation="h", y=1.12))
+    fig.update_xaxes(type="category")
+    return _localized(fig)

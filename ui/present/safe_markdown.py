@@ -13,7 +13,7 @@ import html
 import re
 from typing import Callable
 
-from rag.answer.citations import URL_PATTERN, URL_TAIL
+from rag.answer.citations import address_spans
 from rag.markdown_structure import split_code
 
 LINK_SCHEMES = ("http", "https", "mailto")
@@ -141,57 +141,87 @@ def outside_code(text: str, change: Callable[[str], str]) -> str:
     return "".join(piece if is_code else outside_code_spans(piece, change) for is_code, piece in split_code(text))
 
 
-def _bare_urls_as_code(text: str) -> str:
-    """Addresses Markdown would make links by itself (GFM autolinks) shown as code, outside
-    the code spans already there."""
-    def as_code(match: re.Match[str]) -> str:
-        url = match.group(0).rstrip(URL_TAIL)
-        return code_span(url) + match.group(0)[len(url):]
-
-    return outside_code_spans(text, lambda prose: URL_PATTERN.sub(as_code, prose))
-
-
-def _escape_angles(text: str) -> str:
-    # A `<` after an odd number of backslashes is already escaped: `\&lt;` would show "&lt;".
-    # Counted by hand: a pattern like (\\*)< is retried at every backslash of a long run.
-    text = _EMPTY_ANCHOR.sub("", text)
+def _addresses_as_code(prose: str) -> str:
     out: list[str] = []
     last = 0
-    at = text.find("<")
+    for start, end, address in address_spans(prose):
+        out.append(prose[last:start])
+        out.append(code_span(address))
+        last = end
+    out.append(prose[last:])
+    return "".join(out)
+
+
+def _bare_urls_as_code(text: str) -> str:
+    """Addresses Markdown would make links by itself (GFM autolinks: web and e-mail addresses,
+    whatever their escapes or character references) shown as code, outside the code spans
+    already there. A backtick left over in the prose is escaped first, so that no code span put
+    here pairs with it and leaves the address outside."""
+    def change(prose: str) -> str:
+        return _addresses_as_code(_escape_unescaped(prose, "`", "\\`"))
+
+    return outside_code_spans(text, change)
+
+
+def _escape_unescaped(text: str, char: str, escaped: str) -> str:
+    """`text` with each `char` not already escaped (after an odd number of backslashes) written
+    `escaped`. Counted by hand: a pattern like (\\\\*)< is retried at every backslash of a long run."""
+    out: list[str] = []
+    last = 0
+    at = text.find(char)
     while at >= 0:
         slashes = at
         while slashes > last and text[slashes - 1] == "\\":
             slashes -= 1
         if (at - slashes) % 2 == 0:
             out.append(text[last:at])
-            out.append("&lt;")
+            out.append(escaped)
             last = at + 1
-        at = text.find("<", at + 1)
+        at = text.find(char, at + 1)
     out.append(text[last:])
     return "".join(out)
+
+
+def _escape_angles(text: str) -> str:
+    # A `<` after an odd number of backslashes is already escaped: `\&lt;` would show "&lt;".
+    return _escape_unescaped(_EMPTY_ANCHOR.sub("", text), "<", "&lt;")
 
 
 def code_spans(text: str) -> list[tuple[int, int]]:
     """[start, end) of each inline code span: a run of n backticks up to the next run of exactly n.
 
+    As in CommonMark, a backslash before a run (outside a code span) escapes its first backtick:
+    the run opens a span one backtick shorter, or none. Inside a span a backslash is text, so a
+    closing run counts whole.
+
     One pass over the runs (a lazy regex with a back-reference rescanned the rest of the text
     from every unmatched run: quadratic on text full of single backticks).
     """
     runs = [m.span() for m in _BACKTICKS.finditer(text)]
+    # for each run, the next run after it of its own length and of one backtick less
     following: list[int | None] = [None] * len(runs)
+    shorter: list[int | None] = [None] * len(runs)
     last_of_length: dict[int, int] = {}
     for i in range(len(runs) - 1, -1, -1):
         length = runs[i][1] - runs[i][0]
         following[i] = last_of_length.get(length)
+        shorter[i] = last_of_length.get(length - 1)
         last_of_length[length] = i
     spans: list[tuple[int, int]] = []
     i = 0
+    last = 0  # where the last span ended: a backslash before it belongs to code
     while i < len(runs):
-        closer = following[i]
-        if closer is None:
+        start = runs[i][0]
+        slashes = start
+        while slashes > last and text[slashes - 1] == "\\":
+            slashes -= 1
+        escaped = (start - slashes) % 2 == 1
+        closer = shorter[i] if escaped else following[i]
+        if closer is None or (escaped and runs[i][1] - start == 1):
             i += 1
             continue
-        spans.append((runs[i][0], runs[closer][1]))
+        spans.append((start + escaped, runs[closer][1]))
+        last = runs[closer][1]
         i = closer + 1
     return spans
 

@@ -27,6 +27,18 @@ TEXT: dict[str, str] = {
         "No chat model is loaded in LM Studio at {url}{extra}. Load one (`lms load <model> "
         "--context-length 8192`, or the Developer tab) or set RAG_LLM_MODEL."
     ),
+    "llm.runaway_size": (
+        "The chat server at {url} ({model}) streamed more than {limit} characters for an answer asked to stop at "
+        "{max_tokens} tokens: it ignores max_tokens, so the answer was stopped. Check the server's settings."
+    ),
+    "llm.runaway_time": (
+        "The chat server at {url} ({model}) was still streaming its answer after {limit}: the answer was "
+        "stopped. Check that the server honours max_tokens, or raise RAG_TIMEOUT for a slow machine."
+    ),
+    "llm.runaway_line": (
+        "The chat server at {url} ({model}) sent a line of more than {limit} characters in its answer stream, "
+        "which no answer holds: the answer was stopped."
+    ),
     "llm.incomplete": (
         "The chat server at {url} closed the stream before the answer was finished. Its log says why; a "
         "common cause is a prompt longer than the context length model {model} is loaded with: load it "
@@ -99,6 +111,11 @@ TEXT: dict[str, str] = {
     "config.scheme": "The server URL {url} must start with http:// or https://",
     "config.not_number": "{name}={value} is not a number (e.g. 0.82)",
     "config.not_whole": "{name}={value} is not a whole number",
+    "config.bad_network": "{name}: {value} is neither an IP address nor a network (e.g. 127.0.0.1, 10.0.0.0/8, ::1)",
+    "access.bad_key": (
+        "In {origin}, {user} is neither an e-mail address nor a prefixed id: write \"{sub}\" for an "
+        "identity provider's `sub`, or \"password:reader\" / \"password:editor\" for a password"
+    ),
     "access.groups_map": (
         "{origin} must map each user to a list of groups, e.g. {{\"alice@example.com\": [\"public\", "
         "\"staff\"]}}"

@@ -11,7 +11,7 @@ TEXT: dict[str, str] = {
     "ask.passages": "Passages retrieved (threshold {threshold}, {source}):",
     "ask.order_note": "  (ranked by keywords and meaning together: a passage with a lower score can come first)",
     "ask.below": "(below threshold)",
-    "ask.answer_urls": "Web addresses written by the model, not taken from the sources (check them): {urls}",
+    "ask.answer_urls": "Web or e-mail addresses written by the model, not taken from the sources (check them): {urls}",
     "ask.sources": "Sources:",
     "ask.invalid": "Invalid citations (no such extract was given to the model): {numbers}",
     "ask.uncited": "Warning: the answer cites no extract; check it against the passages.",

@@ -93,6 +93,8 @@ TEXT: dict[str, str] = {
         "cached under $RAG_DATA_DIR/cache [the collection's own, else none]"
     ),
     "help.ingest.full": "rebuild the collection from scratch (also the way to change its embedding model)",
+    "help.ingest.replace": ("let a document replace another source's with the same identity or address (without it such a "
+                            "document is not indexed and the run exits 1)"),
     "help.ingest.prune": "delete the points of documents no longer in the source (only after a complete read)",
     "help.ingest.access": (
         "access groups of a folder's documents [public]; a file's front-matter access can only narrow "

@@ -32,6 +32,15 @@ TEXT: dict[str, str] = {
     "ingest.no_chunks": "no text to index (the document produced no chunks)",
     "ingest.failed_embed": "{n} documents in a row failed to embed; last error: {error}",
     "ingest.failed_contexts": "{n} documents in a row failed to get their contexts from the chat model; last error: {error}",
+    "report.relinked_one": "{n} unchanged document had a new address: updated in place, not embedded again.",
+    "report.relinked_other": "{n} unchanged documents had a new address: updated in place, not embedded again.",
+    "ingest.kept_unlisted_one": "{n} document not listed by this run was kept: {reason}",
+    "ingest.kept_unlisted_other": "{n} documents not listed by this run were kept: {reason}",
+    "ingest.prune_kept_private": (
+        "this run was not signed in, so it lists no private post; give --user "
+        "and --app-password to prune them"
+    ),
+    "ingest.prune_kept_site": "they do not come from this site",
     "ingest.withdrawn": "{url}: its earlier copy was removed from the collection",
     "ingest.needs_enricher": (
         "{name} is enriched by the chat model ({mode}): a re-run needs it too; "
@@ -73,6 +82,12 @@ TEXT: dict[str, str] = {
     "replace.unknown_source": "an unknown source",
     "replace.nobody": "nobody",
     "replace.sentence": "{url}: the indexed document ({old}) would be replaced by this one ({new})",
+    "replace.held_back_run": (
+        "not indexed: {sentence}; to replace it, say so (rag ingest --replace, or "
+        "the confirmation of the Ingest page)"
+    ),
+    "bounds.outside": "not indexed: it would be readable by {groups}, groups you are not in",
+    "bounds.hidden": "not indexed: a document you cannot read already has this address",
     "replace.held_back": "not indexed: {sentence}; confirm to replace it",
     # rag/store: the store, its collections, migration
     "store.no_collection": (
@@ -112,6 +127,11 @@ TEXT: dict[str, str] = {
     "store.bad_name": (
         "The collection name {name} cannot be used by the embedded store: use 1 to 64 letters, digits, "
         "'-' or '_', starting with a letter or a digit."
+    ),
+    "store.disk_full": (
+        "Not enough free space on the disk of {path}: {free} MB free, {needed} MB needed for this write, and {reserve} "
+        "MB kept free (RAG_MIN_FREE_MB). Nothing of this write was made and what is already indexed is kept: free some "
+        "space and run again (the documents already indexed are not redone)."
     ),
     "store.missing": "The collection {name} does not exist in the {store}.",
     "store.cannot_open": "The embedded collection {name} at {path} cannot be opened: {error}",

@@ -71,6 +71,11 @@ TEXT: dict[str, str] = {
     "src.no_text": "has no text (only front matter or markup), skipped",
     "src.yaml_line": " (line {n})",
     "src.yaml": "front matter is not valid YAML{line}",
+    "src.yaml_duplicate": "the key '{name}' is given twice: keep one",
+    "src.front_matter_form": (
+        "front matter in a form that is not read here (TOML between '+++' lines, or a '---' that is indented or "
+        "after blank lines): write it as YAML between two '---' lines at the very top of the file"
+    ),
     "src.html_too_deep": "the HTML is nested too deeply to convert (thousands of levels)",
     # rag/sources/wordpress.py
     "wp.credentials_hint": "(--user and --app-password, or RAG_WP_USER and RAG_WP_APP_PASSWORD)",
@@ -90,6 +95,10 @@ TEXT: dict[str, str] = {
     "wp.not_a_post_item": "{url} (an item that is not a post)",
     "wp.not_a_post": "expected a post object, got {kind}",
     "wp.no_link": "has no link: it cannot be cited, skipped",
+    "wp.bad_link": "has a link that is not an http(s) address ({link}): it would be shown to readers as its source, refused",
+    "wp.status_refused_detail": "WordPress read the request as anonymous and refused to list private posts",
+    "wp.try_http": "The address was tried over https: if the site has no https, give {url}.",
+    "src.bad_url": "its front matter's url {url} is not an http(s) address: a file may only stand for a site's page, refused",
     "wp.no_content": "has no content.rendered text, skipped",
     "wp.protected": "is password-protected: its text is not served by the API, skipped",
     "wp.bad_title": "has a title that is not text ({kind}), skipped",

@@ -27,6 +27,18 @@ TEXT: dict[str, str] = {
         "Aucun modèle de chat n'est chargé dans LM Studio sur {url}{extra}. Chargez-en un (`lms load "
         "<model> --context-length 8192`, ou l'onglet Developer) ou définissez RAG_LLM_MODEL."
     ),
+    "llm.runaway_size": (
+        "Le serveur de chat {url} ({model}) a envoyé plus de {limit} caractères pour une réponse limitée à "
+        "{max_tokens} tokens : il ignore max_tokens, la réponse a donc été arrêtée. Vérifiez les réglages du serveur."
+    ),
+    "llm.runaway_time": (
+        "Le serveur de chat {url} ({model}) envoyait encore sa réponse après {limit} : la réponse a été arrêtée. "
+        "Vérifiez que le serveur respecte max_tokens, ou augmentez RAG_TIMEOUT pour une machine lente."
+    ),
+    "llm.runaway_line": (
+        "Le serveur de chat {url} ({model}) a envoyé dans sa réponse une ligne de plus de {limit} caractères, "
+        "ce qu'aucune réponse ne contient : la réponse a été arrêtée."
+    ),
     "llm.incomplete": (
         "Le serveur de chat {url} a fermé le flux avant la fin de la réponse. Son journal dit pourquoi ; "
         "cause fréquente : un prompt plus long que la longueur de contexte avec laquelle le modèle "
@@ -103,6 +115,14 @@ TEXT: dict[str, str] = {
     "config.scheme": "L'URL du serveur {url} doit commencer par http:// ou https://",
     "config.not_number": "{name}={value} n'est pas un nombre (par ex. 0.82)",
     "config.not_whole": "{name}={value} n'est pas un nombre entier",
+    "config.bad_network": (
+        "{name} : {value} n'est ni une adresse IP ni un réseau (par ex. 127.0.0.1, 10.0.0.0/8, ::1)"
+    ),
+    "access.bad_key": (
+        "Dans {origin}, {user} n'est ni une adresse e-mail ni un identifiant préfixé : écrivez "
+        "\"{sub}\" pour le `sub` d'un fournisseur d'identité, ou \"password:reader\" / "
+        "\"password:editor\" pour un mot de passe"
+    ),
     "access.groups_map": (
         "Dans {origin}, chaque utilisateur doit être associé à une liste de groupes, par ex. "
         "{{\"alice@example.com\": [\"public\", \"staff\"]}}"

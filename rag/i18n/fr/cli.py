@@ -14,7 +14,7 @@ TEXT: dict[str, str] = {
     "ask.passages": "Passages trouvés (seuil {threshold}, {source}) :",
     "ask.order_note": "  (classés par mots-clés et par sens ensemble : un passage au score plus bas peut venir avant)",
     "ask.below": "(sous le seuil)",
-    "ask.answer_urls": "Adresses web écrites par le modèle, absentes des sources (vérifiez-les) : {urls}",
+    "ask.answer_urls": "Adresses web ou e-mail écrites par le modèle, absentes des sources (vérifiez-les) : {urls}",
     "ask.sources": "Sources :",
     "ask.invalid": "Citations invalides (aucun extrait de ce numéro n'a été donné au modèle) : {numbers}",
     "ask.uncited": "Attention : la réponse ne cite aucun extrait ; vérifiez-la d'après les passages.",

@@ -97,6 +97,8 @@ TEXT: dict[str, str] = {
         "none]"
     ),
     "help.ingest.full": "reconstruire la collection de zéro (c'est aussi la façon de changer son modèle d'embeddings)",
+    "help.ingest.replace": ("laisser un document remplacer celui d'une autre source de même identité ou de même adresse "
+                            "(sans cette option, il n'est pas indexé et la commande sort avec le code 1)"),
     "help.ingest.prune": (
         "supprimer les points des documents qui ne sont plus dans la source (seulement après une lecture "
         "complète)"

@@ -35,6 +35,21 @@ TEXT: dict[str, str] = {
         "{n} documents de suite n'ont pas obtenu leur contexte du modèle de chat ; dernière erreur : "
         "{error}"
     ),
+    "report.relinked_one": (
+        "{n} document inchangé avait une nouvelle adresse : mise à jour sur "
+        "place, sans nouveau calcul des vecteurs."
+    ),
+    "report.relinked_other": (
+        "{n} documents inchangés avaient une nouvelle adresse : mise à jour sur "
+        "place, sans nouveau calcul des vecteurs."
+    ),
+    "ingest.kept_unlisted_one": "{n} document que cette lecture n'a pas listé a été gardé : {reason}",
+    "ingest.kept_unlisted_other": "{n} documents que cette lecture n'a pas listés ont été gardés : {reason}",
+    "ingest.prune_kept_private": (
+        "cette lecture n'était pas authentifiée : elle ne liste aucun article privé ; "
+        "donnez --user et --app-password pour les élaguer"
+    ),
+    "ingest.prune_kept_site": "ils ne viennent pas de ce site",
     "ingest.withdrawn": "{url} : sa copie précédente a été retirée de la collection",
     "ingest.needs_enricher": (
         "{name} est enrichie par le modèle de chat ({mode}) : une relance en a besoin aussi ; "
@@ -76,6 +91,12 @@ TEXT: dict[str, str] = {
     "replace.unknown_source": "une source inconnue",
     "replace.nobody": "personne",
     "replace.sentence": "{url} : le document indexé ({old}) serait remplacé par celui-ci ({new})",
+    "replace.held_back_run": (
+        "non indexé : {sentence} ; pour le remplacer, dites-le (rag ingest --replace, "
+        "ou la confirmation de la page Ingestion)"
+    ),
+    "bounds.outside": "non indexé : il serait lisible par {groups}, des groupes dont vous n'êtes pas membre",
+    "bounds.hidden": "non indexé : un document que vous ne pouvez pas lire porte déjà cette adresse",
     "replace.held_back": "non indexé : {sentence} ; confirmez pour le remplacer",
     # rag/store: the store, its collections, migration
     "store.no_collection": (
@@ -115,6 +136,11 @@ TEXT: dict[str, str] = {
     "store.bad_name": (
         "Le stockage intégré n'accepte pas le nom de collection {name} : utilisez de 1 à 64 lettres, "
         "chiffres, '-' ou '_', en commençant par une lettre ou un chiffre."
+    ),
+    "store.disk_full": (
+        "Pas assez d'espace libre sur le disque de {path} : {free} Mo libres, {needed} Mo nécessaires pour cette "
+        "écriture, et {reserve} Mo gardés libres (RAG_MIN_FREE_MB). Rien de cette écriture n'a été fait et ce qui est "
+        "déjà indexé est conservé : libérez de la place et relancez (les documents déjà indexés ne sont pas refaits)."
     ),
     "store.missing": "La collection {name} n'existe pas dans {store}.",
     "store.cannot_open": "Impossible d'ouvrir la collection intégrée {name} dans {path} : {error}",

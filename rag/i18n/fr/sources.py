@@ -78,6 +78,11 @@ TEXT: dict[str, str] = {
     "src.no_text": "n'a pas de texte (seulement du front matter ou du balisage), ignoré",
     "src.yaml_line": " (ligne {n})",
     "src.yaml": "le front matter n'est pas du YAML valide{line}",
+    "src.yaml_duplicate": "la clé '{name}' est donnée deux fois : n'en gardez qu'une",
+    "src.front_matter_form": (
+        "front matter sous une forme qui n'est pas lue ici (du TOML entre des lignes '+++', ou un '---' indenté ou "
+        "précédé de lignes vides) : écrivez-le en YAML entre deux lignes '---' tout en haut du fichier"
+    ),
     "src.html_too_deep": "le HTML est trop imbriqué pour être converti (des milliers de niveaux)",
     # rag/sources/wordpress.py
     "wp.credentials_hint": "(--user et --app-password, ou RAG_WP_USER et RAG_WP_APP_PASSWORD)",
@@ -97,6 +102,13 @@ TEXT: dict[str, str] = {
     "wp.not_a_post_item": "{url} (un élément qui n'est pas un article)",
     "wp.not_a_post": "un objet article était attendu, reçu : {kind}",
     "wp.no_link": "n'a pas de lien : il ne peut pas être cité, ignoré",
+    "wp.bad_link": "a un lien qui n'est pas une adresse http(s) ({link}) : il serait montré aux lecteurs comme sa source, refusé",
+    "wp.status_refused_detail": "WordPress a lu la demande comme anonyme et refusé de lister les articles privés",
+    "wp.try_http": "L'adresse a été essayée en https : si le site n'a pas de https, donnez {url}.",
+    "src.bad_url": (
+        "l'url {url} de son front matter n'est pas une adresse http(s) : un fichier ne peut tenir lieu "
+        "que d'une page d'un site, refusé"
+    ),
     "wp.no_content": "n'a pas de texte content.rendered, ignoré",
     "wp.protected": "est protégé par mot de passe : l'API ne fournit pas son texte, ignoré",
     "wp.bad_title": "a un titre qui n'est pas du texte ({kind}), ignoré",

@@ -1,0 +1,201 @@
+"""The answerability gate on every question set, both sides, on full and small collections.
+
+    RAG_CORPORA=/path/to/corpora .venv/bin/python benchmarks/gate_sets.py --label after
+    ... --only demo,cnil_small       # some collections only
+
+Each collection is built once with the default strategy (`markdown`, the bundled model, vectors
+cached on disk by benchmarks/_common.CachedEmbedder); each question is retrieved as `rag ask`
+does (hybrid, top 6, the product's context settings) and put through `rag.answer.gate.gate` at
+the model's defaults. Per set: in-base answered and off-topic refused, at those defaults and
+calibrated on the set (rag.evaluate.calibration.calibrate_gate), and the questions on the wrong
+side with what decided them. A "small" collection holds only the articles that answer its set
+(expected_source and also_in). Writes benchmarks/results/gate_sets_<label>.json; each row keeps
+the gate's signals, so a decision can be replayed offline (`rows`).
+
+The docs-fr corpus (226 pages, about 3,000 chunks) takes hours to embed on a shared 2-core
+machine: only its small collections are built here.
+"""
+
+from __future__ import annotations
+
+import argparse
+import inspect
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from _common import (  # noqa: E402
+    CNIL_DIR, CNIL_QUESTIONS, DOCS_FR, RESULTS, ROOT, CachedEmbedder, corpus_path, embed_threads, finish,
+    load_documents, machine, say, settings_for, temp_data_dir, vector_cache,
+)
+
+from rag.answer.gate import gate, resolve_params  # noqa: E402
+from rag.answer.prompts import detect_language  # noqa: E402
+from rag.answer.retrieve import retrieve  # noqa: E402
+from rag.config import Settings  # noqa: E402
+from rag.demo import DEMO_DIR, QUESTIONS_PATH  # noqa: E402
+from rag.embeddings.embedded import EmbeddedEmbedder  # noqa: E402
+from rag.evaluate.calibration import calibrate_gate, gate_shares  # noqa: E402
+from rag.evaluate.questions import load_questions  # noqa: E402
+from rag.ingest.run import ingest  # noqa: E402
+from rag.store.store import Store  # noqa: E402
+
+DATA = ROOT / "benchmarks" / "data"
+IDENTIFIERS = DATA / "off_topic_identifiers.jsonl"
+TOP_K = 6
+CONTEXT = {k: v for k, v in Settings().retrieve_options().items() if k != "reranker"}
+
+
+def _demo(path: Path) -> list:
+    return [q for q in load_questions(path)]
+
+
+def _split(path: Path) -> tuple[list, list]:
+    qs = load_questions(path)
+    return [q for q in qs if q.in_base], [q for q in qs if not q.in_base]
+
+
+def sets_for(name: str) -> dict[str, tuple[list, list]]:
+    """{set name: (in-base questions, off-topic questions)} of one collection."""
+    ids = load_questions(IDENTIFIERS)
+    if name == "demo":
+        inside, outside = _split(QUESTIONS_PATH)
+        ctx = load_questions(DATA / "demo_context.jsonl")
+        return {"demo": (inside, outside), "demo+identifiers": (inside, outside + ids),
+                "demo_context": (ctx, outside + ids)}
+    if name.startswith("cnil"):
+        inside = load_questions(corpus_path(CNIL_QUESTIONS))
+        outside = load_questions(DATA / "cnil_off_topic.jsonl")
+        ctx = load_questions(DATA / "cnil_context.jsonl")
+        if name == "cnil_small":
+            return {"cnil": (inside, outside), "cnil+identifiers": (inside, outside + ids)}
+        if name == "cnil_context_small":
+            return {"cnil_context": (ctx, outside + ids)}
+        return {"cnil": (inside, outside), "cnil+identifiers": (inside, outside + ids),
+                "cnil_context": (ctx, outside + ids)}
+    inside, outside = _split(DATA / "docsfr_questions.jsonl")
+    if name == "docsfr_small":
+        return {"docsfr": (inside, outside), "docsfr+identifiers": (inside, outside + ids)}
+    return {"docsfr_context": (load_questions(DATA / "docsfr_context.jsonl"), outside + ids)}
+
+
+COLLECTIONS = {
+    # name: (folder, small?)
+    "demo": (lambda: DEMO_DIR, False),
+    "cnil": (lambda: corpus_path(CNIL_DIR), False),
+    "cnil_small": (lambda: corpus_path(CNIL_DIR), True),
+    "cnil_context_small": (lambda: corpus_path(CNIL_DIR), True),
+    "docsfr_small": (lambda: corpus_path(DOCS_FR), True),
+    "docsfr_context_small": (lambda: corpus_path(DOCS_FR), True),
+}
+
+
+def documents(name: str, sets: dict[str, tuple[list, list]]) -> list:
+    folder, small = COLLECTIONS[name]
+    docs = load_documents(folder())
+    if not small:
+        return docs
+    wanted = {u for inside, _ in sets.values() for q in inside for u in q.accepted_urls}
+    return [d for d in docs if d.url in wanted]
+
+
+def row_of(q: Any, passages: list, decision: Any) -> dict[str, Any]:
+    sig = decision.signals
+    data = sig.to_dict()
+    return {
+        "id": q.id, "question": q.question, "in_base": q.in_base, "category": q.category,
+        "rank": next((p.n for p in passages if p.url in q.accepted_urls), None) if q.in_base else None,
+        "refused": not decision.answer, "refusal_reason": decision.reason,
+        "verdict": decision.to_dict().get("verdict"),
+        **{k: v for k, v in data.items() if k != "terms"},
+        "terms": data["terms"],
+    }
+
+
+def figures(rows: list[dict[str, Any]], params: Any) -> dict[str, Any]:
+    inside = [r for r in rows if r["in_base"]]
+    outside = [r for r in rows if not r["in_base"]]
+    default = {
+        "in_base_answered": round(sum(not r["refused"] for r in inside) / len(inside), 4),
+        "off_topic_refused": round(sum(r["refused"] for r in outside) / len(outside), 4) if outside else None,
+        "in_base": len(inside), "off_topic": len(outside),
+    }
+    cal = (calibrate_gate(rows).get("suggested") or {})
+    shares = gate_shares(rows, params.min_cosine, params.min_coverage, params.refuse_unknown_names)
+    return {
+        "default": default,
+        "default_replayed": {k: _r(shares.get(k)) for k in ("in_base_answered", "off_topic_refused")},
+        "calibrated": {k: _r(cal.get(k)) for k in ("min_cosine", "min_coverage", "refuse_unknown_names",
+                                                  "in_base_answered", "off_topic_refused")},
+        "in_base_refused": [{"id": r["id"], "question": r["question"], "reason": r["refusal_reason"],
+                             "missing": r.get("missing"), "cosine": r.get("cosine")}
+                            for r in inside if r["refused"]],
+        "off_topic_answered": [{"id": r["id"], "question": r["question"], "verdict": r.get("verdict"),
+                                "missing": r.get("missing"), "cosine": r.get("cosine")}
+                               for r in outside if not r["refused"]],
+    }
+
+
+def _r(v: Any) -> Any:
+    return round(v, 4) if isinstance(v, float) else v
+
+
+def run_collection(name: str, model: Any, store: Any) -> dict[str, Any]:
+    sets = sets_for(name)
+    docs = documents(name, sets)
+    started = time.monotonic()
+    collection = f"gate_{name}"
+    report = ingest(docs, store, model, collection, strategy="markdown", full=True)
+    assert report.ok, report.summary()
+    info = store.collection_info(collection)
+    params = resolve_params(None, info, model.model_id)
+    say(f"[{name}] {len(docs)} articles, {store.count(collection)} chunks, indexed in "
+        f"{time.monotonic() - started:.0f} s")
+    rows: dict[str, dict[str, Any]] = {}
+    # The gate before the embedder-based signals took no embedder: the same script measures both.
+    extra = {"embedder": model} if "embedder" in inspect.signature(gate).parameters else {}
+    every = {q.id: q for inside, outside in sets.values() for q in inside + outside}
+    for q in every.values():
+        passages = retrieve(q.question, store, model, collection, top_k=TOP_K, mode="hybrid", **CONTEXT)
+        decision = gate(q.question, passages, params, store, collection, None, info, detect_language(q.question),
+                        **extra)
+        rows[q.id] = row_of(q, passages, decision)
+    out = {"articles": len(docs), "chunks": store.count(collection), "params": params.to_dict(), "sets": {}}
+    for set_name, (inside, outside) in sets.items():
+        chosen = [rows[q.id] for q in inside + outside]
+        out["sets"][set_name] = figures(chosen, params)
+        f = out["sets"][set_name]
+        say(f"  {set_name}: default {f['default']['in_base_answered']} / {f['default']['off_topic_refused']}"
+            f" ({f['default']['in_base']} / {f['default']['off_topic']}); calibrated "
+            f"{f['calibrated']['in_base_answered']} / {f['calibrated']['off_topic_refused']}")
+    out["rows"] = list(rows.values())
+    store.delete_collection(collection)
+    return out
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--label", default="after")
+    parser.add_argument("--only", default=",".join(COLLECTIONS))
+    args = parser.parse_args(argv)
+    started = time.monotonic()
+    model = CachedEmbedder(EmbeddedEmbedder(threads=embed_threads()), vector_cache())
+    result: dict[str, Any] = {"machine": machine(), "settings": {"top_k": TOP_K, "mode": "hybrid",
+                              "strategy": "markdown", "embedding_model": model.model_id, "context": CONTEXT},
+                              "collections": {}}
+    with temp_data_dir("gate-sets") as data_dir:
+        store = Store(settings_for(data_dir))
+        try:
+            for name in args.only.split(","):
+                result["collections"][name] = run_collection(name, model, store)
+        finally:
+            store.close()
+    finish(result, RESULTS / f"gate_sets_{args.label}.json", started)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,128 @@
+"""What a question's words do: the thing asked about, or a detail of the reader's situation.
+
+Readers write "Sur la Surface de Paul, quelle commande purge les tickets Kerberos ?" or "Chez
+Airbus à Toulouse, comment …": Paul, Airbus and Toulouse say where the question comes from, not
+what it asks, and a blog that never names them still answers it. "Comment mettre en place le SSO
+entre Okta et SAP S/4HANA ?" asks about Okta and S/4HANA themselves. French and English mark the
+difference with the words around a name, so the gate reads them (pure functions, linear scans):
+
+- context: a name after a preposition of place, owner or beneficiary ("chez Airbus", "le serveur
+  de Gérard", "à Toulouse", "pour Veolia", "John's server"), with the noun it qualifies ("la
+  pizzeria de Luigi"); after a possessive and a noun ("mon collègue Karim", "notre client
+  Total"); in a sentence of the question that asks nothing ("C'est pour le client Renault.");
+  the noun after a first or second person possessive ("mon patron", "ma boutique"); and dates
+  (days, months, the numbers beside them);
+- tools: a lower-case word after "avec", "with", "via", "using" ("avec podman"), or followed by a
+  command-line option ("journalctl -u"), is a program's name, looked up like any other name.
+
+Everything else keeps the role the word list gives it (rag.store.terms.question_words).
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+
+# Place, owner, beneficiary: what follows describes the situation.
+_CONTEXT_BEFORE = frozenset("chez de d du des à a au aux pour selon at of for from".split())
+# First and second person only: "ses conversations WhatsApp" is what is asked about.
+_POSSESSIVES = frozenset("mon ma mes notre nos votre vos my our your".split())
+# The instrument of the action: what follows is the tool asked about.
+_TOOL_BEFORE = frozenset("avec with via using".split())
+_DATES = frozenset("""
+lundi mardi mercredi jeudi vendredi samedi dimanche janvier février fevrier mars avril mai juin
+juillet août aout septembre octobre novembre décembre decembre hier demain matin soir
+monday tuesday wednesday thursday friday saturday sunday january february march april may june
+july august september october november december yesterday tomorrow
+""".split())
+# A token: a word or identifier as rag.store.sparse cuts them, or an elided article ("d'").
+_TOKEN = re.compile(r"[^\W_]+(?:[-_.:/\\@]+[^\W_]+)*'?|[.!?;]")
+_OPTION = re.compile(r"(?:-{1,2}|/)[A-Za-z]")
+_APOSTROPHES = str.maketrans({"\u2019": "'", "\u2018": "'", "\u02bc": "'", "`": "'", "\u00b4": "'"})
+
+
+def _capitalised(token: str) -> bool:
+    return token[:1].isupper()
+
+
+def _tokens(question: str) -> list[str]:
+    text = unicodedata.normalize("NFKC", question or "").translate(_APOSTROPHES)
+    return _TOKEN.findall(text)
+
+
+def _sentences(tokens: list[str]) -> list[tuple[int, int, bool]]:
+    """(start, end, asks) of each sentence: asks when it ends with "?" (or is the only one)."""
+    spans: list[tuple[int, int, bool]] = []
+    start = 0
+    for i, tok in enumerate(tokens):
+        if tok in ".!?;":
+            spans.append((start, i, tok == "?"))
+            start = i + 1
+    if start < len(tokens):
+        spans.append((start, len(tokens), False))
+    if not any(asks for _, _, asks in spans):
+        return [(0, len(tokens), True)]
+    return spans
+
+
+def _bare(token: str) -> str:
+    return token.rstrip("'").lower()
+
+
+def roles(question: str) -> tuple[set[str], set[str]]:
+    """(context, tools): the words, as typed, that describe the situation, and the lower-case
+    words that name a tool. A run of capitalised words ("Leroy Merlin") shares one role."""
+    tokens = _tokens(question)
+    context: set[str] = set()
+    tools: set[str] = set()
+    for start, end, asks in _sentences(tokens):
+        i = start
+        while i < end:
+            tok = tokens[i]
+            word = tok.rstrip("'")
+            if tok in ".!?;":
+                i += 1
+                continue
+            if word.lower() in _DATES:
+                context.add(word)
+                for j in (i - 1, i + 1):  # "le 12 juin", "juin 2026"
+                    if start <= j < end and tokens[j].isdigit():
+                        context.add(tokens[j])
+                i += 1
+                continue
+            first = i == start or (i == start + 1 and tokens[start].endswith("'"))
+            # A capital opens every sentence; in a sentence that asks nothing, it may be a name.
+            if _capitalised(word) and (not first or not asks):
+                j = i
+                while j + 1 < end and _capitalised(tokens[j + 1]) and tokens[j + 1] not in ".!?;":
+                    j += 1
+                run = [t.rstrip("'") for t in tokens[i:j + 1]]
+                if not asks or _in_context(tokens, start, i, j):
+                    context.update(run)
+                    # "la pizzeria de Luigi", "l'agence de Lille": the noun the name qualifies too.
+                    if i - 2 >= start and _bare(tokens[i - 1]) in ("de", "d", "du") and tokens[i - 2].isalpha() \
+                            and tokens[i - 2].islower():
+                        context.add(tokens[i - 2])
+                i = j + 1
+                continue
+            if i > start and _bare(tokens[i - 1]) in _POSSESSIVES and word.islower() and word.isalpha():
+                context.add(word)  # "mon patron", "ma boutique": the reader's own situation
+            elif i > start and _bare(tokens[i - 1]) in _TOOL_BEFORE and word.islower() and len(word) > 2:
+                tools.add(word)
+            elif word.islower() and i + 1 < end and _OPTION.match(tokens[i + 1]) and len(word) > 2:
+                tools.add(word)
+            i += 1
+    return context, tools
+
+
+def _in_context(tokens: list[str], start: int, i: int, j: int) -> bool:
+    before = _bare(tokens[i - 1]) if i > start else ""
+    if before in _CONTEXT_BEFORE:
+        return True
+    if tokens[j].endswith("'") and j + 2 < len(tokens) and tokens[j + 1] == "s" and tokens[j + 2].islower():
+        return True  # "John's server", not "Let's Encrypt"
+    # "mon collègue Karim", "notre client Total": a possessive, a noun, the name.
+    return i - 2 >= start and _bare(tokens[i - 2]) in _POSSESSIVES and tokens[i - 1].islower()
+
+
+__all__ = ["roles"]

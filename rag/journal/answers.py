@@ -1,0 +1,86 @@
+"""Turning an answer into a journal entry: the one place the Ask page and `rag ask` record from.
+
+Evaluation runs do not come through here (they replay a question set, they are not readers).
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+from rag.errors import RagError
+from rag.journal.records import Entry
+from rag.journal.store import Journal
+from rag.redact import known_secrets
+
+log = logging.getLogger(__name__)
+
+
+def outcome_of(result: Any) -> str:
+    """The answer's outcome (contract: answered, refused_gate, refused_model, passages_only, failed).
+
+    A result that carries `outcome` is taken at its word; otherwise it is read from the fields:
+    a refusal after passages went to the model is the model's, before it the gate's; an error
+    once the model was sent passages is a failed call, an error before (no chat model) or no
+    model asked (`--no-llm`) leaves the passages only.
+    """
+    given = getattr(result, "outcome", None)
+    if given:
+        return str(given)
+    sent = bool(getattr(result, "sent_passages", None))
+    if result.refused:
+        return "refused_model" if sent else "refused_gate"
+    if getattr(result, "llm_error", None):
+        return "failed" if sent else "passages_only"
+    if result.answer is None:
+        return "passages_only"
+    return "answered"
+
+
+def _verdict(gate: dict[str, Any] | None) -> str:
+    if not gate:
+        return ""
+    if gate.get("verdict"):
+        return str(gate["verdict"])
+    return "answer" if gate.get("answer") else "refuse"
+
+
+def _unknown_terms(gate: dict[str, Any] | None) -> list[str]:
+    signals = (gate or {}).get("signals") or {}
+    terms = list(signals.get("missing") or [])
+    for name in signals.get("unknown_names") or []:
+        if name not in terms:
+            terms.append(name)
+    return terms
+
+
+def entry_from_result(result: Any, *, origin: str, reader: str = "", collection: str | None = None,
+                      conversation_id: str | None = None, standalone_question: str = "") -> Entry:
+    """The journal entry of an answer result (AskResult or the engine's)."""
+    passages = [{"n": p.n, "title": p.title, "section": p.section, "url": p.url,
+                 "doc_id": getattr(p, "doc_id", None) or p.url,
+                 "score": None if p.score is None else round(float(p.score), 4), "text": p.text}
+                for p in result.passages]
+    refused = outcome_of(result) in ("refused_gate", "refused_model")
+    return Entry(
+        question=result.question, outcome=outcome_of(result), collection=collection or result.collection or "",
+        reader=reader, origin=origin, answer=(result.raw_answer or result.answer or ""),
+        verdict=_verdict(result.gate), refusal_reason=(result.refusal_reason or "") if refused else "",
+        unknown_terms=_unknown_terms(result.gate), passages=passages, citations=list(result.cited),
+        model=result.model or "", threshold=result.threshold, language=result.language or "",
+        standalone_question=standalone_question, conversation_id=conversation_id,
+    )
+
+
+def record_answer(settings: Any, result: Any, *, origin: str, reader: str = "",
+                  conversation_id: str | None = None, standalone_question: str = "") -> Entry | None:
+    """Write the answer to the journal of `settings.data_dir`; None (and a warning in the log) when
+    the journal cannot be written: losing a journal line must not lose the answer."""
+    try:
+        journal = Journal.open(settings.data_dir, secrets=known_secrets(settings))
+        return journal.record(entry_from_result(result, origin=origin, reader=reader,
+                                                conversation_id=conversation_id,
+                                                standalone_question=standalone_question))
+    except (RagError, OSError) as exc:
+        log.warning("could not write the journal in %s: %s", settings.data_dir, exc)
+        return None

@@ -1,0 +1,19 @@
+"""How a reader is named to editors: their account id when RAG_JOURNAL_NAMES allows it, else a
+number ("lecteur 3"), the same number on every page and in `rag journal`."""
+
+from __future__ import annotations
+
+from typing import Callable, Sequence
+
+
+def reader_labels(readers: Sequence[str], show_names: bool, numbered: Callable[[int], str],
+                  anonymous: str) -> dict[str, str]:
+    """reader id -> label. `readers`: in the order they first asked (Journal.readers);
+    `numbered(n)`: the label of reader n; `anonymous`: the label of "" (no sign-in)."""
+    labels: dict[str, str] = {"": anonymous}
+    n = 0
+    for reader in readers:
+        if reader and reader not in labels:
+            n += 1
+            labels[reader] = reader if show_names else numbered(n)
+    return labels

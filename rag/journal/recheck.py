@@ -1,0 +1,58 @@
+"""After an ingest: do the refused questions of the journal find an answer in the collection now?
+
+Each refused question (of this collection, newest first) goes through retrieval and the gate again,
+without the chat model; the journal keeps the verdict, and the Journal page says which subjects a
+new article now answers.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+from rag.errors import RagError
+from rag.journal.store import Journal
+from rag.redact import known_secrets
+
+log = logging.getLogger(__name__)
+
+MAX_RECHECKED = 200  # the newest distinct refused questions: a few seconds with the bundled model
+
+
+def recheck_refused(settings: Any, store: Any, collection: str, embedder: Any = None,
+                    limit: int = MAX_RECHECKED) -> int:
+    """Re-check the refused questions of `collection` against the gate; the number now answerable.
+    Never raises: an ingest that worked is not turned into a failure by its journal."""
+    from rag.answer.gate import gate_for
+    from rag.answer.retrieve import retrieve
+    from rag.embeddings.resolve import embedder_for_collection
+
+    try:
+        journal = Journal.open(settings.data_dir, secrets=known_secrets(settings))
+        refused = journal.entries(outcome=("refused_gate", "refused_model"), collection=collection)
+        if not refused:
+            return 0
+        info = store.collection_info(collection)
+        if embedder is None:
+            embedder, _ = embedder_for_collection(settings, info)
+        verdicts: dict[str, tuple[bool, list[str]]] = {}
+        answerable = 0
+        for entry in refused:
+            question = entry.standalone_question or entry.question
+            if question not in verdicts:
+                if len(verdicts) >= limit:
+                    break
+                passages = retrieve(question, store, embedder, collection, top_k=settings.top_k,
+                                    **settings.retrieve_options())
+                decision = gate_for(question, passages, settings, store, collection, info,
+                                    getattr(embedder, "model_id", None), None)
+                floor = decision.params.min_cosine
+                titles = list(dict.fromkeys(p.title for p in passages if p.score >= floor)) if decision.answer else []
+                verdicts[question] = (decision.answer, titles)
+            ok, titles = verdicts[question]
+            journal.record_recheck(entry.id, ok, titles)
+            answerable += ok
+        return answerable
+    except (RagError, OSError) as exc:
+        log.warning("could not re-check the journal's refused questions: %s", exc)
+        return 0

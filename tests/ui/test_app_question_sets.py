@@ -1,0 +1,34 @@
+"""The Evaluate page over the question sets an editor keeps: the edited demo set is the one replayed."""
+
+from __future__ import annotations
+
+from streamlit.testing.v1 import AppTest
+
+from rag.evaluate.question_sets import add_question, save_set, load_set
+from tests.fixtures.apptest import APP, TIMEOUT
+
+EVALUATE = "app_pages/3_Evaluate.py"
+
+
+def _evaluate() -> AppTest:
+    at = AppTest.from_file(APP, default_timeout=TIMEOUT).run().switch_page(EVALUATE).run()
+    assert not at.exception, [e.value for e in at.exception]
+    return at
+
+
+def test_the_shipped_set_until_an_editor_changes_it(app_env_empty):
+    at = _evaluate()
+    assert not [c for c in at.caption if "edited version" in c.value]
+    assert [e.label for e in at.main.expander if e.label.startswith("Edit the set")] == ["Edit the set “demo”"]
+    add_question(app_env_empty, "demo", "Comment configurer Veeam ?", in_base=False)
+    at = _evaluate()
+    assert [c.value for c in at.caption if "edited version" in c.value]
+
+
+def test_a_saved_set_is_offered_beside_the_demo(app_env_empty):
+    save_set(app_env_empty, "support", load_set(app_env_empty, "demo")[:3])
+    at = _evaluate()
+    assert "A saved set" in at.radio(key="question_set_kind").options
+    at.radio(key="question_set_kind").set_value("saved").run()
+    assert at.selectbox(key="question_set_name").value == "support"
+    assert [e.label for e in at.main.expander if e.label.startswith("Edit the set")] == ["Edit the set “support”"]

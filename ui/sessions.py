@@ -1,0 +1,62 @@
+"""The process's sign-in book and the two routes that set and clear its cookie.
+
+serve.py mounts the routes beside Streamlit's (st.App); the pages reach the same book through
+this module. Run without them (`streamlit run streamlit_app.py`, AppTest), signing in works as
+before and simply does not survive a reload.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rag import access
+from rag.sessions import DEVICE_COOKIE, DEVICE_SECONDS, SESSION_COOKIE, SessionBook
+
+SESSION_PATH, SIGNOUT_PATH = "/_rag/session", "/_rag/signout"
+MAX_BODY = 200  # bytes of a ticket
+
+BOOK = SessionBook()  # one per process: a restart signs everyone out
+
+
+def password_of(role: str) -> str | None:
+    """The current password of a role: a session token is signed with it."""
+    if role == access.EDITOR:
+        return access.editor_password()
+    if role == access.READER:
+        return access.app_password()
+    return None
+
+
+def _cookie(response: Any, request: Any, name: str, value: str, max_age: int) -> None:
+    response.set_cookie(name, value, max_age=max_age, path="/", httponly=True, samesite="strict",
+                        secure=request.url.scheme == "https")
+
+
+async def _session(request: Any) -> Any:
+    from starlette.responses import Response
+
+    ticket = (await request.body())[:MAX_BODY].decode("ascii", errors="replace").strip()
+    traded = BOOK.redeem(ticket, password_of)
+    if traded is None:
+        return Response(status_code=403)
+    token, lifetime = traded
+    response = Response(status_code=204)
+    _cookie(response, request, SESSION_COOKIE, token, lifetime)
+    if BOOK.device_id(request.cookies.get(DEVICE_COOKIE)) is None:
+        _cookie(response, request, DEVICE_COOKIE, BOOK.device(), int(DEVICE_SECONDS))
+    return response
+
+
+async def _signout(request: Any) -> Any:
+    from starlette.responses import Response
+
+    BOOK.revoke(request.cookies.get(SESSION_COOKIE))
+    response = Response(status_code=204)
+    response.delete_cookie(SESSION_COOKIE, path="/", httponly=True, samesite="strict")
+    return response
+
+
+def routes() -> list[Any]:
+    from starlette.routing import Route
+
+    return [Route(SESSION_PATH, _session, methods=["POST"]), Route(SIGNOUT_PATH, _signout, methods=["POST"])]
