@@ -15,7 +15,7 @@ from rag.i18n.numbers import decimal
 from rag.answer.gate import save_calibration
 from rag.evaluate.runs import _slug
 from rag.evaluate.report import format_comparison, format_summary
-from rag.evaluate.runner import compare, write_comparison
+from rag.evaluate.compare import compare, write_comparison
 from rag.evaluate.results import Summary
 from rag.evaluate.session import EvalSession
 from rag.evaluate.runs import list_runs, load_run, new_run_dir, record_history, write_results

@@ -8,7 +8,8 @@ from rag.answer.engine import AnswerEngine
 from rag.answer.gate import GateParams
 from rag.config import Settings
 from rag.evaluate.results import Comparison, QuestionRow, Results, Summary
-from rag.evaluate.runner import compare, replay
+from rag.evaluate.compare import compare
+from rag.evaluate.runner import replay
 from tests.evaluate.test_evaluation import HAND_MADE, HAND_SET
 
 
