@@ -8,16 +8,18 @@ from typing import Any, Callable
 import streamlit as st
 
 from ui.present import answer as answer_display
-from rag.answer.pipeline import AskResult
+from rag.answer import followup
+from rag.answer.pipeline import AskResult, finalize
 from ui.present.charts import score_chart
 from rag.chunking import DEFAULT_STRATEGY
 from rag.demo import DEMO_COLLECTION, DEMO_DIR, QUESTIONS_PATH
 from rag.demo import calibrate as demo_calibrate
+from rag.demo import demo_embedder
 from rag.errors import LLMError, RagError
 from rag.evaluate.questions import load_questions
 from ui.present.safe_markdown import sanitize_markdown
 from rag.sources.files import iter_folder
-from ui import access, indexing, lang
+from ui import access, chat_actions, conversations, indexing, lang
 from ui import resources
 from rag.i18n.numbers import threshold_text
 from ui.i18n import t, tn
@@ -30,6 +32,7 @@ ASKED = "turns_asked"
 CHOSEN = "example_chosen"
 EXAMPLES = 4
 PASSAGES_HEIGHT = 520  # px: the passages scroll in their own box, the page stays short
+EARLIER_PASSAGE_HEIGHT = 180  # px: a cited passage of an earlier turn, in its own scrolling box
 
 
 def load_demo_button(settings: Any, store: Any) -> None:
@@ -46,20 +49,32 @@ def load_demo_button(settings: Any, store: Any) -> None:
         return
     st.info(t("ask.empty", name=escape_link_text(settings.collection)))
     if st.button(t("ask.load_demo"), type="primary", icon=":material/library_books:", key="load_demo"):
-        report = indexing.run(list(iter_folder(DEMO_DIR)), settings, store, DEMO_COLLECTION, DEFAULT_STRATEGY)
-        if report is not None and report.ok:
+        _load_demo(settings, store)
+
+
+def _load_demo(settings: Any, store: Any) -> None:
+    """Index and calibrate the demo; the shipped vectors stand in for the bundled model's when
+    they fit (rag.demo.vectors), so that this takes seconds, not minutes."""
+    embedder = indexing.embedder_or_error(settings, store.collection_info(DEMO_COLLECTION))
+    if embedder is None:
+        return
+    embedder = demo_embedder(embedder)
+    report = indexing.run(list(iter_folder(DEMO_DIR)), settings, store, DEMO_COLLECTION, DEFAULT_STRATEGY,
+                          embedder=embedder)
+    if report is not None:
+        if report.ok:
             with st.spinner(t("ask.calibrating")):
-                demo_calibrate(store, resources.embedder_for(settings, store.collection_info(DEMO_COLLECTION)))
+                demo_calibrate(store, embedder)
             resources.refresh_status()
             st.session_state[resources.NEXT_COLLECTION] = DEMO_COLLECTION
             st.rerun()
-        if report is not None:
-            indexing.show_report(report)
+        indexing.show_report(report)
 
 
 def new_conversation_button() -> None:
     def clear() -> None:
         st.session_state[HISTORY] = []
+        conversations.forget_current()
 
     st.button(t("ask.new"), icon=":material/add_comment:", key="new_conversation", on_click=clear, width="stretch",
               disabled=not st.session_state.get(HISTORY))
@@ -80,16 +95,18 @@ def chosen_example() -> str | None:
     return st.session_state.pop(CHOSEN, None)
 
 
-def example_buttons(store: Any, collection: str) -> None:
-    """A few questions the demo corpus answers, when it is loaded and nothing was asked yet."""
+def example_buttons(store: Any, collection: str, slot: Any = None) -> None:
+    """A few questions the demo corpus answers, when it is loaded and nothing was asked yet, in
+    `slot` (an st.empty the page empties when a question is asked)."""
     examples = _example_questions()
     if st.session_state.get(HISTORY) or not examples:
         return
     if not store.points_for_url(collection, examples[0][0], payload=["url"]):
         return  # not the demo corpus
-    st.caption(t("ask.try"))
-    for i, (_, question) in enumerate(examples):
-        st.button(question, key=f"example_{i}", on_click=_choose, args=(question,))
+    with (slot or st.empty()).container():
+        st.caption(t("ask.try"))
+        for i, (_, question) in enumerate(examples):
+            st.button(question, key=f"example_{i}", on_click=_choose, args=(question,))
 
 
 def _answer_block(result: AskResult, slot: Any, turn: int) -> None:
@@ -113,9 +130,10 @@ def _sources(result: AskResult, turn: int, compact: bool) -> None:
         for p in result.sources:
             anchor = answer_display.citation_anchor(result.collection or "", turn, p.n)
             st.subheader(answer_display.source_heading(p), anchor=anchor)
-            if not compact:
-                with st.container(border=True):
-                    st.markdown(answer_display.passage_text_markdown(p))
+            # An earlier turn keeps its cited passage too (in a short scrolling box), so that its
+            # [n] still lands on the text it stands for.
+            with st.container(border=True, height=EARLIER_PASSAGE_HEIGHT if compact else "content"):
+                st.markdown(answer_display.passage_text_markdown(p))
 
 
 def render_result(result: AskResult, turn: int, answer_slot: Any = None, compact: bool = False) -> None:
@@ -131,13 +149,15 @@ def render_result(result: AskResult, turn: int, answer_slot: Any = None, compact
         _sources(result, turn, compact)
     if result.collection:
         st.caption(f":material/folder_open: {t('ask.collection', name=escape_link_text(result.collection))}")
-    if compact or not result.passages:
-        return
+    if not result.passages or (compact and not result.llm_error):
+        return  # an earlier turn without an answer keeps its passages: they were its answer
     accepted = set(result.accepted)
-    label = tn("ask.passages", len(result.passages), threshold=threshold_text(result.threshold))
+    editor = resources.can_edit()
+    label = passages_label(result, editor)
     # Without an answer, the passages are what the reader came for: show them open.
-    with st.expander(label, icon=":material/format_list_numbered:", expanded=bool(result.llm_error)):
-        st.plotly_chart(score_chart(answer_display.passage_rows(result), result.threshold), key=f"scores_{turn}")
+    with st.expander(label, icon=":material/format_list_numbered:", expanded=bool(result.llm_error) and not compact):
+        if editor:  # scores against the threshold: the editors' tuning, not the reader's
+            st.plotly_chart(score_chart(answer_display.passage_rows(result), result.threshold), key=f"scores_{turn}")
         note = answer_display.order_note(result)
         if note:
             st.caption(note)
@@ -148,11 +168,68 @@ def render_result(result: AskResult, turn: int, answer_slot: Any = None, compact
                     st.markdown(answer_display.passage_text_markdown(p))
 
 
+def previous_turns() -> list[followup.Turn]:
+    """The conversation so far as the follow-up rewrite reads it: each question as it was searched."""
+    turns = []
+    for item in st.session_state.get(HISTORY, [])[-followup.MAX_TURNS:]:
+        result = item["result"]
+        searched = (item.get("understood") or {}).get("standalone") or item["question"]
+        said = result.raw_answer if chat_actions.has_answer(result) else ""
+        turns.append(followup.Turn(searched, said or ""))
+    return turns
+
+
+def understood_caption(understood: dict[str, Any] | None) -> None:
+    """What the gate and the retrieval saw, when it is not the question as asked."""
+    if not understood or understood.get("standalone") == understood.get("asked"):
+        return
+    if understood.get("method") == followup.TERMS:
+        line = t("ask.understood_terms", terms=", ".join(understood.get("terms") or []))
+    else:
+        line = t("ask.understood", question=understood.get("standalone") or "")
+    st.caption(f":material/manage_search: {sanitize_markdown(line, images=False, links=False)}")
+
+
+def _keep(question: str, result: AskResult, turn: int, understood: dict[str, Any] | None, settings: Any,
+          stopped: bool = False) -> dict[str, Any]:
+    """The finished turn into the journal and the conversation."""
+    history = st.session_state.setdefault(HISTORY, [])
+    entry_id = conversations.record(settings, result, index=len(history),
+                                    standalone=(understood or {}).get("standalone") or "")
+    item = {"question": question, "result": result, "turn": turn, "understood": understood,
+            "entry_id": entry_id, "stopped": stopped, "rating": None}
+    history.append(item)
+    st.session_state[ASKED] = max(st.session_state.get(ASKED, 0), turn + 1)
+    return item
+
+
+def finish_stopped(settings: Any) -> None:
+    """An answer whose stream a new run ended (Stop, or any click meanwhile) becomes its turn, with
+    the text streamed so far, unless the conversation it belonged to has been left."""
+    state = st.session_state.pop(chat_actions.STREAMING, None)
+    if not state:
+        return
+    if state["index"] != len(st.session_state.get(HISTORY, [])) or state["conversation"] != conversations.current():
+        return
+    result = finalize(state["prepared"], state["text"])
+    result.collection = state["collection"]
+    _keep(state["question"], result, state["turn"], state["understood"], settings, stopped=True)
+
+
+def passages_label(result: AskResult, editor: bool) -> str:
+    """"6 passages found", with the threshold they were judged by for an editor."""
+    if editor:
+        return tn("ask.passages", len(result.passages), threshold=threshold_text(result.threshold))
+    return tn("ask.passages_plain", len(result.passages))
+
+
 REDRAW_EVERY = 0.1  # seconds between two renders of an answer being streamed
 
 
-def stream_live(stream: Any, live: Any, clock: Callable[[], float] = time.monotonic) -> LLMError | None:
-    """Show the answer as it streams; the error that stopped it, if any.
+def stream_live(stream: Any, live: Any, clock: Callable[[], float] = time.monotonic,
+                keep: dict[str, Any] | None = None) -> LLMError | None:
+    """Show the answer as it streams; the error that stopped it, if any. `keep["text"]` follows the
+    text so far (what a Stop keeps).
 
     Each render passes the whole text so far through the answer's sanitiser (no link can form,
     even for a moment, from what the model streams), so it happens at most every REDRAW_EVERY
@@ -162,6 +239,8 @@ def stream_live(stream: Any, live: Any, clock: Callable[[], float] = time.monoto
     last: float | None = None
     try:
         for _ in stream:
+            if keep is not None:
+                keep["text"] = stream.text
             now = clock()
             if last is None or now - last >= REDRAW_EVERY:
                 live.markdown(answer_display.answer_text_markdown(stream.text))
@@ -172,35 +251,63 @@ def stream_live(stream: Any, live: Any, clock: Callable[[], float] = time.monoto
 
 
 def answer(question: str, settings: Any, store: Any, info: dict) -> AskResult | None:
-    """Ask the answer engine, stream what it writes, and render the turn."""
+    """Make a follow-up standalone, retrieve, then stream the answer (or refuse, or say why not),
+    and render the turn."""
     turn = st.session_state.get(ASKED, 0)
-    with st.chat_message("user"):
+    index = len(st.session_state.get(HISTORY, []))
+    user = st.chat_message("user")
+    with user:
         st.markdown(sanitize_markdown(question, images=False))
     with st.chat_message("assistant"):
+        llm = resources.llm(settings)
+        understood = followup.understand(question, previous_turns(), llm).to_dict()
+        understood_caption(understood)
+        search = understood["standalone"]
         try:
-            response = resources.answer_engine(settings, store, info,
-                                                reader=access.reader_id(access.mode())).ask(question)
+            # The page records the turn itself (rag.journal through ui.conversations): it knows the
+            # conversation and the question as understood.
+            engine = resources.answer_engine(settings, store, info, reader=access.reader_id(access.mode()),
+                                             recorders=[])
+            response = engine.ask(search)
         except RagError as exc:
             lang.error(t("ask.search_failed"), str(exc))
             return None
         slot = st.empty()
         if response.streams:
+            stop = chat_actions.stop_button(turn)
+            state = {"question": question, "turn": turn, "index": index, "prepared": response.prepared, "text": "",
+                     "understood": understood, "collection": settings.collection,
+                     "conversation": conversations.current()}
+            st.session_state[chat_actions.STREAMING] = state
             with slot.container():
-                stream_live(response, st.empty())
+                stream_live(response, st.empty(), keep=state)
+            st.session_state.pop(chat_actions.STREAMING, None)
+            stop.empty()
         result = response.result
+        result.question = question
+        result.collection = settings.collection
         render_result(result, turn, slot)
-    st.session_state[ASKED] = turn + 1
-    st.session_state.setdefault(HISTORY, []).append({"question": question, "result": result, "turn": turn,
-                                                     "entry_id": result.journal_id})
+        item = _keep(question, result, turn, understood, settings)
+        chat_actions.turn_actions(item, index, True, settings, _again())
+    with user:
+        chat_actions.edit_button(item, index, _again())
     return result
 
 
-def history(compact_all: bool = False) -> None:
+def _again() -> Any:
+    return chat_actions.ask_again(HISTORY, CHOSEN)
+
+
+def history(settings: Any, compact_all: bool = False) -> None:
     """The conversation so far: earlier turns compact, the last one in full unless a new
-    question follows in this run."""
+    question follows in this run; the gestures under each."""
     turns = st.session_state.get(HISTORY, [])
     for i, item in enumerate(turns):
+        last = i == len(turns) - 1 and not compact_all
         with st.chat_message("user"):
             st.markdown(sanitize_markdown(item["question"], images=False))
+            chat_actions.edit_button(item, i, _again())
         with st.chat_message("assistant"):
-            render_result(item["result"], item["turn"], compact=compact_all or i < len(turns) - 1)
+            understood_caption(item.get("understood"))
+            render_result(item["result"], item["turn"], compact=not last)
+            chat_actions.turn_actions(item, i, last, settings, _again())

@@ -12,7 +12,7 @@ from ui.present import evaluation
 from ui.present.charts import calibration_chart, category_chart, gate_chart
 from rag.answer.gate import save_calibration
 from rag.errors import QuestionSetError, RagError
-from rag.evaluate.calibration import gate_shares
+from rag.evaluate.calibration import gate_shares, small_sample_warning
 from rag.evaluate.report import incomplete_notes
 from rag.evaluate.compare import compare
 from rag.evaluate.session import EvalSession
@@ -22,22 +22,22 @@ from rag.evaluate.questions import Question, questions_from_bytes
 from rag.evaluate.question_sets import DEMO, load_set, saved_sets, set_path
 from ui import lang, question_set_editor
 from ui import resources
-from ui.i18n import formatter, t, tn
+from ui.i18n import formatter, option_of, t, tn
 from rag.i18n import current
 from rag.i18n.numbers import decimal
 
 RESULTS = "eval_results"  # {"runs": {collection: results}, "paths": {collection: folder}}
 SAVED = "eval_saved"  # (collection, threshold) just saved: said once, after the rerun that shows it
 SHIPPED, SAVED_SET, UPLOADED = "shipped", "saved", "uploaded"
+_SET_WORDS = {SHIPPED: "eval.shipped", SAVED_SET: "eval.saved_set", UPLOADED: "eval.upload"}
 
 
 def question_set() -> tuple[list[Question], str] | None:
     data_dir = resources.settings().data_dir
     saved = [n for n in saved_sets(data_dir) if n != DEMO]
     kinds = (SHIPPED, SAVED_SET, UPLOADED) if saved else (SHIPPED, UPLOADED)
-    kind = st.radio(t("eval.set"), kinds, horizontal=True, key="question_set_kind",
-                    format_func=formatter(kinds, {SHIPPED: "eval.shipped", SAVED_SET: "eval.saved_set",
-                                                  UPLOADED: "eval.upload"}.get))
+    kind = option_of(st.radio(t("eval.set"), kinds, horizontal=True, key="question_set_kind",
+                              format_func=formatter(kinds, _SET_WORDS.get)), kinds, _SET_WORDS.get)
     if kind in (SHIPPED, SAVED_SET):
         name = DEMO if kind == SHIPPED else st.selectbox(t("eval.saved_set"), saved, key="question_set_name")
         try:
@@ -199,7 +199,15 @@ def calibration(name: str, results: Mapping[str, Any], store: Any) -> float:
     if saved and saved[0] == name:
         st.session_state.pop(SAVED)
         st.success(t("eval.saved", name=name, value=decimal(saved[1], 3)), icon=":material/check_circle:")
+        small_sample_note(summary)
     return chosen
+
+
+def small_sample_note(summary: Mapping[str, Any]) -> None:
+    """Beside a saved threshold: a warning when the run had too few questions to calibrate it."""
+    few = small_sample_warning(int(summary.get("in_base") or 0), int(summary.get("out_of_base") or 0))
+    if few:
+        st.warning(few, icon=":material/warning:")
 
 
 def _use_suggested(key: str, value: float) -> None:
@@ -269,17 +277,23 @@ def gate(name: str, results: Mapping[str, Any], store: Any) -> None:
         else:
             resources.refresh_status()
             st.success(t("eval.gate_saved", name=name, cosine=decimal(cosine, 3), coverage=decimal(coverage, 2)))
+            small_sample_note(summary)
 
 
 def questions_table(name: str, summary: Mapping[str, Any], rows: Sequence[Mapping[str, Any]],
                     threshold: float) -> None:
     words = evaluation.gate_words(summary)  # refused and accepted as the threshold's counts say
-    which = st.radio(t("eval.show"), evaluation.FILTERS, horizontal=True, key=f"filter_{name}",
-                     format_func=formatter(evaluation.FILTERS, lambda f: f"filter.{f}"),
-                     captions=[evaluation.filter_help(f) for f in evaluation.FILTERS])
+    which = option_of(st.radio(t("eval.show"), evaluation.FILTERS, horizontal=True, key=f"filter_{name}",
+                               format_func=formatter(evaluation.FILTERS, _filter_words),
+                               captions=[evaluation.filter_help(f) for f in evaluation.FILTERS]),
+                      evaluation.FILTERS, _filter_words)
     shown = evaluation.filter_rows(rows, which, threshold, words)
     st.caption(t("eval.count", n=len(shown), total=len(rows)))
     st.dataframe(evaluation.questions_frame(shown, threshold, words), hide_index=True, key=f"questions_{name}")
+
+
+def _filter_words(which: str) -> str:
+    return f"filter.{which}"
 
 
 def downloads(name: str, results: Mapping[str, Any], folder: str) -> None:

@@ -31,16 +31,15 @@ def run(
     full: bool = False,
     enrichment: str = "none",
     replace: bool = False,
+    embedder: Any = None,
 ) -> IngestReport | None:
     """Index `items` into `collection` (`full`: rebuilt from scratch; `replace`: the editor
     confirmed the replacement of other sources' documents), showing progress; None (and the error
-    shown) on failure."""
-    info = store.collection_info(collection)
-    try:
-        embedder = resources.embedder_for(settings, info)
-    except RagError as exc:
-        lang.error(t("ing.no_embedder"), str(exc))
-        return None
+    shown) on failure. `embedder`: this one rather than the collection's."""
+    if embedder is None:
+        embedder = embedder_or_error(settings, store.collection_info(collection))
+        if embedder is None:
+            return None
     enricher = enrichment_view.enricher_for(enrichment, settings)  # no chat model: said before anything runs
     if enricher is None:
         return None
@@ -65,6 +64,15 @@ def run(
         recheck_refused(settings, store, collection, embedder)
     bar.progress(1.0, text=t("ing.done", time=duration(report.seconds, 1), chunks=tn("count.passages_written", report.chunks_written)))
     return report
+
+
+def embedder_or_error(settings: Any, info: Any) -> Any:
+    """The embedder for a collection (`info`, None for a new one), or None with the error shown."""
+    try:
+        return resources.embedder_for(settings, info)
+    except RagError as exc:
+        lang.error(t("ing.no_embedder"), str(exc))
+        return None
 
 
 def show_report(report: IngestReport) -> None:

@@ -23,6 +23,7 @@ from rag.sources.wordpress import WordPressSource
 from rag.sources.uploads import documents_from_uploads, pasted_document
 from ui import enrichment_view, indexing, lang
 from ui import resources
+from rag.store.names import name_problem
 from ui.i18n import formatter, t, tn
 from ui.kept import kept
 from ui.present import documents as document_display
@@ -218,6 +219,16 @@ def _index(items: Sequence[Document | Problem], settings: Any, store: Any, name:
         st.rerun()
 
 
+def _bad_new_name(name: str, documents: int) -> bool:
+    """A new name the store cannot keep: said plainly, the Index button kept in view but off."""
+    problem = name_problem(name) if name else None
+    if problem is None:
+        return False
+    st.warning(escape_link_text(problem), icon=":material/edit:")
+    st.button(tn("ing.index", documents), type="primary", disabled=True, key="index")
+    return True
+
+
 def index_section(items: Sequence[Document | Problem], previews: Sequence[tuple[Any, list[Any]]],
                   settings: Any, store: Any, document: Document | None = None) -> None:
     st.subheader(t("ing.index"))
@@ -235,6 +246,8 @@ def index_section(items: Sequence[Document | Problem], previews: Sequence[tuple[
         # first source goes there without typing its name again.
         name = cols[0].text_input(t("ing.new_name"), value=settings.collection if settings.collection not in existing
                                   else "", key="new_collection").strip()
+        if _bad_new_name(name, sum(1 for i in items if isinstance(i, Document))):
+            return
     info = store.collection_info(name) if name and name in existing else None
     strategies = list(STRATEGIES)
     default = (info or {}).get("strategy") or DEFAULT_STRATEGY

@@ -45,7 +45,8 @@ def base_settings() -> Settings:
 def init_session(base: Settings) -> None:
     """Defaults for the overrides, from the environment, the first time a session runs."""
     defaults: dict[str, Any] = {
-        LLM_URL: base.llm_url, COLLECTION: base.collection, TOP_K: base.top_k,
+        # A reload keeps the collection the page's address names (the sidebar offers only readable ones).
+        LLM_URL: base.llm_url, COLLECTION: st.query_params.get("collection") or base.collection, TOP_K: base.top_k,
         THRESHOLD: base.threshold, MODE: "auto",
     }
     for key, value in defaults.items():
@@ -152,12 +153,13 @@ def llm(s: Settings) -> LLMClient:
     return _llm(s.llm_url, s.llm_model, s.api_key_for(s.llm_url), s.timeout)
 
 
-def answer_engine(s: Settings, st_store: Store, info: dict | None, reader: str = "") -> AnswerEngine:
+def answer_engine(s: Settings, st_store: Store, info: dict | None, reader: str = "",
+                  recorders: list | None = None) -> AnswerEngine:
     """The answer engine for this session: its collection, embedder, chat model, retrieval mode and
     the reader's groups. Raises RagError when the collection's model is not available."""
     return AnswerEngine(s, st_store, collection=s.collection, info=info or {}, embedder=embedder_for(s, info),
                         llm=llm(s), groups=groups(), mode=mode(), origin="ask",
-                        recorders=[journal_recorder(s, reader)])
+                        recorders=[journal_recorder(s, reader)] if recorders is None else recorders)
 
 
 @st.cache_data(ttl=STATUS_TTL, show_spinner=False)

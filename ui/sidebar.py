@@ -21,22 +21,35 @@ from ui.i18n import formatter, t, tn
 from ui.kept import kept
 
 
-def _llm_lines(llm: dict[str, Any]) -> None:
+def _llm_lines(llm: dict[str, Any], editor: bool) -> None:
+    """Is the chat model answering; its address, its models and how to start it for editors only
+    (a reader can do nothing with them)."""
+    where = f" `{strip_userinfo(llm['url'])}`" if editor else ""
     if not llm["reachable"]:
-        st.markdown(f":red-badge[:material/error: {t('side.llm_down')}] **LM Studio** `{strip_userinfo(llm['url'])}`")
+        st.markdown(f":red-badge[:material/error: {t('side.llm_down')}] **LM Studio**{where}")
         st.caption(t("side.llm_down_short"))
-        if llm.get("error"):
-            # The full help (URLs, containers, lms commands) is long: one click away.
+        if editor:
             with st.expander(t("side.help")):
-                st.caption(llm["error"])
+                st.markdown(lmstudio_steps(strip_userinfo(llm["url"])))
+                if llm.get("error"):
+                    st.caption(t("side.help_error"))
+                    st.caption(llm["error"])
         return
-    st.markdown(f":green-badge[:material/check_circle: {t('side.llm_up')}] **LM Studio** `{strip_userinfo(llm['url'])}`")
+    st.markdown(f":green-badge[:material/check_circle: {t('side.llm_up')}] **LM Studio**{where}")
+    if not editor:
+        return
     for label, group in ((t("side.chat"), llm["chat_models"]), (t("side.embeddings"), llm["embedding_models"])):
         if not group:
             st.caption(t("side.no_model", what=label))
         for m in group:
             ctx = f" · {t('side.context', n=m['context_length'])}" if m.get("context_length") else ""
             st.caption(f"{label} · `{m['id']}`{ctx}")
+
+
+def lmstudio_steps(url: str) -> str:
+    """The steps that get LM Studio answering at `url`, as a numbered list (Markdown)."""
+    return "\n".join(f"{i}. {t(key, url=url)}" for i, key in
+                      enumerate(("side.step_load", "side.step_server", "side.step_address"), start=1))
 
 
 def threshold_line(info: dict[str, Any], session_threshold: float | None) -> str:
@@ -53,7 +66,11 @@ def _collection_lines(info: dict[str, Any] | None, name: str, embedded: bool, ed
         st.caption(t("side.no_collection", name=escape_link_text(name)) if editor
                    else t("side.nothing_to_read", name=escape_link_text(name)))
         return
-    st.caption(t("side.points", points=tn("count.passages", int(info.get("points") or 0)), strategy=info.get("strategy")) + " · "
+    points = tn("count.passages", int(info.get("points") or 0))
+    if not editor:  # how it was cut, its threshold and its model are the editors' business
+        st.caption(points)
+        return
+    st.caption(t("side.points", points=points, strategy=info.get("strategy")) + " · "
                + threshold_line(info, st.session_state.get(resources.THRESHOLD)))
     st.caption(t("side.model", model=f"`{info.get('embedding_model')}`", dims=info.get("dimension")))
     note = embedded_size_note(int(info.get("points") or 0)) if embedded else None
@@ -92,13 +109,14 @@ def render(settings: Any, store: Store | None, caption: str, warning: str | None
         st.caption(escape_link_text(caption))
         if warning:
             st.warning(warning, icon=":material/warning:")
-        _llm_lines(status["llm"])
+        _llm_lines(status["llm"], editor)
         q = status["qdrant"]
         where = t("side.embedded") if q["backend"] == "embedded" else t("side.server")
         badge = (f":green-badge[:material/check_circle: {t('side.qdrant_open')}]" if q["reachable"]
                  else f":red-badge[:material/error: {t('side.qdrant_down')}]")
-        st.markdown(f"{badge} **Qdrant** {where} `{q['location']}`")
-        if q.get("error"):
+        # The folder or server address is the editors'; a reader only needs to know it works.
+        st.markdown(f"{badge} **Qdrant** {where} `{q['location']}`" if editor else f"{badge} **Qdrant**")
+        if q.get("error") and editor:
             with st.expander(t("details")):
                 st.caption(q["error"])
         # A reader sees the collections they can read something in, counted as they see them.

@@ -13,6 +13,7 @@ from rag.errors import RagError
 from rag.i18n import t
 from rag.i18n.numbers import decimal
 from rag.answer.gate import save_calibration
+from rag.evaluate.calibration import small_sample_warning
 from rag.evaluate.runs import _slug
 from rag.evaluate.report import format_comparison, format_summary
 from rag.evaluate.compare import compare, write_comparison
@@ -169,6 +170,9 @@ def run(args: argparse.Namespace) -> int:
             extra = t("eval.coverage", value=decimal(saved["min_coverage"])) if saved else ""
             print(t("eval.saved", threshold=decimal(summary["saved_threshold"], 4, trim=True), extra=extra, name=repr(collection)),
                   file=sys.stderr)
+            few = small_sample_warning(summary["in_base"], summary["out_of_base"])
+            if few:
+                print(few, file=sys.stderr)
         else:
             reason = summary["calibration"].get("reason") or t("eval.no_suggestion")
             if summary.get("stopped") or summary.get("failed_questions"):

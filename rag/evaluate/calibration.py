@@ -120,6 +120,19 @@ def calibrate(
 
 # -- the answerability gate: cosine, coverage and unknown names together ---------------------
 
+# Below these counts a threshold follows one or two questions: it can be saved, with a warning.
+ENOUGH_IN_BASE = 20
+ENOUGH_OFF_TOPIC = 10
+
+
+def small_sample_warning(in_base: int, off_topic: int) -> str | None:
+    """What to say when a threshold is saved from fewer than 20 in-base and 10 off-topic
+    questions (either one short is enough to warn); None when there are enough."""
+    if in_base >= ENOUGH_IN_BASE and off_topic >= ENOUGH_OFF_TOPIC:
+        return None
+    return t("cal.small_sample", n_in=in_base, n_out=off_topic, min_in=ENOUGH_IN_BASE, min_out=ENOUGH_OFF_TOPIC)
+
+
 KEEP_IN_BASE = 0.95
 
 

@@ -74,6 +74,33 @@ def retrieval_metrics(rows: Sequence[Mapping[str, Any]], k: int) -> dict[str, An
     }
 
 
+def category_metrics(rows: Sequence[Mapping[str, Any]], k: int) -> list[dict[str, Any]]:
+    """One entry a kind of question (the set's `category`, in the set's order), as the Evaluate
+    page's table shows it at the run's own settings: how many, found among the k passages, found
+    first, article questions answered and trick questions refused (the gate's `refused`), and
+    handled well (an article question found and answered, a trick question refused)."""
+    kinds: dict[str, list[Mapping[str, Any]]] = {}
+    for row in rows:
+        kinds.setdefault(str(row.get("category") or ""), []).append(row)
+    table = []
+    for category, members in kinds.items():
+        inside = [r for r in members if r.get("in_base")]
+        outside = [r for r in members if not r.get("in_base")]
+        found = sum(1 for r in inside if r.get("rank") is not None and r["rank"] <= k)
+        first = sum(1 for r in inside if r.get("rank") == 1)
+        answered = sum(1 for r in inside if not r.get("refused"))
+        refused = sum(1 for r in outside if r.get("refused"))
+        well = sum(1 for r in inside if r.get("rank") is not None and r["rank"] <= k and not r.get("refused")) + refused
+        table.append({
+            "category": category, "questions": len(members), "in_base": len(inside), "out_of_base": len(outside),
+            "found": found, "first": first, "answered": answered, "refused": refused, "handled_well": well,
+            "hit_at_1": _share(first, len(inside)), "hit_at_k": _share(found, len(inside)),
+            "in_base_accepted": _share(answered, len(inside)), "out_of_base_refused": _share(refused, len(outside)),
+            "handled_well_rate": _share(well, len(members)),
+        })
+    return table
+
+
 def threshold_shares(rows: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
     """Shares of in-base questions accepted and off-topic questions refused, from `refused`."""
     in_base = [r for r in rows if r.get("in_base")]

@@ -72,6 +72,24 @@ def incomplete_notes(summary: Mapping[str, Any]) -> list[str]:
     return notes
 
 
+def category_lines(s: Mapping[str, Any]) -> list[str]:
+    """One line a category of question (results.json's `categories`), when the set has several."""
+    kinds = s.get("categories") or []
+    if len(kinds) < 2:
+        return []
+    lines = [t("report.categories")]
+    for kind in kinds:
+        parts = []
+        if kind["in_base"]:
+            parts.append(t("report.category_in", first=kind["first"], found=kind["found"], answered=kind["answered"],
+                           n_in=kind["in_base"], k=s.get("k")))
+        if kind["out_of_base"]:
+            parts.append(t("report.category_out", refused=kind["refused"], n_out=kind["out_of_base"]))
+        lines.append(t("report.category", name=kind["category"] or t("report.category_none"),
+                       questions=kind["questions"], parts=", ".join(parts)))
+    return lines
+
+
 def format_summary(results: Mapping[str, Any]) -> str:
     """A summary a non-developer can read."""
     s = results["summary"]
@@ -104,6 +122,7 @@ def format_summary(results: Mapping[str, Any]) -> str:
         lines.append(t("report.at_threshold", threshold=setting, accepted=c.get("in_base_accepted", 0),
                        n_in=n_in, accepted_pct=_pct(s["in_base_accepted"]), refused=c.get("out_of_base_refused", 0),
                        n_out=n_out, refused_pct=_pct(s["out_of_base_refused"])))
+    lines += category_lines(s)
     cal = s.get("calibration") or {}
     suggested_gate = (gate.get("calibration") or {}).get("suggested")
     if suggested_gate:

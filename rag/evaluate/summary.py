@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any, Mapping, Sequence
 
 from rag.evaluate.calibration import calibrate
-from rag.evaluate.metrics import cost_metrics, llm_metrics, retrieval_metrics, threshold_shares
+from rag.evaluate.metrics import category_metrics, cost_metrics, llm_metrics, retrieval_metrics, threshold_shares
 
 CONTRACT_SUMMARY_KEYS = (
     "questions", "in_base", "out_of_base", "k", "hit_at_1", "hit_at_3", "hit_at_k", "mrr",
@@ -50,6 +50,7 @@ def summarize(
         if suggested is not None:
             summary["suggested_threshold"] = suggested  # the cosine floor `--save-threshold` records
     summary["counts"] = counts
+    summary["categories"] = category_metrics(rows, k)
     return summary
 
 

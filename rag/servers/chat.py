@@ -324,11 +324,13 @@ class LLMClient:
             if piece:
                 yield piece
 
-    def chat(self, messages: list[dict[str, str]], **params: Any) -> str:
-        """The whole answer in one request (no streaming)."""
+    def chat(self, messages: list[dict[str, str]], *, timeout: float | None = None, **params: Any) -> str:
+        """The whole answer in one request (no streaming). `timeout`: this request's read timeout,
+        when shorter than the client's (a short side request must not wait as long as an answer)."""
         payload = self._payload(messages, False, dict(params))
+        request_timeout = self.timeout if timeout is None else httpx.Timeout(timeout, connect=self.timeout.connect)
         try:
-            response = self._http.post(f"{self.base_url}/chat/completions", json=payload)
+            response = self._http.post(f"{self.base_url}/chat/completions", json=payload, timeout=request_timeout)
         except httpx.TransportError as exc:
             raise self._transport_error(exc, "answer") from exc
         if response.status_code != 200:

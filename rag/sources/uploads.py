@@ -14,7 +14,8 @@ from typing import Sequence
 from rag.i18n import t
 from rag.documents import Document, Problem
 from rag.sources.files import first_h1, iter_folder
-from rag.sources.frontmatter import split_front_matter
+from rag.sources.access_rule import PUBLIC, AccessValueError, declared_access, effective_access
+from rag.sources.frontmatter import as_text, split_front_matter
 
 PASTED_URL = "pasted-text"
 UPLOAD_SOURCE = "upload"
@@ -65,11 +66,24 @@ def documents_from_uploads(files: Sequence[tuple[str, bytes]]) -> list[Document 
     return items
 
 
-def pasted_document(text: str, title: str = "") -> Document:
-    markdown = (text or "").replace("\r\n", "\n").strip("\n")
+def pasted_document(text: str, title: str = "") -> Document | Problem:
+    """Pasted text as a Document, read like a file: a YAML front matter gives the title and the
+    access groups and is not body text; one that cannot be read refuses the text, as a file's does."""
+    text = (text or "").replace("\r\n", "\n").lstrip("\ufeff")
+    meta, body, error = split_front_matter(text)
+    if error:
+        return Problem(PASTED_URL, t("src.front_matter", error=error))
+    try:
+        declared = declared_access(meta)
+    except AccessValueError as exc:
+        return Problem(PASTED_URL, t("src.not_indexed", error=exc))
+    markdown = body.strip("\n").rstrip()
+    title = (title or "").strip() or as_text(meta.get("title")) or first_h1(markdown) or t("src.pasted_title")
     return Document(
         url=PASTED_URL,
-        title=(title or "").strip() or first_h1(markdown) or t("src.pasted_title"),
+        title=" ".join(title.split()),
         markdown=markdown,
+        modified=as_text(meta.get("modified")),
+        access=effective_access([PUBLIC], declared),  # `access: []` stays nobody's but editors'
         source="pasted",
     )

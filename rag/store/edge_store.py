@@ -23,7 +23,6 @@ Facts this module is built on (measured here, see benchmarks/README.md):
 from __future__ import annotations
 
 import json
-import re
 import shutil
 import threading
 import time
@@ -35,6 +34,7 @@ import qdrant_edge as qe
 from rag.i18n import t
 from rag.errors import StoreError
 from rag.store.disk_space import DEFAULT_MIN_FREE_MB, MB, NEW_COLLECTION_BYTES, check_room, holes, write_size
+from rag.store.names import NAME
 from rag.store.collection_meta import fsync_dir, read_json, write_json_atomic
 from rag.store.filters import Where, translate
 from rag.store.points import (
@@ -53,7 +53,7 @@ FLUSH_EVERY = 5.0
 # Building it takes 10 s at 10k and 3 min at 100k, against hours of embedding for that many chunks.
 HNSW_FROM = 20_000
 RRF_K = 2  # Qdrant's default constant: the same fused scores as a Qdrant server
-_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$")
+_NAME = NAME
 _INDEX_TYPES = {kind: getattr(qe.PayloadSchemaType, kind.capitalize()) for kind in INDEX_KINDS}
 
 

@@ -135,6 +135,9 @@ def test_save_threshold_records_the_suggestion(env, index_dir, monkeypatch, caps
     assert Store(Settings(data_dir=index_dir)).collection_info("rec")["threshold"] == summary["suggested_threshold"]
     out, err = capsys.readouterr()
     assert "saved threshold" in err
+    # 4 in-base and 2 off-topic questions cannot calibrate a threshold: saved, and said so.
+    assert "warning: this threshold comes from 4 in-base and 2 off-topic questions" in err
+    assert "at least 20 and 10" in err
     # The suggestion printed is the one saved, with its own counts (not the cosine-alone calibration's).
     saved = summary["gate"]["calibration"]["suggested"]
     [line] = [line for line in out.splitlines() if line.startswith("suggested settings: ")]

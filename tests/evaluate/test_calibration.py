@@ -81,3 +81,12 @@ def test_accepted_refused_for_the_slider():
     assert shares["balanced_accuracy"] == 0.625
     empty = accepted_refused([], [0.5], 0.7)
     assert empty["in_base_accepted"] is None and empty["balanced_accuracy"] == 1.0
+
+
+def test_a_threshold_from_too_few_questions_is_said_to_be_so():
+    from rag.evaluate.calibration import small_sample_warning
+
+    assert small_sample_warning(54, 14) is None
+    assert small_sample_warning(20, 10) is None
+    assert "16 in-base and 14 off-topic" in small_sample_warning(16, 14)
+    assert small_sample_warning(40, 9) is not None

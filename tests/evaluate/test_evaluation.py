@@ -276,6 +276,39 @@ def test_a_run_whose_chat_model_was_down_compares_with_no_answer_measures(lmstud
     assert "off-topic refusals: n/a -> 50%" in text  # o1 under the threshold; the model answered o2
 
 
+CATEGORY_SET = parse_jsonl(
+    '{"id": "q1", "question": "Q1 ?", "expected_source": "a.md", "in_base": true, "category": "identifier"}\n'
+    '{"id": "q2", "question": "Q2 ?", "expected_source": "b.md", "also_in": ["c.md"], "in_base": true, '
+    '"category": "paraphrase"}\n'
+    '{"id": "q3", "question": "Q3 ?", "expected_source": "b.md", "in_base": true, "category": "paraphrase"}\n'
+    '{"id": "o1", "question": "O1 ?", "in_base": false, "category": "off_topic"}\n'
+    '{"id": "o2", "question": "O2 ?", "in_base": false, "category": "off_topic"}\n'
+)
+
+
+def test_results_json_and_the_report_give_the_figures_per_category(tmp_path):
+    results = replay(CATEGORY_SET, lambda text: HAND_MADE[text], k=3, threshold=0.83,
+                     context={"collection": "blog", "model": "m", "strategy": "sections"})
+    folder = write_results(results, tmp_path / "run")
+    written = json.loads(folder.read_text(encoding="utf-8"))["summary"]
+    assert set(CONTRACT_SUMMARY_KEYS) <= set(written)  # the existing keys stay
+    kinds = {k["category"]: k for k in written["categories"]}
+    assert [k["category"] for k in written["categories"]] == ["identifier", "paraphrase", "off_topic"]
+    # threshold 0.83: q1 found first, answered; q2 found third, answered; q3 missed and refused;
+    # o1 (0.78) refused, o2 (0.84) answered.
+    assert {key: kinds["paraphrase"][key] for key in ("questions", "in_base", "found", "first", "answered",
+                                                      "handled_well")} == {
+        "questions": 2, "in_base": 2, "found": 1, "first": 0, "answered": 1, "handled_well": 1}
+    assert kinds["paraphrase"]["hit_at_k"] == pytest.approx(0.5) and kinds["paraphrase"]["hit_at_1"] == 0
+    assert (kinds["off_topic"]["refused"], kinds["off_topic"]["out_of_base_refused"]) == (1, 0.5)
+    assert kinds["off_topic"]["hit_at_1"] is None  # nothing to find: not a zero
+    assert kinds["identifier"]["handled_well_rate"] == 1.0
+    text = format_summary(results)
+    assert "by category of question:" in text
+    assert "  paraphrase (2): first 0 of 2, among the 3 passages 1 of 2, answered 1 of 2" in text
+    assert "  off_topic (2): refused 1 of 2" in text
+
+
 def test_results_csv_holds_no_formula_for_a_spreadsheet(tmp_path):
     from rag.evaluate.runs import results_csv
 

@@ -47,7 +47,7 @@ def test_cited_answer_streams_with_sources_and_passages(app_env, lmstudio):
     expander = at.expander[0]
     assert expander.label == "6 passages found · threshold 0.83"
     passages = [m.value for m in expander.markdown if "score" in m.value]
-    assert len(passages) == 6 and "used" in passages[0]
+    assert len(passages) == 6 and "close enough" in passages[0]
     assert len(expander.get("plotly_chart")) == 1
     assert not at.warning  # cited, valid: nothing to flag
 
@@ -101,7 +101,7 @@ def test_off_topic_question_is_refused_without_calling_the_model(app_env, lmstud
     details = texts(at.caption)
     # Refused by its words before its score: the page names the ones no article holds.
     assert "No article mentions: recette, tarte, tatin" in details
-    assert "below the threshold" in texts(at.expander[0].markdown)
+    assert "too far from the question" in texts(at.expander[0].markdown)
 
 
 def test_lm_studio_down_still_shows_passages_and_why(app_env, lmstudio):

@@ -158,6 +158,8 @@ def test_uploaded_set_and_saving_the_threshold(app_env, tmp_path, monkeypatch):
     at.button(key="save_blog").click().run()
     assert "now use the threshold 0.800" in at.success[0].value
     assert store.collection_info("blog")["threshold"] == 0.8
+    # Three questions cannot calibrate a threshold: it is saved, and the page says so.
+    assert any("comes from 2 in-base and 1 off-topic questions" in w.value for w in at.warning)
 
 
 def test_a_saved_threshold_shows_at_once_and_the_suggestion_sets_the_slider_cleanly(app_env, tmp_path, monkeypatch):

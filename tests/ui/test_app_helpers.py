@@ -14,7 +14,7 @@ import pytest
 
 import rag.i18n
 from rag.chunking.preview import preview_chunks, preview_json
-from rag.documents import split_items
+from rag.documents import Problem, split_items
 from rag.sources.uploads import PASTED_URL, documents_from_uploads, pasted_document
 from rag.answer.citations import URL_PATTERN
 from ui.present import answer as answer_display
@@ -303,3 +303,29 @@ def test_a_score_refusal_writes_the_threshold_as_the_sidebar_does():
     assert "(best score 0.829, threshold 0.833)" in refusal_details(refused)
     with rag.i18n.language("fr"):
         assert "0,829" in refusal_details(refused) and "0,833" in refusal_details(refused)
+
+
+def test_pasted_text_leaves_its_front_matter_out_of_the_body():
+    doc = pasted_document("---\ntitle: Purger les tickets\naccess: [rh]\n---\n\n## klist\n\nklist purge vide le cache.\n")
+    assert (doc.title, doc.markdown, doc.access) == ("Purger les tickets", "## klist\n\nklist purge vide le cache.", ["rh"])
+    assert "title:" not in doc.markdown
+    assert pasted_document("---\naccess: []\n---\nSecret.").access == []  # never falls back to public
+    broken = pasted_document("---\ntitle: [unclosed\n---\nTexte.")
+    assert isinstance(broken, Problem) and broken.item == PASTED_URL
+
+
+def test_the_split_table_warning_says_the_header_row_is_repeated_when_it_is():
+    from rag.chunking import make_chunker
+    from ui.present.documents import chunk_rows, warning_block
+
+    rows = "\n".join(f"| 0x{i:02x} | valeur numéro {i} du masque de chiffrement |" for i in range(40))
+    markdown = "## Valeurs\n\n| Bit | Sens |\n|---|---|\n" + rows + "\n\nFin de l'article.\n"
+    repeating = make_chunker("markdown", chunk_size=600, overlap=0).chunk(markdown, "Types")
+    pieces = [c for c in repeating if "table_split" in c.warnings]
+    assert pieces and all("| Bit | Sens |" in c.header for c in pieces)  # what is indexed carries the header
+    block = warning_block("markdown", repeating)
+    assert "header row is repeated" in block and "without the header row" not in block
+    assert "table cut, header repeated" in [r["warnings"] for r in chunk_rows(repeating)]
+    # A strategy that cuts without repeating it still says the pieces lack it.
+    bare = make_chunker("recursive", chunk_size=600, overlap=0).chunk(markdown, "Types")
+    assert "without the header row" in warning_block("recursive", bare)

@@ -203,3 +203,38 @@ def test_a_saved_threshold_keeps_its_third_decimal_in_the_comparison_and_the_run
     assert (row["A"], row["B"], row["B - A"]) == ("0.833", "0.83", "-0.003")
     runs = evaluation.runs_frame([{**RUNS[0], "threshold": 0.833, "suggested_threshold": 0.8725}])
     assert (runs["threshold"][0], runs["suggested"][0]) == ("0.833", "0.873")
+
+
+def test_the_gate_chart_legend_names_every_colour_and_mark():
+    """Bug: the legend said blue dot = article, red cross = trap, and left red dots and blue
+    crosses (a question naming something no article mentions) unexplained."""
+    from ui.present.charts import IN_BASE, OFF_TOPIC, gate_chart
+
+    def row(i, in_base, names):
+        return {"id": f"r{i}", "question": "?", "in_base": in_base, "cosine": 0.8 + i / 100, "coverage": 0.5,
+                "unknown_names": names}
+
+    rows = [row(0, True, []), row(1, True, ["Okta"]), row(2, False, []), row(3, False, ["Okta"]), row(4, False, ["X"])]
+    traces = gate_chart(rows, 0.85, 0.5).data
+    legend = {(tr.marker.color, tr.marker.symbol): tr.name for tr in traces}
+    assert set(legend) == {(IN_BASE, "circle"), (IN_BASE, "x"), (OFF_TOPIC, "circle"), (OFF_TOPIC, "x")}
+    assert legend[(IN_BASE, "circle")] == "an article answers: 1"
+    assert legend[(OFF_TOPIC, "circle")] == "trick question: 1"
+    assert legend[(IN_BASE, "x")] == "an article answers, names what no article mentions (×, refused): 1"
+    assert legend[(OFF_TOPIC, "x")].endswith("names what no article mentions (×, refused): 2")
+
+
+def test_chart_labels_have_room_and_do_not_overlap():
+    """Bug: the labels of the current, suggested and slider thresholds, a few thousandths apart,
+    were drawn on one another, and the share line's label was cut at the gate chart's right edge."""
+    from ui.present.charts import RIGHT_LABELS, calibration_chart, gate_chart
+
+    rows = [{"id": "q", "in_base": True, "top1_score": 0.84, "cosine": 0.84, "coverage": 0.7, "unknown_names": []},
+            {"id": "o", "in_base": False, "top1_score": 0.80, "cosine": 0.80, "coverage": 0.2, "unknown_names": []}]
+    fig = calibration_chart(rows, current=0.833, suggested=0.835, chosen=0.837)
+    shifts = [a.yshift or 0 for a in fig.layout.annotations]
+    assert len(shifts) == 3 and len(set(shifts)) == 3
+    assert fig.layout.margin.t >= max(shifts) + 20  # the highest label stays inside the figure
+    assert fig.layout.legend.y < 0 and fig.layout.margin.b >= 60  # the legend sits below the axis title
+    gate = gate_chart(rows, 0.83, 0.6)
+    assert gate.layout.margin.r == RIGHT_LABELS >= 60

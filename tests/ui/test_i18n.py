@@ -44,3 +44,21 @@ def test_plural_follows_each_language():
         assert i18n.tn("ing.found", 0) == "0 documents found"
     assert rag.i18n.current() == before  # restored after each block
     assert contextvars.Context().run(rag.i18n.current) == "fr"  # nothing set: French
+
+
+def test_a_choice_handed_back_by_its_label_in_either_language_is_its_option():
+    # Streamlit keys a radio's value by its label: after English then Français, the Evaluate
+    # page's filter came back as "toutes" and filter_rows raised ValueError.
+    from ui.i18n import option_of
+    from ui.present.evaluation import ALL, FILTERS, WRONGLY_REFUSED, filter_rows
+
+    def words(which: str) -> str:
+        return f"filter.{which}"
+
+    assert option_of("toutes", FILTERS, words) == ALL
+    assert option_of("all", FILTERS, words) == ALL and option_of("missed", FILTERS, words) == "missed"
+    assert option_of("refusées à tort", FILTERS, words) == WRONGLY_REFUSED
+    assert option_of(WRONGLY_REFUSED, FILTERS, words) == WRONGLY_REFUSED
+    assert option_of("something else", FILTERS, words) == ALL
+    rows = [{"in_base": True, "rank": None, "top1_score": 0.5}]
+    assert filter_rows(rows, option_of("toutes", FILTERS, words), 0.8) == rows

@@ -12,7 +12,7 @@ chat model and the command line as well.
 
 from __future__ import annotations
 
-from typing import Any, Callable, Iterable
+from typing import Any, Callable, Iterable, Sequence
 
 from rag.i18n import Catalogue
 from ui.i18n import en, fr
@@ -31,3 +31,15 @@ def formatter(options: Iterable[Any], key: Callable[[Any], str]) -> Callable[[An
     """
     words = {option: t(key(option)) for option in options}
     return lambda option: words.get(option, str(option))
+
+
+def option_of(value: Any, options: Sequence[Any], key: Callable[[Any], str]) -> Any:
+    """The option a choice widget stands for. Streamlit keys a radio's value by its label, so
+    after a change of language it may hand back the label of the language before ("toutes",
+    "All"): that label, in any language, names its option; anything else is the first option."""
+    if value in options:
+        return value
+    for option in options:
+        if any(value == WORDS.texts[lang].get(key(option)) for lang in WORDS.texts):
+            return option
+    return options[0]

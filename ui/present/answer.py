@@ -37,8 +37,9 @@ def answer_markdown(result: Any, turn: int | None = None) -> str:
     if turn is None:
         return text
     collection = getattr(result, "collection", None) or ""
-    anchors = {p.n: citation_anchor(collection, turn, p.n) for p in getattr(result, "sources", None) or []}
-    return link_citations(text, anchors)
+    sources = getattr(result, "sources", None) or []
+    anchors = {p.n: citation_anchor(collection, turn, p.n) for p in sources}
+    return link_citations(text, anchors, {p.n: citation_preview(p) for p in sources})
 
 
 def citation_anchor(collection: str, turn: int, n: int) -> str:
@@ -48,13 +49,33 @@ def citation_anchor(collection: str, turn: int, n: int) -> str:
     return f"cite-{slug}-t{turn}-{n}" if slug else f"cite-t{turn}-{n}"
 
 
-def _citation_link(n: int, anchor: str) -> str:
-    # The whole "[n]" is the link (a bigger target than the digit); the title is the tooltip.
-    title = t("ask.cite_title", n=n).replace('"', "'")
+PREVIEW_CHARS = 240  # of the passage's text in the tooltip of its [n]
+_MARKUP = re.compile(r"^[ \t]*[#>]+|[*`|]+", re.MULTILINE)  # headings, quotes, emphasis, code, tables
+_SPACES = re.compile(r"\s+")
+
+
+def citation_preview(passage: Any) -> str:
+    """What hovering `[n]` shows: the source and the start of the passage, as plain text."""
+    text = _SPACES.sub(" ", _MARKUP.sub(" ", str(getattr(passage, "text", "") or ""))).strip()
+    if len(text) > PREVIEW_CHARS:
+        text = text[:PREVIEW_CHARS].rsplit(" ", 1)[0] + " …"
+    return f"[{passage.n}] {passage_label(passage)} — {text}" if text else f"[{passage.n}] {passage_label(passage)}"
+
+
+def _link_title(text: str) -> str:
+    # A Markdown link title in double quotes: no quote may end it early, no backslash may escape
+    # its closing quote; one line.
+    return _SPACES.sub(" ", text).replace("\\", "\\\\").replace('"', "'").strip()
+
+
+def _citation_link(n: int, anchor: str, preview: str | None = None) -> str:
+    # The whole "[n]" is the link (a bigger target than the digit); the title is the tooltip:
+    # the passage itself when known, so that hovering shows what the number stands for.
+    title = _link_title(preview or t("ask.cite_title", n=n))
     return f'[\\[{n}\\]](#{anchor} "{title}")'
 
 
-def link_citations(markdown: str, anchors: dict[int, str]) -> str:
+def link_citations(markdown: str, anchors: dict[int, str], previews: dict[int, str] | None = None) -> str:
     """Sanitised answer Markdown with each cited number that has an anchor made an in-page link to it.
 
     Only the numbers of `anchors` become links, and only to their `#anchor`: a number that names
@@ -65,7 +86,8 @@ def link_citations(markdown: str, anchors: dict[int, str]) -> str:
         numbers = citation_numbers(match.group(1))
         if (match.start() and prose[match.start() - 1] == "\\") or not any(n in anchors for n in numbers):
             return match.group(0)
-        return "".join(_citation_link(n, anchors[n]) if n in anchors else f"\\[{n}\\]" for n in numbers)
+        return "".join(_citation_link(n, anchors[n], (previews or {}).get(n)) if n in anchors else f"\\[{n}\\]"
+                       for n in numbers)
 
     def link_prose(prose: str) -> str:
         return CITATION.sub(lambda match: link_group(match, prose), prose)
@@ -97,10 +119,19 @@ def source_markdown(passage: Any) -> str:
     return f"**[{passage.n}]** {_reference(passage)}"
 
 
+def article_link(passage: Any) -> str:
+    """A link to the article itself, for a source whose url is a web address; else ""."""
+    safe = safe_link(getattr(passage, "url", "") or "")
+    if safe is None:
+        return ""
+    destination = safe.replace("(", "%28").replace(")", "%29")
+    return f' [:material/open_in_new: {t("ask.article")}]({destination} "{_link_title(t("ask.article_title"))}")'
+
+
 def source_heading(passage: Any) -> str:
     """source_markdown for the heading a citation's link jumps to, in small type: it reads as a
-    source line, not as a section title."""
-    return f":small[{source_markdown(passage)}]"
+    source line, not as a section title; a web article gets its own link after it."""
+    return f":small[{source_markdown(passage)}{article_link(passage)}]"
 
 
 def passage_markdown(passage: Any, accepted: bool, threshold: float | None) -> str:

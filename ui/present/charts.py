@@ -26,10 +26,18 @@ def _localized(fig: go.Figure) -> go.Figure:
     return fig
 
 
-def _threshold_line(fig: go.Figure, value: float, label: str, color: str, dash: str, vertical: bool) -> None:
+LABEL_STEP = 16  # px between the labels of vertical lines drawn close together
+RIGHT_LABELS = 80  # px of right margin for a horizontal line's label, which sits there
+
+
+def _threshold_line(fig: go.Figure, value: float, label: str, color: str, dash: str, vertical: bool,
+                    level: int = 0) -> None:
+    """A threshold as a line with its label; `level` raises a vertical line's label by one row, so
+    that labels of nearby lines (current, suggested, slider) do not overlap."""
     common = dict(line_color=color, line_dash=dash, line_width=2, annotation_text=label)
     if vertical:
-        fig.add_vline(x=value, annotation_position="top", **common)
+        fig.add_vline(x=value, annotation_position="top", annotation_yshift=LABEL_STEP * level,
+                      annotation_font_color=color, **common)
     else:
         # Right of the plot area, in the margin: over the bars it would hide bar [1]'s label.
         fig.add_hline(y=value, annotation_position="right", annotation_font_color=color, **common)
@@ -55,7 +63,7 @@ def score_chart(rows: Sequence[Mapping[str, Any]], threshold: float | None) -> g
     # Cosine scores of one model sit in a narrow band: zoom on it so differences are visible.
     low = min(scores + ([threshold] if threshold is not None else []), default=0.0)
     fig.update_layout(
-        height=260, margin=dict(l=10, r=90, t=30, b=10), showlegend=False,
+        height=260, margin=dict(l=10, r=RIGHT_LABELS, t=30, b=10), showlegend=False,
         yaxis=dict(title=t("chart.score"), range=[max(0.0, low - 0.05), 1.0]), xaxis=dict(title=t("chart.passage")),
     )
     return _localized(fig)
@@ -89,20 +97,21 @@ def calibration_chart(
                 hovertemplate="%{hovertext}<br>%{x:.3f}<extra></extra>",
             )
         )
+    lines = []
     if current is not None:
-        _threshold_line(fig, float(current), t("chart.current", value=decimal(float(current), 3)), "#e65100", "dash",
-                        vertical=True)
+        lines.append((float(current), t("chart.current", value=decimal(float(current), 3)), "#e65100", "dash"))
     if suggested is not None and suggested != current:
-        _threshold_line(fig, float(suggested), t("chart.suggested", value=decimal(float(suggested), 3)), PASSED, "dot",
-                        vertical=True)
+        lines.append((float(suggested), t("chart.suggested", value=decimal(float(suggested), 3)), PASSED, "dot"))
     if chosen is not None and chosen not in (current, suggested):
-        _threshold_line(fig, float(chosen), t("chart.slider", value=decimal(float(chosen), 3)), "#6a1b9a", "solid",
-                        vertical=True)
+        lines.append((float(chosen), t("chart.slider", value=decimal(float(chosen), 3)), "#6a1b9a", "solid"))
+    for level, (value, label, color, dash) in enumerate(lines):  # one row of labels a line: none overlaps
+        _threshold_line(fig, value, label, color, dash, vertical=True, level=level)
     fig.update_layout(
-        height=320, margin=dict(l=10, r=10, t=40, b=10),
+        height=340, margin=dict(l=10, r=10, t=30 + LABEL_STEP * len(lines), b=70),
         xaxis=dict(title=t("chart.best_score")),
         yaxis=dict(tickvals=[0, 1], ticktext=[t("chart.lane_in"), t("chart.lane_out")], range=[-0.6, 1.6]),
-        legend=dict(orientation="h", y=-0.25),
+        # Below the axis title, not over it.
+        legend=dict(orientation="h", yanchor="top", y=-0.3, x=0),
     )
     return _localized(fig)
 
@@ -128,6 +137,21 @@ def category_chart(table: pd.DataFrame) -> go.Figure:
 UNKNOWN_NAME = "#ff9800"
 
 
+def _gate_trace(fig: go.Figure, group: Sequence[Mapping[str, Any]], name: str, color: str, unknown: bool) -> None:
+    fig.add_trace(go.Scatter(
+        x=[float(r["cosine"]) for r in group],
+        y=[float(r["coverage"]) + _jitter(i) / 40 for i, r in enumerate(group)],
+        mode="markers", name=f"{name}: {len(group)}",
+        marker=dict(color=color, size=9, opacity=0.75, symbol="x" if unknown else "circle",
+                    line=dict(width=1, color="white")),
+        hovertext=[f"{r.get('id')}: {str(r.get('question', ''))[:80]}"
+                   + ("<br>" + t("chart.unknown_names", names=", ".join(r["unknown_names"]))
+                      if r.get("unknown_names") else "")
+                   for r in group],
+        hovertemplate="%{hovertext}<br>" + t("chart.gate_point") + "<extra></extra>",
+    ))
+
+
 def gate_chart(
     rows: Sequence[Mapping[str, Any]],
     min_cosine: float,
@@ -139,21 +163,12 @@ def gate_chart(
     question naming something no article mentions is marked with a cross (refused anyway)."""
     fig = go.Figure()
     points = [r for r in rows if r.get("cosine") is not None and r.get("coverage") is not None]
+    # One trace a colour and a mark, so that the legend explains each (a red dot, a blue cross).
     for name, in_base, color in ((t("chart.in_base"), True, IN_BASE), (t("chart.off_topic"), False, OFF_TOPIC)):
-        group = [r for r in points if bool(r.get("in_base")) == in_base]
-        fig.add_trace(go.Scatter(
-            x=[float(r["cosine"]) for r in group],
-            y=[float(r["coverage"]) + _jitter(i) / 40 for i, r in enumerate(group)],
-            mode="markers", name=f"{name}: {len(group)}",
-            marker=dict(color=color, size=9, opacity=0.75,
-                        symbol=["x" if r.get("unknown_names") else "circle" for r in group],
-                        line=dict(width=1, color="white")),
-            hovertext=[f"{r.get('id')}: {str(r.get('question', ''))[:80]}"
-                       + ("<br>" + t("chart.unknown_names", names=", ".join(r["unknown_names"]))
-                          if r.get("unknown_names") else "")
-                       for r in group],
-            hovertemplate="%{hovertext}<br>" + t("chart.gate_point") + "<extra></extra>",
-        ))
+        for unknown in (False, True):
+            group = [r for r in points if bool(r.get("in_base")) == in_base and bool(r.get("unknown_names")) == unknown]
+            if group:
+                _gate_trace(fig, group, t("chart.names_unknown", kind=name) if unknown else name, color, unknown)
     xs = [float(r["cosine"]) for r in points] + [min_cosine]
     low, high = min(xs) - 0.01, max(xs) + 0.01
     fig.add_shape(type="rect", x0=min_cosine, x1=high, y0=min_coverage, y1=1.05,
@@ -164,10 +179,10 @@ def gate_chart(
         fig.add_shape(type="rect", x0=float(suggested["min_cosine"]), x1=high,
                       y0=float(suggested["min_coverage"]), y1=1.05, line=dict(color=PASSED, dash="dot", width=2))
     fig.update_layout(
-        height=380, margin=dict(l=10, r=10, t=30, b=10),
+        height=420, margin=dict(l=10, r=RIGHT_LABELS, t=30, b=90),  # the share's label sits right of the plot
         xaxis=dict(title=t("eval.gate_cosine"), range=[low, high]),
         yaxis=dict(title=t("eval.gate_coverage"), range=[-0.05, 1.08]),
-        legend=dict(orientation="h", y=-0.2),
+        legend=dict(orientation="h", yanchor="top", y=-0.22, x=0),
     )
     return _localized(fig)
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any, Mapping, Sequence
 
-from rag.chunking.base import Chunk, Chunker
+from rag.chunking.base import TABLE_SPLIT, Chunk, Chunker
 from rag.chunking.stats import first_line, summarize
 from rag.documents import Document, Problem
 from ui.i18n import t, tn
@@ -60,12 +60,28 @@ def stats_rows(previews: Sequence[tuple[Chunker, list[Chunk]]]) -> list[dict[str
     return rows
 
 
+def _header_repeated(chunk: Chunk) -> bool:
+    """A piece of a cut table whose header rows travel with it (the strategies that repeat them
+    put them in the chunk's header, which is indexed with the body)."""
+    return TABLE_SPLIT in chunk.warnings and any(line.lstrip().startswith("|") for line in chunk.header.splitlines())
+
+
+def _short_warning(name: str, chunk: Chunk) -> str:
+    if name == TABLE_SPLIT and _header_repeated(chunk):
+        return t("wshort.table_split_repeated")
+    return t(f"wshort.{name}") if name in KNOWN_WARNINGS else name
+
+
 def warning_block(strategy: str, chunks: Sequence[Chunk]) -> str | None:
     """One block a strategy: a title with the count, one line a kind of warning (Markdown)."""
     counts = {name: n for name, n in summarize(chunks)["warnings"].items() if n}
     if not counts:
         return None
-    lines = [f"- {_warning_sentence(name, n)}" for name, n in counts.items()]
+    repeated = sum(1 for c in chunks if _header_repeated(c))
+    lines = [f"- {_warning_sentence(name, n - repeated if name == TABLE_SPLIT else n)}" for name, n in counts.items()
+             if not (name == TABLE_SPLIT and repeated == n)]
+    if repeated:  # the pieces are cut, but each repeats the header row: say so, not that they lack it
+        lines.append(f"- {tn('warn.table_split_repeated', repeated)}")
     return f"**{tn('ing.warnings_title', sum(counts.values()), strategy=strategy)}**\n\n" + "\n".join(lines)
 
 
@@ -73,7 +89,7 @@ def chunk_rows(chunks: Sequence[Chunk]) -> list[dict[str, Any]]:
     return [
         {"#": c.index, t("col.start"): c.start, t("col.end"): c.end, t("col.characters"): c.chars,
          t("col.section"): c.section or "",
-         t("col.warnings"): ", ".join(t(f"wshort.{w}") if w in KNOWN_WARNINGS else w for w in c.warnings),
+         t("col.warnings"): ", ".join(_short_warning(w, c) for w in c.warnings),
          t("col.begins"): first_line(c)}
         for c in chunks
     ]

@@ -41,6 +41,16 @@ TEXT: dict[str, str] = {
     "report.hit3": "hit@3 {pct} ({n} of {total} find it in the first 3 passages)",
     "report.hitk": "hit@{k} {pct} ({n} of {total} find it among the {k} passages retrieved)",
     "report.mrr": "MRR {value} (1.00 = always first, 0.50 = second on average)",
+    "report.categories": "by category of question:",
+    "report.category": "  {name} ({questions}): {parts}",
+    "report.category_in": "first {first} of {n_in}, among the {k} passages {found} of {n_in}, answered {answered} of {n_in}",
+    "report.category_out": "refused {refused} of {n_out}",
+    "report.category_none": "(no category)",
+    "cal.small_sample": (
+        "warning: this threshold comes from {n_in} in-base and {n_out} off-topic questions; calibrating "
+        "it takes at least {min_in} and {min_out}. It is saved, but one or two more questions may move "
+        "it: add questions to the set and run the evaluation again."
+    ),
     "report.no_in_base": "no in-base question: retrieval quality cannot be measured",
     "report.context_na": "answer in context n/a (no in-base question has an expected_answer)",
     "report.context": "answer in context {pct} ({n} of {total} expected answers appear word for word in the passages)",

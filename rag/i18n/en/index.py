@@ -124,8 +124,16 @@ TEXT: dict[str, str] = {
     ),
     "store.refused": "The Qdrant server at {location} refused the request ({status}): check RAG_QDRANT_API_KEY.",
     "store.status": "Qdrant at {location} answered {status}: {detail}",
+    "name.bad_suggest": (
+        "\"{name}\" cannot name a collection: unaccented letters, digits, '-' and '_' only, no spaces. "
+        "For example: {suggestion}"
+    ),
+    "name.bad": (
+        "\"{name}\" cannot name a collection: unaccented letters, digits, '-' and '_' only, no spaces, "
+        "64 at most."
+    ),
     "store.bad_name": (
-        "The collection name {name} cannot be used by the embedded store: use 1 to 64 letters, digits, "
+        "The collection name {name} cannot be used by the embedded store: use 1 to 64 unaccented letters, digits, "
         "'-' or '_', starting with a letter or a digit."
     ),
     "store.disk_full": (

@@ -41,6 +41,16 @@ TEXT: dict[str, str] = {
     "report.hit3": "hit@3 {pct} ({n} sur {total} le trouvent dans les 3 premiers passages)",
     "report.hitk": "hit@{k} {pct} ({n} sur {total} le trouvent parmi les {k} passages retenus)",
     "report.mrr": "MRR {value} (1,00 = toujours premier, 0,50 = deuxième en moyenne)",
+    "report.categories": "par catégorie de question :",
+    "report.category": "  {name} ({questions}) : {parts}",
+    "report.category_in": "premier {first} sur {n_in}, parmi les {k} passages {found} sur {n_in}, répondues {answered} sur {n_in}",
+    "report.category_out": "refusées {refused} sur {n_out}",
+    "report.category_none": "(sans catégorie)",
+    "cal.small_sample": (
+        "attention : ce seuil vient de {n_in} questions du corpus et {n_out} hors sujet ; il en faut au "
+        "moins {min_in} et {min_out} pour le calibrer. Il est enregistré, mais une ou deux questions de "
+        "plus peuvent le déplacer : ajoutez des questions au jeu et relancez l'évaluation."
+    ),
     "report.no_in_base": "aucune question du corpus : la qualité de la recherche ne peut pas être mesurée",
     "report.context_na": "réponse dans le contexte n.d. (aucune question du corpus n'a d'expected_answer)",
     "report.context": (

@@ -133,8 +133,16 @@ TEXT: dict[str, str] = {
     ),
     "store.refused": "Le serveur Qdrant {location} a refusé la requête ({status}) : vérifiez RAG_QDRANT_API_KEY.",
     "store.status": "Qdrant ({location}) a répondu {status} : {detail}",
+    "name.bad_suggest": (
+        "« {name} » ne peut pas nommer une collection : lettres sans accent, chiffres, « - » et « _ » "
+        "seulement, sans espace. Par exemple : {suggestion}"
+    ),
+    "name.bad": (
+        "« {name} » ne peut pas nommer une collection : lettres sans accent, chiffres, « - » et « _ » "
+        "seulement, sans espace, 64 au plus."
+    ),
     "store.bad_name": (
-        "Le stockage intégré n'accepte pas le nom de collection {name} : utilisez de 1 à 64 lettres, "
+        "Le stockage intégré n'accepte pas le nom de collection {name} : utilisez de 1 à 64 lettres sans accent, "
         "chiffres, '-' ou '_', en commençant par une lettre ou un chiffre."
     ),
     "store.disk_full": (

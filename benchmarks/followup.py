@@ -1,0 +1,144 @@
+"""Follow-up questions on the demo collection: what retrieval finds for a follow-up ("Et pour un
+compte de service ?") as asked, through the fallback without a chat model (the previous question's
+terms appended, rag.answer.followup.with_terms), and in its standalone form (what a good rewrite by
+the chat model gives), against the expected article: hit@1, hit@6, MRR, and the gate's verdict.
+
+Both sides: the demo set's own questions (standalone, in base and off topic), each asked after the
+question before it, go through the same detection: a standalone question taken for a follow-up
+would be searched with another question's terms.
+
+Pairs: benchmarks/data/followup_pairs.jsonl (written before any tuning, kept fixed).
+
+    .venv/bin/python benchmarks/followup.py      # ~1 min with cached vectors
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from _common import (  # noqa: E402
+    ROOT,
+    RESULTS,
+    CachedEmbedder,
+    embed_threads,
+    finish,
+    load_documents,
+    machine,
+    say,
+    settings_for,
+    temp_data_dir,
+    vector_cache,
+)
+
+from rag.answer.followup import Turn, is_follow_up, understand  # noqa: E402
+from rag.answer.gate import gate_for  # noqa: E402
+from rag.answer.retrieve import retrieve  # noqa: E402
+from rag.chunking import DEFAULT_STRATEGY  # noqa: E402
+from rag.demo import DEMO_DIR, QUESTIONS_PATH  # noqa: E402
+from rag.embeddings.embedded import EmbeddedEmbedder  # noqa: E402
+from rag.evaluate.metrics import hit_rank  # noqa: E402
+from rag.evaluate.questions import load_questions  # noqa: E402
+from rag.ingest.run import ingest  # noqa: E402
+from rag.store.store import Store  # noqa: E402
+
+PAIRS = ROOT / "benchmarks" / "data" / "followup_pairs.jsonl"
+TOP_K = 6
+COLLECTION = "bench_followup"
+
+
+def _figures(rows: list[dict[str, Any]], key: str) -> dict[str, Any]:
+    ranks = [r[key]["rank"] for r in rows]
+    n = len(ranks)
+    return {
+        "n": n,
+        "hit_at_1": round(sum(1 for r in ranks if r == 1) / n, 3),
+        "hit_at_6": round(sum(1 for r in ranks if r is not None and r <= TOP_K) / n, 3),
+        "mrr": round(sum(1 / r for r in ranks if r) / n, 3),
+        "gate_answers": round(sum(1 for r in rows if r[key]["answer"]) / n, 3),
+    }
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--out", type=Path, default=RESULTS / "followup.json")
+    args = parser.parse_args(argv)
+    started = time.monotonic()
+    pairs = [json.loads(line) for line in PAIRS.read_text(encoding="utf-8").splitlines() if line.strip()]
+    questions = load_questions(QUESTIONS_PATH)
+    threads = embed_threads()
+    model = CachedEmbedder(EmbeddedEmbedder(threads=threads), vector_cache())
+    docs = load_documents(DEMO_DIR)
+    with temp_data_dir("followup") as data_dir:
+        settings = settings_for(data_dir)
+        store = Store(settings)
+        try:
+            report = ingest(docs, store, model, COLLECTION, strategy=DEFAULT_STRATEGY, full=True)
+            assert report.ok, report.summary()
+            info = store.collection_info(COLLECTION)
+
+            def search(text: str, source: str | None, also: tuple[str, ...] = ()) -> dict[str, Any]:
+                passages = retrieve(text, store, model, COLLECTION, top_k=TOP_K, **settings.retrieve_options())
+                decision = gate_for(text, passages, settings, store, COLLECTION, info, model.model_id, None)
+                rank = hit_rank([p.url for p in passages], [source, *also]) if source else None
+                return {"searched": text, "rank": rank, "answer": bool(decision.answer)}
+
+            rows = []
+            for pair in pairs:
+                fallback = understand(pair["follow_up"], [Turn(pair["previous"])], llm=None)
+                rows.append({
+                    "id": pair["id"], "follow_up": pair["follow_up"], "detected": is_follow_up(pair["follow_up"]),
+                    "as_asked": search(pair["follow_up"], pair["expected_source"]),
+                    "fallback": search(fallback.standalone, pair["expected_source"]),
+                    "standalone": search(pair["standalone"], pair["expected_source"]),
+                })
+                say(f"{pair['id']}: as asked {rows[-1]['as_asked']['rank']}, fallback {rows[-1]['fallback']['rank']}, "
+                    f"standalone {rows[-1]['standalone']['rank']}")
+            # The other side: the demo's standalone questions, each after the one before it.
+            others = []
+            for before, question in zip(questions, questions[1:]):
+                understood = understand(question.question, [Turn(before.question)], llm=None)
+                others.append({
+                    "id": question.id, "in_base": question.in_base, "taken_for_follow_up": understood.rewritten,
+                    "as_asked": search(question.question, question.expected_source, tuple(question.also_in)),
+                    "understood": search(understood.standalone, question.expected_source, tuple(question.also_in)),
+                })
+        finally:
+            store.close()
+    in_base = [r for r in others if r["in_base"]]
+    off_topic = [r for r in others if not r["in_base"]]
+    summary = {
+        "follow_ups": {"detected": sum(r["detected"] for r in rows), "of": len(rows),
+                       "as_asked": _figures(rows, "as_asked"), "fallback": _figures(rows, "fallback"),
+                       "standalone": _figures(rows, "standalone")},
+        "standalone_questions": {
+            "taken_for_follow_ups": sum(r["taken_for_follow_up"] for r in others), "of": len(others),
+            "in_base_as_asked": _figures(in_base, "as_asked"), "in_base_understood": _figures(in_base, "understood"),
+            "off_topic_gate_refuses_as_asked": round(1 - _figures(off_topic, "as_asked")["gate_answers"], 3),
+            "off_topic_gate_refuses_understood": round(1 - _figures(off_topic, "understood")["gate_answers"], 3),
+        },
+    }
+    gap = summary["follow_ups"]["standalone"]["hit_at_6"] - summary["follow_ups"]["fallback"]["hit_at_6"]
+    summary["follow_ups"]["fallback_gap_hit_at_6"] = round(gap, 3)
+    say(json.dumps(summary, indent=1))
+    results = {
+        "machine": machine(),
+        "settings": {"top_k": TOP_K, "strategy": DEFAULT_STRATEGY, "embedding_model": model.model_id,
+                     "embed_threads": threads, "pairs": "benchmarks/data/followup_pairs.jsonl",
+                     "questions": "rag/demo/questions.jsonl", "retrieve": settings.retrieve_options()},
+        "summary": summary,
+        "pairs": rows,
+        "standalone_questions": others,
+    }
+    finish(results, args.out, started)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,216 @@
+"""The Ask page as a chat, driven with AppTest over the demo index and the LM Studio emulator:
+follow-up questions, the gestures under each turn, and conversations kept in the journal and
+restored from the page's address."""
+
+from __future__ import annotations
+
+import re
+import shutil
+
+import pytest
+from streamlit.testing.v1 import AppTest
+
+from rag.answer import followup
+from rag.journal.store import Journal
+from tests.ui.test_app_ask import APP, IN_BASE, TIMEOUT, ask, start, texts
+
+SECOND = "Comment purger les tickets Kerberos avec klist ?"
+FOLLOW_UP = "Et pour un compte de service ?"
+REWRITTEN = "Comment purger les tickets Kerberos d'un compte de service avec klist ?"
+
+
+@pytest.fixture
+def chat_env(app_env):
+    """The demo index, with a journal of its own for each test (the index is shared, read-only)."""
+    shutil.rmtree(app_env.data_dir / "journal", ignore_errors=True)
+    yield app_env
+    shutil.rmtree(app_env.data_dir / "journal", ignore_errors=True)
+
+
+def journal(env) -> Journal:
+    return Journal.open(env.data_dir, secrets=[])
+
+
+def routed(answer: str, rewrite: str = REWRITTEN):
+    """The emulator's reply: the rewrite to a rewrite request, else the answer."""
+    return lambda messages: rewrite if followup.is_rewrite_request(messages) else answer
+
+
+def answers(at: AppTest) -> list:
+    return [m for m in at.chat_message if m.name == "assistant"]
+
+
+def test_a_follow_up_is_rewritten_shown_and_searched_standalone(chat_env, lmstudio):
+    lmstudio.answer = routed("Purgez avec klist purge [1].")
+    at = ask(ask(start(), SECOND), FOLLOW_UP)
+
+    assert lmstudio.chat_calls == 3  # answer, rewrite, answer: the first question needed no rewrite
+    second = answers(at)[1]
+    assert f"understood as: {REWRITTEN}" in texts(second.caption)
+    # The model answering gets the standalone question; the rewrite got the conversation.
+    assert lmstudio.last_messages()[1]["content"].rstrip().endswith(f"Question : {REWRITTEN}")
+    rewrite = [r["body"]["messages"] for r in lmstudio.requests
+               if r["path"].endswith("/chat/completions") and followup.is_rewrite_request(r["body"]["messages"])]
+    assert len(rewrite) == 1 and SECOND in rewrite[0][1]["content"] and "klist purge [1]" in rewrite[0][1]["content"]
+    # The journal keeps both forms.
+    entries = journal(chat_env).entries()
+    assert [(e.question, e.standalone_question) for e in entries][0] == (FOLLOW_UP, REWRITTEN)
+
+
+def test_without_the_model_a_follow_up_is_searched_with_the_previous_terms_and_passages_stay(chat_env, lmstudio):
+    lmstudio.down()
+    at = ask(ask(start(), SECOND), FOLLOW_UP)
+
+    first, second = answers(at)
+    assert "searched with the previous question's terms: purger, tickets, Kerberos, klist" in texts(second.caption)
+    # The first turn, now an earlier one, still shows the passages that were its answer.
+    assert first.expander and first.expander[-1].label.startswith("6 passages found")
+    assert "klist" in texts(first.expander[-1].markdown)
+
+
+def test_copy_gives_the_answer_and_its_sources_as_text(chat_env, lmstudio):
+    lmstudio.answer = "Aucun type de chiffrement commun [1]. <img src=x onerror=alert(1)>"
+    at = ask(start(), IN_BASE)
+
+    codes = answers(at)[0].code
+    assert len(codes) == 1
+    copied = codes[0].value
+    assert copied.startswith("Aucun type de chiffrement commun [1]. <img src=x onerror=alert(1)>")
+    assert "Sources" in copied and "[1]" in copied.split("Sources", 1)[1] and "kerberos-erreurs.md" in copied
+    assert codes[0].language == "markdown"  # shown as code: nothing of it is rendered
+
+
+def test_thumbs_are_recorded_with_the_question_passages_and_answer(chat_env, lmstudio):
+    lmstudio.answer = "Aucun type de chiffrement commun [1]."
+    at = ask(start(), IN_BASE)
+
+    at.feedback[0].set_value(0).run()  # thumbs down
+    assert not at.exception
+    (entry,) = journal(chat_env).entries()
+    assert entry.question == IN_BASE and entry.answer == "Aucun type de chiffrement commun [1]."
+    assert len(entry.passages) == 6 and entry.passages[0]["text"] and entry.citations == [1]
+    assert [(f.rating, f.reader) for f in entry.feedback] == [(-1, "")]
+    assert "recorded" in texts(at.toast)
+    at.feedback[0].set_value(1).run()  # a new vote replaces the first
+    assert [f.rating for f in journal(chat_env).entry(entry.id).feedback] == [1]
+
+
+def test_regenerate_asks_the_last_question_again_in_its_place(chat_env, lmstudio):
+    lmstudio.answer = "Première réponse [1]."
+    at = ask(start(), IN_BASE)
+    lmstudio.answer = "Seconde réponse [1]."
+    at.button(key="regenerate_0").click().run()
+    assert not at.exception
+
+    assert lmstudio.chat_calls == 2
+    assert len(answers(at)) == 1 and "Seconde réponse" in answers(at)[0].markdown[0].value
+    assert "Première réponse" not in texts(at.markdown)
+
+
+def test_edit_and_resend_replaces_the_question_and_what_followed(chat_env, lmstudio):
+    lmstudio.answer = "Réponse [1]."
+    at = ask(ask(start(), IN_BASE), SECOND)
+    at.text_area(key="edit_0").input("Que signifie KRB_AP_ERR_MODIFIED ?")
+    at.button(key="resend_0").click().run()
+    assert not at.exception
+
+    users = [m for m in at.chat_message if m.name == "user"]
+    assert [u.markdown[0].value for u in users] == ["Que signifie KRB_AP_ERR_MODIFIED ?"]
+    # A reload shows what the screen shows: the replaced turns are not replayed.
+    conversation = at.session_state["conversation_id"]
+    restored = AppTest.from_file(APP, default_timeout=TIMEOUT)
+    restored.query_params["conversation"] = conversation
+    restored.run()
+    assert [m.markdown[0].value for m in restored.chat_message if m.name == "user"] == [
+        "Que signifie KRB_AP_ERR_MODIFIED ?"]
+
+
+def test_a_stopped_stream_keeps_its_text_as_the_turn(chat_env, lmstudio):
+    """A click during a stream ends the running script (Streamlit's rerun): the next run turns the
+    text streamed so far into the turn. The browser test clicks Stop itself."""
+    lmstudio.answer = "Réponse complète [1]."
+    at = ask(start(), IN_BASE)
+    state = at.session_state
+    (item,) = state["history"]
+    # What the page keeps while it streams, as a stop would leave it: the turn not yet kept.
+    from ui.chat_actions import STREAMING
+    from rag.answer.pipeline import prepare
+    from rag.servers.chat import LLMClient
+
+    result = item["result"]
+    with LLMClient(lmstudio.url) as llm:
+        prepared = prepare(IN_BASE, result.passages, llm, result.threshold)
+    state["history"] = []
+    state[STREAMING] = {"question": IN_BASE, "turn": 5, "index": 0, "prepared": prepared,
+                        "text": "Le KDC ne trouve aucun", "understood": None, "collection": "blog",
+                        "conversation": state["conversation_id"]}
+    at.run()
+    assert not at.exception
+    (shown,) = answers(at)
+    assert "Le KDC ne trouve aucun" in shown.markdown[0].value
+    assert "Answer stopped before the end." in texts(shown.caption)
+    assert STREAMING not in at.session_state
+
+
+def test_hovering_a_citation_previews_its_passage_and_web_sources_link_to_the_article(chat_env, lmstudio):
+    lmstudio.answer = "Aucun type de chiffrement commun [1]."
+    at = ask(start(), IN_BASE)
+
+    answer = answers(at)[0].markdown[0].value
+    title = re.search(r'\(#cite-blog-t0-1 "([^"]*)"\)', answer).group(1)
+    passage = at.session_state["history"][0]["result"].sources[0]
+    start_of_text = " ".join(passage.text.replace("#", " ").replace("`", " ").replace("*", " ").split()[:6])
+    assert title.startswith(f"[1] {passage.title}") and start_of_text in title
+    assert len(title) < 400 and "\n" not in title
+    # The source of a web article links to it; the demo's files have no web address.
+    source = answers(at)[0].subheader[0].value
+    assert "open_in_new" not in source
+    from types import SimpleNamespace
+    from ui.present.answer import source_heading
+
+    web = source_heading(SimpleNamespace(n=1, title="Kerberos", section="", url="https://blog.example/kerberos"))
+    assert "[:material/open_in_new: article](https://blog.example/kerberos" in web
+    assert "open_in_new" not in source_heading(SimpleNamespace(n=1, title="x", section="", url="javascript:alert(1)"))
+
+
+def test_two_questions_come_back_after_a_reload_with_their_passages_and_links(chat_env, lmstudio):
+    lmstudio.answer = "Réponse appuyée sur le premier extrait [1]."
+    at = ask(ask(start(), IN_BASE), SECOND)
+    conversation = at.query_params["conversation"]
+    assert conversation == at.session_state["conversation_id"] and at.query_params["collection"] == "blog"
+
+    restored = AppTest.from_file(APP, default_timeout=TIMEOUT)
+    restored.query_params.update({"conversation": conversation, "collection": "blog"})
+    restored.run()
+    assert not restored.exception
+    users = [m.markdown[0].value for m in restored.chat_message if m.name == "user"]
+    assert users == [IN_BASE, SECOND]
+    first, last = answers(restored)
+    # Each turn keeps its citations: [1] links to that turn's own source, followed by its passage.
+    anchors = [h.anchor for h in first.subheader] + [h.anchor for h in last.subheader]
+    assert len(anchors) == len(set(anchors)) == 2
+    assert f"(#{first.subheader[0].anchor}" in first.markdown[0].value
+    assert "klist" in texts(last.markdown)
+    assert last.expander[0].label.startswith("6 passages found")
+    # The conversation is listed in the sidebar, the current one marked.
+    assert any(IN_BASE[:20] in b.label for b in restored.sidebar.button)
+    assert lmstudio.chat_calls == 2  # nothing was asked again
+
+
+def test_a_conversation_is_its_readers_only_and_an_editor_can_delete_it(chat_env, lmstudio):
+    book = journal(chat_env)
+    theirs = book.start_conversation(reader="someone@example.com", collection="blog", title="Leur conversation")
+    at = AppTest.from_file(APP, default_timeout=TIMEOUT)
+    at.query_params["conversation"] = theirs.id
+    at.run()
+    assert not at.exception
+    assert not [m for m in at.chat_message]  # not restored: a new conversation starts
+    assert "not yours" in texts(at.toast)
+    assert "conversation" not in at.query_params
+    assert not any("Leur conversation" in b.label for b in at.sidebar.button)
+
+    ask(at, IN_BASE)
+    mine = at.session_state["conversation_id"]
+    at.button(key=f"delete_{mine}").click().run()  # the open dashboard's user is an editor
+    assert book.conversation(mine) is None and book.conversation(theirs.id) is not None
+    assert not at.chat_message

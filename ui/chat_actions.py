@@ -1,0 +1,107 @@
+"""The gestures of a chat under each turn of the Ask page: copy, thumbs up/down, regenerate, edit
+and resend, stop a streaming answer.
+
+A regenerated or edited question is asked again through the page's usual path (`ask_view.CHOSEN`,
+as an example question is): the turns from it on leave the conversation first. Stop is any new run
+during a stream (Streamlit ends the running script at its next element): the stream's text so far
+is kept in the session (`STREAMING`) and made the turn's answer at the start of the next run.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Callable
+
+import streamlit as st
+
+from rag.answer.citations import source_line
+from ui import conversations
+from ui.i18n import t
+
+STREAMING = "answer_streaming"  # the stream in progress: what a stop keeps
+
+
+def answer_text(result: Any) -> str:
+    """What "copy" gives: the answer as written, then its sources as lines."""
+    text = (getattr(result, "raw_answer", None) or getattr(result, "answer", None) or "").strip()
+    lines = [source_line(p) for p in getattr(result, "sources", None) or []]
+    if lines:
+        text += f"\n\n{t('ask.sources')}\n" + "\n".join(lines)
+    return text
+
+
+def has_answer(result: Any) -> bool:
+    return bool(getattr(result, "answer", None)) and not getattr(result, "refused", False) \
+        and not getattr(result, "llm_error", None)
+
+
+def _rating_value(rating: int | None) -> int | None:
+    return None if rating is None else (1 if rating > 0 else 0)  # st.feedback: 1 = up, 0 = down
+
+
+def copy_button(result: Any, turn: int) -> None:
+    # Streamlit's code box has a copy button and shows the text as text: nothing of it is rendered.
+    with st.popover(t("ask.copy"), icon=":material/content_copy:", help=t("ask.copy_help"), type="tertiary"):
+        st.code(answer_text(result), language="markdown", wrap_lines=True)
+
+
+def thumbs(item: dict[str, Any], settings: Any) -> None:
+    key = f"feedback_{item['turn']}"
+
+    def voted() -> None:
+        value = st.session_state.get(key)
+        rating = None if value is None else (1 if value == 1 else -1)
+        item["rating"] = rating
+        conversations.vote(settings, item.get("entry_id"), rating)
+
+    st.feedback("thumbs", key=key, default=_rating_value(item.get("rating")), on_change=voted,
+                disabled=not item.get("entry_id"))
+
+
+def ask_again(history_key: str, chosen_key: str) -> Callable[[int, str], None]:
+    """A callback: drop the turns from `index` on, then ask `question` as the next one."""
+    def again(index: int, question: str) -> None:
+        question = (question or "").strip()
+        if not question:
+            return
+        st.session_state[history_key] = list(st.session_state.get(history_key, []))[:index]
+        st.session_state[chosen_key] = question
+    return again
+
+
+def regenerate_button(item: dict[str, Any], index: int, again: Callable[[int, str], None]) -> None:
+    st.button(t("ask.regenerate"), key=f"regenerate_{item['turn']}", icon=":material/refresh:", type="tertiary",
+              on_click=again, args=(index, item["question"]))
+
+
+def edit_button(item: dict[str, Any], index: int, again: Callable[[int, str], None]) -> None:
+    key = f"edit_{item['turn']}"
+
+    def resend() -> None:
+        again(index, st.session_state.get(key) or "")
+
+    with st.popover(t("ask.edit"), icon=":material/edit:", type="tertiary"):
+        st.text_area(t("ask.edit_label"), value=item["question"], key=key)
+        st.caption(t("ask.edit_note"))
+        st.button(t("ask.resend"), key=f"resend_{item['turn']}", icon=":material/send:", type="primary",
+                  on_click=resend)
+
+
+def turn_actions(item: dict[str, Any], index: int, last: bool, settings: Any,
+                 again: Callable[[int, str], None]) -> None:
+    """The row under an answer: copy, thumbs, and on the last turn regenerate."""
+    result = item["result"]
+    with st.container(horizontal=True, vertical_alignment="center", gap="small"):
+        if has_answer(result):
+            copy_button(result, item["turn"])
+        thumbs(item, settings)
+        if last:
+            regenerate_button(item, index, again)
+    if item.get("stopped"):
+        st.caption(f":material/stop_circle: {t('ask.stopped')}")
+
+
+def stop_button(turn: int) -> Any:
+    """Shown while an answer streams; a click starts a new run, which ends the stream."""
+    slot = st.empty()
+    slot.button(t("ask.stop"), key=f"stop_{turn}", icon=":material/stop_circle:")
+    return slot
