@@ -112,9 +112,11 @@ def indexed(tmp_path, fake_embeddings_env, lmstudio, monkeypatch, capsys):
                                  encoding="utf-8")
     (root / "lien.md").write_text("---\nurl: \"javascript:alert(1)\"\nsource: wordpress\n---\n# Lien piégé\n\nTexte ordinaire.\n",
                                   encoding="utf-8")
-    # A file may only stand for a web page: the javascript: address is refused and named, the rest indexed.
+    # A url that is not http(s) is never stored: the file is refused by name (display-side, such a
+    # url stays text: test_a_sources_list_links_only_http_urls above).
     assert main(["ingest", str(root)]) == 1
-    assert "lien.md" in capsys.readouterr().out
+    out = capsys.readouterr().out
+    assert "lien.md" in out and "not an http(s) address" in out
     return server
 
 

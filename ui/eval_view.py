@@ -10,7 +10,7 @@ import streamlit as st
 from rag import access
 from ui.present import evaluation
 from ui.present.charts import calibration_chart, category_chart, gate_chart
-from rag.answer.gate import save_calibration
+from rag.answer.gate import LEXICAL_SLACK, save_calibration
 from rag.errors import QuestionSetError, RagError
 from rag.evaluate.calibration import gate_shares, small_sample_warning
 from rag.evaluate.report import incomplete_notes
@@ -144,7 +144,8 @@ def calibration(name: str, results: Mapping[str, Any], store: Any) -> float:
     words = evaluation.gate_words(summary)  # None: the cosine alone decides
     if words is not None:
         suggested = (words["suggested"] or {}).get("min_cosine")
-    scores = [s for pair in evaluation.top1_scores(rows) for s in pair]
+    points = evaluation.chart_rows(rows, words)  # where the gate compares each question with the line
+    scores = [s for pair in (*evaluation.top1_scores(rows), *evaluation.top1_scores(points)) for s in pair]
     low = round(max(0.0, min(scores + [current or 1.0]) - 0.05), 2)
     high = round(min(1.0, max(scores + [current or 0.0]) + 0.03), 2)
     key = f"slider_{name}"
@@ -158,7 +159,9 @@ def calibration(name: str, results: Mapping[str, Any], store: Any) -> float:
     cols[0].metric(t("eval.at_slider_in"), t("eval.of", n=at["in_base_accepted_count"], total=at["in_base_count"]))
     cols[1].metric(t("eval.at_slider_out"), t("eval.of", n=at["out_of_base_refused_count"],
                                                   total=at["out_of_base_count"]))
-    st.plotly_chart(calibration_chart(rows, current, suggested, chosen), key=f"calibration_{name}")
+    st.plotly_chart(calibration_chart(points, current, suggested, chosen), key=f"calibration_{name}")
+    if words is not None:
+        st.caption(t("eval.chart_compared", slack=decimal(LEXICAL_SLACK, 2)))
     with st.expander(t("details")):
         explained = words if words is not None else cal
         st.caption(explained.get("overlap_sentence") or "")
@@ -292,6 +295,22 @@ def questions_table(name: str, summary: Mapping[str, Any], rows: Sequence[Mappin
     st.dataframe(evaluation.questions_frame(shown, threshold, words), hide_index=True, key=f"questions_{name}")
 
 
+def false_refusals_table(name: str, rows: Sequence[Mapping[str, Any]]) -> None:
+    """First what the gate got wrong: in-base questions it refused, with the word that decided."""
+    from rag.evaluate.false_refusals import false_refusals
+
+    found = false_refusals(rows)
+    st.markdown(f"#### {t('eval.false_refusals')}")
+    if not found:
+        st.caption(t("eval.false_refusals_none"))
+        return
+    st.caption(t("eval.false_refusals_help", n=len(found)))
+    st.dataframe([{t("eval.fr_question"): f["question"], t("eval.fr_words"): ", ".join(f["words"]),
+                   t("eval.fr_reason"): t(f"eval.fr_reason.{f['reason']}"),
+                   t("eval.fr_score"): decimal(f["cosine"], 3) if f["cosine"] is not None else ""}
+                  for f in found], hide_index=True, key=f"false_refusals_{name}")
+
+
 def _filter_words(which: str) -> str:
     return f"filter.{which}"
 
@@ -315,6 +334,7 @@ def show_run(name: str, results: Mapping[str, Any], folder: str, store: Any) -> 
     for note in incomplete_notes(s):
         st.warning(note)
     metrics(s, results["questions"])
+    false_refusals_table(name, results["questions"])
     st.markdown(f"#### {t('eval.gate')}")
     gate(name, results, store)
     st.markdown(f"#### {t('eval.calibration')}")

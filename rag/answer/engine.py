@@ -203,7 +203,7 @@ class AnswerEngine:
     def gate(self, question: str, passages: Sequence[Any]) -> Decision:
         """The answerability gate's decision, with its signals (rag.answer.gate)."""
         return gate(question, passages, self.params, self.store, self.collection, self.groups, self.info,
-                    detect_language(question))
+                    detect_language(question), self.embedder)
 
     @property
     def llm(self) -> Any:

@@ -301,8 +301,9 @@ def _low_cosine(text: Mapping[str, str], decision: Decision, language: str) -> s
 
 
 def explain(decision: Decision, language: str) -> str | None:
-    """Why the gate refused, in the question's language; None when it answers."""
-    if decision.answer:
+    """Why the gate refused (or doubts, verdict unsure), in the question's language; None when it
+    answers."""
+    if decision.answer and not decision.unsure:
         return None
     text = _WHY.get(language, _WHY["fr"])
     s = decision.signals

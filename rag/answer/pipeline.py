@@ -170,6 +170,7 @@ class Prepared:
     warnings: list[str] = field(default_factory=list)
     log_dir: Path | None = None
     gate: dict[str, Any] | None = None
+    unsure_note: str | None = None  # the gate was unsure: said with the passages when no model answers
 
     def chat_params(self) -> dict[str, Any]:
         return {"model": self.model, "max_tokens": self.max_tokens, "temperature": TEMPERATURE}
@@ -184,7 +185,18 @@ class Prepared:
             accepted=[p.n for p in self.accepted], context_length=self.context_length, gate=self.gate,
         )
         fields.update(values)
+        if fields.get("outcome") == PASSAGES_ONLY and self.unsure_note:
+            fields["notes"] = [*fields["notes"], self.unsure_note]
         return AskResult(**fields)
+
+
+def unsure_note(question: str, decision: Any, language: str) -> str:
+    """The plain note shown with the passages of a question the gate is unsure of, when no chat
+    model writes an answer: they may not answer it, and why."""
+    from rag.i18n import language as in_language
+
+    with in_language(language):
+        return t("ask.unsure_note", question=question.strip(), why=gate_explain(decision, language) or "")
 
 
 def refusal_line(result: AskResult) -> str:
@@ -207,7 +219,7 @@ def decide(
     The gate's verdict is read here and only here: a refusal stops the question (REFUSED_GATE);
     anything else goes on to the model (an "unsure" verdict, with the prompt's refusal rule)."""
     language = language or prompts.detect_language(question)
-    passages = list(passages)
+    retrieved, passages = passages, list(passages)  # `retrieved` may carry notes (Passages)
     best = max((p.score for p in passages), default=None)
     accepted = [p for p in passages if p.score >= threshold]
     prepared = Prepared(question=question, language=language, passages=passages, threshold=threshold,
@@ -216,6 +228,12 @@ def decide(
         prepared.gate = decision.to_dict()
         if decision.note:
             prepared.warnings.append(decision.note)
+        if getattr(decision, "unsure", False):
+            prepared.unsure_note = unsure_note(question, decision, language)
+        if decision.answer and not accepted and passages:
+            # Let through on the question's core (its context words set aside) or an exact match:
+            # the passages the gate judged are the ones the model reads.
+            accepted = prepared.accepted = [p for p in passages if p.score >= best - 0.02]
     if decision is not None and not decision.answer and decision.reason in ("unknown_names", "low_coverage"):
         refusal = prompts.refusal_sentence(language)
         prepared.result = prepared.base_result(answer=refusal, raw_answer=refusal, refused=True,
@@ -231,7 +249,17 @@ def decide(
         refusal = prompts.refusal_sentence(language)
         prepared.result = prepared.base_result(answer=refusal, raw_answer=refusal, refused=True,
                                                refusal_reason=reason, outcome=REFUSED_GATE)
+    _keep_retrieval_notes(prepared, retrieved)
     return prepared
+
+
+def _keep_retrieval_notes(prepared: Prepared, passages: Sequence[Any]) -> None:
+    """What retrieval had to say (rag.answer.retrieve.Passages.notes: a reranker that failed)
+    goes with the answer's warnings, a refusal's included."""
+    notes = list(getattr(passages, "notes", None) or [])
+    prepared.warnings.extend(notes)
+    if prepared.result is not None:
+        prepared.result.warnings.extend(notes)
 
 
 def prepare(

@@ -63,9 +63,14 @@ def load_system_prompt(language: str, prompt_file: str | os.PathLike[str] | None
     return template.replace("{refusal}", refusal_sentence(language)).strip()
 
 
+# The fence's tag in either language, however spaced: "</extrait>", "< /extrait>", "</ extract>".
+# One class of blanks and slashes after "<", read once (no two runs overlap): linear.
+_FENCE_TAG = re.compile(r"<([\s/]*)(extrait|extract)\b", re.IGNORECASE)
+
+
 def _defuse(text: str, tag: str) -> str:
-    # An article that contains the fence tag itself must not be able to close its extract early.
-    return re.sub(rf"<(/?)\s*{tag}\b", lambda m: f"‹{m.group(1)}{tag}", text, flags=re.IGNORECASE)
+    # An article that contains a fence tag itself must not be able to close its extract early.
+    return _FENCE_TAG.sub(lambda m: f"‹{'/' if '/' in m.group(1) else ''}{m.group(2)}", text)
 
 
 def format_extract(passage: Any, language: str) -> str:

@@ -30,6 +30,19 @@ def section_label(path: list[str], *titles: str) -> str:
     return path[-1]
 
 
+TRAIL_SEPARATOR = " · "
+
+
+def section_trail(structure: Structure, section: str, first: int, end: int, title: str) -> str:
+    """`section`, then each section whose heading starts inside the body [first, end)."""
+    names = [section]
+    for offset in structure.heading_starts(first, end, (1, 2, 3, 4, 5, 6)):
+        name = section_label(structure.heading_path_at(offset), title, structure.title)
+        if name != names[-1]:
+            names.append(name)
+    return TRAIL_SEPARATOR.join(names)
+
+
 def context_header(title: str, section: str) -> str:
     lines = []
     if title:
@@ -48,7 +61,11 @@ def finish(
     header_for: HeaderFor | None = None,
     section_for: SectionFor | None = None,
     repeat_table_header: bool = False,
+    name_every_section: bool = False,
 ) -> list[Chunk]:
+    """`name_every_section`: a chunk that holds several sections (short ones merged) names them
+    all, in order ("Introduction · Purger le cache"), in its section and so in its header: a
+    citation then names every section the passage quotes, not the first one only."""
     text = structure.text
     # Bound once: this loop runs per chunk, and these lookups are all it does besides slicing.
     first_content, path_at = structure.first_content, structure.heading_path_at
@@ -61,6 +78,8 @@ def finish(
             continue  # whitespace only: nothing to embed
         path = path_at(first)
         section = section_for(start, path) if section_for else section_label(path, title, structure.title)
+        if name_every_section:
+            section = section_trail(structure, section, first, end, title)
         header = header_for(start, section) if header_for else ""
         warnings: list[str] = []
         block = block_around(start)

@@ -13,8 +13,9 @@ class MarkdownChunker(SizedChunker):
     """Separators: headings level 1, 2, ... 6 (at line start, outside code), then blank line,
     newline, sentence end, space, character. Several short sections share a chunk while they fit
     in chunk_size (default 1000); overlap (default 200) repeats whole pieces. No cut inside a
-    code block or table that fits. Header: `Article: {title}` / `Section: {section at the start}`
-    ("Introduction" before the first section heading), the section its citations name.
+    code block or table that fits. Header: `Article: {title}` / `Section: {sections}`: the section
+    at the start ("Introduction" before the first section heading), then each one whose heading
+    starts in the chunk, joined by " · ": the sections its citations name.
     """
 
     name = "markdown"
@@ -31,4 +32,5 @@ class MarkdownChunker(SizedChunker):
             title=title,
             header_for=lambda _start, section: context_header(title, section),
             repeat_table_header=True,
+            name_every_section=True,
         )

@@ -85,14 +85,14 @@ def document_file_text(document: Document, post_id: object = None, rest_base: st
 
 
 def _prune(out_dir: Path, written: list[str], failed_ids: list[object], types: tuple[str, ...],
-           hosts: set[str]) -> int:
+           hosts: set[str], public_only: bool = False) -> int:
     """Delete the files of posts the site no longer lists; the number deleted."""
     if not hosts:
         # A site that answers an empty list by mistake must not empty the folder.
         print(t("fetch.no_post_listed"), file=sys.stderr, flush=True)
         return 0
     removed = 0
-    for path in stale_files(out_dir, written, failed_ids, types, hosts):
+    for path in stale_files(out_dir, written, failed_ids, types, hosts, public_only):
         try:
             path.unlink()
         except OSError as exc:
@@ -161,7 +161,7 @@ def run(args: argparse.Namespace) -> int:
         written_names.append(target.name)
         written += 1
         print(t("fetch.wrote", name=target.name, title=item.title), flush=True)
-    removed = _prune(out_dir, written_names, failed_ids, types, hosts) if args.prune else 0
+    removed = _prune(out_dir, written_names, failed_ids, types, hosts, not source.authenticated) if args.prune else 0
     summary = tn("fetch.written", written, path=out_dir)
     if args.prune:
         summary += tn("fetch.n_removed", removed)

@@ -10,6 +10,7 @@ from typing import Any
 import httpx
 import numpy as np
 
+from rag.bounded_http import EMBEDDINGS_ANSWER_BYTES, bounded
 from rag.i18n import t
 from rag.i18n.numbers import decimal
 from rag.config import normalize_base_url
@@ -139,7 +140,8 @@ class OpenAIEmbedder(Embedder):
         where = _span(labels, offset, len(batch))
         headers = bearer(self.api_key)
         try:
-            response = self._client.post(f"{self.base_url}/embeddings", json=payload, headers=headers)
+            response = bounded(self._client, "POST", f"{self.base_url}/embeddings", EMBEDDINGS_ANSWER_BYTES, EmbeddingError,
+                               json=payload, headers=headers)
         except (httpx.ConnectError, httpx.ConnectTimeout) as exc:
             raise EmbeddingError(server_down_message(self.base_url)) from exc
         except httpx.TimeoutException as exc:

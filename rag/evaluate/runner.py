@@ -93,6 +93,15 @@ def question_row(
             "unknown_names": list(sig.unknown_names),
             "known_names": list(sig.known_names),
             "missing_terms": list(sig.missing),
+            # The gate's view of the question's core (rag.answer.gate): what was set aside as the
+            # reader's situation, the unknown names that are the subject, the shares without them.
+            "verdict": decision.verdict,
+            "context_words": list(sig.context_words),
+            "unknown_subject": list(sig.unknown_subject),
+            "core_coverage": None if sig.core_coverage is None else round(sig.core_coverage, 4),
+            "core_passage_coverage": (None if sig.core_passage_coverage is None
+                                      else round(sig.core_passage_coverage, 4)),
+            "cosine_core": None if sig.cosine_core is None else round(sig.cosine_core, 4),
         })
     # How the question ended (rag.answer.pipeline.OUTCOMES): retrieval only, the gate's refusal or the passages.
     row["outcome"] = "refused_gate" if row["refused"] else "passages_only"

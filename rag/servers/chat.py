@@ -16,6 +16,7 @@ from urllib.parse import urlsplit
 
 import httpx
 
+from rag.bounded_http import SMALL_ANSWER_BYTES, bounded
 from rag.config import normalize_base_url, server_root
 from rag.errors import LLMError
 from rag.i18n import t
@@ -185,15 +186,16 @@ class LLMClient:
             message += " " + t("llm.in_container")
         return ServerUnreachable(message)
 
-    def _timeout_error(self, what: str) -> LLMError:
+    def _timeout_error(self, what: str, seconds: float | None = None) -> LLMError:
+        waited = self.timeout.read if seconds is None else seconds
         return LLMTimeout(
-            t("llm.timeout", url=self.shown_url, time=duration(self.timeout.read, 1, trim=True), what=t(f"llm.to_{what}"))
+            t("llm.timeout", url=self.shown_url, time=duration(waited, 1, trim=True), what=t(f"llm.to_{what}"))
         )
 
-    def _transport_error(self, exc: httpx.TransportError, what: str) -> LLMError:
+    def _transport_error(self, exc: httpx.TransportError, what: str, seconds: float | None = None) -> LLMError:
         """A timeout while the server works on `what`, else (a connect timeout too) unreachable."""
         if isinstance(exc, httpx.TimeoutException) and not isinstance(exc, httpx.ConnectTimeout):
-            return self._timeout_error(what)
+            return self._timeout_error(what, seconds)
         return self._unreachable(exc)
 
     # -- models -----------------------------------------------------------------------------
@@ -330,9 +332,10 @@ class LLMClient:
         payload = self._payload(messages, False, dict(params))
         request_timeout = self.timeout if timeout is None else httpx.Timeout(timeout, connect=self.timeout.connect)
         try:
-            response = self._http.post(f"{self.base_url}/chat/completions", json=payload, timeout=request_timeout)
+            response = bounded(self._http, "POST", f"{self.base_url}/chat/completions", SMALL_ANSWER_BYTES, LLMError,
+                               json=payload, timeout=request_timeout)
         except httpx.TransportError as exc:
-            raise self._transport_error(exc, "answer") from exc
+            raise self._transport_error(exc, "answer", timeout) from exc
         if response.status_code != 200:
             raise self._http_error(response, payload["model"])
         body = json_body(response)

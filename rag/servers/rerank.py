@@ -11,6 +11,8 @@ from typing import Any, Sequence
 
 import httpx
 
+from rag.bounded_http import SMALL_ANSWER_BYTES, bounded
+
 from rag.i18n import t
 from rag.config import normalize_base_url
 from rag.errors import RagError
@@ -48,7 +50,7 @@ class Reranker:
             return []
         body = {"model": self.model, "query": query, "documents": list(documents), "top_n": top_n}
         try:
-            response = self._http.post(self.url, json=body)
+            response = bounded(self._http, "POST", self.url, SMALL_ANSWER_BYTES, RerankError, json=body)
         except httpx.TransportError as exc:
             raise RerankError(t("rerank.unreachable", url=self.shown_url, error=type(exc).__name__)) from exc
         if response.status_code != 200:

@@ -19,6 +19,12 @@ _HEAD_BYTES = 64 * 1024  # front matter sits at the top; a fetched file's is a f
 
 def fetched_identity(path: Path) -> tuple[str, str, str] | None:
     """(wordpress id, content type, url host) of a file `rag fetch` wrote, else None."""
+    found = _fetched(path)
+    return found[:3] if found else None
+
+
+def _fetched(path: Path) -> tuple[str, str, str, bool] | None:
+    """fetched_identity's, and whether the file says its post is public."""
     if path.is_symlink() or not path.is_file() or path.suffix.lower() != ".md":
         return None
     try:
@@ -34,7 +40,7 @@ def fetched_identity(path: Path) -> tuple[str, str, str] | None:
         return None
     # The REST base it was read from; files written before pages could be fetched are posts.
     kind = as_text(meta.get("wordpress_type")) or "posts"
-    return post_id, kind, urlsplit(url).netloc.lower()
+    return post_id, kind, urlsplit(url).netloc.lower(), meta.get("access") == ["public"]
 
 
 def stale_files(
@@ -43,10 +49,12 @@ def stale_files(
     keep_ids: Iterable[object],
     types: Iterable[str],
     hosts: Iterable[str],
+    public_only: bool = False,
 ) -> list[Path]:
     """Files of `folder` (not its subfolders) that `rag fetch` wrote for a post of one of
     `hosts` and `types` (REST bases: posts, pages), that this run did not write (`written`
-    file names) and whose post did not merely fail to convert (`keep_ids`)."""
+    file names) and whose post did not merely fail to convert (`keep_ids`). `public_only`: the
+    run read the site anonymously, so it never listed private posts: their files stay."""
     written_names = set(written)
     kept = {str(i) for i in keep_ids}
     kinds = set(types)
@@ -55,11 +63,11 @@ def stale_files(
     for path in sorted(folder.glob("*.md")):
         if path.name in written_names:
             continue
-        identity = fetched_identity(path)
+        identity = _fetched(path)
         if identity is None:
             continue
-        post_id, kind, host = identity
-        if post_id in kept or kind not in kinds or host not in host_set:
+        post_id, kind, host, public = identity
+        if post_id in kept or kind not in kinds or host not in host_set or (public_only and not public):
             continue
         stale.append(path)
     return stale

@@ -286,7 +286,10 @@ def test_markdown_keeps_short_sections_together_and_cuts_at_headings():
     assert len(chunks) < 12
     assert all(c.text.lstrip().startswith("#") for c in chunks)
     assert all(c.header.startswith("Article: Doc\nSection: ") for c in chunks)
-    assert chunks[1].header == f"Article: Doc\nSection: {chunks[1].heading_path[-1]}"
+    # Several sections in one chunk: the header names each of them, the first one first.
+    parts = [line[3:] for line in chunks[1].text.splitlines() if line.startswith("## ")]
+    assert chunks[1].heading_path[-1] == parts[0] and len(parts) > 1
+    assert chunks[1].header == "Article: Doc\nSection: " + " · ".join(parts)
 
 
 def test_headings_inside_code_are_not_separators():
@@ -334,3 +337,20 @@ def test_table_split_marks_the_pieces_that_lost_the_header_row():
             assert "| Bit | Sens |" not in piece.text and "table_split" in piece.warnings, name
         if name == "sections_min_max":
             assert all("| Bit | Sens |" in piece.header for piece in rest)
+
+
+def test_a_merged_chunk_of_the_default_strategy_names_every_section_it_holds():
+    """Bug: the introduction merged with the next section, or a heading with the start of its
+    table, was labelled with the first section only, so a citation could name the wrong one."""
+    from rag.chunking import DEFAULT_STRATEGY, make_chunker
+
+    text = ("# Kerberos\n\nUne courte introduction.\n\n## Purger le cache\n\nklist purge vide le cache.\n\n"
+            "## Codes\n\n| Code | Sens |\n|---|---|\n| 0x25 | horloge |\n")
+    chunks = make_chunker(DEFAULT_STRATEGY).chunk(text, title="Kerberos")
+    check_common(text, chunks, overlap=200)
+    [merged] = chunks
+    assert merged.section == "Introduction · Purger le cache · Codes"
+    assert merged.header == "Article: Kerberos\nSection: Introduction · Purger le cache · Codes"
+    # A chunk inside one section still names just that one.
+    long = "## Seule\n\n" + paragraph(300, "s") + "\n"
+    assert {c.section for c in make_chunker(DEFAULT_STRATEGY, chunk_size=300, overlap=0).chunk(long)} == {"Seule"}

@@ -69,3 +69,19 @@ def test_a_post_link_that_is_not_http_is_refused(make_wp_server, fake_embeddings
     out = capsys.readouterr().out
     assert status == 1 and "javascript:alert(1)" in out and out.count("is not an http(s) address") == 3
     assert {p["url"] for p in _points(data_dir)} == {good["link"]}
+
+
+def test_a_sites_prune_removes_only_that_sites_posts(make_wp_server, tmp_path, fake_embeddings_env, data_dir, capsys):
+    folder = tmp_path / "docs"
+    folder.mkdir()
+    (folder / "note.md").write_text("# Note\n\nLe serveur NTP du domaine est le PDC.\n", encoding="utf-8")
+    assert main(["ingest", str(folder), "--collection", "blog"]) == 0
+    site = make_wp_server(posts=[])
+    kept = site.add_post("DNS", "<p>Vérifiez les redirecteurs DNS.</p>")
+    gone = site.add_post("WINS", "<p>WINS n'est plus utilisé.</p>")
+    assert main(["ingest", site.url, "--collection", "blog"]) == 0
+    site.delete_post(gone["id"])
+    capsys.readouterr()
+    assert main(["ingest", site.url, "--collection", "blog", "--prune"]) == 0
+    assert "1 pruned" in capsys.readouterr().out
+    assert {p["url"] for p in _points(data_dir)} == {"note.md", kept["link"]}

@@ -80,6 +80,8 @@ def test_an_anonymous_prune_keeps_the_private_posts_of_a_signed_in_collection(re
     status, report, _ = _ingest(capsys, real_wordpress, "--prune")
     assert status == 0 and report["pruned"] == 0
     assert _by_post(real_wordpress, _payloads(data_dir), "private")
+    # Said, with what to do: prune signed in.
+    assert any("was kept" in w and "--app-password" in w for w in report["warnings"]), report["warnings"]
 
 
 def test_an_edit_a_tags_only_save_and_a_trash(real_wordpress, fake_embeddings_env, data_dir, capsys):

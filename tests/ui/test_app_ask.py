@@ -138,8 +138,11 @@ def test_the_sidebars_lm_studio_help_follows_each_readers_language(app_env, lmst
     for lang in ("fr", "en", "fr"):  # one process, one status cache, readers of both languages
         monkeypatch.setenv("RAG_UI_LANG", lang)
         at = start()
-        helps[lang] = texts(at.sidebar.expander[0].caption) if at.sidebar.expander else ""
+        # The steps first, then what the workbench got, in the reader's language.
+        helps[lang] = at.sidebar.expander[0].caption[-1].value if at.sidebar.expander else ""
         assert helps[lang]
+        steps = texts(at.sidebar.expander[0].markdown)
+        assert steps.startswith("1. Ouvrez LM Studio" if lang == "fr" else "1. Open LM Studio")
     assert helps["fr"].startswith("Le serveur de chat ne répond pas sur")
     assert helps["en"].startswith("The chat server at") and "is not reachable" in helps["en"]
 

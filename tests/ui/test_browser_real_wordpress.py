@@ -3,12 +3,10 @@ site's posts with the application password, and the refusal of a wrong one, said
 
 from __future__ import annotations
 
-import os
-
 import pytest
 
 from tests.fixtures.real_wordpress import CONTENT, FILLER
-from tests.ui.test_browser import CHROMIUM, CHROMIUM_ARGS, MINUTE, app_url, go, settle  # noqa: F401 - app_url: a fixture
+from tests.ui.test_browser import CHROMIUM, CHROMIUM_ARGS, MINUTE, app_url, go, require_chromium, settle  # noqa: F401 - app_url: a fixture
 
 
 def _read_site(page, url: str, user: str, password: str) -> None:
@@ -22,11 +20,7 @@ def _read_site(page, url: str, user: str, password: str) -> None:
 @pytest.mark.slow  # a streamlit server, chromium and the real WordPress
 @pytest.mark.timeout(900)
 def test_the_ingest_page_reads_the_real_site(app_url, real_wordpress):  # noqa: F811 - the fixture imported above
-    if not CHROMIUM.exists():
-        missing = f"{CHROMIUM} is missing: install Debian's chromium (`make browser`)"
-        if os.environ.get("CI", "").lower() in ("1", "true", "yes"):
-            pytest.fail(f"{missing}; CI must run the browser test")
-        pytest.skip(missing)
+    require_chromium()
     from playwright.sync_api import expect, sync_playwright
 
     expect.set_options(timeout=30_000)

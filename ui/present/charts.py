@@ -10,6 +10,7 @@ from typing import Any, Mapping, Sequence
 import pandas as pd
 import plotly.graph_objects as go
 
+from rag.answer.gate import LEXICAL_SLACK
 from rag.i18n import current
 from rag.i18n.numbers import PLOTLY_SEPARATORS, decimal, percent, percent_sign, threshold_text
 from ui.i18n import t
@@ -93,7 +94,9 @@ def calibration_chart(
                 mode="markers",
                 name=f"{name}: {len(group)}",
                 marker=dict(color=color, size=9, opacity=0.75, line=dict(width=1, color="white")),
-                hovertext=[f"{r.get('id')}: {str(r.get('question', ''))[:80]}" for r in group],
+                hovertext=[f"{r.get('id')}: {str(r.get('question', ''))[:80]}"
+                           + ("<br>" + t("chart.exact", slack=decimal(LEXICAL_SLACK, 2)) if r.get("exact_match") else "")
+                           for r in group],
                 hovertemplate="%{hovertext}<br>%{x:.3f}<extra></extra>",
             )
         )

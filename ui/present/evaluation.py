@@ -12,7 +12,7 @@ from typing import Any, Mapping, Sequence
 
 import pandas as pd
 
-from rag.evaluate.calibration import accepted_refused, gate_shares, row_answers
+from rag.evaluate.calibration import accepted_refused, compared_score, gate_shares, is_exact_match, row_answers
 from rag.evaluate.runs import run_date
 from rag.i18n.numbers import decimal, duration, integer, percent, threshold_text
 from ui.i18n import t
@@ -85,6 +85,16 @@ def top1_scores(rows: Sequence[Mapping[str, Any]]) -> tuple[list[float], list[fl
     scores_in = [float(r["top1_score"]) for r in rows if r.get("in_base") and r.get("top1_score") is not None]
     scores_out = [float(r["top1_score"]) for r in rows if not r.get("in_base") and r.get("top1_score") is not None]
     return scores_in, scores_out
+
+
+def chart_rows(rows: Sequence[Mapping[str, Any]], words: Mapping[str, Any] | None) -> list[dict[str, Any]]:
+    """The calibration chart's points: with the gate's word statistics (`words`), each question at
+    the score the gate compares with the threshold (rag.evaluate.calibration.compared_score: an
+    exact match carries its allowance), so that the dots right of the line are the ones the
+    counts can answer; without, the top-1 score the cosine alone is judged by."""
+    if words is None:
+        return [dict(r) for r in rows]
+    return [{**r, "top1_score": compared_score(r), "exact_match": is_exact_match(r)} for r in rows]
 
 
 def counts_at(rows: Sequence[Mapping[str, Any]], threshold: float) -> dict[str, Any]:
@@ -169,7 +179,11 @@ def questions_frame(rows: Sequence[Mapping[str, Any]], threshold: float,
             ),
             **({t("col.answer"): r.get("answer") or ""} if "answer" in r else {}),
         })
-    return _frame(table)
+    # No row (a filter nothing matches): the table keeps its headers, so it reads as empty.
+    columns = None if table else [t(k) for k in ("col.id", "col.question", "col.category", "col.in_base",
+                                                 "col.expected", "col.rank", "col.best", "col.verdict",
+                                                 "col.retrieved")]
+    return _frame(table, columns)
 
 
 def category_label(category: str | None) -> str:
