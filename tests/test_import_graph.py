@@ -19,7 +19,7 @@ ROOT = Path(__file__).resolve().parents[1]
 STAGES = [
     # What every stage shares.
     {"errors", "i18n", "documents", "redact", "textnorm", "markdown_structure", "access", "throttle", "config",
-     "environment", "sessions", "spreadsheet"},
+     "environment", "sessions", "spreadsheet", "bounded_http"},
     {"servers"},  # the clients of OpenAI-compatible servers (chat, rerank, model lists)
     {"sources"},
     {"chunking"},
