@@ -14,7 +14,7 @@ from rag.answer.gate import LEXICAL_SLACK, save_calibration
 from rag.errors import QuestionSetError, RagError
 from rag.evaluate.calibration import gate_shares, small_sample_warning
 from rag.evaluate.report import incomplete_notes
-from rag.evaluate.runner import compare
+from rag.evaluate.compare import compare
 from rag.evaluate.session import EvalSession
 from rag.evaluate.runs import list_runs, load_run, new_run_dir, run_date, write_results
 from rag.evaluate.runs import results_csv
@@ -71,7 +71,7 @@ def run(questions: Sequence[Question], label: str, collections: Sequence[str], w
         settings: Any, store: Any) -> None:
     """Replay the set on each collection, keep the results in the session and in the run history.
 
-    Two collections are measured at one threshold (rag.evaluate.runner.shared_threshold), so a
+    Two collections are measured at one threshold (rag.evaluate.compare.shared_threshold), so a
     threshold saved on one of them does not read as a strategy effect.
     """
     bar = st.progress(0.0, text=t("eval.starting"))

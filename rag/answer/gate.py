@@ -438,7 +438,7 @@ def gate_for(
 ) -> Decision:
     """The gate as `rag ask` and the Ask page apply it: the settings' overrides (RAG_THRESHOLD,
     RAG_MIN_COVERAGE), else the collection's calibration, else the model's defaults."""
-    from rag.answer.prompts import detect_language
+    from rag.i18n.detect import detect_language
 
     explicit = threshold if threshold is not None else getattr(settings, "threshold", None)
     params = resolve_params(explicit, collection_info, model_id, getattr(settings, "min_coverage", None))

@@ -2,7 +2,7 @@
 model's window, the citations check, the result (`AskResult`) and answers.jsonl.
 
 The one answer path that composes them with retrieval and the model's stream is
-rag.answer.engine.AnswerEngine; `ask` and `answer_passages` here are shorthands for it.
+rag.answer.engine.AnswerEngine (with its shorthands `ask` and `answer_passages`).
 
 A refusal (no passage at or above the threshold) never calls the chat model. When the model
 cannot be reached, the passages are still returned and `llm_error` says why there is no answer.
@@ -18,7 +18,7 @@ import os
 from dataclasses import dataclass, field
 from datetime import datetime, UTC
 from pathlib import Path
-from typing import Any, Callable, Sequence
+from typing import Any, Sequence
 
 from rag.i18n import t
 from rag.i18n.numbers import decimal
@@ -357,66 +357,11 @@ def finalize(
     return result
 
 
-def answer_passages(
-    question: str,
-    passages: Sequence[Any],
-    llm: Any,
-    threshold: float,
-    threshold_source: str = "setting",
-    *,
-    on_token: Callable[[str], None] | None = None,
-    language: str | None = None,
-    max_tokens: int = DEFAULT_MAX_TOKENS,
-    prompt_file: str | os.PathLike[str] | None = None,
-    log_dir: Path | None = None,
-    decision: Any = None,
-) -> AskResult:
-    """Answer from given passages (no retrieval). `decision`: the answerability gate's
-    (rag.gate.gate); without it the threshold alone decides."""
-    from rag.answer.engine import Response
-
-    prepared = prepare(question, passages, llm, threshold, threshold_source, language=language,
-                       max_tokens=max_tokens, prompt_file=prompt_file, log_dir=log_dir, decision=decision)
-    return _stream(Response(None, prepared, decision, llm), on_token)
-
-
-def _stream(response: Any, on_token: Callable[[str], None] | None) -> AskResult:
-    for piece in response:
-        if on_token is not None:
-            on_token(piece)
-    return response.result
-
-
-def ask(
-    question: str,
-    settings: Any = None,
-    store: Any = None,
-    embedder: Any = None,
-    llm: Any = None,
-    groups: Sequence[str] | None = None,
-    on_token: Callable[[str], None] | None = None,
-    *,
-    collection: str | None = None,
-    top_k: int | None = None,
-    mode: str = "auto",
-    threshold: float | None = None,
-    max_tokens: int = DEFAULT_MAX_TOKENS,
-    prompt_file: str | os.PathLike[str] | None = None,
-    with_llm: bool = True,
-) -> AskResult:
-    """Retrieve, then answer (rag.answer.engine). `threshold` (else settings.threshold) overrides
-    the collection's. `with_llm` False: retrieval and the gate only; `answer` stays None unless refused.
-    """
-    from rag.answer.engine import AnswerEngine
-
-    engine = AnswerEngine(settings, store, collection=collection, embedder=embedder, llm=llm, with_llm=with_llm,
-                          groups=groups, mode=mode, top_k=top_k, threshold=threshold, max_tokens=max_tokens,
-                          prompt_file=prompt_file)
-    return _stream(engine.ask(question), on_token)
-
-
 def _default_log_dir() -> Path:
-    return Path(os.environ.get("RAG_DATA_DIR") or "data") / "logs"
+    from rag.config import Settings
+    from rag.environment import raw_from_env
+
+    return Settings(data_dir=Path(raw_from_env()["data_dir"] or "data")).logs_dir
 
 
 def _log_answer(prepared: Prepared, result: AskResult) -> None:

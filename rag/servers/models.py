@@ -18,6 +18,8 @@ from rag.i18n import t
 from rag.config import normalize_base_url, server_root
 from rag.errors import RagError
 from rag.redact import redact, strip_userinfo
+from rag.servers.http import bearer, json_body
+from rag.servers.http import timeout as http_timeout
 
 # Which software answers: it decides the embedding prefixes and how much the list says.
 LMSTUDIO = "lmstudio"
@@ -107,7 +109,7 @@ class ModelListError(RagError):
 
 def list_models(base_url: str, api_key: str | None = None, timeout: float = LIST_TIMEOUT) -> ServerModels:
     """The server's models, over a client of its own closed at once."""
-    with httpx.Client(timeout=httpx.Timeout(timeout, connect=min(timeout, CONNECT_TIMEOUT))) as http:
+    with httpx.Client(timeout=http_timeout(timeout, CONNECT_TIMEOUT)) as http:
         return read_models(http, base_url, api_key)
 
 
@@ -146,7 +148,7 @@ class _TooLarge(RagError):
 
 def _get(http: httpx.Client, url: str, base: str, api_key: str | None) -> httpx.Response:
     shown = strip_userinfo(base)
-    headers = {"Authorization": f"Bearer {api_key}"} if api_key else None
+    headers = bearer(api_key) or None
     try:
         response = bounded(http, "GET", url, SMALL_ANSWER_BYTES, _TooLarge, headers=headers)
     except (httpx.ConnectError, httpx.ConnectTimeout) as exc:
@@ -161,13 +163,6 @@ def _get(http: httpx.Client, url: str, base: str, api_key: str | None) -> httpx.
         raise ModelListError(t("models.refused", url=shown, status=response.status_code), "refused",
                              response.status_code)
     return response
-
-
-def json_body(response: httpx.Response) -> Any:
-    try:
-        return response.json()
-    except ValueError:
-        return {"error": {"message": response.text[:500]}}
 
 
 def _error_message(response: httpx.Response) -> str:

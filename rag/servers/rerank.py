@@ -17,6 +17,8 @@ from rag.i18n import t
 from rag.config import normalize_base_url
 from rag.errors import RagError
 from rag.redact import redact, strip_userinfo
+from rag.servers.http import bearer
+from rag.servers.http import timeout as http_timeout
 
 RERANK_CANDIDATES = 20  # passages proposed to the reranker, which keeps the top k
 
@@ -32,8 +34,7 @@ class Reranker:
         self.shown_url = strip_userinfo(self.url)
         self.model = model or ""
         self._api_key = api_key  # sent to this URL only: it is the one it was configured for
-        headers = {"Authorization": f"Bearer {api_key}"} if api_key else {}
-        self._http = httpx.Client(timeout=httpx.Timeout(timeout, connect=min(timeout, 10.0)), headers=headers)
+        self._http = httpx.Client(timeout=http_timeout(timeout, connect=10.0), headers=bearer(api_key))
 
     @classmethod
     def from_settings(cls, settings: Any) -> Reranker | None:

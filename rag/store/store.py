@@ -52,7 +52,7 @@ def open_embedded(path: Path, min_free_mb: int = DEFAULT_MIN_FREE_MB) -> EdgeBac
 
     backend = EdgeBackend(path, min_free_mb=min_free_mb)
     try:
-        upgrade_local_mode(backend)
+        upgrade_local_mode(backend, lambda other: Store(Settings(), backend=other))
     except BaseException:
         backend.close()
         raise

@@ -7,7 +7,8 @@ import re
 
 import pytest
 
-from rag.answer.pipeline import AskResult, answer_passages, decide, finalize, prepare
+from rag.answer.engine import answer_passages
+from rag.answer.pipeline import AskResult, decide, finalize, prepare
 from rag.servers.chat import LLMClient
 from rag.answer.prompts import REFUSALS, build_messages, detect_language, load_system_prompt
 from rag.answer.retrieve import Passage
@@ -200,11 +201,13 @@ def test_context_layout_numbers_titles_sections_and_separators():
 def test_prompt_file_override_per_language(tmp_path, monkeypatch):
     (tmp_path / "prompt-fr.txt").write_text("Règle maison. Refus : {refusal}", encoding="utf-8")
     monkeypatch.setenv("RAG_PROMPT_FILE", str(tmp_path / "prompt-{lang}.txt"))
-    assert load_system_prompt("fr") == f"Règle maison. Refus : {REFUSALS['fr']}"
+    from rag.config import Settings
     from rag.errors import ConfigError
 
+    prompt_file = Settings.from_env().prompt_file
+    assert load_system_prompt("fr", prompt_file) == f"Règle maison. Refus : {REFUSALS['fr']}"
     with pytest.raises(ConfigError, match="RAG_PROMPT_FILE"):
-        load_system_prompt("en")
+        load_system_prompt("en", prompt_file)
 
 
 def test_streaming_api_by_hand_matches_the_contract(lmstudio, data_dir):

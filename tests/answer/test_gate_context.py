@@ -12,7 +12,7 @@ import json
 import pytest
 
 from rag.answer.gate import UNSURE, GateParams, Signals, TermStat, decide_verdict, gate, resolve_params, signals_from
-from rag.answer.pipeline import answer_passages, ask
+from rag.answer.engine import answer_passages, ask
 from rag.answer.prompts import refusal_sentence
 from rag.answer.retrieve import retrieve
 from rag.config import Settings

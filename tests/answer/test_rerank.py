@@ -99,7 +99,7 @@ def test_off_by_default_and_an_unreachable_reranker_keeps_the_search_order_with_
 
 
 def test_a_failing_reranker_is_noted_under_the_answer(kb, lmstudio):
-    from rag.answer.pipeline import answer_passages
+    from rag.answer.engine import answer_passages
     from rag.servers.chat import LLMClient
 
     store, embedder = kb
