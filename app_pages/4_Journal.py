@@ -15,7 +15,7 @@ if journal is None:
     st.stop()
 
 names = journal_view.labels(journal, settings)
-entries = journal.entries(**journal_view.filters(journal))
+entries = journal_view.visible(journal.entries(**journal_view.filters(journal)))
 found = journal_view.subjects(journal, entries)
 listed, subjects, weeks = st.tabs([t("jr.tab_entries"), t("jr.tab_subjects"), t("jr.tab_weeks")])
 with listed:

@@ -10,7 +10,10 @@ the model's defaults. Per set: in-base answered and off-topic refused, at those 
 calibrated on the set (rag.evaluate.calibration.calibrate_gate), and the questions on the wrong
 side with what decided them. A "small" collection holds only the articles that answer its set
 (expected_source and also_in). Writes benchmarks/results/gate_sets_<label>.json; each row keeps
-the gate's signals, so a decision can be replayed offline (`rows`).
+the gate's signals, so a decision can be replayed offline (`rows`). In-base answered counts the
+questions the gate lets through (verdict answer or unsure: they reach the passages and the
+model); off-topic refused counts the gate's refusals only (an unsure one may still be refused by
+the model, which is not measured here).
 
 The docs-fr corpus (226 pages, about 3,000 chunks) takes hours to embed on a shared 2-core
 machine: only its small collections are built here.
@@ -34,7 +37,7 @@ from _common import (  # noqa: E402
 
 from rag.answer.gate import gate, resolve_params  # noqa: E402
 from rag.answer.prompts import detect_language  # noqa: E402
-from rag.answer.retrieve import retrieve  # noqa: E402
+from rag.answer.retrieve import retrieve, retrieve_options  # noqa: E402
 from rag.config import Settings  # noqa: E402
 from rag.demo import DEMO_DIR, QUESTIONS_PATH  # noqa: E402
 from rag.embeddings.embedded import EmbeddedEmbedder  # noqa: E402
@@ -46,7 +49,7 @@ from rag.store.store import Store  # noqa: E402
 DATA = ROOT / "benchmarks" / "data"
 IDENTIFIERS = DATA / "off_topic_identifiers.jsonl"
 TOP_K = 6
-CONTEXT = {k: v for k, v in Settings().retrieve_options().items() if k != "reranker"}
+CONTEXT = {k: v for k, v in retrieve_options(Settings()).items() if k != "reranker"}
 
 
 def _demo(path: Path) -> list:
@@ -111,7 +114,6 @@ def row_of(q: Any, passages: list, decision: Any) -> dict[str, Any]:
         "refused": not decision.answer, "refusal_reason": decision.reason,
         "verdict": decision.to_dict().get("verdict"),
         **{k: v for k, v in data.items() if k != "terms"},
-        "terms": data["terms"],
     }
 
 
@@ -122,6 +124,9 @@ def figures(rows: list[dict[str, Any]], params: Any) -> dict[str, Any]:
         "in_base_answered": round(sum(not r["refused"] for r in inside) / len(inside), 4),
         "off_topic_refused": round(sum(r["refused"] for r in outside) / len(outside), 4) if outside else None,
         "in_base": len(inside), "off_topic": len(outside),
+        # Let through as unsure: the chat model reads the passages and may still refuse.
+        "in_base_unsure": sum(r.get("verdict") == "unsure" for r in inside),
+        "off_topic_unsure": sum(r.get("verdict") == "unsure" for r in outside),
     }
     cal = (calibrate_gate(rows).get("suggested") or {})
     shares = gate_shares(rows, params.min_cosine, params.min_coverage, params.refuse_unknown_names)

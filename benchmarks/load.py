@@ -9,7 +9,7 @@ this process on 127.0.0.1 (loopback only). It answers by repeating the question 
 citing the first extract it was given, so a mixed-up answer between threads shows.
 
 First every demo question is asked once, one at a time: that is the reference. Then --threads
-threads ask --asks questions each (all at once, round robin over the set) through rag.answer.pipeline.ask.
+threads ask --asks questions each (all at once, round robin over the set) through rag.answer.engine.ask.
 Every concurrent result must equal the reference: same passages in the same order, same refusal,
 an answer that repeats this thread's question and whose sources are the cited passage. Any
 exception or mismatch is counted and listed; the exit status is 1 if there is one. Reported:
@@ -48,7 +48,7 @@ from _common import (  # noqa: E402
     temp_data_dir,
 )
 
-from rag.answer.pipeline import ask  # noqa: E402
+from rag.answer.engine import ask  # noqa: E402
 from rag.demo import DEMO_DIR, QUESTIONS_PATH  # noqa: E402
 from rag.embeddings.embedded import EmbeddedEmbedder  # noqa: E402
 from rag.ingest.run import ingest  # noqa: E402

@@ -3,6 +3,7 @@
     .venv/bin/python benchmarks/quality.py                  # demo then CNIL: 8-15 minutes
     .venv/bin/python benchmarks/quality.py --corpus demo    # demo set only: 1-2 minutes
     .venv/bin/python benchmarks/quality.py --enrich lead    # enrichment: none against lead (section below)
+    .venv/bin/python benchmarks/quality.py --gate-sets after  # the gate on every set, both sides (README 6c)
 
 Two question sets, measured the same way (rag.evaluate.runner.run_eval, top_k 6, no LLM):
 
@@ -447,7 +448,16 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--peer", action="store_true",
                         help="measure our default strategy against the LangChain peer instead; writes "
                              "quality_peer_<set>.json")
+    parser.add_argument("--gate-sets", metavar="LABEL", default=None,
+                        help="measure the gate instead: in-base answered and off-topic refused on every set "
+                             "(demo, CNIL, docs-fr, with readers' context, lower-case identifiers), full and "
+                             "small collections, at the model defaults and calibrated; writes "
+                             "gate_sets_LABEL.json (benchmarks/gate_sets.py)")
     args = parser.parse_args(argv)
+    if args.gate_sets:
+        import gate_sets
+
+        return gate_sets.main(["--label", args.gate_sets])
     if args.per_document is not None:
         CONTEXT["per_document"] = args.per_document  # read by run_set and recorded in the settings
     strategies = args.strategies.split(",")

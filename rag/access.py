@@ -14,13 +14,13 @@ from __future__ import annotations
 import hmac
 import ipaddress
 import json
-import os
 import tomllib
 import unicodedata
 from pathlib import Path
 from typing import Any, Mapping, Sequence
 
 from rag.i18n import t
+from rag.environment import raw_from_env, secrets_from_env
 from rag.errors import ConfigError
 
 PUBLIC = "public"
@@ -185,12 +185,12 @@ def _inline_json(text: str, variable: str, example: str) -> Any:
 
 def load_user_groups(env: Mapping[str, str] | None = None) -> UserGroups:
     """The user-to-groups mapping from RAG_ACCESS_FILE, then RAG_USERS_GROUPS (JSON), which wins per user."""
-    env = os.environ if env is None else env
+    read = raw_from_env(env)
     mapping: UserGroups = {}
-    path = (env.get("RAG_ACCESS_FILE") or "").strip()
+    path = (read["access_file"] or "").strip()
     if path:
         mapping.update(load_user_groups_file(path))
-    inline = (env.get("RAG_USERS_GROUPS") or "").strip()
+    inline = (read["users_groups"] or "").strip()
     if inline:
         data = _inline_json(inline, "RAG_USERS_GROUPS", '{"alice@example.com": ["public", "staff"]}')
         mapping.update(parse_user_groups(data, origin="RAG_USERS_GROUPS"))
@@ -236,15 +236,15 @@ def parse_user_roles(data: Any, origin: str = "the user roles") -> UserRoles:
 def load_user_roles(env: Mapping[str, str] | None = None) -> UserRoles:
     """The user-to-role mapping: the `[roles]` table of RAG_ACCESS_FILE, then RAG_USERS_ROLES
     (JSON), which wins per user. A user in neither is a reader."""
-    env = os.environ if env is None else env
+    read = raw_from_env(env)
     mapping: UserRoles = {}
-    path = (env.get("RAG_ACCESS_FILE") or "").strip()
+    path = (read["access_file"] or "").strip()
     if path:
         data = _read_access_file(Path(path))
         roles = data.get("roles") if isinstance(data, Mapping) else None
         if roles is not None:
             mapping.update(parse_user_roles(roles, origin=t("access.roles_table", path=path)))
-    inline = (env.get("RAG_USERS_ROLES") or "").strip()
+    inline = (read["users_roles"] or "").strip()
     if inline:
         data = _inline_json(inline, "RAG_USERS_ROLES", '{"alice@example.com": "editor"}')
         mapping.update(parse_user_roles(data, origin="RAG_USERS_ROLES"))
@@ -260,14 +260,12 @@ def role_for(user: str | None | Sequence[str], mapping: Mapping[str, str] | None
 
 def app_password(env: Mapping[str, str] | None = None) -> str | None:
     """The shared app password (RAG_APP_PASSWORD), or None when unset or empty."""
-    env = os.environ if env is None else env
-    return env.get("RAG_APP_PASSWORD") or None
+    return secrets_from_env(env)["app_password"]
 
 
 def editor_password(env: Mapping[str, str] | None = None) -> str | None:
     """The editors' password (RAG_EDITOR_PASSWORD), or None when unset or empty."""
-    env = os.environ if env is None else env
-    return env.get("RAG_EDITOR_PASSWORD") or None
+    return secrets_from_env(env)["editor_password"]
 
 
 def password_role(candidate: str | None, env: Mapping[str, str] | None = None) -> str | None:

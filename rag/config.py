@@ -12,6 +12,7 @@ from typing import Any, Callable, Mapping
 
 from rag.i18n import t
 from rag.errors import ConfigError
+from rag.environment import escaped, raw_from_env, secrets_from_env
 
 DEFAULT_LLM_URL = "http://localhost:1234/v1"
 
@@ -130,6 +131,19 @@ class Settings:
     # RAG_SESSION_HOURS: how long a password sign-in survives reloads (0: until the tab closes).
     session_hours: float = 8.0
     prompt_file: str | None = None  # a system prompt of one's own (else rag/answer/prompts/{fr,en}.txt)
+    # The embedding model's prefixes, when set (None: by model family; "" is an empty prefix).
+    query_prefix: str | None = None
+    document_prefix: str | None = None
+    max_doc_mb: str | None = None  # RAG_MAX_DOC_MB as written (rag.sources.limits reads and checks it)
+    wp_user: str | None = None
+    wp_app_password: str | None = None
+    # The dashboard's sign-in and who reads what (rag.access reads and checks them).
+    app_password: str | None = None
+    editor_password: str | None = None
+    users_groups: str | None = None
+    users_roles: str | None = None
+    access_file: str | None = None
+    ui_lang: str | None = None  # "fr" or "en" (rag.i18n: else the browser's or the locale's)
     # The question journal (rag.journal): readers' identities shown to editors, or readers numbered;
     # entries older than this many days deleted at start (0 = kept forever).
     journal_names: bool = False
@@ -148,10 +162,8 @@ class Settings:
         return cls(
             data_dir=Path(env.get("RAG_DATA_DIR") or "data"),
             qdrant_url=(env.get("RAG_QDRANT_URL") or None),
-            qdrant_api_key=(env.get("RAG_QDRANT_API_KEY") or None),
             llm_url=llm_url,
             llm_model=(env.get("RAG_LLM_MODEL") or None),
-            llm_api_key=(env.get("RAG_LLM_API_KEY") or None),
             llm_key_url=llm_url if env.get("RAG_LLM_API_KEY") else None,
             embed_url=embed_url,
             embed_model=(env.get("RAG_EMBED_MODEL") or None),
@@ -165,13 +177,16 @@ class Settings:
             expand_chars=_int(env.get("RAG_EXPAND_CHARS"), "RAG_EXPAND_CHARS", 2000),
             rerank_url=(env.get("RAG_RERANK_URL") or None),
             rerank_model=(env.get("RAG_RERANK_MODEL") or None),
-            rerank_api_key=(env.get("RAG_RERANK_API_KEY") or None),
+            prompt_file=(env.get("RAG_PROMPT_FILE") or None),
+            query_prefix=escaped(env.get("RAG_QUERY_PREFIX")),
+            document_prefix=escaped(env.get("RAG_DOCUMENT_PREFIX")),
+            **secrets_from_env(env),
+            **{k: v for k, v in raw_from_env(env).items() if k != "data_dir"},  # read above, as a Path
             admins=_admins(env.get("RAG_ADMINS")),
             trusted_proxies=_networks(env.get("RAG_TRUSTED_PROXIES"), "RAG_TRUSTED_PROXIES"),
             # Bounded whatever is written: at most 30 days.
             session_hours=min(720.0, max(0.0, _number(env.get("RAG_SESSION_HOURS"), "RAG_SESSION_HOURS", float,
                                                       "config.not_number", 8.0))),
-            prompt_file=(env.get("RAG_PROMPT_FILE") or None),
             journal_names=_flag(env.get("RAG_JOURNAL_NAMES"), "RAG_JOURNAL_NAMES"),
             journal_days=max(0, _int(env.get("RAG_JOURNAL_DAYS"), "RAG_JOURNAL_DAYS", 90)),
             min_free_mb=_int(env.get("RAG_MIN_FREE_MB"), "RAG_MIN_FREE_MB", 100),

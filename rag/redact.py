@@ -4,17 +4,16 @@ from __future__ import annotations
 
 import dataclasses
 import logging
-import os
 import re
 from pathlib import Path
 from typing import Any, Iterable, Mapping
 from urllib.parse import quote
 
+from rag.environment import secrets_from_env
+
 MASK = "***"
 
-# Environment variables whose values are secrets wherever they show up.
-SECRET_ENV_VARS = ("RAG_QDRANT_API_KEY", "RAG_LLM_API_KEY", "RAG_WP_APP_PASSWORD", "RAG_APP_PASSWORD",
-                   "RAG_RERANK_API_KEY")
+# The variables whose values are secrets wherever they show up: rag.config.secrets_from_env.
 
 # Settings fields are secret by name, so a field added later is masked without touching this file.
 _SECRET_FIELD = re.compile(r"(api_key|password|secret|token)", re.IGNORECASE)
@@ -68,8 +67,7 @@ def redact(text: str, secrets: Iterable[str | None] = ()) -> str:
 
 def known_secrets(settings: Any = None, env: Mapping[str, str] | None = None) -> list[str]:
     """The secret values configured in `settings` (by field name) and in the environment."""
-    env = os.environ if env is None else env
-    found = [env.get(name) or "" for name in SECRET_ENV_VARS]
+    found = [value or "" for value in secrets_from_env(env).values()]
     if settings is not None and dataclasses.is_dataclass(settings):
         for field in dataclasses.fields(settings):
             value = getattr(settings, field.name)

@@ -28,20 +28,20 @@ def test_the_key_follows_its_server_not_a_url_changed_later(fake_embeddings_serv
 
     with LLMClient.from_settings(moved) as client:
         client.list_models()
-    resolve_embedder(moved, env={})[0].embed_query("question")
+    resolve_embedder(moved)[0].embed_query("question")
     gather_status(moved)
     assert elsewhere.requests and not any(KEY in h for h in _keys_received(elsewhere))
 
     with LLMClient.from_settings(settings) as client:
         client.list_models()
-    resolve_embedder(settings, env={})[0].embed_query("question")
+    resolve_embedder(settings)[0].embed_query("question")
     assert home.requests and all(h == f"Bearer {KEY}" for h in _keys_received(home))
 
 
 def test_an_embeddings_server_of_its_own_never_gets_the_chat_key(fake_embeddings_server, data_dir):
     chat, embed = fake_embeddings_server(), fake_embeddings_server()
     settings = Settings.from_env({"RAG_LLM_URL": chat.url, "RAG_EMBED_URL": embed.url, "RAG_LLM_API_KEY": KEY})
-    resolve_embedder(settings, env={})[0].embed_query("question")
+    resolve_embedder(settings)[0].embed_query("question")
     assert embed.requests and not any(KEY in h for h in _keys_received(embed))
 
 

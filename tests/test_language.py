@@ -58,7 +58,7 @@ def test_every_message_rag_writes_has_both_languages():
     ({"RAG_UI_LANG": "de", "LANG": "en_US.UTF-8"}, "en"),
 ])
 def test_the_command_lines_language(env, expected):
-    assert i18n.cli_language(env) == expected
+    assert i18n.cli_language(env.get("RAG_UI_LANG"), env) == expected
 
 
 def test_a_library_error_is_french_when_nothing_is_set():

@@ -226,3 +226,44 @@ def test_the_rewrites_keep_what_readers_see():
     assert html_to_markdown("<pre>if a<b then\n  x</pre>") == "```\nif a<b then\n  x\n```"
     assert html_to_markdown("<p>un <!-- commentaire --> mot</p>") == "un mot"
     assert sanitize_markdown("`<b>` et <i>x</i> et \\<u>") == "`<b>` et &lt;i>x&lt;/i> et \\<u>"
+
+
+# -- the benchmark's inputs at a small size --------------------------------------------------------
+
+
+def _benchmark():
+    import importlib.util
+    import sys
+    from pathlib import Path
+
+    folder = Path(__file__).resolve().parents[1] / "benchmarks"
+    sys.path.insert(0, str(folder))
+    try:
+        spec = importlib.util.spec_from_file_location("adversarial_benchmark", folder / "adversarial.py")
+        module = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(module)
+        return module
+    finally:
+        sys.path.remove(str(folder))
+
+
+BENCHMARK = _benchmark()
+CASES = [(kind, name, op) for kind, inputs in BENCHMARK.INPUTS for name in inputs for op in BENCHMARK._operations(kind)]
+
+
+@pytest.mark.timeout(60)  # a guard against a hang only: growth is measured in benchmarks/adversarial.py
+@pytest.mark.parametrize("kind, name, operation", CASES)
+def test_every_public_text_function_takes_the_benchmarks_worst_inputs(kind, name, operation):
+    text = dict(BENCHMARK.INPUTS)[kind][name](50_000)
+    result = BENCHMARK._operations(kind)[operation](text)
+    if operation == "answer display":
+        # whatever the input, no address is left outside code for the autolinker
+        from rag.answer.citations import address_spans
+        from ui.present.safe_markdown import code_spans
+
+        shown, last, prose = result, 0, []
+        for start, end in code_spans(shown):
+            prose.append(shown[last:start])
+            last = end
+        prose.append(shown[last:])
+        assert not [a for piece in prose for a in address_spans(piece)]

@@ -47,9 +47,14 @@ def allowed(auth_mode: str) -> bool:
     return True
 
 
+def _text(value: Any) -> str | None:
+    # What the connection tells (headers, cookies, address); under AppTest these are not strings.
+    return value if isinstance(value, str) and value else None
+
+
 def _resume_from_cookie() -> None:
     # A reload starts a new session: the signed cookie (set by serve.py's route) still names the role.
-    token = st.context.cookies.get(SESSION_COOKIE)
+    token = _text(st.context.cookies.get(SESSION_COOKIE))
     opened = sessions.BOOK.role(token, sessions.password_of) if token else None
     if opened in access.ROLES:
         st.session_state[PASSWORD_OK] = opened
@@ -108,15 +113,15 @@ def _throttle() -> Throttle:
 
 def _client() -> str:
     """The client's address: the connection's, or what a trusted proxy (RAG_TRUSTED_PROXIES) says."""
-    forwarded = st.context.headers.get("X-Forwarded-For")
+    forwarded = _text(st.context.headers.get("X-Forwarded-For"))
     # The server's uvicorn rewrites the address from X-Forwarded-For sent from loopback, unless
     # FORWARDED_ALLOW_IPS is empty (as the Makefile and the image run it): then it is the peer's own.
-    peer = connection_peer(st.context.ip_address, forwarded, os.environ.get("FORWARDED_ALLOW_IPS") != "")
+    peer = connection_peer(_text(st.context.ip_address), forwarded, os.environ.get("FORWARDED_ALLOW_IPS") != "")
     return client_address(peer, forwarded, resources.base_settings().trusted_proxies)
 
 
 def _bucket() -> str:
-    device = sessions.BOOK.device_id(st.context.cookies.get(DEVICE_COOKIE))
+    device = sessions.BOOK.device_id(_text(st.context.cookies.get(DEVICE_COOKIE)))
     return bucket("password", _client(), device)
 
 

@@ -14,7 +14,7 @@ from rag.answer.gate import LEXICAL_SLACK, save_calibration
 from rag.errors import QuestionSetError, RagError
 from rag.evaluate.calibration import gate_shares, small_sample_warning
 from rag.evaluate.report import incomplete_notes
-from rag.evaluate.runner import compare
+from rag.evaluate.compare import compare
 from rag.evaluate.session import EvalSession
 from rag.evaluate.runs import list_runs, load_run, new_run_dir, run_date, write_results
 from rag.evaluate.runs import results_csv
@@ -71,7 +71,7 @@ def run(questions: Sequence[Question], label: str, collections: Sequence[str], w
         settings: Any, store: Any) -> None:
     """Replay the set on each collection, keep the results in the session and in the run history.
 
-    Two collections are measured at one threshold (rag.evaluate.runner.shared_threshold), so a
+    Two collections are measured at one threshold (rag.evaluate.compare.shared_threshold), so a
     threshold saved on one of them does not read as a strategy effect.
     """
     bar = st.progress(0.0, text=t("eval.starting"))
@@ -295,6 +295,22 @@ def questions_table(name: str, summary: Mapping[str, Any], rows: Sequence[Mappin
     st.dataframe(evaluation.questions_frame(shown, threshold, words), hide_index=True, key=f"questions_{name}")
 
 
+def false_refusals_table(name: str, rows: Sequence[Mapping[str, Any]]) -> None:
+    """First what the gate got wrong: in-base questions it refused, with the word that decided."""
+    from rag.evaluate.false_refusals import false_refusals
+
+    found = false_refusals(rows)
+    st.markdown(f"#### {t('eval.false_refusals')}")
+    if not found:
+        st.caption(t("eval.false_refusals_none"))
+        return
+    st.caption(t("eval.false_refusals_help", n=len(found)))
+    st.dataframe([{t("eval.fr_question"): f["question"], t("eval.fr_words"): ", ".join(f["words"]),
+                   t("eval.fr_reason"): t(f"eval.fr_reason.{f['reason']}"),
+                   t("eval.fr_score"): decimal(f["cosine"], 3) if f["cosine"] is not None else ""}
+                  for f in found], hide_index=True, key=f"false_refusals_{name}")
+
+
 def _filter_words(which: str) -> str:
     return f"filter.{which}"
 
@@ -318,6 +334,7 @@ def show_run(name: str, results: Mapping[str, Any], folder: str, store: Any) -> 
     for note in incomplete_notes(s):
         st.warning(note)
     metrics(s, results["questions"])
+    false_refusals_table(name, results["questions"])
     st.markdown(f"#### {t('eval.gate')}")
     gate(name, results, store)
     st.markdown(f"#### {t('eval.calibration')}")

@@ -82,6 +82,18 @@ def filters(journal: Journal) -> dict[str, Any]:
             "rating": vote or None, "text": text or None}
 
 
+HIDDEN = "journal_hidden"
+
+
+def visible(entries: list[Entry]) -> list[Entry]:
+    """The entries as this editor may read them (their groups; an administrator reads all)."""
+    from ui import resources
+
+    shown, hidden = report.visible_to(entries, resources.groups())
+    st.session_state[HIDDEN] = hidden
+    return shown
+
+
 def _label(entry: Entry, names: dict[str, str]) -> str:
     when = entry.time[:16].replace("T", " ")
     question = sanitize_markdown(entry.question, images=False, links=False).replace("\n", " ")
@@ -106,6 +118,8 @@ def _entry_body(journal: Journal, entry: Entry, store: Any) -> None:
                                     if entry.refusal_reason else ""))
     if entry.unknown_terms:
         st.caption(t("jr.unknown", words=", ".join(entry.unknown_terms)))
+    if entry.id in st.session_state.get(HIDDEN, ()):
+        st.caption(t("jr.hidden"))
     if entry.passages:
         titles = dict.fromkeys((p.get("title") or p.get("url") or "", p.get("url")) for p in entry.passages)
         st.markdown(t("jr.articles") + "\n" + "\n".join(f"- {link_markdown(title, url)}" for title, url in titles))

@@ -5,7 +5,7 @@ the reader's language."""
 
 from __future__ import annotations
 
-import os
+from rag.environment import raw_from_env
 
 import streamlit as st
 
@@ -27,7 +27,7 @@ def _browser() -> tuple[str | None, str | None]:
 def apply() -> str:
     """Decide this session's language once, and set it for this run."""
     if not st.session_state.get(LANG):
-        st.session_state[LANG] = rag.i18n.pick_language(os.environ.get("RAG_UI_LANG"), *_browser())
+        st.session_state[LANG] = rag.i18n.pick_language(raw_from_env()["ui_lang"], *_browser())
     rag.i18n.set_language(st.session_state[LANG])
     return st.session_state[LANG]
 

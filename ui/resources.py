@@ -13,6 +13,7 @@ import streamlit as st
 
 from rag import access
 from rag.answer.engine import AnswerEngine
+from rag.journal.recorder import journal_recorder
 from rag.config import Settings, normalize_base_url
 from rag.embeddings.resolve import embedder_for_collection, resolve_embedder
 from rag.errors import ConfigError, RagError, StoreError
@@ -157,8 +158,8 @@ def answer_engine(s: Settings, st_store: Store, info: dict | None, reader: str =
     """The answer engine for this session: its collection, embedder, chat model, retrieval mode and
     the reader's groups. Raises RagError when the collection's model is not available."""
     return AnswerEngine(s, st_store, collection=s.collection, info=info or {}, embedder=embedder_for(s, info),
-                        llm=llm(s), groups=groups(), mode=mode(), origin="ask", reader=reader,
-                        recorders=recorders)
+                        llm=llm(s), groups=groups(), mode=mode(), origin="ask",
+                        recorders=[journal_recorder(s, reader)] if recorders is None else recorders)
 
 
 @st.cache_data(ttl=STATUS_TTL, show_spinner=False)

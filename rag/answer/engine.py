@@ -21,6 +21,7 @@ from __future__ import annotations
 import logging
 import os
 import time
+from pathlib import Path
 from typing import Any, Callable, Iterator, Mapping, Sequence
 
 from rag.answer.gate import Decision, GateParams, gate, resolve_params
@@ -33,7 +34,7 @@ from rag.answer.pipeline import (
     finalize,
     prepare,
 )
-from rag.answer.prompts import detect_language
+from rag.i18n.detect import detect_language
 from rag.errors import LLMError
 
 log = logging.getLogger(__name__)
@@ -129,9 +130,9 @@ class AnswerEngine:
     RAG_MIN_COVERAGE, else the collection's calibration, else the model's defaults; `gate_params`
     imposes one, as a comparison of two collections does). `retriever` replaces the retrieval
     (passages given by hand); `retrieve_options` its context options (else the settings').
-    `groups`: the reader's access groups (None: every point). `origin` ("cli", "ask", "eval") and
-    `reader` (the signed-in account, "" for none) go with each answer to the `recorders`: by
-    default the journal (rag.journal) for "cli" and "ask", nothing for "eval".
+    `groups`: the reader's access groups (None: every point). `origin` ("cli", "ask", "eval") says
+    who asked; the finished answers go to the `recorders`, `rag ask`'s and the Ask page's to the journal
+    (rag.journal.recorder.journal_recorder, given by them: the journal is a later stage).
     """
 
     def __init__(
@@ -154,8 +155,7 @@ class AnswerEngine:
         max_tokens: int = DEFAULT_MAX_TOKENS,
         prompt_file: str | os.PathLike[str] | None = None,
         origin: str = "cli",
-        recorders: Sequence[Recorder] | None = None,
-        reader: str = "",
+        recorders: Sequence[Recorder] = (),
     ) -> None:
         from rag.config import Settings
 
@@ -166,10 +166,6 @@ class AnswerEngine:
         self.max_tokens = max_tokens
         self.prompt_file = prompt_file if prompt_file is not None else self.settings.prompt_file
         self.origin = origin
-        if recorders is None:  # readers' questions go to the journal; an evaluation's do not
-            from rag.answer.journal_record import journal_recorder
-
-            recorders = [journal_recorder(self.settings, reader)] if origin in ("ask", "cli") else []
         self.recorders: list[Recorder] = list(recorders)
         self.with_llm = with_llm
         self._llm = llm
@@ -207,7 +203,7 @@ class AnswerEngine:
     def gate(self, question: str, passages: Sequence[Any]) -> Decision:
         """The answerability gate's decision, with its signals (rag.answer.gate)."""
         return gate(question, passages, self.params, self.store, self.collection, self.groups, self.info,
-                    detect_language(question))
+                    detect_language(question), self.embedder)
 
     @property
     def llm(self) -> Any:
@@ -251,4 +247,59 @@ class AnswerEngine:
                 log.warning("could not record the answer: %s", exc)
 
 
-__all__ = ["AnswerEngine", "Recorder", "Response", "Retriever"]
+def answer_passages(
+    question: str,
+    passages: Sequence[Any],
+    llm: Any,
+    threshold: float,
+    threshold_source: str = "setting",
+    *,
+    on_token: Callable[[str], None] | None = None,
+    language: str | None = None,
+    max_tokens: int = DEFAULT_MAX_TOKENS,
+    prompt_file: str | os.PathLike[str] | None = None,
+    log_dir: Path | None = None,
+    decision: Any = None,
+) -> AskResult:
+    """Answer from given passages (no retrieval). `decision`: the answerability gate's
+    (rag.gate.gate); without it the threshold alone decides."""
+    prepared = prepare(question, passages, llm, threshold, threshold_source, language=language,
+                       max_tokens=max_tokens, prompt_file=prompt_file, log_dir=log_dir, decision=decision)
+    return _stream(Response(None, prepared, decision, llm), on_token)
+
+
+def _stream(response: Any, on_token: Callable[[str], None] | None) -> AskResult:
+    for piece in response:
+        if on_token is not None:
+            on_token(piece)
+    return response.result
+
+
+def ask(
+    question: str,
+    settings: Any = None,
+    store: Any = None,
+    embedder: Any = None,
+    llm: Any = None,
+    groups: Sequence[str] | None = None,
+    on_token: Callable[[str], None] | None = None,
+    *,
+    collection: str | None = None,
+    top_k: int | None = None,
+    mode: str = "auto",
+    threshold: float | None = None,
+    max_tokens: int = DEFAULT_MAX_TOKENS,
+    prompt_file: str | os.PathLike[str] | None = None,
+    with_llm: bool = True,
+    recorders: Sequence[Recorder] = (),
+) -> AskResult:
+    """Retrieve, then answer (rag.answer.engine). `threshold` (else settings.threshold) overrides
+    the collection's. `with_llm` False: retrieval and the gate only; `answer` stays None unless refused.
+    """
+    engine = AnswerEngine(settings, store, collection=collection, embedder=embedder, llm=llm, with_llm=with_llm,
+                          groups=groups, mode=mode, top_k=top_k, threshold=threshold, max_tokens=max_tokens,
+                          prompt_file=prompt_file, recorders=recorders)
+    return _stream(engine.ask(question), on_token)
+
+
+__all__ = ["AnswerEngine", "Recorder", "Response", "Retriever", "answer_passages", "ask"]

@@ -301,8 +301,9 @@ def _low_cosine(text: Mapping[str, str], decision: Decision, language: str) -> s
 
 
 def explain(decision: Decision, language: str) -> str | None:
-    """Why the gate refused, in the question's language; None when it answers."""
-    if decision.answer:
+    """Why the gate refused (or doubts, verdict unsure), in the question's language; None when it
+    answers."""
+    if decision.answer and not decision.unsure:
         return None
     text = _WHY.get(language, _WHY["fr"])
     s = decision.signals
@@ -437,7 +438,7 @@ def gate_for(
 ) -> Decision:
     """The gate as `rag ask` and the Ask page apply it: the settings' overrides (RAG_THRESHOLD,
     RAG_MIN_COVERAGE), else the collection's calibration, else the model's defaults."""
-    from rag.answer.prompts import detect_language
+    from rag.i18n.detect import detect_language
 
     explicit = threshold if threshold is not None else getattr(settings, "threshold", None)
     params = resolve_params(explicit, collection_info, model_id, getattr(settings, "min_coverage", None))

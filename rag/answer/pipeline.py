@@ -2,7 +2,7 @@
 model's window, the citations check, the result (`AskResult`) and answers.jsonl.
 
 The one answer path that composes them with retrieval and the model's stream is
-rag.answer.engine.AnswerEngine; `ask` and `answer_passages` here are shorthands for it.
+rag.answer.engine.AnswerEngine (with its shorthands `ask` and `answer_passages`).
 
 A refusal (no passage at or above the threshold) never calls the chat model. When the model
 cannot be reached, the passages are still returned and `llm_error` says why there is no answer.
@@ -18,7 +18,7 @@ import os
 from dataclasses import dataclass, field
 from datetime import datetime, UTC
 from pathlib import Path
-from typing import Any, Callable, Sequence
+from typing import Any, Sequence
 
 from rag.i18n import t
 from rag.i18n.numbers import decimal
@@ -170,6 +170,7 @@ class Prepared:
     warnings: list[str] = field(default_factory=list)
     log_dir: Path | None = None
     gate: dict[str, Any] | None = None
+    unsure_note: str | None = None  # the gate was unsure: said with the passages when no model answers
 
     def chat_params(self) -> dict[str, Any]:
         return {"model": self.model, "max_tokens": self.max_tokens, "temperature": TEMPERATURE}
@@ -184,7 +185,18 @@ class Prepared:
             accepted=[p.n for p in self.accepted], context_length=self.context_length, gate=self.gate,
         )
         fields.update(values)
+        if fields.get("outcome") == PASSAGES_ONLY and self.unsure_note:
+            fields["notes"] = [*fields["notes"], self.unsure_note]
         return AskResult(**fields)
+
+
+def unsure_note(question: str, decision: Any, language: str) -> str:
+    """The plain note shown with the passages of a question the gate is unsure of, when no chat
+    model writes an answer: they may not answer it, and why."""
+    from rag.i18n import language as in_language
+
+    with in_language(language):
+        return t("ask.unsure_note", question=question.strip(), why=gate_explain(decision, language) or "")
 
 
 def refusal_line(result: AskResult) -> str:
@@ -207,7 +219,7 @@ def decide(
     The gate's verdict is read here and only here: a refusal stops the question (REFUSED_GATE);
     anything else goes on to the model (an "unsure" verdict, with the prompt's refusal rule)."""
     language = language or prompts.detect_language(question)
-    passages = list(passages)
+    retrieved, passages = passages, list(passages)  # `retrieved` may carry notes (Passages)
     best = max((p.score for p in passages), default=None)
     accepted = [p for p in passages if p.score >= threshold]
     prepared = Prepared(question=question, language=language, passages=passages, threshold=threshold,
@@ -216,6 +228,12 @@ def decide(
         prepared.gate = decision.to_dict()
         if decision.note:
             prepared.warnings.append(decision.note)
+        if getattr(decision, "unsure", False):
+            prepared.unsure_note = unsure_note(question, decision, language)
+        if decision.answer and not accepted and passages:
+            # Let through on the question's core (its context words set aside) or an exact match:
+            # the passages the gate judged are the ones the model reads.
+            accepted = prepared.accepted = [p for p in passages if p.score >= best - 0.02]
     if decision is not None and not decision.answer and decision.reason in ("unknown_names", "low_coverage"):
         refusal = prompts.refusal_sentence(language)
         prepared.result = prepared.base_result(answer=refusal, raw_answer=refusal, refused=True,
@@ -231,7 +249,17 @@ def decide(
         refusal = prompts.refusal_sentence(language)
         prepared.result = prepared.base_result(answer=refusal, raw_answer=refusal, refused=True,
                                                refusal_reason=reason, outcome=REFUSED_GATE)
+    _keep_retrieval_notes(prepared, retrieved)
     return prepared
+
+
+def _keep_retrieval_notes(prepared: Prepared, passages: Sequence[Any]) -> None:
+    """What retrieval had to say (rag.answer.retrieve.Passages.notes: a reranker that failed)
+    goes with the answer's warnings, a refusal's included."""
+    notes = list(getattr(passages, "notes", None) or [])
+    prepared.warnings.extend(notes)
+    if prepared.result is not None:
+        prepared.result.warnings.extend(notes)
 
 
 def prepare(
@@ -329,66 +357,11 @@ def finalize(
     return result
 
 
-def answer_passages(
-    question: str,
-    passages: Sequence[Any],
-    llm: Any,
-    threshold: float,
-    threshold_source: str = "setting",
-    *,
-    on_token: Callable[[str], None] | None = None,
-    language: str | None = None,
-    max_tokens: int = DEFAULT_MAX_TOKENS,
-    prompt_file: str | os.PathLike[str] | None = None,
-    log_dir: Path | None = None,
-    decision: Any = None,
-) -> AskResult:
-    """Answer from given passages (no retrieval). `decision`: the answerability gate's
-    (rag.gate.gate); without it the threshold alone decides."""
-    from rag.answer.engine import Response
-
-    prepared = prepare(question, passages, llm, threshold, threshold_source, language=language,
-                       max_tokens=max_tokens, prompt_file=prompt_file, log_dir=log_dir, decision=decision)
-    return _stream(Response(None, prepared, decision, llm), on_token)
-
-
-def _stream(response: Any, on_token: Callable[[str], None] | None) -> AskResult:
-    for piece in response:
-        if on_token is not None:
-            on_token(piece)
-    return response.result
-
-
-def ask(
-    question: str,
-    settings: Any = None,
-    store: Any = None,
-    embedder: Any = None,
-    llm: Any = None,
-    groups: Sequence[str] | None = None,
-    on_token: Callable[[str], None] | None = None,
-    *,
-    collection: str | None = None,
-    top_k: int | None = None,
-    mode: str = "auto",
-    threshold: float | None = None,
-    max_tokens: int = DEFAULT_MAX_TOKENS,
-    prompt_file: str | os.PathLike[str] | None = None,
-    with_llm: bool = True,
-) -> AskResult:
-    """Retrieve, then answer (rag.answer.engine). `threshold` (else settings.threshold) overrides
-    the collection's. `with_llm` False: retrieval and the gate only; `answer` stays None unless refused.
-    """
-    from rag.answer.engine import AnswerEngine
-
-    engine = AnswerEngine(settings, store, collection=collection, embedder=embedder, llm=llm, with_llm=with_llm,
-                          groups=groups, mode=mode, top_k=top_k, threshold=threshold, max_tokens=max_tokens,
-                          prompt_file=prompt_file)
-    return _stream(engine.ask(question), on_token)
-
-
 def _default_log_dir() -> Path:
-    return Path(os.environ.get("RAG_DATA_DIR") or "data") / "logs"
+    from rag.config import Settings
+    from rag.environment import raw_from_env
+
+    return Settings(data_dir=Path(raw_from_env()["data_dir"] or "data")).logs_dir
 
 
 def _log_answer(prepared: Prepared, result: AskResult) -> None:

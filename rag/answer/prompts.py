@@ -18,6 +18,7 @@ from typing import Any, Sequence
 
 from rag.i18n import t
 from rag.errors import ConfigError
+from rag.i18n.detect import detect_language  # noqa: F401 - where callers have always found it
 
 REFUSALS = {
     "fr": "Je ne trouve pas cette information dans les articles indexés.",
@@ -31,29 +32,6 @@ _LABELS = {
     "en": ("Extracts:", "Question:"),
 }
 SEPARATOR = "---"
-
-_FR_WORDS = set(
-    "le la les des du de un une est sont et en que qui quoi quel quelle quels quelles comment pourquoi "
-    "où ou dans pour avec sur ne pas je tu il elle nous vous ils on ce cette ces au aux se sa son ses "
-    "faut peut-on peut puis-je dois-je est-ce qu c l d j n s mon ma mes leur lorsque quand".split()
-)
-_EN_WORDS = set(
-    "the is are what how why which where who whom does do did can could should would to of in with for "
-    "on a an and not i you it this that these those my your from by be was were when there my "
-    "its into get set use using".split()
-)
-_FR_CHARS = set("éèêëàâçùûüôîïœæ«»")
-
-
-def detect_language(text: str) -> str:
-    """"fr" or "en", from accents and common words; French when unsure (the corpus's language)."""
-    lowered = text.lower()
-    fr = sum(2 for ch in lowered if ch in _FR_CHARS)
-    words = re.findall(r"[a-zà-ÿœæ]+", lowered.replace("’", "'"))
-    fr += sum(1 for w in words if w in _FR_WORDS)
-    en = sum(1 for w in words if w in _EN_WORDS)
-    return "en" if en > fr else "fr"
-
 
 def refusal_sentence(language: str) -> str:
     return REFUSALS.get(language, REFUSALS["fr"])
@@ -73,7 +51,7 @@ def contains_refusal(answer: str) -> bool:
 
 def load_system_prompt(language: str, prompt_file: str | os.PathLike[str] | None = None) -> str:
     """The system prompt for `language`, from the override file if one is set."""
-    path = prompt_file if prompt_file is not None else (os.environ.get("RAG_PROMPT_FILE") or None)
+    path = prompt_file  # RAG_PROMPT_FILE, through Settings.prompt_file (the answer engine passes it)
     if path:
         resolved = Path(str(path).replace("{lang}", language)).expanduser()
         try:
@@ -85,9 +63,14 @@ def load_system_prompt(language: str, prompt_file: str | os.PathLike[str] | None
     return template.replace("{refusal}", refusal_sentence(language)).strip()
 
 
+# The fence's tag in either language, however spaced: "</extrait>", "< /extrait>", "</ extract>".
+# One class of blanks and slashes after "<", read once (no two runs overlap): linear.
+_FENCE_TAG = re.compile(r"<([\s/]*)(extrait|extract)\b", re.IGNORECASE)
+
+
 def _defuse(text: str, tag: str) -> str:
-    # An article that contains the fence tag itself must not be able to close its extract early.
-    return re.sub(rf"<(/?)\s*{tag}\b", lambda m: f"‹{m.group(1)}{tag}", text, flags=re.IGNORECASE)
+    # An article that contains a fence tag itself must not be able to close its extract early.
+    return _FENCE_TAG.sub(lambda m: f"‹{'/' if '/' in m.group(1) else ''}{m.group(2)}", text)
 
 
 def format_extract(passage: Any, language: str) -> str:

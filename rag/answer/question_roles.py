@@ -9,9 +9,9 @@ difference with the words around a name, so the gate reads them (pure functions,
 - context: a name after a preposition of place, owner or beneficiary ("chez Airbus", "le serveur
   de Gérard", "à Toulouse", "pour Veolia", "John's server"), with the noun it qualifies ("la
   pizzeria de Luigi"); after a possessive and a noun ("mon collègue Karim", "notre client
-  Total"); in a sentence of the question that asks nothing ("C'est pour le client Renault.");
-  the noun after a first or second person possessive ("mon patron", "ma boutique"); and dates
-  (days, months, the numbers beside them);
+  Total"); a name followed by its owner ("le ThinkPad de Léa"); in a sentence of the question
+  that asks nothing ("C'est pour le client Renault."); the noun after a first or second person
+  possessive ("mon patron", "ma boutique"); and dates (days, months, the numbers beside them);
 - tools: a lower-case word after "avec", "with", "via", "using" ("avec podman"), or followed by a
   command-line option ("journalctl -u"), is a program's name, looked up like any other name.
 
@@ -97,7 +97,7 @@ def roles(question: str) -> tuple[set[str], set[str]]:
                 while j + 1 < end and _capitalised(tokens[j + 1]) and tokens[j + 1] not in ".!?;":
                     j += 1
                 run = [t.rstrip("'") for t in tokens[i:j + 1]]
-                if not asks or _in_context(tokens, start, i, j):
+                if not asks or _in_context(tokens, start, i, j) or _owned(tokens, j, end):
                     context.update(run)
                     # "la pizzeria de Luigi", "l'agence de Lille": the noun the name qualifies too.
                     if i - 2 >= start and _bare(tokens[i - 1]) in ("de", "d", "du") and tokens[i - 2].isalpha() \
@@ -113,6 +113,13 @@ def roles(question: str) -> tuple[set[str], set[str]]:
                 tools.add(word)
             i += 1
     return context, tools
+
+
+def _owned(tokens: list[str], j: int, end: int) -> bool:
+    """A name followed by its owner's ("le ThinkPad de Léa", "le portable Dell d'Amélie"): the
+    reader's device, not the subject."""
+    return (j + 2 < end and _bare(tokens[j + 1]) in ("de", "d", "du") and _capitalised(tokens[j + 2])
+            and tokens[j + 2] not in ".!?;")
 
 
 def _in_context(tokens: list[str], start: int, i: int, j: int) -> bool:

@@ -14,7 +14,7 @@ from typing import Any, Sequence
 from rag.i18n import t
 from rag.i18n.numbers import integer
 from rag.answer.context import cap_per_document, expand, neighbours_from_store
-from rag.servers.rerank import RERANK_CANDIDATES, rerank_passages
+from rag.servers.rerank import RERANK_CANDIDATES, RerankError, rerank_passages
 from rag.errors import RagError, StoreError
 from rag.store.sparse import check_sparse_version, sparse_query
 from rag.store.store import Hit, Store
@@ -111,12 +111,31 @@ def retrieve(
     if reranker is not None:
         wanted = max(wanted, RERANK_CANDIDATES)
     passages = _search(question, store, embedder, collection, wanted, mode, groups, candidates)
+    notes: list[str] = []
     if reranker is not None:
-        passages = rerank_passages(question.strip(), passages, reranker, len(passages))
+        passages, note = _reranked(question.strip(), passages, reranker)
+        notes += [note] if note else []
     passages = cap_per_document(passages, top_k, per_document)
     if expand_chars > 0 and passages:
         passages = expand(passages, neighbours_from_store(store, collection, groups), expand_chars)
-    return passages
+    return Passages(passages, notes)
+
+
+class Passages(list):
+    """The passages, best first, with `notes` a reader should see about how they were found."""
+
+    def __init__(self, passages: Sequence[Passage] = (), notes: Sequence[str] = ()) -> None:
+        super().__init__(passages)
+        self.notes = list(notes)
+
+
+def _reranked(question: str, passages: list[Passage], reranker: Any) -> tuple[list[Passage], str | None]:
+    """The reranker's order; when it fails, the search's own order and a note saying why (a
+    reranker is an improvement: its failure must not fail every question)."""
+    try:
+        return rerank_passages(question, passages, reranker, len(passages)), None
+    except RerankError as exc:
+        return passages, t("ask.rerank_failed", error=exc)
 
 
 def _search(

@@ -8,7 +8,9 @@ import sys
 import textwrap
 from typing import TextIO
 
-from rag.answer.pipeline import AskResult, ask, refusal_line
+from rag.answer.engine import ask
+from rag.journal.recorder import journal_recorder
+from rag.answer.pipeline import AskResult, refusal_line
 from rag.answer.citations import source_label
 from rag.config import Settings
 from rag.i18n import t
@@ -60,7 +62,7 @@ def run(args: argparse.Namespace) -> int:
     result = ask(
         args.question, settings, on_token=None if args.json else on_token,
         collection=args.collection, top_k=args.top_k, mode=args.mode, threshold=args.threshold,
-        groups=args.groups, with_llm=not args.no_llm,
+        groups=args.groups, with_llm=not args.no_llm, recorders=[journal_recorder(settings)],
     )
     if args.json:
         print(json.dumps(result.to_json(), ensure_ascii=False, indent=2))

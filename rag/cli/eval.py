@@ -16,7 +16,8 @@ from rag.answer.gate import save_calibration
 from rag.evaluate.calibration import small_sample_warning
 from rag.evaluate.runs import _slug
 from rag.evaluate.report import format_comparison, format_summary
-from rag.evaluate.runner import compare, write_comparison
+from rag.evaluate.compare import compare, write_comparison
+from rag.evaluate.results import Summary
 from rag.evaluate.session import EvalSession
 from rag.evaluate.runs import list_runs, load_run, new_run_dir, record_history, write_results
 from rag.evaluate.questions import load_questions
@@ -85,8 +86,9 @@ def _run_one(
                           on_embedder=lambda sentence: print(sentence, file=sys.stderr))
     results = session.run(collection, shared, progress=_Progress(collection))
     summary = results["summary"]
-    complete = not summary.get("stopped") and not summary.get("failed_questions")
-    suggested_gate = ((summary.get("gate") or {}).get("calibration") or {}).get("suggested")
+    typed = Summary.from_dict(summary)
+    complete = typed.complete
+    suggested_gate = typed.gate_figures.suggested if typed.gate_figures else None
     if args.save_threshold and suggested_gate and complete:
         summary["saved_gate"] = save_calibration(store, collection, suggested_gate, Path(args.questions).name)
         summary["saved_threshold"] = summary["saved_gate"]["min_cosine"]

@@ -14,6 +14,7 @@ from pathlib import Path
 from urllib.parse import urlsplit
 
 from rag.documents import SKIPPED, WARNING, Document, Problem
+from rag.environment import raw_from_env, secrets_from_env
 from rag.errors import SourceError
 from rag.i18n import t, tn
 from rag.sources.fetched import stale_files
@@ -110,8 +111,8 @@ def run(args: argparse.Namespace) -> int:
         raise SourceError(t("fetch.prune_modified_after"))
     types = parse_types(args.types)
     out_dir.mkdir(parents=True, exist_ok=True)
-    username = args.user or os.environ.get("RAG_WP_USER") or None
-    password = args.app_password or os.environ.get("RAG_WP_APP_PASSWORD") or None
+    username = args.user or raw_from_env()["wp_user"]
+    password = args.app_password or secrets_from_env()["wp_app_password"]
 
     def on_page(page: int, total_pages: int | None, total_posts: int | None) -> None:
         of = f"/{total_pages}" if total_pages else ""

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import sys
 
 from rag.i18n import t
@@ -12,6 +11,7 @@ from rag.chunking import DEFAULT_STRATEGY, STRATEGIES, setting_names
 from rag.chunking.preview import chunkers
 from rag.errors import ConfigError
 from rag.config import Settings
+from rag.environment import raw_from_env, secrets_from_env
 from rag.embeddings.resolve import embedder_for_collection
 from rag.enrich import MODES as ENRICH_MODES
 from rag.enrich import make_enricher, resolve_enrichment
@@ -71,7 +71,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                         help=t("help.ingest.access"))
     parser.add_argument("--max-doc-mb", metavar="MB", type=float, default=None,
                         help=t("help.ingest.max_doc_mb", env=MAX_DOC_MB_ENV, mb=f"{DEFAULT_MAX_DOC_MB:g}"))
-    parser.add_argument("--user", metavar="NAME", default=os.environ.get("RAG_WP_USER"),
+    parser.add_argument("--user", metavar="NAME", default=None,
                         help=t("help.ingest.user"))
     parser.add_argument("--app-password", metavar="PASSWORD", default=None,
                         help=t("help.ingest.app_password"))
@@ -112,9 +112,11 @@ def _source_options(args: argparse.Namespace) -> dict:
     options: dict = {"max_bytes": max_document_bytes(args.max_doc_mb)}
     if args.access:
         options["default_access"] = list(args.access)
-    password = args.app_password or os.environ.get("RAG_WP_APP_PASSWORD") or None
-    if args.user:
-        options["username"] = args.user
+    read = raw_from_env()
+    password = args.app_password or secrets_from_env()["wp_app_password"]
+    user = args.user or read["wp_user"]
+    if user:
+        options["username"] = user
     if password:
         options["app_password"] = password
     return options

@@ -9,6 +9,7 @@ import sys
 
 from rag.cli.argparse_words import Parser
 from rag.errors import RagError
+from rag.environment import raw_from_env
 from rag.i18n import cli_language, language, t
 from rag.redact import RedactingFilter, install_redaction, known_secrets, redact
 
@@ -57,7 +58,7 @@ def _redact_logs() -> None:
 
 def main(argv: list[str] | None = None) -> int:
     """Run one command in the CLI's language: RAG_UI_LANG, else the shell's locale, else French."""
-    with language(cli_language()):
+    with language(cli_language(raw_from_env()["ui_lang"])):
         return _main(argv)
 
 

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import os
 import re
 import sys
 from pathlib import Path
@@ -71,7 +70,7 @@ def run(args: argparse.Namespace) -> int:
         if args.source is not None or args.collection or args.replace:
             raise StoreError(t("migrate.need_to"))
         return upgrade(settings)
-    api_key = args.api_key or os.environ.get("RAG_QDRANT_API_KEY") or None
+    api_key = args.api_key or settings.qdrant_api_key
     secrets = [api_key]
     if args.source is None and not settings.qdrant_path.is_dir():
         raise StoreError(t("migrate.no_store", path=settings.qdrant_path))

@@ -10,6 +10,7 @@ from typing import Any
 import httpx
 import numpy as np
 
+from rag.bounded_http import EMBEDDINGS_ANSWER_BYTES, bounded
 from rag.i18n import t
 from rag.i18n.numbers import decimal
 from rag.config import normalize_base_url
@@ -17,6 +18,8 @@ from rag.embeddings.base import Embedder, label_for
 from rag.redact import redact, strip_userinfo
 from rag.embeddings.prefixes import prefixes_for
 from rag.errors import EmbeddingError
+from rag.servers.http import bearer, error_message
+from rag.servers.http import timeout as http_timeout
 from rag.servers.models import LIST_TIMEOUT, OPENAI, ModelListError, ServerModels, list_models, read_models
 
 # How servers say an input does not fit (LM Studio: "n_keep >= n_ctx"; llama.cpp; OpenAI).
@@ -57,7 +60,7 @@ class OpenAIEmbedder(Embedder):
         self.query_prefix = ""
         self.document_prefix = ""
         self.send_input_type = False
-        self._client = httpx.Client(timeout=httpx.Timeout(self.timeout, connect=min(self.timeout, 5.0)))
+        self._client = httpx.Client(timeout=http_timeout(self.timeout))
 
     # -- setup ------------------------------------------------------------------------------
 
@@ -135,9 +138,10 @@ class OpenAIEmbedder(Embedder):
         if self.send_input_type:
             payload["input_type"] = input_type
         where = _span(labels, offset, len(batch))
-        headers = {"Authorization": f"Bearer {self.api_key}"} if self.api_key else {}
+        headers = bearer(self.api_key)
         try:
-            response = self._client.post(f"{self.base_url}/embeddings", json=payload, headers=headers)
+            response = bounded(self._client, "POST", f"{self.base_url}/embeddings", EMBEDDINGS_ANSWER_BYTES, EmbeddingError,
+                               json=payload, headers=headers)
         except (httpx.ConnectError, httpx.ConnectTimeout) as exc:
             raise EmbeddingError(server_down_message(self.base_url)) from exc
         except httpx.TimeoutException as exc:
@@ -148,7 +152,7 @@ class OpenAIEmbedder(Embedder):
                                    error=exc)) from exc
         if response.status_code != 200:
             # Some servers and proxies quote the key they refused: it must not reach the user's screen.
-            message = redact(_server_message(response), [self.api_key])
+            message = error_message(response, [self.api_key])
             if response.status_code == 400 and _TOO_LONG.search(message):
                 if len(batch) > 1:
                     # The server does not say which input overflowed: one at a time names it
@@ -235,21 +239,6 @@ def _decode(embedding: Any) -> list[float]:
     if isinstance(embedding, list):
         return [float(x) if x is not None else float("nan") for x in embedding]
     raise TypeError(f"an embedding of type {type(embedding).__name__}")
-
-
-def _server_message(response: httpx.Response) -> str:
-    try:
-        body = response.json()
-    except ValueError:
-        return response.text.strip()[:500]
-    error = body.get("error", body) if isinstance(body, dict) else body
-    if isinstance(error, dict):
-        text = str(error.get("message") or "")
-        code = error.get("code")
-        if code and str(code) not in text:
-            text = f"{text} [{code}]" if text else str(code)
-        return text
-    return str(error)[:500]
 
 
 def _span(labels: list[str] | None, offset: int, count: int) -> str:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import os
 from typing import Callable, Mapping
 
 from rag.i18n import t
@@ -18,12 +17,6 @@ EMBEDDED = "embedded"
 PROBE_TIMEOUT = 2.0  # auto mode: a server that does not answer this fast is taken as absent
 
 
-def _prefix(env: Mapping[str, str], name: str) -> str | None:
-    raw = env.get(name)
-    # A literal "\n" typed in a shell or a .env file means a newline (Qwen3's query prefix has one).
-    return None if raw is None else raw.replace("\\n", "\n")
-
-
 def _api_key(settings: Settings) -> str | None:
     return settings.api_key_for(settings.embed_url)
 
@@ -31,7 +24,6 @@ def _api_key(settings: Settings) -> str | None:
 def resolve_embedder(
     settings: Settings,
     expected_dimension: int | None = None,
-    env: Mapping[str, str] | None = None,
     expected_model: str | None = None,
 ) -> tuple[Embedder, str]:
     """RAG_EMBED_MODEL: "embedded", a server model id, or unset (= the server's embedding model
@@ -40,9 +32,7 @@ def resolve_embedder(
     An explicit model with the server down is an error, never a silent switch: vectors of two
     models must not end up in one collection.
     """
-    env = os.environ if env is None else env
-    query_prefix = _prefix(env, "RAG_QUERY_PREFIX")
-    document_prefix = _prefix(env, "RAG_DOCUMENT_PREFIX")
+    query_prefix, document_prefix = settings.query_prefix, settings.document_prefix
     choice = (settings.embed_model or "").strip()
     url = settings.embed_url
     shown = strip_userinfo(url)  # messages never show a password typed into the URL

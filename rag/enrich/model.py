@@ -20,7 +20,7 @@ from rag.enrich.cache import ContextCache, cache_key
 from rag.errors import RagError
 from rag.redact import strip_userinfo
 from rag.servers.chat import ContextOverflow
-from rag.answer.prompts import detect_language
+from rag.i18n.detect import detect_language
 
 PROMPT_VERSION = "1"
 MAX_TOKENS = {"llm": 120, "questions": 220}

@@ -143,7 +143,12 @@ def row_signals(row: dict[str, Any]) -> Any:
     return Signals(cosine=row.get("cosine"), coverage=row.get("coverage"),
                    passage_coverage=row.get("passage_coverage"),
                    unknown_names=list(row.get("unknown_names") or []),
-                   known_names=list(row.get("known_names") or []))
+                   known_names=list(row.get("known_names") or []),
+                   context_words=list(row.get("context_words") or []),
+                   unknown_subject=list(row.get("unknown_subject") or []),
+                   core_coverage=row.get("core_coverage"),
+                   core_passage_coverage=row.get("core_passage_coverage"),
+                   cosine_core=row.get("cosine_core"))
 
 
 def row_answers(row: dict[str, Any], min_cosine: float, min_coverage: float, refuse_unknown_names: bool = True) -> bool:
@@ -193,6 +198,16 @@ def compared_score(row: Mapping[str, Any]) -> float | None:
     return _effective_cosine(dict(row))
 
 
+def _core(row: dict[str, Any]) -> float | None:
+    """The coverage the gate compares with its floor: without the context words when measured."""
+    return row["core_coverage"] if row.get("core_coverage") is not None else row.get("coverage")
+
+
+def _subject(row: dict[str, Any]) -> list[str]:
+    return list(row.get("unknown_subject") or []) if row.get("core_coverage") is not None \
+        else list(row.get("unknown_names") or [])
+
+
 def _cuts(values: Sequence[float]) -> list[float]:
     """0, then a tidy value between each pair of distinct values."""
     distinct = sorted(set(values))
@@ -220,12 +235,12 @@ def calibrate_gate(rows: Sequence[dict[str, Any]], keep: float = KEEP_IN_BASE) -
     every = sorted(set(effective.values()))
     best_key: tuple | None = None
     best: tuple[float, float, bool] | None = None
-    coverages = [r["coverage"] for r in rows if r.get("coverage") is not None]
+    coverages = [_core(r) for r in rows if _core(r) is not None]
     for names in (True, False):
         for min_coverage in _cuts(coverages) if coverages else [0.0]:
             def passes(r: dict[str, Any], names: bool = names, min_coverage: float = min_coverage) -> bool:
-                return (id(r) in effective and not (names and r.get("unknown_names"))
-                        and (r.get("coverage") is None or r["coverage"] >= min_coverage))
+                return (id(r) in effective and not (names and _subject(r))
+                        and (_core(r) is None or _core(r) >= min_coverage))
 
             ins = sorted(effective[id(r)] for r in inside_all if passes(r))
             outs = sorted(effective[id(r)] for r in outside if passes(r))

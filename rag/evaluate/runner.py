@@ -1,44 +1,29 @@
-"""Replay a question set against a collection, write results.json / results.csv, keep a
-history of runs, and compare two runs (two collections, or a run and an earlier one).
+"""Replay a question set against a collection: each question's row of results.json, through the
+answer engine's retrieval, gate and answers (rag.answer.engine).
 
-The index and the chat model are reached through callables so the dashboard, the CLI and
-the tests share one runner; the metrics themselves are pure (rag.evaluate.metrics, rag.evaluate.calibration).
+The other jobs of an evaluation live beside it: the summary of the rows (rag.evaluate.summary),
+the comparison of two runs (rag.evaluate.compare), the session that `rag eval` and the Evaluate page
+share (rag.evaluate.session), the saved runs (rag.evaluate.runs).
 """
 
 from __future__ import annotations
 
-import json
 import time
 from datetime import datetime
-from pathlib import Path
 from typing import Any, Callable, Mapping, Sequence
 
 from rag.i18n import t
-from rag.evaluate.calibration import calibrate
 from rag.config import Settings
 from rag.errors import RagError
-from rag.evaluate.metrics import category_metrics, contains_answer, cost_metrics, hit_rank, llm_metrics, retrieval_metrics, threshold_shares
+from rag.evaluate.metrics import contains_answer, hit_rank
 from rag.evaluate.questions import Question
+from rag.evaluate.summary import summarize
+# Importable from here as before the split, for callers written then.
+from rag.evaluate.compare import chat_model_down, compare, shared_threshold, write_comparison  # noqa: F401
+from rag.evaluate.summary import CONTRACT_SUMMARY_KEYS, LLM_SUMMARY_KEYS  # noqa: F401
 
-__all__ = [
-    "ANSWER_METRICS",
-    "CONTRACT_SUMMARY_KEYS",
-    "LLM_SUMMARY_KEYS",
-    "chat_model_down",
-    "compare",
-    "make_answer_fn",
-    "replay",
-    "run_eval",
-    "shared_threshold",
-    "write_comparison",
-]
-
-CONTRACT_SUMMARY_KEYS = (
-    "questions", "in_base", "out_of_base", "k", "hit_at_1", "hit_at_3", "hit_at_k", "mrr",
-    "answer_in_context", "threshold", "suggested_threshold", "in_base_accepted", "out_of_base_refused",
-)
-LLM_SUMMARY_KEYS = ("answer_contains_expected", "refusal_rate_out_of_base", "invalid_citation_rate")
-COMPARISON_FILE = "comparison.json"
+__all__ = ["answer_cost", "collection_context", "make_answer_fn", "question_row", "replay", "run_eval",
+           "unknown_sources"]
 
 ProgressFn = Callable[[int, int, str], None]
 # (question text, passages) -> passages, in rank order; each has .url, .score, .text
@@ -108,6 +93,15 @@ def question_row(
             "unknown_names": list(sig.unknown_names),
             "known_names": list(sig.known_names),
             "missing_terms": list(sig.missing),
+            # The gate's view of the question's core (rag.answer.gate): what was set aside as the
+            # reader's situation, the unknown names that are the subject, the shares without them.
+            "verdict": decision.verdict,
+            "context_words": list(sig.context_words),
+            "unknown_subject": list(sig.unknown_subject),
+            "core_coverage": None if sig.core_coverage is None else round(sig.core_coverage, 4),
+            "core_passage_coverage": (None if sig.core_passage_coverage is None
+                                      else round(sig.core_passage_coverage, 4)),
+            "cosine_core": None if sig.cosine_core is None else round(sig.cosine_core, 4),
         })
     # How the question ended (rag.answer.pipeline.OUTCOMES): retrieval only, the gate's refusal or the passages.
     row["outcome"] = "refused_gate" if row["refused"] else "passages_only"
@@ -149,69 +143,6 @@ def answer_cost(result: Any) -> dict[str, Any]:
         "prompt_tokens": prompt if isinstance(prompt, int) else None,
         "first_token_seconds": getattr(result, "first_token_seconds", None),
         "answer_seconds": getattr(result, "answer_seconds", None),
-    }
-
-
-def summarize(
-    rows: Sequence[Mapping[str, Any]],
-    k: int,
-    threshold: float | None,
-    with_llm: bool,
-    gate_params: Any | None = None,
-) -> dict[str, Any]:
-    """The summary block: contract metrics, shares at the threshold and the calibration."""
-    metrics = retrieval_metrics(rows, k)
-    counts = dict(metrics.pop("counts"))
-    shares = threshold_shares(rows)
-    counts.update(shares.pop("counts"))
-    in_scores = [r["top1_score"] for r in rows if r.get("in_base") and r.get("top1_score") is not None]
-    out_scores = [r["top1_score"] for r in rows if not r.get("in_base") and r.get("top1_score") is not None]
-    cal = calibrate(in_scores, out_scores, current=threshold)
-    summary: dict[str, Any] = dict(metrics)
-    summary.update(
-        {
-            "threshold": threshold,
-            "suggested_threshold": cal.suggested,
-            **shares,
-        }
-    )
-    if with_llm:
-        llm = llm_metrics(rows)
-        counts.update(llm.pop("counts"))
-        summary.update(llm)
-        summary.update(cost_metrics(rows))
-    summary["calibration"] = cal.to_dict()
-    if gate_params is not None:
-        summary["gate"] = gate_summary(rows, gate_params, threshold, cal)
-        suggested = (summary["gate"]["calibration"].get("suggested") or {}).get("min_cosine")
-        if suggested is not None:
-            summary["suggested_threshold"] = suggested  # the cosine floor `--save-threshold` records
-    summary["counts"] = counts
-    summary["categories"] = category_metrics(rows, k)
-    return summary
-
-
-def gate_summary(rows: Sequence[Mapping[str, Any]], params: Any, threshold: float | None, cal: Any) -> dict[str, Any]:
-    """The gate's figures: at the current settings, at the suggested ones, and the cosine alone."""
-    from rag.evaluate.calibration import calibrate_gate, gate_shares
-
-    signal_rows = [dict(r) for r in rows]
-    current = gate_shares(signal_rows, params.min_cosine, params.min_coverage, params.refuse_unknown_names)
-    cosine_only = (cal.at_current or {}) if threshold is not None else {}
-    return {
-        "params": params.to_dict(),
-        "terms": any(r.get("coverage") is not None for r in rows),
-        "in_base_answered": current["in_base_answered"],
-        "off_topic_refused": current["off_topic_refused"],
-        "at_current": current,
-        "calibration": calibrate_gate(signal_rows),
-        "cosine_only": {
-            "threshold": threshold,
-            "in_base_accepted": cosine_only.get("in_base_accepted"),
-            "out_of_base_refused": cosine_only.get("out_of_base_refused"),
-            "suggested_threshold": cal.suggested,
-            "at_suggested": cal.at_suggested,
-        },
     }
 
 
@@ -384,107 +315,6 @@ def run_eval(
         questions, engine.retrieve, k=engine.top_k, threshold=threshold, answer_fn=answer_fn if with_llm else None,
         progress=progress, context=context, gate_fn=engine.gate, gate_params=gate_params,
     )
-
-
-# -- comparison ----------------------------------------------------------------------------
-
-COMPARED_METRICS = (
-    "hit_at_1", "hit_at_3", "hit_at_k", "mrr", "answer_in_context", "in_base_accepted",
-    "out_of_base_refused", "threshold", "suggested_threshold", "answer_contains_expected",
-    "refusal_rate_out_of_base", "refusal_rate_in_base", "invalid_citation_rate", "uncited_rate",
-    "prompt_tokens_mean", "first_token_seconds_median",
-)
-_SIDE_KEYS = ("collection", "date", "model", "strategy", "chunk_settings", "mode", "k", "llm", "path")
-
-
-# Measures of the chat model's answers: a run that never reached it has none (0 % would read as
-# a verdict on answers that were never written).
-ANSWER_METRICS = ("answer_contains_expected", "refusal_rate_out_of_base", "refusal_rate_in_base",
-                  "invalid_citation_rate", "uncited_rate", "prompt_tokens_mean", "first_token_seconds_median")
-
-
-def chat_model_down(results: Mapping[str, Any]) -> bool:
-    """A run with the chat model in which every question the gate let through got no answer
-    (the server could not be reached): its answer measures mean nothing."""
-    asked = [r for r in results.get("questions", []) if not r.get("refused")]
-    return bool(results["summary"].get("llm")) and bool(asked) and all(r.get("llm_error") for r in asked)
-
-
-def _measured(results: Mapping[str, Any]) -> dict[str, Any]:
-    summary = dict(results["summary"])
-    if chat_model_down(results):
-        summary.update(dict.fromkeys(ANSWER_METRICS))
-    return summary
-
-
-def compare(results_a: Mapping[str, Any], results_b: Mapping[str, Any]) -> dict[str, Any]:
-    """A against B: metric deltas (B - A) and, for in-base questions asked in both, who finds
-    the expected article (A only, B only, both, neither) and how its rank moved."""
-    sa, sb = _measured(results_a), _measured(results_b)
-    metrics = {}
-    for key in COMPARED_METRICS:
-        if key not in sa and key not in sb:
-            continue
-        a, b = sa.get(key), sb.get(key)
-        delta = b - a if isinstance(a, (int, float)) and isinstance(b, (int, float)) else None
-        metrics[key] = {"a": a, "b": b, "delta": delta}
-
-    rows_a = {r["id"]: r for r in results_a["questions"]}
-    rows_b = {r["id"]: r for r in results_b["questions"]}
-    common = [i for i in rows_a if i in rows_b]
-    groups: dict[str, list[str]] = {"a_only": [], "b_only": [], "both": [], "neither": []}
-    rank_changes = []
-    for qid in common:
-        ra, rb = rows_a[qid], rows_b[qid]
-        if not (ra.get("in_base") and rb.get("in_base")):
-            continue
-        found_a, found_b = ra.get("rank") is not None, rb.get("rank") is not None
-        key = "both" if found_a and found_b else "a_only" if found_a else "b_only" if found_b else "neither"
-        groups[key].append(qid)
-        if ra.get("rank") != rb.get("rank"):
-            rank_changes.append(
-                {"id": qid, "question": ra.get("question"), "rank_a": ra.get("rank"), "rank_b": rb.get("rank")}
-            )
-    return {
-        "a": {k: sa.get(k) for k in _SIDE_KEYS},
-        "b": {k: sb.get(k) for k in _SIDE_KEYS},
-        "same_question_set": set(rows_a) == set(rows_b),
-        "common_questions": len(common),
-        "only_in_a": [i for i in rows_a if i not in rows_b],
-        "only_in_b": [i for i in rows_b if i not in rows_a],
-        "metrics": metrics,
-        "found": groups,
-        "rank_changes": rank_changes,
-    }
-
-
-def shared_threshold(
-    explicit: float | None,
-    info_a: Mapping[str, Any] | None,
-    info_b: Mapping[str, Any] | None,
-) -> tuple[float, str] | None:
-    """The one threshold two compared collections are measured at, and where it comes from.
-
-    Otherwise a threshold saved on one side (0.87) against a default on the other (0.83) reads
-    as a strategy effect. The explicit setting, else A's own (calibrated, else its model's
-    default); None when the two use different embedding models, whose scores are not on one
-    scale: each keeps its own and the comparison says so.
-    """
-    from rag.answer.threshold import resolve_threshold
-
-    if explicit is not None:
-        return resolve_threshold(explicit, info_a, None)
-    model_a = (info_a or {}).get("embedding_model")
-    if not model_a or model_a != (info_b or {}).get("embedding_model"):
-        return None
-    return resolve_threshold(None, info_a, model_a)
-
-
-def write_comparison(comparison: Mapping[str, Any], out_dir: str | Path) -> Path:
-    path = Path(out_dir) / COMPARISON_FILE
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(json.dumps(comparison, ensure_ascii=False, indent=2) + "\n", encoding="utf-8")
-    return path
 
 
 def make_answer_fn(settings: Settings, threshold_source: str = "setting", llm: Any = None) -> AnswerFn:

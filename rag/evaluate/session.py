@@ -7,7 +7,7 @@ one collection, or on two at one cosine floor, with the settings `rag ask` and t
 
 The gate's boundary is resolved once here, as the answer engine resolves it (RAG_THRESHOLD,
 RAG_MIN_COVERAGE, else the collection's calibration, else the model's defaults); two compared
-collections share one cosine floor (rag.evaluate.runner.shared_threshold), each with its own words.
+collections share one cosine floor (rag.evaluate.compare.shared_threshold), each with its own words.
 """
 
 from __future__ import annotations
@@ -17,7 +17,8 @@ from typing import Any, Callable, Sequence
 
 from rag.errors import StoreError
 from rag.evaluate.questions import Question
-from rag.evaluate.runner import ProgressFn, run_eval, shared_threshold
+from rag.evaluate.compare import shared_threshold
+from rag.evaluate.runner import ProgressFn, run_eval
 from rag.i18n import t
 
 

@@ -22,7 +22,6 @@ from typing import Any, Iterator, Mapping
 
 LANGUAGES = {"fr": "Français", "en": "English"}
 DEFAULT = "fr"
-LANG_ENV = "RAG_UI_LANG"
 # The shell's locale, in POSIX order of precedence for messages.
 LOCALE_ENV = ("LC_ALL", "LC_MESSAGES", "LANG")
 
@@ -67,11 +66,11 @@ def pick_language(setting: str | None, browser_locale: str | None = None,
             or DEFAULT)
 
 
-def cli_language(environ: Mapping[str, str] | None = None) -> str:
-    """The command line's: RAG_UI_LANG, else the first of LC_ALL, LC_MESSAGES, LANG that names a
-    supported language (C and POSIX name none), else French."""
+def cli_language(setting: str | None = None, environ: Mapping[str, str] | None = None) -> str:
+    """The command line's: the RAG_UI_LANG `setting` (rag.config reads it), else the first of
+    LC_ALL, LC_MESSAGES, LANG that names a supported language (C and POSIX name none), else French."""
     env = os.environ if environ is None else environ
-    for lang in (normalize(env.get(LANG_ENV)), *(from_locale(env.get(name)) for name in LOCALE_ENV)):
+    for lang in (normalize(setting), *(from_locale(env.get(name)) for name in LOCALE_ENV)):
         if lang:
             return lang
     return DEFAULT

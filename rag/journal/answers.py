@@ -59,7 +59,9 @@ def entry_from_result(result: Any, *, origin: str, reader: str = "", collection:
     """The journal entry of an answer result (AskResult or the engine's)."""
     passages = [{"n": p.n, "title": p.title, "section": p.section, "url": p.url,
                  "doc_id": getattr(p, "doc_id", None) or p.url,
-                 "score": None if p.score is None else round(float(p.score), 4), "text": p.text}
+                 "score": None if p.score is None else round(float(p.score), 4), "text": p.text,
+                 # Who may read it: an editor bounded by groups sees the answer only when they may.
+                 "access": list(getattr(p, "access", None) or [])}
                 for p in result.passages]
     refused = outcome_of(result) in ("refused_gate", "refused_model")
     return Entry(

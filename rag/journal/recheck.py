@@ -23,18 +23,16 @@ def recheck_refused(settings: Any, store: Any, collection: str, embedder: Any = 
                     limit: int = MAX_RECHECKED) -> int:
     """Re-check the refused questions of `collection` against the gate; the number now answerable.
     Never raises: an ingest that worked is not turned into a failure by its journal."""
-    from rag.answer.gate import gate_for
-    from rag.answer.retrieve import retrieve
-    from rag.embeddings.resolve import embedder_for_collection
+    from rag.answer.engine import AnswerEngine
 
     try:
         journal = Journal.open(settings.data_dir, secrets=known_secrets(settings))
         refused = journal.entries(outcome=("refused_gate", "refused_model"), collection=collection)
         if not refused:
             return 0
-        info = store.collection_info(collection)
-        if embedder is None:
-            embedder, _ = embedder_for_collection(settings, info)
+        # The answer path itself, without the chat model and without recording: an editor's check.
+        engine = AnswerEngine(settings, store, collection=collection, embedder=embedder, with_llm=False,
+                              origin="recheck", recorders=[])
         verdicts: dict[str, tuple[bool, list[str]]] = {}
         answerable = 0
         for entry in refused:
@@ -42,13 +40,13 @@ def recheck_refused(settings: Any, store: Any, collection: str, embedder: Any = 
             if question not in verdicts:
                 if len(verdicts) >= limit:
                     break
-                passages = retrieve(question, store, embedder, collection, top_k=settings.top_k,
-                                    **settings.retrieve_options())
-                decision = gate_for(question, passages, settings, store, collection, info,
-                                    getattr(embedder, "model_id", None), None)
+                passages = engine.retrieve(question)
+                decision = engine.gate(question, passages)
+                # Answered now means a clear verdict: "unsure" would still be a doubtful answer.
+                answers = decision.verdict == "answer"
                 floor = decision.params.min_cosine
-                titles = list(dict.fromkeys(p.title for p in passages if p.score >= floor)) if decision.answer else []
-                verdicts[question] = (decision.answer, titles)
+                titles = list(dict.fromkeys(p.title for p in passages if p.score >= floor)) if answers else []
+                verdicts[question] = (answers, titles)
             ok, titles = verdicts[question]
             journal.record_recheck(entry.id, ok, titles)
             answerable += ok

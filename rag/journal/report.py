@@ -9,16 +9,16 @@ from __future__ import annotations
 import csv
 import io
 from collections import Counter
+from dataclasses import replace
 from datetime import date, datetime, timedelta
 from typing import Any, Iterable, Sequence
 
 from rag.i18n import t
 from rag.journal.records import Entry
 from rag.journal.subjects import Subject, embed_questions, group
+from rag.spreadsheet import cell_text
 
 REFUSED = ("refused_gate", "refused_model")
-# A spreadsheet runs a cell starting with one of these as a formula (CSV injection).
-_FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
 
 
 def outcome_label(outcome: str) -> str:
@@ -27,6 +27,29 @@ def outcome_label(outcome: str) -> str:
 
 
 _OUTCOME_KEYS = ("answered", "refused_gate", "refused_model", "passages_only", "failed")
+
+
+def readable(entry: Entry, groups: Sequence[str] | None) -> bool:
+    """Whether a reader of `groups` (None: every document) may read every passage of the entry,
+    and so its answer. A passage recorded without its access groups counts as unreadable: a
+    document's access never falls back to public."""
+    if groups is None:
+        return True
+    wanted = set(groups)
+    return all(set(p.get("access") or ()) & wanted for p in entry.passages)
+
+
+def visible_to(entries: Iterable[Entry], groups: Sequence[str] | None) -> tuple[list[Entry], set[str]]:
+    """The entries as an editor of `groups` may see them: the answer and the passages of an entry
+    drawn from documents they cannot read are left out. Returns them and the ids of those."""
+    shown, hidden = [], set()
+    for entry in entries:
+        if readable(entry, groups):
+            shown.append(entry)
+        else:
+            hidden.add(entry.id)
+            shown.append(replace(entry, answer="", passages=[], citations=[]))
+    return shown, hidden
 
 
 def articles(entry: Entry) -> list[str]:
@@ -97,12 +120,6 @@ def weekly(entries: Iterable[Entry]) -> list[dict[str, Any]]:
             for week in sorted(weeks)]
 
 
-def safe_cell(value: Any) -> str:
-    """A CSV cell a spreadsheet shows as text: one starting like a formula gets a leading '."""
-    text = "" if value is None else str(value)
-    return "'" + text if text.startswith(_FORMULA_START) else text
-
-
 CSV_COLUMNS = ("time", "reader", "collection", "origin", "question", "outcome", "refusal_reason",
                "unknown_terms", "articles", "answer", "thumbs_up", "thumbs_down", "comments")
 
@@ -114,6 +131,6 @@ def csv_text(entries: Iterable[Entry], labels: dict[str, str]) -> str:
     writer.writerow(CSV_COLUMNS)
     for entry in entries:
         data = row(entry, labels.get(entry.reader, entry.reader))
-        writer.writerow([safe_cell(" | ".join(map(str, data[c])) if isinstance(data[c], list) else data[c])
+        writer.writerow([cell_text(" | ".join(map(str, data[c])) if isinstance(data[c], list) else str(data[c]))
                          for c in CSV_COLUMNS])
     return out.getvalue()

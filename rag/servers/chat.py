@@ -16,12 +16,15 @@ from urllib.parse import urlsplit
 
 import httpx
 
+from rag.bounded_http import SMALL_ANSWER_BYTES, bounded
 from rag.config import normalize_base_url, server_root
 from rag.errors import LLMError
 from rag.i18n import t
 from rag.i18n.numbers import duration
 from rag.redact import redact, strip_userinfo
-from rag.servers.models import ModelInfo, ModelListError, ServerModels, json_body, read_models
+from rag.servers.http import json_body
+from rag.servers.http import timeout as http_timeout
+from rag.servers.models import ModelInfo, ModelListError, ServerModels, read_models
 
 # Connecting to a local server is instant when it runs; waiting longer only delays the message.
 CONNECT_TIMEOUT = 5.0
@@ -148,7 +151,7 @@ class LLMClient:
         self.root = server_root(self.base_url)
         self.model = model or None
         self.api_key = api_key
-        self.timeout = httpx.Timeout(timeout, connect=connect_timeout)
+        self.timeout = http_timeout(timeout, connect_timeout)
         self.last_usage: dict[str, Any] | None = None
         # What messages show: never a password pasted into the URL.
         self.shown_url = strip_userinfo(self.base_url)
@@ -329,7 +332,8 @@ class LLMClient:
         payload = self._payload(messages, False, dict(params))
         request_timeout = self.timeout if timeout is None else httpx.Timeout(timeout, connect=self.timeout.connect)
         try:
-            response = self._http.post(f"{self.base_url}/chat/completions", json=payload, timeout=request_timeout)
+            response = bounded(self._http, "POST", f"{self.base_url}/chat/completions", SMALL_ANSWER_BYTES, LLMError,
+                               json=payload, timeout=request_timeout)
         except httpx.TransportError as exc:
             raise self._transport_error(exc, "answer", timeout) from exc
         if response.status_code != 200:

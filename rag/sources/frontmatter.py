@@ -19,7 +19,7 @@ _FIRST_LINE = re.compile(r"[ \t\n]*+(?P<indent>[ \t]*)(?P<mark>---|\+\+\+)[ \t]*
 _CLOSING = {"---": re.compile(r"^[ \t]*(?:---|\.\.\.)[ \t]*$", re.M), "+++": re.compile(r"^[ \t]*\+\+\+[ \t]*$", re.M)}
 
 
-class _UniqueKeys(yaml.SafeLoader):
+class _UniqueKeys(getattr(yaml, "CSafeLoader", yaml.SafeLoader)):  # libyaml's parser when installed
     """YAML's safe loader, refusing a key given twice in one mapping: YAML keeps the last one,
     so `access: [staff]` then `access: [public]` would open a document the author meant closed."""
 

@@ -7,12 +7,12 @@ costs minutes of embedding and pollutes every search, so it is skipped and named
 
 from __future__ import annotations
 
-import os
 import string
 from typing import Mapping
 
 from rag.i18n import t
 from rag.i18n.numbers import decimal, percent
+from rag.environment import raw_from_env
 from rag.errors import ConfigError
 
 MAX_DOC_MB_ENV = "RAG_MAX_DOC_MB"
@@ -34,8 +34,7 @@ _NOT_TEXT = {code: None for code in (*range(0, 9), 11, 12, *range(14, 32), 127, 
 def max_document_bytes(megabytes: float | None = None, env: Mapping[str, str] | None = None) -> int:
     """The size cap in bytes: `megabytes` when given (a CLI flag), else RAG_MAX_DOC_MB, else 10 MB."""
     if megabytes is None:
-        env = os.environ if env is None else env
-        raw = (env.get(MAX_DOC_MB_ENV) or "").strip()
+        raw = (raw_from_env(env)["max_doc_mb"] or "").strip()
         if not raw:
             return int(DEFAULT_MAX_DOC_MB * _MB)
         try:

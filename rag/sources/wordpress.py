@@ -19,6 +19,7 @@ from urllib.parse import unquote, urlsplit, urlunsplit
 
 import httpx
 
+from rag.bounded_http import bounded
 from rag.i18n import t
 from rag.i18n.numbers import decimal
 from rag.documents import SKIPPED, Document, Problem
@@ -31,6 +32,8 @@ from rag.sources.limits import max_document_bytes, not_text, too_big
 from rag.sources.wp_private_title import without_private_prefix
 
 FIELDS = "id,link,title,content,excerpt,modified,status,slug,type"
+PAGE_DOCUMENTS = 5  # a page of the API may weigh this many of the largest documents indexed...
+MIN_PAGE_BYTES = 20 * 1024 * 1024  # ...and at least this much
 PER_PAGE = 100  # WordPress's maximum
 DEFAULT_TYPES = ("posts",)
 KNOWN_TYPES = ("posts", "pages")
@@ -194,6 +197,8 @@ class WordPressSource:
         self.max_pages = max_pages
         self.progress = progress
         self.max_bytes = max_document_bytes() if max_bytes is None else max_bytes
+        # One page of posts is read whole to be parsed: at most a few documents' worth of bytes.
+        self.page_bytes = max(PAGE_DOCUMENTS * self.max_bytes, MIN_PAGE_BYTES)
         self.types = parse_types(types)
         self.current_type = self.types[0]
         self.total_posts: int | None = None  # items of every type whose first page was read
@@ -391,7 +396,7 @@ class WordPressSource:
         while True:
             retry_after: float | None = None
             try:
-                response = client.get(url, params=params)
+                response = bounded(client, "GET", url, self.page_bytes, SourceError, params=params)
             except httpx.TimeoutException:
                 reason = t("wp.no_answer", seconds=decimal(self.timeout, 1, trim=True))
             except httpx.TransportError as exc:

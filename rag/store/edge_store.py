@@ -338,6 +338,20 @@ class EdgeBackend:
             ))
         return [Hit(id=str(p.id), score=float(p.score), payload=dict(p.payload or {})) for p in points]
 
+    def sparse_search(
+        self, name: str, sparse: Sparse, limit: int, where: Where | None, with_sparse: bool = False,
+    ) -> list[tuple[str, float, Sparse | None]]:
+        """(id, BM25 score, stored sparse vector if asked) of the points sharing a term with `sparse`."""
+        query = qe.SparseVector(indices=list(sparse[0]), values=[float(v) for v in sparse[1]])
+        with self._lock:
+            points = self._shard(name).query(qe.QueryRequest(
+                limit=max(1, limit), query=qe.Query.Nearest(query, using=SPARSE), filter=to_edge_filter(where),
+                with_payload=False, with_vector=[SPARSE] if with_sparse else False,
+            ))
+        return [(str(p.id), float(p.score),
+                 _sparse((p.vector or {}).get(SPARSE)) if with_sparse and isinstance(p.vector, dict) else None)
+                for p in points]
+
     def hybrid(
         self, name: str, vector: Sequence[float], sparse: Sparse, limit: int, candidates: int, where: Where | None,
     ) -> list[Hit]:

@@ -17,7 +17,7 @@ import sys
 from dataclasses import dataclass, field
 from datetime import datetime, UTC
 from pathlib import Path
-from typing import Callable
+from typing import Any, Callable
 
 from rag.i18n import t
 from rag.errors import StoreError
@@ -52,10 +52,12 @@ def _tell(text: str) -> None:
     print(text, file=sys.stderr, flush=True)
 
 
-def upgrade_local_mode(backend: EdgeBackend, say: Callable[[str], None] = _tell) -> UpgradeReport | None:
-    """Move a local-mode folder under `backend` (held by this process) to Edge; None if none was there."""
-    from rag.config import Settings
-    from rag.store.store import Store  # noqa: PLC0415 - the facade imports this module
+def upgrade_local_mode(backend: EdgeBackend, open_store: Callable[[Any], Any],
+                       say: Callable[[str], None] = _tell) -> UpgradeReport | None:
+    """Move a local-mode folder under `backend` (held by this process) to Edge; None if none was there.
+
+    `open_store(backend)` wraps a backend in the store facade (rag.store.store, which calls this:
+    given, not imported, so that the two modules do not import each other)."""
     from rag.store.migrate import copy_collection
     from rag.store.server_store import QdrantClientBackend
 
@@ -78,7 +80,7 @@ def upgrade_local_mode(backend: EdgeBackend, say: Callable[[str], None] = _tell)
                 raise StoreError(f"{exc} " + t("store.old_name", path=root, name=repr(name))) from None
         staged = EdgeBackend(staging)
         try:
-            src, dst = Store(Settings(), backend=old), Store(Settings(), backend=staged)
+            src, dst = open_store(old), open_store(staged)
             for name in names:
                 copy_collection(src, dst, name, batch=512)
         finally:

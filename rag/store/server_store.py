@@ -219,6 +219,22 @@ class QdrantClientBackend:
         )
         return _hits(response.points)
 
+    def sparse_search(
+        self, name: str, sparse: Sparse, limit: int, where: Where | None, with_sparse: bool = False,
+    ) -> list[tuple[str, float, Sparse | None]]:
+        """(id, BM25 score, stored sparse vector if asked) of the points sharing a term with `sparse`."""
+        response = self._call(
+            "query_points", name, query=qm.SparseVector(indices=list(sparse[0]), values=list(sparse[1])), using=SPARSE,
+            limit=max(1, limit), query_filter=to_qdrant_filter(where), with_payload=False,
+            with_vectors=[SPARSE] if with_sparse else False,
+        )
+        found = []
+        for p in response.points:
+            stored = (p.vector or {}).get(SPARSE) if with_sparse and isinstance(p.vector, dict) else None
+            found.append((str(p.id), float(p.score),
+                          (list(stored.indices), [float(v) for v in stored.values]) if stored is not None else None))
+        return found
+
     def hybrid(
         self, name: str, vector: Sequence[float], sparse: Sparse, limit: int, candidates: int, where: Where | None,
     ) -> list[Hit]:

@@ -21,6 +21,7 @@ from rag.config import Settings
 from rag.errors import StoreError
 from rag.store.disk_space import DEFAULT_MIN_FREE_MB
 from rag.store.edge_store import EdgeBackend
+from rag.store.reader_idf import reader_sparse
 from rag.store.filters import Where, both, has_id, match, readable_by
 from rag.store.points import (  # noqa: F401 - re-exported: the store's public types
     DENSE, DISTANCE, INDEXED_FIELDS, METADATA_KEYS, SPARSE, Hit, PointRecord, Sparse, StoredPoint, now_iso, point_id,
@@ -51,7 +52,7 @@ def open_embedded(path: Path, min_free_mb: int = DEFAULT_MIN_FREE_MB) -> EdgeBac
 
     backend = EdgeBackend(path, min_free_mb=min_free_mb)
     try:
-        upgrade_local_mode(backend)
+        upgrade_local_mode(backend, lambda other: Store(Settings(), backend=other))
     except BaseException:
         backend.close()
         raise
@@ -272,4 +273,5 @@ class Store:
     ) -> list[Hit]:
         """Dense and BM25 candidates fused by RRF. `score` is the RRF score here (see rag.answer.retrieve)."""
         candidates = max(candidates or limit * 4, limit)
+        sparse = reader_sparse(self._backend, name, sparse, groups)  # BM25 over what the reader may see
         return self._backend.hybrid(name, vector, sparse, limit, candidates, both(where, readable_by(groups)))

@@ -8,7 +8,7 @@ from dataclasses import replace
 
 import pytest
 
-from rag.answer.pipeline import ask
+from rag.answer.engine import ask
 from rag.evaluate.calibration import row_answers
 from rag.config import Settings
 from rag.documents import Document

@@ -9,7 +9,7 @@ from dataclasses import replace
 
 import pytest
 
-from rag.answer.pipeline import ask
+from rag.answer.engine import ask
 from rag.config import Settings
 from rag.demo import DEMO_DIR
 from rag.embeddings.embedded import EmbeddedEmbedder

@@ -20,7 +20,7 @@ import sys
 
 import pytest
 
-from rag.answer.pipeline import answer_passages
+from rag.answer.engine import answer_passages
 from rag.errors import LLMError
 from rag.servers.chat import ContextOverflow, LLMClient
 from rag.answer.retrieve import Passage

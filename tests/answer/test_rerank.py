@@ -85,9 +85,27 @@ def test_the_reranker_orders_twenty_candidates_down_to_top_k(kb, emulator):
     assert 0 < passages[0].score <= 1  # still the dense cosine: the gate's scale
 
 
-def test_off_by_default_and_a_clear_error_when_unreachable(kb):
+def test_off_by_default_and_an_unreachable_reranker_keeps_the_search_order_with_a_note(kb):
     assert retrieve_options(Settings())["reranker"] is None
     store, embedder = kb
     url = f"http://127.0.0.1:{free_port()}/v1"
     with pytest.raises(RerankError, match="did not answer.*RAG_RERANK_URL"):
-        retrieve("Kerberos", store, embedder, "kb", top_k=3, reranker=Reranker(url, timeout=5))
+        Reranker(url, timeout=5).rerank("Kerberos", ["a"], 1)
+    plain = retrieve("Kerberos", store, embedder, "kb", top_k=3)
+    passages = retrieve("Kerberos", store, embedder, "kb", top_k=3, reranker=Reranker(url, timeout=5))
+    assert [p.url for p in passages] == [p.url for p in plain] and [p.n for p in passages] == [1, 2, 3]
+    (note,) = passages.notes
+    assert "search's own order" in note and "did not answer" in note
+
+
+def test_a_failing_reranker_is_noted_under_the_answer(kb, lmstudio):
+    from rag.answer.engine import answer_passages
+    from rag.servers.chat import LLMClient
+
+    store, embedder = kb
+    url = f"http://127.0.0.1:{free_port()}/v1"
+    passages = retrieve("Kerberos", store, embedder, "kb", top_k=3, reranker=Reranker(url, timeout=5))
+    lmstudio.answer = "Kerberos est décrit [1]."
+    with LLMClient(lmstudio.url) as llm:
+        result = answer_passages("Que dit le blog sur Kerberos ?", passages, llm, threshold=0.0)
+    assert result.answer and any("reranker failed" in w for w in result.warnings)

@@ -12,7 +12,7 @@ import pytest
 from rag.cli.main import main
 from rag.config import Settings
 from rag.embeddings.embedded import EmbeddedEmbedder
-from rag.evaluate.runner import CONTRACT_SUMMARY_KEYS, LLM_SUMMARY_KEYS
+from rag.evaluate.summary import CONTRACT_SUMMARY_KEYS, LLM_SUMMARY_KEYS
 from rag.evaluate.runs import list_runs
 from rag.store.store import Store
 from tests.evaluate.eval_corpus import QUESTIONS_JSONL, build_collection
@@ -239,7 +239,7 @@ def test_chat_model_down_is_reported(env, lmstudio, monkeypatch, capsys):
 def test_the_cost_of_k_prompt_tokens_and_first_word_per_question(env, lmstudio, monkeypatch, capsys):
     # The seed's measure: the same questions with few and with many passages sent to the model.
     from rag.evaluate.report import format_comparison
-    from rag.evaluate.runner import compare
+    from rag.evaluate.compare import compare
 
     monkeypatch.setenv("RAG_LLM_URL", lmstudio.url)
     monkeypatch.setenv("RAG_THRESHOLD", "0.5")  # every question reaches the model:

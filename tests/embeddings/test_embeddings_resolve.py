@@ -10,7 +10,6 @@ from rag.embeddings.resolve import resolve_embedder
 from rag.errors import EmbeddingError
 from tests.fixtures.embeddings_server import free_port
 
-NO_ENV: dict[str, str] = {}
 
 
 def settings_for(url: str, model: str | None = None) -> Settings:
@@ -40,7 +39,7 @@ def test_qwen3_query_prefix_ends_without_a_space():
 
 def test_auto_uses_the_server_embedding_model_when_it_answers(fake_embeddings_server):
     server = fake_embeddings_server()
-    embedder, why = resolve_embedder(settings_for(server.url), env=NO_ENV)
+    embedder, why = resolve_embedder(settings_for(server.url))
     assert isinstance(embedder, OpenAIEmbedder)
     assert embedder.model_id == "text-embedding-fake-embed"
     assert why == f"LM Studio at {server.url} answered: using text-embedding-fake-embed."
@@ -48,21 +47,21 @@ def test_auto_uses_the_server_embedding_model_when_it_answers(fake_embeddings_se
 
 def test_auto_uses_the_embedded_model_when_no_server_answers():
     url = f"http://127.0.0.1:{free_port()}/v1"
-    embedder, why = resolve_embedder(settings_for(url), env=NO_ENV)
+    embedder, why = resolve_embedder(settings_for(url))
     assert isinstance(embedder, EmbeddedEmbedder)
     assert why.startswith(f"No embeddings server at {url}: using the embedded multilingual-e5-small (384 dims")
 
 
 def test_auto_falls_back_and_says_so_when_the_server_has_no_embedding_model(fake_embeddings_server):
     server = fake_embeddings_server(models=[{"id": "qwen3-4b-chat", "type": "llm", "state": "loaded"}])
-    embedder, why = resolve_embedder(settings_for(server.url), env=NO_ENV)
+    embedder, why = resolve_embedder(settings_for(server.url))
     assert isinstance(embedder, EmbeddedEmbedder)
     assert "answered but offers no embedding model" in why and "multilingual-e5-small" in why
 
 
 def test_embedded_on_request_never_asks_a_server(fake_embeddings_server):
     server = fake_embeddings_server()
-    embedder, why = resolve_embedder(settings_for(server.url, "embedded"), env=NO_ENV)
+    embedder, why = resolve_embedder(settings_for(server.url, "embedded"))
     assert embedder.model_id == "embedded:multilingual-e5-small"
     assert why.startswith("RAG_EMBED_MODEL=embedded: using the embedded multilingual-e5-small")
     assert server.requests == []
@@ -71,7 +70,7 @@ def test_embedded_on_request_never_asks_a_server(fake_embeddings_server):
 def test_explicit_model_with_the_server_down_fails_clearly():
     url = f"http://127.0.0.1:{free_port()}/v1"
     with pytest.raises(EmbeddingError) as caught:
-        resolve_embedder(settings_for(url, "text-embedding-qwen3-embedding-0.6b"), env=NO_ENV)
+        resolve_embedder(settings_for(url, "text-embedding-qwen3-embedding-0.6b"))
     message = str(caught.value)
     assert "RAG_EMBED_MODEL=text-embedding-qwen3-embedding-0.6b" in message
     assert url in message and "RAG_EMBED_MODEL=embedded" in message
@@ -80,7 +79,7 @@ def test_explicit_model_with_the_server_down_fails_clearly():
 def test_explicit_model_unknown_to_lm_studio_lists_the_embedding_models(fake_embeddings_server):
     server = fake_embeddings_server()
     with pytest.raises(EmbeddingError, match=r"no such model.*text-embedding-fake-embed"):
-        resolve_embedder(settings_for(server.url, "text-embedding-absent"), env=NO_ENV)
+        resolve_embedder(settings_for(server.url, "text-embedding-absent"))
 
 
 def test_explicit_model_on_a_server_with_no_embedding_model_says_so_in_french(fake_embeddings_server):
@@ -88,14 +87,15 @@ def test_explicit_model_on_a_server_with_no_embedding_model_says_so_in_french(fa
 
     server = fake_embeddings_server(models=[{"id": "qwen3-4b-chat", "type": "llm", "state": "loaded"}])
     with language("fr"), pytest.raises(EmbeddingError) as caught:
-        resolve_embedder(settings_for(server.url, "text-embedding-absent"), env=NO_ENV)
+        resolve_embedder(settings_for(server.url, "text-embedding-absent"))
     assert "Ses modèles d'embeddings : aucun." in str(caught.value)  # not "none" in a French sentence
 
 
 def test_explicit_model_and_prefixes_from_the_environment(fake_embeddings_server):
     server = fake_embeddings_server()
-    env = {"RAG_QUERY_PREFIX": "Instruct: find\\nQuery:", "RAG_DOCUMENT_PREFIX": "doc: "}
-    embedder, why = resolve_embedder(settings_for(server.url, "text-embedding-fake-embed"), env=env)
+    env = {"RAG_QUERY_PREFIX": "Instruct: find\\nQuery:", "RAG_DOCUMENT_PREFIX": "doc: ", "RAG_EMBED_URL": server.url,
+           "RAG_EMBED_MODEL": "text-embedding-fake-embed", "RAG_TIMEOUT": "10"}
+    embedder, why = resolve_embedder(Settings.from_env(env))
     assert why.startswith("RAG_EMBED_MODEL=text-embedding-fake-embed: using text-embedding-fake-embed on LM Studio")
     embedder.embed_query("kerberos")
     embedder.embed_documents(["ticket"])

@@ -13,7 +13,9 @@ from rag.config import Settings
 from rag.embeddings.embedded import EmbeddedEmbedder
 from rag.errors import RagError
 from rag.evaluate.report import format_comparison, format_summary
-from rag.evaluate.runner import CONTRACT_SUMMARY_KEYS, compare, replay, run_eval
+from rag.evaluate.compare import compare
+from rag.evaluate.runner import replay, run_eval
+from rag.evaluate.summary import CONTRACT_SUMMARY_KEYS
 from rag.evaluate.runs import list_runs, load_run, new_run_dir, record_history, write_results
 from rag.evaluate.questions import parse_jsonl
 from rag.answer.retrieve import Passage

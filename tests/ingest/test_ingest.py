@@ -307,7 +307,7 @@ def test_wordpress_site_twice_then_edit_then_delete_with_prune(store, embedder, 
 
 @pytest.mark.parametrize("strategy", ["sections", "markdown"])
 def test_the_introduction_is_a_named_section_in_the_payload_and_the_citations(store, embedder, lmstudio, data_dir, strategy):
-    from rag.answer.pipeline import answer_passages
+    from rag.answer.engine import answer_passages
     from rag.servers.chat import LLMClient
 
     run_ingest([_doc("kerberos", 2)], store, embedder, "blog", strategy=strategy,

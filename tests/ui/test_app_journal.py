@@ -187,3 +187,19 @@ def test_an_editor_signed_in_reads_it(passwords):
     at = _sign_in(EDITOR_PASSWORD)
     ok(at.switch_page(JOURNAL).run())
     assert at.title[0].value == "Question journal" and len(rows(at)) == 4
+
+
+def test_an_editor_bounded_by_groups_reads_no_answer_from_a_document_outside_them(app_env_empty):
+    journal = Journal.open(app_env_empty, secrets=[])
+    for question, group in (("Procédure interne du SOC ?", "staff"), ("Qu'est-ce que klist ?", "public")):
+        journal.record(Entry(question=question, outcome="answered", answer=f"Réponse {group} [1].",
+                             passages=[{"n": 1, "title": f"Article {group}", "url": f"{group}.md",
+                                        "text": f"texte {group}", "access": [group]}]))
+    page = AppTest.from_file(str(ROOT / JOURNAL), default_timeout=TIMEOUT)
+    page.session_state["role"] = "editor"
+    page.session_state["groups"] = ["public"]  # as the gate records an editor bounded by their groups
+    ok(page.run())
+    staff, public = (next(r for r in rows(page) if q in r.label) for q in ("SOC", "klist"))
+    assert "Réponse staff" not in texts(staff.markdown) and "Article staff" not in texts(staff.markdown)
+    assert CATALOGUES["fr"]["jr.hidden"] in texts(staff.caption)  # run alone, the page is French
+    assert "Réponse public" in texts(public.markdown) and "Article public" in texts(public.markdown)

@@ -128,7 +128,8 @@ GATED_ROWS = [
     {"id": "a", "question": "A ?", "in_base": True, "category": "identifier", "rank": 1, "top1_score": 0.92,
      "cosine": 0.92, "coverage": 0.9, "unknown_names": []},
     {"id": "b", "question": "B ?", "in_base": True, "category": "identifier", "rank": 1, "top1_score": 0.90,
-     "cosine": 0.90, "coverage": 0.2, "unknown_names": []},
+     # Far under the share floor: passages this close leave a share a little under it to the model.
+     "cosine": 0.90, "coverage": 0.1, "unknown_names": []},
     {"id": "c", "question": "C ?", "in_base": False, "category": "off_topic", "rank": None, "top1_score": 0.88,
      "cosine": 0.88, "coverage": 1.0, "unknown_names": ["Okta"]},
     {"id": "d", "question": "D ?", "in_base": False, "category": "off_topic", "rank": None, "top1_score": 0.87,

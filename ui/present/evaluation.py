@@ -179,7 +179,11 @@ def questions_frame(rows: Sequence[Mapping[str, Any]], threshold: float,
             ),
             **({t("col.answer"): r.get("answer") or ""} if "answer" in r else {}),
         })
-    return _frame(table)
+    # No row (a filter nothing matches): the table keeps its headers, so it reads as empty.
+    columns = None if table else [t(k) for k in ("col.id", "col.question", "col.category", "col.in_base",
+                                                 "col.expected", "col.rank", "col.best", "col.verdict",
+                                                 "col.retrieved")]
+    return _frame(table, columns)
 
 
 def category_label(category: str | None) -> str:

@@ -87,6 +87,7 @@ TEXT: dict[str, str] = {
         "for the answer. Load the model with a larger context (`lms load {id} --context-length 8192`)."
     ),
     "ask.cut_off": "The answer was cut off, so it is not shown as an answer.",
+    "ask.rerank_failed": "The passages are in the search's own order: the reranker failed. {error}",
     "rerank.unreachable": (
         "The reranker at {url} did not answer ({error}). Start it, or unset RAG_RERANK_URL to retrieve "
         "without reranking."
@@ -143,4 +144,8 @@ TEXT: dict[str, str] = {
         "--full, or index into another collection (--collection NAME)."
     ),
     "enrich.chunk_failed": "the chat model could not write the context of chunk {index}: {error}",
+    "ask.unsure_note": (
+        "These passages do not seem to answer \u201c{question}\u201d ({why}): they are shown as they are, "
+        "with no written answer. Read them, or rephrase the question."
+    ),
 }

@@ -3,6 +3,7 @@
 TEXT: dict[str, str] = {
     # a note about one document or post: "item : note" in French, "item: note" in English
     "doc.about": "{item}: {note}",
+    "net.too_large": "{url} sent more than {limit} MB: the answer was not read further (no answer of this kind is that large).",
     # rag/sources: folders, files, web pages
     "src.no_such_path": (
         "No such file or folder: {path}{hint}. Give a WordPress site URL (https://...) or a folder of "

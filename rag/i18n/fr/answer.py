@@ -91,6 +91,7 @@ TEXT: dict[str, str] = {
         "--context-length 8192`)."
     ),
     "ask.cut_off": "La réponse a été interrompue : elle n'est donc pas présentée comme une réponse.",
+    "ask.rerank_failed": "Les passages sont dans l'ordre de la recherche : le reranker a échoué. {error}",
     "rerank.unreachable": (
         "Le reranker {url} n'a pas répondu ({error}). Lancez-le, ou retirez RAG_RERANK_URL pour chercher "
         "sans reclassement."
@@ -157,4 +158,8 @@ TEXT: dict[str, str] = {
         "Reconstruisez-la avec --full, ou indexez dans une autre collection (--collection NAME)."
     ),
     "enrich.chunk_failed": "le modèle de chat n'a pas pu écrire le contexte du morceau {index} : {error}",
+    "ask.unsure_note": (
+        "Ces passages ne semblent pas répondre à « {question} » ({why}) : ils sont montrés tels quels, "
+        "sans réponse rédigée. Lisez-les, ou reformulez la question."
+    ),
 }

@@ -3,6 +3,10 @@
 TEXT: dict[str, str] = {
     # a note about one document or post: "item : note" in French, "item: note" in English
     "doc.about": "{item} : {note}",
+    "net.too_large": (
+        "{url} a envoyé plus de {limit} Mo : la réponse n'a pas été lue plus loin (aucune réponse de ce genre "
+        "n'est aussi grande)."
+    ),
     # rag/sources: folders, files, web pages
     "src.no_such_path": (
         "Fichier ou dossier introuvable : {path}{hint}. Indiquez l'adresse d'un site WordPress "

@@ -1,7 +1,7 @@
-"""What the journal keeps of an answer (rag.journal): one Entry per question asked, from its result.
+"""The answer engine's recorder that writes each answer to the journal (rag.journal.answers).
 
-The answer engine hands every finished answer to its recorders; `journal_recorder` is the one
-`rag ask` and the Ask page use. Evaluation runs are not recorded: they are not readers' questions.
+The answer engine hands every finished answer to its recorders; `rag ask` and the Ask page give it
+this one. Evaluation runs are not recorded: they are not readers' questions.
 """
 
 from __future__ import annotations
