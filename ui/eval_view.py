@@ -12,7 +12,7 @@ from ui.present import evaluation
 from ui.present.charts import calibration_chart, category_chart, gate_chart
 from rag.answer.gate import LEXICAL_SLACK, save_calibration
 from rag.errors import QuestionSetError, RagError
-from rag.evaluate.calibration import gate_shares, small_sample_warning
+from rag.evaluate.calibration import small_sample_warning
 from rag.evaluate.report import incomplete_notes
 from rag.evaluate.compare import compare
 from rag.evaluate.session import EvalSession
@@ -133,25 +133,22 @@ def number_slider(label: str, low: float, high: float, step: float, places: int,
     return st.select_slider(label, options, format_func=lambda v: decimal(v, places, lang=lang), key=key, help=help)
 
 
-def calibration(name: str, results: Mapping[str, Any], store: Any) -> float:
-    """The chart of top-1 scores and a threshold slider; returns the slider's threshold."""
+def calibration(name: str, results: Mapping[str, Any], store: Any,
+                live_words: Mapping[str, Any] | None = None) -> float:
+    """The chart of top-1 scores and the page's one threshold slider; returns its threshold.
+
+    With word statistics the slider is drawn in the gate section beside the word checks
+    (`live_words`, from gate()): this section counts, charts, suggests and saves with them.
+    """
     summary, rows = results["summary"], results["questions"]
-    measured, suggested = summary.get("threshold"), summary.get("suggested_threshold")
-    # What questions on the collection use now: a threshold saved since the run shows at once.
-    live = (store.collection_info(name) or {}).get("threshold")
-    current = live if live is not None else measured
+    measured = summary.get("threshold")
+    live, current, suggested = _floors(name, summary, store)
     cal = summary.get("calibration") or {}
-    words = evaluation.gate_words(summary)  # None: the cosine alone decides
-    if words is not None:
-        suggested = (words["suggested"] or {}).get("min_cosine")
+    words = _words(summary, live_words)  # None: the cosine alone decides
     points = evaluation.chart_rows(rows, words)  # where the gate compares each question with the line
-    scores = [s for pair in (*evaluation.top1_scores(rows), *evaluation.top1_scores(points)) for s in pair]
-    low = round(max(0.0, min(scores + [current or 1.0]) - 0.05), 2)
-    high = round(min(1.0, max(scores + [current or 0.0]) + 0.03), 2)
     key = f"slider_{name}"
-    chosen = number_slider(t("eval.slider"), low, high, 0.005, 3, key, initial=current or low,
-                           keep=(current, suggested, measured), help=t("eval.slider_help"))
-    at = evaluation.threshold_counts(summary, rows, chosen)
+    chosen = st.session_state[key] if live_words is not None else threshold_slider(name, results, store)
+    at = evaluation.threshold_counts(summary, rows, chosen, words)
     if words is not None:
         st.caption(t("eval.with_words_names" if words["refuse_unknown_names"] else "eval.with_words",
                      coverage=decimal(words['min_coverage'], 2)))
@@ -181,8 +178,10 @@ def calibration(name: str, results: Mapping[str, Any], store: Any) -> float:
         st.caption(t("eval.saved_now", value=decimal(live, 3)))
     cols = st.columns(2)
     if suggested is not None:
+        # With the words, the suggestion is a floor and a share: both go to their controls.
+        gate_suggestion = (words or {}).get("suggested") if live_words is not None else None
         cols[0].button(t("eval.use_suggested", value=decimal(suggested, 3)), key=f"suggest_{name}",
-                       on_click=_use_suggested, args=(key, suggested))
+                       on_click=_use_suggested, args=(name, suggested, gate_suggestion))
     may_save = access.can(resources.role(), access.SAVE_THRESHOLD)
     if may_save and cols[1].button(t("eval.save", value=decimal(chosen, 3), name=name), key=f"save_{name}"):
         try:
@@ -206,6 +205,32 @@ def calibration(name: str, results: Mapping[str, Any], store: Any) -> float:
     return chosen
 
 
+def _floors(name: str, summary: Mapping[str, Any], store: Any) -> tuple[float | None, float | None, float | None]:
+    """The floor saved on the collection since the run (or None), the floor questions use now,
+    and the suggested floor (the gate's, with the words, when the run has word statistics)."""
+    live = (store.collection_info(name) or {}).get("threshold")
+    current = live if live is not None else summary.get("threshold")
+    suggested = summary.get("suggested_threshold")
+    words = evaluation.gate_words(summary)
+    if words is not None:
+        suggested = (words["suggested"] or {}).get("min_cosine")
+    return live, current, suggested
+
+
+def threshold_slider(name: str, results: Mapping[str, Any], store: Any) -> float:
+    """The page's one closeness floor: the gate, the chart, the counts and the tables read it."""
+    summary, rows = results["summary"], results["questions"]
+    _, current, suggested = _floors(name, summary, store)
+    measured = summary.get("threshold")
+    points = evaluation.chart_rows(rows, evaluation.gate_words(summary))
+    scores = [s for pair in (*evaluation.top1_scores(rows), *evaluation.top1_scores(points)) for s in pair]
+    ends = [v for v in (current, suggested) if v is not None]
+    low = round(max(0.0, min(scores + ends + [1.0]) - 0.05), 2)
+    high = round(min(1.0, max(scores + ends + [0.0]) + 0.03), 2)
+    return number_slider(t("eval.slider"), low, high, 0.005, 3, f"slider_{name}", initial=current or low,
+                         keep=(current, suggested, measured), help=t("eval.slider_help"))
+
+
 def small_sample_note(summary: Mapping[str, Any]) -> None:
     """Beside a saved threshold: a warning when the run had too few questions to calibrate it."""
     few = small_sample_warning(int(summary.get("in_base") or 0), int(summary.get("out_of_base") or 0))
@@ -213,13 +238,23 @@ def small_sample_note(summary: Mapping[str, Any]) -> None:
         st.warning(few, icon=":material/warning:")
 
 
-def _use_suggested(key: str, value: float) -> None:
-    st.session_state[key] = value
+def _use_suggested(name: str, value: float, gate_suggestion: Mapping[str, Any] | None = None) -> None:
+    st.session_state[f"slider_{name}"] = value
+    if gate_suggestion:
+        st.session_state[f"gate_coverage_{name}"] = float(gate_suggestion["min_coverage"])
+        st.session_state[f"gate_names_{name}"] = bool(gate_suggestion["refuse_unknown_names"])
 
 
-def categories(name: str, summary: Mapping[str, Any], rows: Sequence[Mapping[str, Any]], threshold: float) -> None:
+def _words(summary: Mapping[str, Any], live_words: Mapping[str, Any] | None) -> dict[str, Any] | None:
+    """The word checks the page counts with: the gate section's controls, else the run's suggestion."""
+    words = evaluation.gate_words(summary)
+    return {**words, **live_words} if words is not None and live_words is not None else words
+
+
+def categories(name: str, summary: Mapping[str, Any], rows: Sequence[Mapping[str, Any]], threshold: float,
+               live_words: Mapping[str, Any] | None = None) -> None:
     """Results per kind of question (the set's `category`), as a table and a chart."""
-    table = evaluation.categories_frame(rows, threshold, evaluation.gate_words(summary))
+    table = evaluation.categories_frame(rows, threshold, _words(summary, live_words))
     if len(table) < 2:
         return
     st.markdown(f"#### {t('eval.categories')}")
@@ -236,56 +271,36 @@ def _gate_shares_line(key: str, shares: Mapping[str, Any] | None) -> str:
              refused=shares["off_topic_refused_count"], outside=shares["off_topic_count"])
 
 
-def _use_gate(name: str, suggested: Mapping[str, Any]) -> None:
-    st.session_state[f"gate_cosine_{name}"] = float(suggested["min_cosine"])
-    st.session_state[f"gate_coverage_{name}"] = float(suggested["min_coverage"])
-    st.session_state[f"gate_names_{name}"] = bool(suggested["refuse_unknown_names"])
-
-
-def gate(name: str, results: Mapping[str, Any], store: Any) -> None:
-    """The answerability gate: cosine against the words' share, the boundary moved live."""
+def gate(name: str, results: Mapping[str, Any], store: Any) -> dict[str, Any] | None:
+    """The answerability gate: the page's one threshold slider beside the word checks, the
+    boundary moved live. Returns the word checks the rest of the page counts with (None
+    without word statistics: the threshold section draws the slider, the cosine alone decides)."""
     summary, rows = results["summary"], results["questions"]
     info = summary.get("gate") or {}
     if not info.get("terms"):
         st.caption(t("eval.gate_no_terms"))
-        return
+        return None
     params = info.get("params") or {}
     suggested = (info.get("calibration") or {}).get("suggested")
     cols = st.columns(3)
-    start = (float(params.get("min_cosine") or 0.8), float(params.get("min_coverage") or 0.0))
+    start = float(params.get("min_coverage") or 0.0)
     with cols[0]:
-        cosine = number_slider(t("eval.gate_cosine"), 0.5, 1.0, 0.005, 3, f"gate_cosine_{name}", initial=start[0],
-                               keep=(start[0], (suggested or {}).get("min_cosine")))
+        cosine = threshold_slider(name, results, store)
     with cols[1]:
         coverage = number_slider(t("eval.gate_coverage"), 0.0, 1.0, 0.01, 2, f"gate_coverage_{name}",
-                                 initial=start[1], keep=(start[1], (suggested or {}).get("min_coverage")),
+                                 initial=start, keep=(start, (suggested or {}).get("min_coverage")),
                                  help=t("eval.gate_coverage_help"))
     names = cols[2].checkbox(t("eval.gate_names"), value=bool(params.get("refuse_unknown_names", True)),
                              key=f"gate_names_{name}", help=t("eval.gate_names_help"))
-    at = gate_shares(rows, cosine, coverage, names)
-    cols = st.columns(2)
-    cols[0].metric(t("eval.gate_answered"), t("eval.of", n=at["in_base_answered_count"], total=at["in_base_count"]))
-    cols[1].metric(t("eval.gate_refused"), t("eval.of", n=at["off_topic_refused_count"], total=at["off_topic_count"]))
     st.plotly_chart(gate_chart(rows, cosine, coverage, suggested), key=f"gate_chart_{name}")
     st.caption(_gate_shares_line("eval.gate_current", info.get("at_current")))
     st.caption(_gate_shares_line("eval.gate_suggested", suggested))
-    cols = st.columns(2)
-    if suggested:
-        cols[0].button(t("eval.gate_suggest"), key=f"gate_suggest_{name}", on_click=_use_gate, args=(name, suggested))
-    if cols[1].button(t("eval.gate_save", name=name), key=f"gate_save_{name}"):
-        try:
-            save_calibration(store, name, at, summary.get("question_set"))
-        except RagError as exc:
-            st.error(str(exc))
-        else:
-            resources.refresh_status()
-            st.success(t("eval.gate_saved", name=name, cosine=decimal(cosine, 3), coverage=decimal(coverage, 2)))
-            small_sample_note(summary)
+    return {"min_coverage": coverage, "refuse_unknown_names": names}
 
 
 def questions_table(name: str, summary: Mapping[str, Any], rows: Sequence[Mapping[str, Any]],
-                    threshold: float) -> None:
-    words = evaluation.gate_words(summary)  # refused and accepted as the threshold's counts say
+                    threshold: float, live_words: Mapping[str, Any] | None = None) -> None:
+    words = _words(summary, live_words)  # refused and accepted as the threshold's counts say
     which = option_of(st.radio(t("eval.show"), evaluation.FILTERS, horizontal=True, key=f"filter_{name}",
                                format_func=formatter(evaluation.FILTERS, _filter_words),
                                captions=[evaluation.filter_help(f) for f in evaluation.FILTERS]),
@@ -336,12 +351,12 @@ def show_run(name: str, results: Mapping[str, Any], folder: str, store: Any) -> 
     metrics(s, results["questions"])
     false_refusals_table(name, results["questions"])
     st.markdown(f"#### {t('eval.gate')}")
-    gate(name, results, store)
+    words = gate(name, results, store)  # with word statistics, the one threshold slider is drawn there
     st.markdown(f"#### {t('eval.calibration')}")
-    chosen = calibration(name, results, store)
-    categories(name, s, results["questions"], chosen)
+    chosen = calibration(name, results, store, words)
+    categories(name, s, results["questions"], chosen, words)
     st.markdown(f"#### {t('eval.questions')}")
-    questions_table(name, s, results["questions"], chosen)
+    questions_table(name, s, results["questions"], chosen, words)
     downloads(name, results, folder)
 
 

@@ -62,19 +62,23 @@ def test_shipped_set_retrieval_only_metrics_chart_and_live_threshold(app_env, lm
     assert "find the right article first" in captions
     assert len(at.get("plotly_chart")) == 3  # the gate's scatter, the calibration, and the kinds of question
     assert at.select_slider(key="slider_blog").value == 0.83
+    # One threshold control: the gate's closeness floor and the threshold were two sliders, each
+    # with its own save button, for the same setting.
+    assert [s.label for s in at.select_slider] == ["Threshold", "Share of the question's words"]
+    assert [b.key for b in at.button if b.key and b.key.startswith(("save_", "gate_save_"))] == ["save_blog"]
+    assert at.select_slider(key="gate_coverage_blog").value == 0.6
 
     live = ("article questions answered at this threshold", "trick questions refused at this threshold")
-    gate = ("article questions answered by the gate", "trick questions refused by the gate")
-    assert (at.select_slider(key="gate_cosine_blog").value, at.select_slider(key="gate_coverage_blog").value) == (0.83, 0.6)
-    # With word statistics the threshold counts what the gate does at that floor with the suggested
-    # word checks: at the suggestion, the gate section's counts and `rag eval`'s suggested line
+    # With word statistics the threshold counts what the gate does at that floor with the word
+    # checks: at the suggestion (floor and share at once), `rag eval`'s suggested line
     # (it showed the cosine alone's, e.g. 4 of 14 refused beside the gate's 13 of 14).
-    at.button(key="suggest_blog").click().run()
-    at.button(key="gate_suggest_blog").click().run()
-    assert at.select_slider(key="slider_blog").value == at.select_slider(key="gate_cosine_blog").value
-    suggested = tuple(metrics(at)[label] for label in live)
-    assert suggested == tuple(metrics(at)[label] for label in gate)
     results = at.session_state["eval_results"]["runs"]["blog"]
+    gate_suggested = results["summary"]["gate"]["calibration"]["suggested"]
+    at.select_slider(key="gate_coverage_blog").set_value(0.0).run()
+    at.button(key="suggest_blog").click().run()
+    assert at.select_slider(key="slider_blog").value == round(gate_suggested["min_cosine"], 3)
+    assert at.select_slider(key="gate_coverage_blog").value == round(gate_suggested["min_coverage"], 2)
+    suggested = tuple(metrics(at)[label] for label in live)
     [line] = [line for line in format_summary(results).splitlines() if line.startswith("suggested settings: ")]
     assert line.endswith(f"{suggested[0].split()[0]} of 54 in-base questions answered, "
                          f"{suggested[1].split()[0]} of 14 off-topic refused")
@@ -97,12 +101,14 @@ def test_shipped_set_retrieval_only_metrics_chart_and_live_threshold(app_env, lm
         return sum(int(n) for n, _ in pairs), sum(int(of) for _, of in pairs)
 
     assert total("refused") == (refused, 14) and total("answered") == (answered, 54)
-    # The gate's own sliders: without the word checks it is the cosine alone again.
-    with_words = tuple(metrics(at)[label] for label in gate)
+    # The word checks beside the slider: without them it is the cosine alone again, and the
+    # counts below follow.
     at.select_slider(key="gate_coverage_blog").set_value(0.0).run()
     at.checkbox(key="gate_names_blog").uncheck().run()
-    cosine_alone = tuple(metrics(at)[label] for label in gate)
-    assert int(with_words[1].split()[0]) > int(cosine_alone[1].split()[0])  # the words refuse more trick questions
+    cosine_alone = tuple(metrics(at)[label] for label in live)
+    assert int(suggested[1].split()[0]) > int(cosine_alone[1].split()[0])  # the words refuse more trick questions
+    at.select_slider(key="gate_coverage_blog").set_value(round(gate_suggested["min_coverage"], 2)).run()
+    at.checkbox(key="gate_names_blog").check().run()
     at.select_slider(key="slider_blog").set_value(0.95).run()
     after = tuple(metrics(at)[label] for label in live)
     # Moved live, nothing re-run; an exact match of the question's rare words keeps the gate's slack.

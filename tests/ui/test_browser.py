@@ -197,9 +197,11 @@ def test_the_walk_through_in_french_then_english(app_url, lmstudio, tmp_path):
             assert re.fullmatch(r"0,\d{3}", value), value  # a French decimal comma, not 0.833
             suggest.click()
             settle(page)
-            # The threshold's own save button (the gate's settings have another one), once the rerun
-            # has put the slider on the suggestion: until that run ends the old button may linger.
+            # The page's one save button (the floor with the words' share), once the rerun has put
+            # the slider on the suggestion: until that run ends the old button may linger.
             save = page.get_by_role("button", name=f"Enregistrer {value} comme seuil")
+            expect(save).to_have_count(1)
+            settle(page)  # the slider's new value may bring one more run: click once it is over
             expect(save).to_have_count(1)
             save.click()
             settle(page)

@@ -118,10 +118,11 @@ def gate_words(summary: Mapping[str, Any]) -> dict[str, Any] | None:
             "overlap_sentence": calibration.get("overlap_sentence"), "reason": calibration.get("reason")}
 
 
-def threshold_counts(summary: Mapping[str, Any], rows: Sequence[Mapping[str, Any]], threshold: float) -> dict[str, Any]:
+def threshold_counts(summary: Mapping[str, Any], rows: Sequence[Mapping[str, Any]], threshold: float,
+                     words: Mapping[str, Any] | None = None) -> dict[str, Any]:
     """What a threshold does on this question set: the gate's decisions at that cosine floor with
-    its word checks (gate_words) when the run has word statistics, else the cosine alone."""
-    words = gate_words(summary)
+    its word checks (`words`, else gate_words) when the run has word statistics, else the cosine alone."""
+    words = words if words is not None else gate_words(summary)
     if words is None:
         return counts_at(rows, threshold)
     at = gate_shares([dict(r) for r in rows], threshold, words["min_coverage"], words["refuse_unknown_names"])
