@@ -6,14 +6,12 @@ from __future__ import annotations
 
 import json
 import os
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
 from tests.answer.test_answer_addresses import HOSTILE
-from tests.fixtures.net import free_port, stop_process, wait_until_up
+from tests.fixtures.streamlit_server import streamlit_server
 from tests.ui.test_browser import CHROMIUM, CHROMIUM_ARGS, MINUTE, ROOT, settle
 
 pytestmark = pytest.mark.slow
@@ -35,21 +33,8 @@ def page_url(tmp_path: Path):
     inputs.write_text(json.dumps(list(HOSTILE)), encoding="utf-8")
     env = {k: v for k, v in os.environ.items() if not k.startswith("RAG_") and not k.startswith("STREAMLIT_")}
     env["PYTHONPATH"] = str(ROOT)
-    port = free_port()
-    log = tmp_path / "streamlit.log"
-    with open(log, "w") as out:
-        proc = subprocess.Popen(
-            [sys.executable, "-m", "streamlit", "run", str(script), "--server.headless", "true", "--server.port",
-             str(port), "--server.address", "127.0.0.1", "--browser.gatherUsageStats", "false",
-             "--server.fileWatcherType", "none", "--", str(inputs)],
-            cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT)
-    url = f"http://127.0.0.1:{port}"
-    try:
-        wait_until_up(f"{url}/_stcore/health", 60, process=proc, name="streamlit", details=log.read_text,
-                      ready=lambda response: response.text == "ok", interval=0.3)
+    with streamlit_server(str(script), env, tmp_path / "streamlit.log", args=(str(inputs),)) as url:
         yield url
-    finally:
-        stop_process(proc, timeout=15)
 
 
 @pytest.mark.skipif(not CHROMIUM.exists(), reason="needs Debian's chromium")
