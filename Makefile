@@ -43,6 +43,17 @@ wordpress:
 lint: install
 	$(BIN)/ruff check .
 
+# argparse's own messages in French (its gettext domain `argparse`): the msgids of this Python's
+# argparse.py and of rag/cli/argparse_language.py, merged into the French catalogue, then compiled
+# (the .mo is committed; tests/cli/test_argparse_language.py checks both against this Python).
+.PHONY: argparse-catalogue
+argparse-catalogue: install
+	$(BIN)/pybabel extract --no-location --project rag -o $(VENV)/argparse.pot \
+		"$$($(BIN)/python -c 'import argparse; print(argparse.__file__)')" rag/cli/argparse_language.py
+	$(BIN)/pybabel update --no-fuzzy-matching --ignore-obsolete -D argparse -l fr -d rag/locale \
+		-i $(VENV)/argparse.pot -w 100
+	$(BIN)/pybabel compile -D argparse -l fr -d rag/locale --statistics
+
 test: install browser wordpress lint
 	$(BIN)/python -m pytest
 

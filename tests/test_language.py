@@ -154,6 +154,11 @@ def test_the_command_lines_help_in_each_language(tmp_path):
     assert missing.stderr.splitlines()[-1] == "rag ask : erreur : ces arguments sont obligatoires : QUESTION"
     english = _rag(_env(tmp_path, RAG_UI_LANG="en"), "ask")
     assert english.stderr.splitlines()[-1] == "rag ask: error: the following arguments are required: QUESTION"
+    unknown = _rag(_env(tmp_path, LC_ALL="fr_FR.UTF-8", LANGUAGE="en_US:en"), "status", "--bogus")
+    assert unknown.stderr.splitlines()[-1] == "rag : erreur : arguments non reconnus : --bogus"
+    english = _rag(_env(tmp_path, LANGUAGE="fr", RAG_UI_LANG="en"), "ingest", "--help")
+    assert english.stdout.startswith("usage: rag ingest ") and "chunk settings:" in english.stdout
+    assert not re.search(r"utilisation|arguments positionnels|afficher cette aide| : ", english.stdout)
 
 
 @pytest.fixture(scope="module")

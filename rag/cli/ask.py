@@ -8,6 +8,8 @@ import sys
 import textwrap
 from typing import TextIO
 
+from rag.cli import Commands
+from rag.cli.argparse_language import number, whole_number
 from rag.answer.engine import ask
 from rag.journal.recorder import journal_recorder
 from rag.answer.pipeline import AskResult, refusal_line
@@ -20,7 +22,7 @@ _SOURCE_KEYS = {"setting": "threshold.setting", "collection": "threshold.collect
                 "model default": "threshold.model_default"}
 
 
-def register(subparsers: argparse._SubParsersAction) -> None:
+def register(subparsers: Commands) -> None:
     parser = subparsers.add_parser(
         "ask",
         help=t("help.ask"),
@@ -29,13 +31,13 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("question", metavar="QUESTION", help=t("help.ask.question"))
     parser.add_argument("--collection", help=t("help.ask.collection"))
     parser.add_argument("--json", action="store_true", help=t("help.ask.json"))
-    parser.add_argument("--top-k", type=int, dest="top_k", help=t("help.ask.top_k"))
+    parser.add_argument("--top-k", type=whole_number, dest="top_k", help=t("help.ask.top_k"))
     parser.add_argument(
-        "--threshold", type=float,
+        "--threshold", type=number,
         help=t("help.ask.threshold"),
     )
     parser.add_argument(
-        "--min-coverage", type=float, dest="min_coverage", metavar="SHARE",
+        "--min-coverage", type=number, dest="min_coverage", metavar="SHARE",
         help=t("help.ask.min_coverage"),
     )
     parser.add_argument("--mode", choices=("auto", "dense", "hybrid"), default="auto",

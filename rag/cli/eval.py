@@ -8,6 +8,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from rag.cli import Commands
+from rag.cli.argparse_language import whole_number
 from rag.config import Settings
 from rag.errors import RagError
 from rag.i18n import t
@@ -23,7 +25,7 @@ from rag.evaluate.runs import list_runs, load_run, new_run_dir, record_history, 
 from rag.evaluate.questions import load_questions
 
 
-def register(subparsers: argparse._SubParsersAction) -> None:
+def register(subparsers: Commands) -> None:
     parser = subparsers.add_parser(
         "eval",
         help=t("help.eval"),
@@ -49,7 +51,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         help=t("help.eval.save_threshold"),
     )
     parser.add_argument("--mode", choices=["auto", "dense", "hybrid"], default="auto", help=t("help.eval.mode"))
-    parser.add_argument("--top-k", type=int, metavar="K", help=t("help.eval.top_k"))
+    parser.add_argument("--top-k", type=whole_number, metavar="K", help=t("help.eval.top_k"))
     parser.add_argument("--json", action="store_true", help=t("help.eval.json"))
     parser.add_argument("--groups", nargs="+", metavar="GROUP",
                         help=t("help.eval.groups"))

@@ -13,6 +13,8 @@ import tempfile
 from pathlib import Path
 from urllib.parse import urlsplit
 
+from rag.cli import Commands
+from rag.cli.argparse_language import number
 from rag.documents import SKIPPED, WARNING, Document, Problem
 from rag.environment import raw_from_env, secrets_from_env
 from rag.errors import SourceError
@@ -24,7 +26,7 @@ from rag.sources.limits import DEFAULT_MAX_DOC_MB, MAX_DOC_MB_ENV, max_document_
 from rag.sources.wordpress import KNOWN_TYPES, WordPressSource, parse_types, post_slug
 
 
-def register(subparsers: argparse._SubParsersAction) -> None:
+def register(subparsers: Commands) -> None:
     parser = subparsers.add_parser(
         "fetch",
         help=t("help.fetch"),
@@ -42,8 +44,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "--private-group", dest="private_group", default="private",
         help=t("help.fetch.private_group"),
     )
-    parser.add_argument("--timeout", type=float, default=30.0, help=t("help.fetch.timeout"))
-    parser.add_argument("--max-doc-mb", metavar="MB", type=float, default=None,
+    parser.add_argument("--timeout", type=number, default=30.0, help=t("help.fetch.timeout"))
+    parser.add_argument("--max-doc-mb", metavar="MB", type=number, default=None,
                         help=t("help.fetch.max_doc_mb", env=MAX_DOC_MB_ENV, mb=f"{DEFAULT_MAX_DOC_MB:g}"))
     parser.add_argument(
         "--types", default="posts", metavar="TYPES",

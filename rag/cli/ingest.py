@@ -6,6 +6,8 @@ import argparse
 import json
 import sys
 
+from rag.cli import Commands
+from rag.cli.argparse_language import number, whole_number
 from rag.i18n import t
 from rag.chunking import DEFAULT_STRATEGY, STRATEGIES, setting_names
 from rag.chunking.preview import chunkers
@@ -49,7 +51,7 @@ class _SiteListing:
         return t("ingest.prune_kept_site") if self.source.authenticated else t("ingest.prune_kept_private")
 
 
-def register(subparsers: argparse._SubParsersAction) -> None:
+def register(subparsers: Commands) -> None:
     parser = subparsers.add_parser(
         "ingest",
         help=t("help.ingest"),
@@ -69,7 +71,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                         help=t("help.ingest.replace"))
     parser.add_argument("--access", metavar="GROUP", nargs="+",
                         help=t("help.ingest.access"))
-    parser.add_argument("--max-doc-mb", metavar="MB", type=float, default=None,
+    parser.add_argument("--max-doc-mb", metavar="MB", type=number, default=None,
                         help=t("help.ingest.max_doc_mb", env=MAX_DOC_MB_ENV, mb=f"{DEFAULT_MAX_DOC_MB:g}"))
     parser.add_argument("--user", metavar="NAME", default=None,
                         help=t("help.ingest.user"))
@@ -78,12 +80,12 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--types", default="posts", metavar="TYPES",
                         help=t("help.ingest.types", types=", ".join(KNOWN_TYPES)))
     parser.add_argument("--json", action="store_true", help=t("help.ingest.json"))
-    sizes = parser.add_argument_group(t("help.ingest.sizes"), t("help.ingest.sizes_description"))
-    sizes.add_argument("--chunk-size", type=int, metavar="N", help=t("help.ingest.chunk_size"))
-    sizes.add_argument("--overlap", type=int, metavar="N",
+    sizes = parser.add_argument_group(t("cli.section", title=t("help.ingest.sizes")), t("help.ingest.sizes_description"))
+    sizes.add_argument("--chunk-size", type=whole_number, metavar="N", help=t("help.ingest.chunk_size"))
+    sizes.add_argument("--overlap", type=whole_number, metavar="N",
                        help=t("help.ingest.overlap"))
-    sizes.add_argument("--min-size", type=int, metavar="N", help=t("help.ingest.min_size"))
-    sizes.add_argument("--max-size", type=int, metavar="N",
+    sizes.add_argument("--min-size", type=whole_number, metavar="N", help=t("help.ingest.min_size"))
+    sizes.add_argument("--max-size", type=whole_number, metavar="N",
                        help=t("help.ingest.max_size"))
     parser.set_defaults(func=run)
 

@@ -8,6 +8,8 @@ import sys
 import textwrap
 from datetime import UTC, datetime, timedelta
 
+from rag.cli import Commands
+from rag.cli.argparse_language import whole_number
 from rag.config import Settings
 from rag.i18n import t, tn
 from rag.journal import report
@@ -17,15 +19,15 @@ from rag.journal.store import FILE, FOLDER, Journal
 from rag.redact import known_secrets
 
 
-def register(subparsers: argparse._SubParsersAction) -> None:
+def register(subparsers: Commands) -> None:
     parser = subparsers.add_parser("journal", help=t("help.journal"), description=t("help.journal.description"))
     parser.add_argument("view", nargs="?", choices=("list", "subjects"), default="list",
                         help=t("help.journal.view"))
     parser.add_argument("--outcome", choices=(*OUTCOMES, "refused"), help=t("help.journal.outcome"))
     parser.add_argument("--collection", help=t("help.journal.collection"))
-    parser.add_argument("--days", type=int, help=t("help.journal.days"))
+    parser.add_argument("--days", type=whole_number, help=t("help.journal.days"))
     parser.add_argument("--search", help=t("help.journal.search"))
-    parser.add_argument("--limit", type=int, default=50, help=t("help.journal.limit"))
+    parser.add_argument("--limit", type=whole_number, default=50, help=t("help.journal.limit"))
     parser.add_argument("--json", action="store_true", help=t("help.journal.json"))
     parser.set_defaults(func=run)
 

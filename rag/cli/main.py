@@ -7,7 +7,7 @@ import importlib
 import logging
 import sys
 
-from rag.cli.argparse_words import Parser
+from rag.cli.argparse_language import speaking
 from rag.errors import RagError
 from rag.environment import raw_from_env
 from rag.i18n import cli_language, language, t
@@ -17,33 +17,13 @@ from rag.redact import RedactingFilter, install_redaction, known_secrets, redact
 COMMANDS = ["preview", "fetch", "ingest", "ask", "eval", "journal", "status", "migrate"]
 
 
-class _HelpFormatter(argparse.HelpFormatter):
-    """argparse's own words (usage, section titles) in the current language."""
-
-    def add_usage(self, usage, actions, groups, prefix=None):  # noqa: ANN001 - argparse's signature
-        super().add_usage(usage, actions, groups, t("cli.usage") if prefix is None else prefix)
-
-    def start_section(self, heading):  # noqa: ANN001 - argparse's signature
-        super().start_section(t("cli.section", title=heading) if heading else heading)
-
-
-def _speak(parser: argparse.ArgumentParser) -> None:
-    parser.formatter_class = _HelpFormatter
-    parser._positionals.title = t("cli.positionals")
-    parser._optionals.title = t("cli.options")
-    for action in parser._actions:
-        if isinstance(action, argparse._HelpAction):
-            action.help = t("cli.help")
-
-
 def build_parser() -> argparse.ArgumentParser:
-    """The parser of `rag` and its commands, its help in the current language."""
-    parser = Parser(prog="rag", description=t("cli.description"))
+    """The parser of `rag` and its commands; built inside `speaking(lang)`, argparse's own words
+    (usage, section titles, errors) are in that language too."""
+    parser = argparse.ArgumentParser(prog="rag", description=t("cli.description"))
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
     for name in COMMANDS:
         importlib.import_module(f"rag.cli.{name}").register(sub)
-    for command in [parser, *sub.choices.values()]:
-        _speak(command)
     return parser
 
 
@@ -58,7 +38,8 @@ def _redact_logs() -> None:
 
 def main(argv: list[str] | None = None) -> int:
     """Run one command in the CLI's language: RAG_UI_LANG, else the shell's locale, else French."""
-    with language(cli_language(raw_from_env()["ui_lang"])):
+    lang = cli_language(raw_from_env()["ui_lang"])
+    with language(lang), speaking(lang):
         return _main(argv)
 
 

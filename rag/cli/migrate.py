@@ -7,6 +7,8 @@ import re
 import sys
 from pathlib import Path
 
+from rag.cli import Commands
+from rag.cli.argparse_language import whole_number
 from rag.config import Settings
 from rag.errors import StoreError
 from rag.i18n import t
@@ -15,7 +17,7 @@ from rag.store.store import Store
 from rag.redact import redact, strip_userinfo
 
 
-def register(subparsers: argparse._SubParsersAction) -> None:
+def register(subparsers: Commands) -> None:
     parser = subparsers.add_parser(
         "migrate",
         help=t("help.migrate"),
@@ -31,7 +33,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                         help=t("help.migrate.api_key"))
     parser.add_argument("--replace", action="store_true",
                         help=t("help.migrate.replace"))
-    parser.add_argument("--batch", type=int, default=256, metavar="N", help=t("help.migrate.batch"))
+    parser.add_argument("--batch", type=whole_number, default=256, metavar="N", help=t("help.migrate.batch"))
     parser.set_defaults(func=run)
 
 

@@ -7,6 +7,8 @@ import json
 import sys
 from typing import Any, Callable
 
+from rag.cli import Commands
+from rag.cli.argparse_language import number, whole_number
 from rag.chunking import DEFAULT_STRATEGY, STRATEGIES
 from rag.chunking.base import Chunk
 from rag.chunking.preview import ALL, chunkers, indexed_rows, preview
@@ -21,7 +23,7 @@ from rag.sources import load_one
 from rag.sources.limits import DEFAULT_MAX_DOC_MB, MAX_DOC_MB_ENV, max_document_bytes
 
 
-def register(subparsers: argparse._SubParsersAction) -> None:
+def register(subparsers: Commands) -> None:
     parser = subparsers.add_parser(
         "preview",
         help=t("help.preview"),
@@ -35,12 +37,12 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         help=t("help.preview.strategy", names=", ".join(STRATEGIES), all=ALL),
     )
     parser.add_argument("--json", action="store_true", help=t("help.preview.json"))
-    parser.add_argument("--chunk-size", type=int, help=t("help.preview.chunk_size"))
-    parser.add_argument("--overlap", type=int, help=t("help.preview.overlap"))
-    parser.add_argument("--min-size", type=int, help=t("help.preview.min_size"))
-    parser.add_argument("--max-size", type=int, help=t("help.preview.max_size"))
-    parser.add_argument("--timeout", type=float, default=30.0, help=t("help.preview.timeout"))
-    parser.add_argument("--max-doc-mb", metavar="MB", type=float, default=None,
+    parser.add_argument("--chunk-size", type=whole_number, help=t("help.preview.chunk_size"))
+    parser.add_argument("--overlap", type=whole_number, help=t("help.preview.overlap"))
+    parser.add_argument("--min-size", type=whole_number, help=t("help.preview.min_size"))
+    parser.add_argument("--max-size", type=whole_number, help=t("help.preview.max_size"))
+    parser.add_argument("--timeout", type=number, default=30.0, help=t("help.preview.timeout"))
+    parser.add_argument("--max-doc-mb", metavar="MB", type=number, default=None,
                         help=t("help.preview.max_doc_mb", env=MAX_DOC_MB_ENV, mb=f"{DEFAULT_MAX_DOC_MB:g}"))
     parser.add_argument("--curl", nargs="?", const=TARGET_LMSTUDIO, choices=TARGETS, metavar="SERVER",
                         help=t("help.preview.curl", default=DEFAULT_STRATEGY))

@@ -5,12 +5,13 @@ from __future__ import annotations
 import argparse
 import json
 
+from rag.cli import Commands
 from rag.i18n import t
 from rag.config import Settings
 from rag.status import format_status, gather_status
 
 
-def register(subparsers: argparse._SubParsersAction) -> None:
+def register(subparsers: Commands) -> None:
     parser = subparsers.add_parser(
         "status",
         help=t("help.status"),
