@@ -4,6 +4,8 @@
 from __future__ import annotations
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from rag.i18n import language
 from rag.i18n.numbers import decimal, duration, integer, percent, threshold_text
@@ -97,3 +99,25 @@ def test_the_current_language_decides_when_none_is_given():
 def test_a_threshold_keeps_its_third_decimal_and_drops_trailing_zeros():
     assert threshold_text(0.833, lang="fr") == "0,833" and threshold_text(0.85, lang="fr") == "0,85"
     assert threshold_text(0.833, lang="en") == "0.833" and threshold_text(-0.003, signed=True, lang="en") == "-0.003"
+
+
+@given(st.floats(allow_nan=False, allow_infinity=False, min_value=-1e20, max_value=1e20), st.integers(0, 4))
+def test_english_rounds_exactly_as_python_writes_a_float(value, places):
+    """CLDR's marks, Python's rounding of the float's exact value (2.675 is stored as 2.67499…)."""
+    python = f"{value:,.{places}f}"
+    expected = python.lstrip("-") if float(python.replace(",", "")) == 0 else python
+    assert decimal(value, places, lang="en") == expected
+    assert decimal(value, places, lang="fr") == expected.replace(",", NNBSP).replace(".", ",")
+
+
+def test_rounding_follows_the_stored_float():
+    assert decimal(2.675, 2, lang="en") == "2.67" and decimal(0.125, 2, lang="en") == "0.12"
+    assert percent(0.005, lang="en") == "0%"  # 0.005 * 100 is 0.5, half to even
+    assert integer(1e30, lang="en") == "1,000,000,000,000,000,019,884,624,838,656"
+
+
+def test_a_language_is_written_by_its_own_cldr_rules():
+    """A language added to the list writes numbers its way with no code; one Babel does not know,
+    as English does."""
+    assert (decimal(12345.678, lang="de"), percent(0.94, lang="de")) == ("12.345,68", f"94{NBSP}%")
+    assert (decimal(12345.678, lang="xx"), percent(0.94, lang="xx")) == ("12,345.68", "94%")

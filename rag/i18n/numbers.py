@@ -5,6 +5,10 @@ before %) · 5 s, 2 min 30 s, 1 h 05 min. English: 0.833 · 12,345 · 94% · the
 The language is `rag.i18n`'s current one, as for `t`; `lang` overrides it (a refusal is written
 in the question's language, not the reader's).
 
+The marks, the grouping and where the % goes are CLDR's, through Babel (`format_decimal`,
+`format_percent`), so a new language writes its numbers its own way with no code here; a
+language Babel does not know writes them as English does.
+
 Human text only: results.json, results.csv, `--json` output, logs and anything read back by a
 program keep Python's own `0.833`. Python's `locale` is not used: it is process-wide, depends on
 which locales the machine has, and would change how other code parses numbers.
@@ -12,30 +16,59 @@ which locales the machine has, and would change how other code parses numbers.
 
 from __future__ import annotations
 
-from rag.i18n import current
+import math
+import re
+from decimal import Decimal, localcontext
+from functools import lru_cache
 
-THOUSANDS_FR = "\u202f"  # narrow no-break space: 12 345 stays on one line
-BEFORE_PERCENT_FR = "\u00a0"  # no-break space: 94 % never wraps before its sign
-# Plotly's `separators` layout setting: the decimal mark, then the thousands separator.
-PLOTLY_SEPARATORS = {"fr": "," + THOUSANDS_FR, "en": ".,"}
+from babel import Locale, UnknownLocaleError
+from babel.numbers import (NumberPattern, format_decimal, format_percent, get_decimal_symbol, get_group_symbol,
+                           get_plus_sign_symbol, parse_pattern)
 
+from rag.i18n import LANGUAGES, current
 
-def _lang(lang: str | None) -> str:
-    return lang or current()
-
-
-def _localize(text: str, lang: str) -> str:
-    """Python's `12,345.6` written the way `lang` writes it."""
-    if lang != "fr":
-        return text
-    return text.replace(",", THOUSANDS_FR).replace(".", ",")
+# A pattern's last integer digit and its fraction ("#,##0.###", "#,##0 %"), replaced by the places asked for.
+_DIGITS = re.compile(r"0(?:\.[0#]*)?(?=[^0#.]*$)")
 
 
-def _fixed(value: float, places: int, signed: bool) -> str:
-    text = f"{value:,.{places}f}"
-    if float(text.replace(",", "")) == 0:  # -0.0004 at 3 places is 0.000: no sign on nothing
-        return f"{0.0:,.{places}f}"
-    return "+" + text if signed and value > 0 else text
+@lru_cache(maxsize=64)
+def _locale(lang: str) -> Locale:
+    try:
+        return Locale.parse(lang)
+    except (UnknownLocaleError, ValueError):
+        return Locale.parse("en")
+
+
+@lru_cache(maxsize=256)
+def _pattern(pattern: str, places: int, trim: bool) -> NumberPattern:
+    """A CLDR pattern with exactly `places` decimals, or up to `places` when `trim` (parsed once)."""
+    fraction = "." + ("#" if trim else "0") * places if places else ""
+    return parse_pattern(_DIGITS.sub("0" + fraction, pattern, count=1))
+
+
+def _number(value: float, places: int, signed: bool, trim: bool, lang: str | None, percent: bool = False) -> str:
+    value = float(value)
+    if not math.isfinite(value):
+        return str(value)
+    locale = _locale(lang or current())
+    with localcontext() as context:
+        context.prec = 400  # room for any float's digits: rounding is then only the pattern's
+        return _rounded(value, places, signed, trim, locale, percent)
+
+
+def _rounded(value: float, places: int, signed: bool, trim: bool, locale: Locale, percent: bool) -> str:
+    # The float's exact value, which Babel rounds half to even as Python's own format does:
+    # 2.675 (stored as 2.67499…) reads 2.67, 2.5 reads 2.
+    exact = Decimal(value)
+    if exact.quantize(Decimal(1).scaleb(-places)) == 0:
+        exact = Decimal(0)  # -0.0004 at 3 places is 0.000: no sign on nothing
+    if percent:
+        pattern = _pattern(locale.percent_formats[None].pattern, places, trim)
+        text = format_percent(exact.scaleb(-2), pattern, locale=locale)  # Babel scales back exactly
+    else:
+        pattern = _pattern(locale.decimal_formats[None].pattern, places, trim)
+        text = format_decimal(exact, pattern, locale=locale)
+    return get_plus_sign_symbol(locale) + text if signed and exact > 0 else text
 
 
 def decimal(value: float, places: int = 2, *, signed: bool = False, trim: bool = False,
@@ -43,11 +76,7 @@ def decimal(value: float, places: int = 2, *, signed: bool = False, trim: bool =
     """`value` rounded to `places` decimals: 0,83 (fr), 0.83 (en); 12 345,68 / 12,345.68 for large
     ones; `signed` adds + before a positive change; `trim` drops trailing zeros (a setting saved as
     0.4 reads 0,4, not 0,400)."""
-    text = _fixed(float(value), places, signed)
-    if trim and "." in text:
-        text = text.rstrip("0").rstrip(".")
-    return _localize(text, _lang(lang))
-
+    return _number(value, places, signed, trim, lang)
 
 
 def threshold_text(value: float, *, signed: bool = False, lang: str | None = None) -> str:
@@ -58,23 +87,31 @@ def threshold_text(value: float, *, signed: bool = False, lang: str | None = Non
 
 def integer(value: float, *, signed: bool = False, lang: str | None = None) -> str:
     """A whole number with its thousands grouped: 12 345 (fr), 12,345 (en)."""
-    return _localize(_fixed(float(round(value)), 0, signed), _lang(lang))
+    return _number(round(value), 0, signed, False, lang)
 
 
 def percent_sign(lang: str | None = None) -> str:
     """What follows a percentage's number: " %" (a no-break space) in French, "%" in English."""
-    return f"{BEFORE_PERCENT_FR}%" if _lang(lang) == "fr" else "%"
+    return format_percent(0, locale=_locale(lang or current())).replace("0", "", 1)
 
 
 def percent(share: float, places: int = 0, *, signed: bool = False, lang: str | None = None) -> str:
     """A share of 1 as a percentage: 0.94 -> 94 % (fr), 94% (en)."""
-    return decimal(share * 100, places, signed=signed, lang=lang) + percent_sign(lang)
+    # share * 100 first, as a float, then rounded: 0.005 reads 0 %, as it always has.
+    return _number(share * 100, places, signed, False, lang, percent=True)
+
+
+# Plotly's `separators` layout setting: the decimal mark, then the thousands separator.
+PLOTLY_SEPARATORS = {lang: get_decimal_symbol(_locale(lang)) + get_group_symbol(_locale(lang)) for lang in LANGUAGES}
 
 
 def duration(seconds: float, places: int = 0, *, trim: bool = False, lang: str | None = None) -> str:
     """A length of time: 5 s (or 3,2 s with `places`; `trim`: 0,5 s and 30 s), 2 min 30 s,
     1 h 05 min (seconds dropped past an hour); a negative length reads as 0 s."""
-    lang = _lang(lang)
+    # Written here, not with Babel's format_timedelta: that one gives a single rounded unit
+    # ("3 minutes", "3min"), never the two units with zero-padded minutes or seconds a reader of a
+    # progress line or a report gets here; the unit symbols s, min, h are the same in both languages.
+    lang = lang or current()
     seconds = max(0.0, float(seconds))
     if round(seconds, places) < 60:
         return f"{decimal(seconds, places, trim=trim, lang=lang)} s"
