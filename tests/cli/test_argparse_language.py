@@ -176,3 +176,26 @@ def test_parsing_a_number_is_pythons_own():
     assert argparse_language.whole_number(" 12 ") == 12 and argparse_language.number("1e3") == 1000.0
     with pytest.raises(argparse.ArgumentTypeError, match=r"^invalid int value: '1\.5'$"):
         argparse_language.whole_number("1.5")
+
+
+def test_another_language_is_one_more_catalogue(tmp_path, monkeypatch, capsys):
+    """argparse reads the catalogue of the run's language, whichever it is: a stub one here."""
+    from babel.messages.catalog import Catalog
+    from babel.messages.mofile import write_mo
+
+    stub = Catalog(locale="de")
+    stub.add("usage: ", "Aufruf: ")
+    stub.add("the following arguments are required: %s", "folgende Argumente fehlen: %s")
+    (tmp_path / "de" / "LC_MESSAGES").mkdir(parents=True)
+    with (tmp_path / "de" / "LC_MESSAGES" / "argparse.mo").open("wb") as f:
+        write_mo(f, stub)
+    monkeypatch.setattr(argparse_language, "LOCALE_DIR", tmp_path)
+    parser = None
+    with argparse_language.speaking("de"):
+        parser = argparse.ArgumentParser(prog="x")
+        parser.add_argument("name")
+        assert parser.format_usage().startswith("Aufruf: x")
+        with pytest.raises(SystemExit):
+            parser.parse_args([])
+    assert capsys.readouterr().err.endswith("x: error: folgende Argumente fehlen: name\n")  # no "error" entry
+    assert parser.format_usage().startswith("usage: x")  # outside the run, argparse's own again
