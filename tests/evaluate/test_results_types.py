@@ -26,7 +26,7 @@ def test_a_run_reads_as_types_and_writes_back_unchanged(tmp_path):
     assert json.dumps(typed.to_dict()) == json.dumps(results)
     summary = typed.typed_summary
     assert (summary.collection, summary.questions, summary.k, summary.threshold) == ("blog", 5, 3, 0.83)
-    assert summary.complete and summary.gate_figures.params["min_cosine"] == 0.83
+    assert summary.complete and summary.gate_figures.params.min_cosine == 0.83
     rows = typed.rows
     assert [r.id for r in rows] == ["q1", "q2", "q3", "o1", "o2"]
     assert [r.refused for r in rows] == [False, False, True, True, False]  # 0.91 0.86 0.80 0.78 0.84 at 0.83
