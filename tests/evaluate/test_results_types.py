@@ -158,3 +158,35 @@ def test_every_field_is_in_the_contracts():
     text = section(DOC.read_text(encoding="utf-8"), "results.json")
     names = {f.name for cls in RECORDS for f in dataclasses.fields(cls) if f.name != "extra"}
     assert missing(names, text) == []
+
+
+# The modules that show results read them through the types; what they still look up by a string
+# key is not results.json (a metric card, a pandas frame's column, the collection's info).
+READERS = {
+    "rag/evaluate/report.py": set(), "rag/cli/eval.py": set(), "rag/evaluate/false_refusals.py": set(),
+    "rag/evaluate/compare.py": {"info_a or {}", "info_b or {}"},
+    "ui/eval_view.py": {"card", "store.collection_info(name) or {}"},
+    "ui/present/evaluation.py": {"counts"},
+}
+
+
+def _string_lookups(path) -> list[str]:
+    import ast
+
+    found = []
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Subscript) and isinstance(node.slice, ast.Constant) and isinstance(node.slice.value, str):
+            found.append((ast.unparse(node.value), node.slice.value))
+        elif (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "get"
+              and node.args and isinstance(node.args[0], ast.Constant) and isinstance(node.args[0].value, str)):
+            found.append((ast.unparse(node.func.value), node.args[0].value))
+    return found
+
+
+@pytest.mark.parametrize("module", sorted(READERS))
+def test_the_readers_of_results_use_attributes_not_string_keys(module):
+    from tests.test_docs import ROOT
+
+    left = [f"{receiver}[{key!r}]" for receiver, key in _string_lookups(ROOT / module)
+            if receiver not in READERS[module] and not receiver.startswith("st.session_state")]
+    assert left == [], f"{module} reads results by string keys: read them through rag.evaluate.results"
