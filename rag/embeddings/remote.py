@@ -20,6 +20,7 @@ from rag.embeddings.prefixes import prefixes_for
 from rag.errors import EmbeddingError
 from rag.servers.http import bearer, error_message
 from rag.servers.http import timeout as http_timeout
+from rag.servers.embedding_window import embedding_window
 from rag.servers.models import LIST_TIMEOUT, OPENAI, ModelListError, ServerModels, list_models, read_models
 
 # How servers say an input does not fit (LM Studio: "n_keep >= n_ctx"; llama.cpp; OpenAI).
@@ -55,6 +56,7 @@ class OpenAIEmbedder(Embedder):
         self._query_prefix_override = query_prefix
         self._document_prefix_override = document_prefix
         self._server: ServerModels | None = None
+        self._window: tuple[int | None] | None = None  # asked once: (the window,)
         self._setup_lock = threading.Lock()
         self._ready = False
         self.query_prefix = ""
@@ -76,6 +78,17 @@ class OpenAIEmbedder(Embedder):
         if self._server is None:
             self._server = embedding_server(self.base_url, self.api_key, self._client)
         return self._server
+
+    @property
+    def max_tokens(self) -> int | None:
+        """The model's window in tokens, where the server says it (LM Studio's model list, TEI's
+        /info); None when it does not: chunks are then sent as they are."""
+        if self._window is None:
+            try:
+                self._window = (embedding_window(self._client, self.server, self.model_id, self.api_key),)
+            except EmbeddingError:
+                self._window = (None,)
+        return self._window[0]
 
     def _setup(self) -> None:
         if self._ready:
