@@ -17,6 +17,7 @@ from rag.config import Settings
 from rag.embeddings.embedded import EmbeddedEmbedder
 from rag.errors import ConfigError
 from rag.store.store import Store
+from tests.fixtures.stored import stored_chunks
 
 DEMO = Path(__file__).resolve().parents[2] / "rag" / "demo" / "articles"
 ARTICLES = [DEMO / "kerberos-klist.md", DEMO / "msds-supportedencryptiontypes.md", DEMO / "windows-laps.md"]
@@ -97,10 +98,8 @@ def test_preview_and_index_give_the_same_chunks_in_tokens(tmp_path, data_dir, mo
     store = Store(Settings.from_env())
     try:
         info = store.collection_info("kb")
-        points = sorted(store.scroll("kb", payload=["order", "text", "header", "start", "end"]),
-                        key=lambda p: p.payload["order"])
-        indexed = [(p.payload["start"], p.payload["end"], p.payload["header"], p.payload["text"]) for p in points]
     finally:
         store.close()
+    indexed = stored_chunks("kb")
     assert info["chunk_settings"] == {"chunk_size": 120, "overlap": 20, "unit": "tokens"}
     assert indexed == [(c["start"], c["end"], c["header"], c["text"]) for c in shown]
