@@ -10,10 +10,9 @@ from __future__ import annotations
 
 import httpx
 
-from rag.bounded_http import SMALL_ANSWER_BYTES, bounded
+from rag.bounded_http import SMALL_ANSWER_BYTES, bounded, json_body
 from rag.config import server_root
 from rag.errors import RagError
-from rag.servers.http import bearer, json_body
 from rag.servers.models import ServerModels
 
 
@@ -26,12 +25,12 @@ def listed_window(models: ServerModels, model: str) -> int | None:
     return None
 
 
-def tei_window(http: httpx.Client, base_url: str, api_key: str | None = None) -> int | None:
+def tei_window(http: httpx.Client, base_url: str) -> int | None:
     """`max_input_length` of text-embeddings-inference's /info, or None (no such page, another
-    answer, the server down: the window is then unknown, never an error)."""
+    answer, the server down: the window is then unknown, never an error). `http` is the server's
+    own client (rag.bounded_http.server_client: its key, its timeout)."""
     try:
-        response = bounded(http, "GET", server_root(base_url) + "/info", SMALL_ANSWER_BYTES,
-                           headers=bearer(api_key) or None)
+        response = bounded(http, "GET", server_root(base_url) + "/info", SMALL_ANSWER_BYTES)
     except (httpx.HTTPError, RagError):
         return None
     body = json_body(response) if response.status_code == 200 else None
@@ -39,6 +38,6 @@ def tei_window(http: httpx.Client, base_url: str, api_key: str | None = None) ->
     return value if isinstance(value, int) and not isinstance(value, bool) and value > 0 else None
 
 
-def embedding_window(http: httpx.Client, models: ServerModels, model: str, api_key: str | None = None) -> int | None:
+def embedding_window(http: httpx.Client, models: ServerModels, model: str) -> int | None:
     """The embedding model's window in tokens: the model list's, else TEI's /info, else None."""
-    return listed_window(models, model) or tei_window(http, models.base_url, api_key)
+    return listed_window(models, model) or tei_window(http, models.base_url)
