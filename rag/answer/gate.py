@@ -33,7 +33,7 @@ import math
 from dataclasses import asdict, dataclass, field, replace
 from typing import Any, Mapping, Sequence
 
-from rag.answer.language_words import common, rare
+from rag.answer.language_words import common, ordinary, rare
 from rag.answer.question_roles import roles
 from rag.answer.threshold import COLLECTION, MODEL_DEFAULT, SETTING, default_threshold
 from rag.i18n.numbers import decimal
@@ -57,6 +57,9 @@ LEXICAL_SLACK = 0.05
 UNSURE_BAND = 0.05
 SUBJECT_COVERED = 0.8
 MAX_DOUBTFUL_NAMES = 2
+# Everyday words a collection lacks leave the question in doubt only when the passages are
+# clearly closer than the floor: everyday off-topic questions score at the floor itself.
+CLEAR_MARGIN = 0.01
 COSINE_SLOPE = 6.0
 
 ANSWER, UNSURE, REFUSE = "answer", "unsure", "refuse"
@@ -123,11 +126,16 @@ class Signals:
     core_coverage: float | None = None  # coverage without the context words
     core_passage_coverage: float | None = None
     cosine_core: float | None = None  # best cosine of the passages to the question without them
+    # Everyday words of the language no chunk holds ("reçois", "cesse"), and the shares of the core
+    # without them: what a small collection's vocabulary may lack, apart from the subject's words.
+    ordinary_words: list[str] = field(default_factory=list)
+    specific_coverage: float | None = None
+    specific_passage_coverage: float | None = None
 
     def to_dict(self) -> dict[str, Any]:
         data = asdict(self)
         for key in ("cosine", "coverage", "passage_coverage", "margin", "core_coverage",
-                    "core_passage_coverage", "cosine_core"):
+                    "core_passage_coverage", "cosine_core", "specific_coverage", "specific_passage_coverage"):
             if data[key] is not None:
                 data[key] = round(float(data[key]), 4)
         for t in data["terms"]:
@@ -233,6 +241,8 @@ def signals_from(
     context, tools = roles(question)
     stats = term_stats(words, df, n, context, tools, exact)
     core = [s for s in stats if not s.context]
+    everyday = [s for s in core if s.df == 0 and not s.named and ordinary(s.word)]
+    specific = [s for s in core if s not in everyday]
     texts = [getattr(p, "text", "") for p in passages]
     return Signals(
         cosine=best,
@@ -249,6 +259,9 @@ def signals_from(
         core_coverage=coverage(core),
         core_passage_coverage=passage_coverage(words, core, texts),
         cosine_core=cosine_core,
+        ordinary_words=[s.word for s in everyday],
+        specific_coverage=coverage(specific),
+        specific_passage_coverage=passage_coverage(words, specific, texts),
     )
 
 
@@ -285,19 +298,25 @@ def decide_verdict(signals: Signals, params: GateParams) -> tuple[str, str | Non
         # about? The chat model reads both; more than one, or a thin rest, is another subject,
         # unless each is a word of the language (a first name, a town: "que Marc veut lancer
         # sur l'OU Paris").
-        covered = signals.core_passage_coverage or 0.0
+        covered = max(signals.core_passage_coverage or 0.0, signals.specific_passage_coverage or 0.0)
         # A name of the language (a first name, a town, a brand: "Paul", "Dell") may be the
         # reader's situation; one the language does not use ("Okta", "keepalived") is a product.
-        doubtful = len(subject) == 1 or (len(subject) <= MAX_DOUBTFUL_NAMES and all(common(w) for w in subject))
-        if doubtful and covered >= SUBJECT_COVERED and close:
+        of_language = len(subject) <= MAX_DOUBTFUL_NAMES and all(common(w) for w in subject)
+        if close and (len(subject) == 1 or of_language) and covered >= SUBJECT_COVERED:
             verdict, reason = UNSURE, UNKNOWN_NAMES
         else:
             return REFUSE, UNKNOWN_NAMES
     share = signals.core_coverage if signals.core_coverage is not None else signals.coverage
     if share is not None and share < params.min_coverage:
-        # The closer the passages, the more of the question's words a small vocabulary may lack.
+        # The closer the passages, the more of the question's words a small vocabulary may lack;
+        # and everyday words it lacks ("reçois", "cesse") leave the doubt, while a missing
+        # specific word ("corbeille") is what is asked about.
         band = UNSURE_BAND + COSINE_SLOPE * max(0.0, cosine - params.min_cosine)
-        if share >= params.min_coverage - band and close and params.min_coverage > 0:
+        specific = signals.specific_coverage if signals.specific_coverage is not None else share
+        clear = cosine >= params.min_cosine + CLEAR_MARGIN
+        doubt = (share >= params.min_coverage - band or (clear and specific >= params.min_coverage)) \
+            and specific >= params.min_coverage - UNSURE_BAND
+        if doubt and close and params.min_coverage > 0:
             verdict, reason = UNSURE, reason or LOW_COVERAGE
         else:
             return REFUSE, LOW_COVERAGE

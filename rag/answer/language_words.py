@@ -19,6 +19,10 @@ from functools import lru_cache
 # about: "keepalived" 0, "iptables" 1.8, "rsync" 1.9. At or above it, a word of the language
 # (rare forms of verbs included: "fédérée" 2.3, "retaper" 3.0) or an incidental name ("Paul" 5.0).
 RARE_ZIPF = 2.0
+# At or above this, a word is an everyday word of the language ("nombreux" 5.2, "cesse" 4.5,
+# "reçois" 4.1), which a small collection may lack without lacking the subject; below it, a
+# specific word ("restaurer" 3.8, "corbeille" 3.3, "poussette" 3.3) says what is asked.
+ORDINARY_ZIPF = 4.0
 # A typo's correction is a common word (at least this frequent); words shorter than TYPO_MIN_LENGTH
 # have too many neighbours ("cron": "corn", "iron") to call one a typo.
 TYPO_TARGET_ZIPF = 3.5
@@ -102,10 +106,16 @@ def rare(word: str) -> bool:
     return z is not None and z < RARE_ZIPF and not has_common_stem(word) and not is_typo(word)
 
 
+def ordinary(word: str) -> bool:
+    """An everyday word of French or English (ORDINARY_ZIPF); False without wordfreq."""
+    z = zipf(word.lower())
+    return z is not None and z >= ORDINARY_ZIPF
+
+
 def common(word: str) -> bool:
     """A word of the language (or a common first name, town, brand): not a rare name."""
     z = zipf(word.lower())
     return z is None or z >= RARE_ZIPF
 
 
-__all__ = ["RARE_ZIPF", "common", "has_common_stem", "is_typo", "rare", "zipf"]
+__all__ = ["ORDINARY_ZIPF", "RARE_ZIPF", "common", "ordinary", "has_common_stem", "is_typo", "rare", "zipf"]

@@ -148,7 +148,10 @@ def row_signals(row: dict[str, Any]) -> Any:
                    unknown_subject=list(row.get("unknown_subject") or []),
                    core_coverage=row.get("core_coverage"),
                    core_passage_coverage=row.get("core_passage_coverage"),
-                   cosine_core=row.get("cosine_core"))
+                   cosine_core=row.get("cosine_core"),
+                   ordinary_words=list(row.get("ordinary_words") or []),
+                   specific_coverage=row.get("specific_coverage"),
+                   specific_passage_coverage=row.get("specific_passage_coverage"))
 
 
 def row_answers(row: dict[str, Any], min_cosine: float, min_coverage: float, refuse_unknown_names: bool = True) -> bool:
