@@ -68,8 +68,10 @@ def sets_for(name: str) -> dict[str, tuple[list, list]]:
     if name == "demo":
         inside, outside = _split(QUESTIONS_PATH)
         ctx = load_questions(DATA / "demo_context.jsonl")
+        # Written after the tuning and run once, never tuned to: questions the defaults never saw.
+        held_in, held_out = _split(DATA / "demo_heldout.jsonl")
         return {"demo": (inside, outside), "demo+identifiers": (inside, outside + ids),
-                "demo_context": (ctx, outside + ids)}
+                "demo_context": (ctx, outside + ids), "demo_heldout": (held_in, held_out)}
     if name.startswith("cnil"):
         inside = load_questions(corpus_path(CNIL_QUESTIONS))
         outside = load_questions(DATA / "cnil_off_topic.jsonl")
