@@ -56,9 +56,12 @@ def zipf(word: str) -> float | None:
 
 @lru_cache(maxsize=2)
 def _frequencies(lang: str) -> dict[str, float]:
+    """The language's words at least STEM_ZIPF frequent (all a typo or a stem is checked against),
+    the long tail left out: a tenth of the list in memory."""
     from wordfreq import get_frequency_dict
 
-    return get_frequency_dict(lang)
+    floor = 10 ** (min(STEM_ZIPF, TYPO_TARGET_ZIPF) - 9)
+    return {w: f for w, f in get_frequency_dict(lang).items() if f >= floor}
 
 
 def _edits(word: str) -> set[str]:
