@@ -70,3 +70,22 @@ def test_everyday_words_are_told_from_specific_ones():
 def test_est_ce_que_does_not_make_the_product_a_detail():
     assert roles("Est-ce que Okta supporte SAML ?") == (set(), set())
     assert "Marc" in roles("Que fait la commande Set-LapsADComputerSelfPermission que Marc veut lancer ?")[0]
+
+
+def _short_of_the_floor(specific: float, cosine: float):
+    from rag.answer.gate import Signals
+
+    return Signals(cosine=cosine, coverage=0.4, passage_coverage=0.4, core_coverage=0.4,
+                   core_passage_coverage=0.4, specific_coverage=specific, specific_passage_coverage=specific)
+
+
+def test_everyday_words_a_small_collection_lacks_leave_the_question_to_the_model():
+    from rag.answer.gate import REFUSE, UNSURE, GateParams, decide_verdict
+
+    params = GateParams(0.83, 0.6, True, "model default")
+    # "Je reçois de nombreux courriers …, comment faire que cela cesse ?": only everyday words missing.
+    assert decide_verdict(_short_of_the_floor(1.0, 0.845), params)[0] == UNSURE
+    # The same at the floor itself, where everyday off-topic questions score: refused.
+    assert decide_verdict(_short_of_the_floor(1.0, 0.832), params)[0] == REFUSE
+    # A specific word missing ("la corbeille Active Directory"): refused however close.
+    assert decide_verdict(_short_of_the_floor(0.4, 0.87), params)[0] == REFUSE
