@@ -49,7 +49,7 @@ class TokenMeasure:
         self.count = count
         self.estimated = count is estimate_tokens
         if self.estimated:
-            self.overhead = 0
+            self.overhead = self.trailing = 0
             self.chars_per_token = CHARS_PER_TOKEN
             self._cum = None
             return
