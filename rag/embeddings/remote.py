@@ -19,6 +19,7 @@ from rag.embeddings.base import Embedder, label_for
 from rag.redact import redact, strip_userinfo
 from rag.embeddings.prefixes import prefixes_for
 from rag.errors import EmbeddingError
+from rag.servers.embedding_window import embedding_window
 from rag.servers.models import LIST_TIMEOUT, OPENAI, ModelListError, ServerModels, list_models, read_models
 
 # How servers say an input does not fit (LM Studio: "n_keep >= n_ctx"; llama.cpp; OpenAI).
@@ -54,6 +55,7 @@ class OpenAIEmbedder(Embedder):
         self._query_prefix_override = query_prefix
         self._document_prefix_override = document_prefix
         self._server: ServerModels | None = None
+        self._window: tuple[int | None] | None = None  # asked once: (the window,)
         self._setup_lock = threading.Lock()
         self._ready = False
         self.query_prefix = ""
@@ -75,6 +77,17 @@ class OpenAIEmbedder(Embedder):
         if self._server is None:
             self._server = embedding_server(self.base_url, self.api_key, self._client)
         return self._server
+
+    @property
+    def max_tokens(self) -> int | None:
+        """The model's window in tokens, where the server says it (LM Studio's model list, TEI's
+        /info); None when it does not: chunks are then sent as they are."""
+        if self._window is None:
+            try:
+                self._window = (embedding_window(self._client, self.server, self.model_id),)
+            except EmbeddingError:
+                self._window = (None,)
+        return self._window[0]
 
     def _setup(self) -> None:
         if self._ready:
