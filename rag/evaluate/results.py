@@ -157,6 +157,9 @@ class QuestionRow(_Record):
     core_coverage: float | None = None
     core_passage_coverage: float | None = None
     cosine_core: float | None = None
+    ordinary_words: list[str] = field(default_factory=list)
+    specific_coverage: float | None = None
+    specific_passage_coverage: float | None = None
     outcome: str | None = None
     # With the chat model.
     answer: str | None = None
@@ -180,11 +183,6 @@ class QuestionRow(_Record):
     def gate_cosine(self) -> float | None:
         """The score the gate judged (its best cosine), else the top-1 score of a run without it."""
         return self.cosine if self.cosine is not None else self.top1_score
-
-    @property
-    def signal_row(self) -> dict[str, Any]:
-        """The row as the gate's pure functions read it (rag.evaluate.calibration)."""
-        return self.to_dict()
 
 
 # -- the summary's blocks --------------------------------------------------------------------
