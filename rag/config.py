@@ -119,6 +119,9 @@ class Settings:
     # passages grown by their neighbouring chunks, this many characters in all (0 = off).
     per_document: int = 3
     expand_chars: int = 2000
+    # Small-to-big: the top articles' first passages grown by each article's own best chunks
+    # (searched again within it), this many characters in all (0 = off).
+    article_chars: int = 0
     # An optional /v1/rerank server (off when unset); its key goes to that URL only.
     rerank_url: str | None = None
     rerank_model: str | None = None
@@ -175,6 +178,7 @@ class Settings:
             min_coverage=_float_or_none(env.get("RAG_MIN_COVERAGE"), "RAG_MIN_COVERAGE"),
             per_document=_int(env.get("RAG_PER_DOCUMENT"), "RAG_PER_DOCUMENT", 3),
             expand_chars=_int(env.get("RAG_EXPAND_CHARS"), "RAG_EXPAND_CHARS", 2000),
+            article_chars=_int(env.get("RAG_ARTICLE_CHARS"), "RAG_ARTICLE_CHARS", 0),
             rerank_url=(env.get("RAG_RERANK_URL") or None),
             rerank_model=(env.get("RAG_RERANK_MODEL") or None),
             prompt_file=(env.get("RAG_PROMPT_FILE") or None),
