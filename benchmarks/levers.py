@@ -123,13 +123,111 @@ def run(name: str, variants: list[str], threads: int) -> dict[str, Any]:
     return report
 
 
+# -- `lead` enrichment: what decides whether it helps ------------------------------------------
+#
+# The same documents indexed twice (enrichment none, then lead), the same questions replayed with
+# the product's context; the in-base questions bucketed by the shape of their expected article
+# (how many chunks it makes, whether it has sections), so that what decides is read per bucket.
+
+
+def article_shape(doc: Any, chunker: Any) -> dict[str, Any]:
+    from rag.markdown_structure import heading
+
+    chunks = chunker.chunk(doc.markdown, title=doc.title)
+    sections = sum(1 for line in doc.markdown.splitlines() if heading(line) and line.startswith("##"))
+    return {"chunks": len(chunks), "sections": sections, "chars": len(doc.markdown)}
+
+
+def bucket(shape: dict[str, Any]) -> str:
+    if shape["chunks"] <= 1:
+        return "1 chunk"
+    if shape["chunks"] <= 3:
+        return "2-3 chunks"
+    return "4+ chunks"
+
+
+def run_enrichment(name: str, threads: int) -> dict[str, Any]:
+    from rag.chunking import make_chunker
+    from rag.enrich import make_enricher
+
+    spec = SETS[name]
+    docs = load_documents(spec["docs"]())
+    questions = _questions(spec)
+    model = CachedEmbedder(EmbeddedEmbedder(threads=threads), vector_cache())
+    chunker = make_chunker(DEFAULT_STRATEGY)
+    shapes = {d.url: article_shape(d, chunker) for d in docs}
+    report: dict[str, Any] = {
+        "machine": machine(),
+        "settings": {"top_k": TOP_K, "strategy": DEFAULT_STRATEGY, "mode": "auto", "embedding_model": model.model_id,
+                     "documents": spec["docs_label"], "document_count": len(docs),
+                     "question_set": spec["questions_label"], "context": BASE},
+        "corpus_shape": {
+            "chunks_per_document_mean": round(sum(s["chunks"] for s in shapes.values()) / max(1, len(shapes)), 2),
+            "documents_with_sections": round(sum(1 for s in shapes.values() if s["sections"]) / max(1, len(shapes)), 3),
+            "documents_by_bucket": {b: sum(1 for s in shapes.values() if bucket(s) == b)
+                                    for b in ("1 chunk", "2-3 chunks", "4+ chunks")},
+        },
+        "runs": {},
+    }
+    rows: dict[str, dict[str, Any]] = {}
+    with temp_data_dir(f"levers-enrich-{name}") as data_dir:
+        store = Store(settings_for(data_dir))
+        try:
+            for mode in ("none", "lead"):
+                misses, started = model.misses, time.monotonic()
+                collection = f"levers_{mode}"
+                ingested = ingest(docs, store, model, collection, strategy=DEFAULT_STRATEGY, full=True,
+                                  enricher=make_enricher(mode))
+                assert ingested.ok, ingested.summary()
+                results = run_eval(questions, store, model, collection, top_k=TOP_K, mode="auto",
+                                   question_set=spec["questions_label"], retrieve_options=BASE)
+                s, g = results["summary"], gate_figures(results)
+                row = {k: _round(s.get(k)) for k in KEYS}
+                row.update(gate_in_base_answered=g["default"]["in_base_answered"],
+                           gate_off_topic_refused=g["default"]["off_topic_refused"],
+                           ingest_seconds=round(time.monotonic() - started, 1),
+                           chunks_embedded=model.misses - misses, enrichment=ingested.enrichment)
+                row["embedded_chars_mean"] = round(sum(len(x.payload.get("context") or "") for x in
+                                                       store.scroll(collection, payload=["context"]))
+                                                   / max(1, store.count(collection)), 1)
+                rows[mode] = {q["id"]: q for q in results["questions"] if q.get("in_base")}
+                report["runs"][mode] = row
+                say(f"  [{name}] {mode}: " + ", ".join(f"{k} {row[k]}" for k in KEYS)
+                    + f"; gate {row['gate_in_base_answered']} / {row['gate_off_topic_refused']}")
+                store.delete_collection(collection)
+        finally:
+            store.close()
+    by_id = {q.id: q for q in questions}
+    buckets: dict[str, dict[str, Any]] = {}
+    for qid, row in rows["none"].items():
+        shape = shapes.get(by_id[qid].expected_source or "")
+        if shape is None:
+            continue
+        b = buckets.setdefault(bucket(shape), {"questions": 0, **{f"{m}_{k}": 0 for m in ("none", "lead")
+                                                                  for k in ("hit_at_1", "hit_at_k")}})
+        b["questions"] += 1
+        for mode in ("none", "lead"):
+            rank = rows[mode][qid].get("rank")
+            b[f"{mode}_hit_at_1"] += int(rank == 1)
+            b[f"{mode}_hit_at_k"] += int(rank is not None)
+    report["by_article_shape"] = buckets
+    say(f"  [{name}] by the expected article's shape: {buckets}")
+    return report
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--corpus", choices=["demo", "cnil", "docsfr"], default="demo")
     parser.add_argument("--variants", default=",".join(VARIANTS), help="comma-separated, the first is the baseline")
     parser.add_argument("--out", type=Path, metavar="FILE", help="instead of results/levers_<set>.json")
+    parser.add_argument("--enrich", action="store_true",
+                        help="compare enrichment none and lead instead, by the expected article's shape")
     args = parser.parse_args(argv)
     started = time.monotonic()
+    if args.enrich:
+        report = run_enrichment(args.corpus, embed_threads())
+        finish(report, args.out or RESULTS / f"levers_enrich_{args.corpus}.json", started)
+        return 0
     report = run(args.corpus, args.variants.split(","), embed_threads())
     finish(report, args.out or RESULTS / f"levers_{args.corpus}.json", started)
     return 0
