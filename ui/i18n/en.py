@@ -193,6 +193,15 @@ TEXT = {
     "ing.max_size": "Max size",
     "ing.applies": "for {strategies}",
     "ing.unit": "characters",
+    "ing.unit_tokens": "tokens of the embedding model",
+    "ing.size_unit": "Unit of sizes",
+    "ing.size_unit_help": (
+        "Characters, or tokens counted by the embedding model itself (the bundled model); a server "
+        "model's are estimated at {chars} characters a token."
+    ),
+    "ing.in_tokens": "(in tokens)",
+    "ing.unit_option_chars": "characters",
+    "ing.unit_option_tokens": "tokens",
     "ing.bad_settings": "These settings do not work.",
     "col.strategy": "strategy",
     "col.settings": "settings",

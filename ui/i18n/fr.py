@@ -193,6 +193,15 @@ TEXT = {
     "ing.max_size": "Taille max.",
     "ing.applies": "pour {strategies}",
     "ing.unit": "caractères",
+    "ing.unit_tokens": "jetons du modèle d'embedding",
+    "ing.size_unit": "Unité des tailles",
+    "ing.size_unit_help": (
+        "Caractères, ou jetons comptés par le modèle d'embedding lui-même (le modèle intégré) ; ceux d'un "
+        "modèle de serveur sont estimés à {chars} caractères par jeton."
+    ),
+    "ing.in_tokens": "(en jetons)",
+    "ing.unit_option_chars": "caractères",
+    "ing.unit_option_tokens": "jetons",
     "ing.bad_settings": "Ces réglages ne fonctionnent pas.",
     "col.strategy": "stratégie",
     "col.settings": "réglages",

@@ -124,6 +124,10 @@ TEXT: dict[str, str] = {
     "preview.chunks_other": "{n} chunks",
     "preview.stats": "   {chunks}; characters min {min}, median {median}, max {max}; warnings: {warnings}",
     "preview.window": "Chunks as indexed: tokens counted by the bundled embedding model, window {n} tokens",
+    "preview.window_estimated": (
+        "Chunks as indexed: tokens estimated (about {chars} characters a token), the server model's window "
+        "{n} tokens"
+    ),
     "preview.tokens_estimated": "Tokens estimated (about {n} characters a token): the server model gives no count here",
     "preview.window_cut": "(cut from chunk #{n} by the model's window)",
     "preview.window_cut_count": "   {pieces} pieces cut by the model's {n}-token window (indexed as shown)",

@@ -108,6 +108,10 @@ TEXT: dict[str, str] = {
     "help.ingest.chunk_size": "recursive, markdown: most characters a chunk holds",
     "help.ingest.overlap": "recursive, sections, markdown: characters repeated between chunks",
     "help.ingest.min_size": "sections_min_max: a shorter section joins the next one",
+    "help.unit": (
+        "what the sizes count: chars (characters, the default) or tokens (the embedding model's own count; "
+        "a server model's is estimated at {chars} characters a token)"
+    ),
     "help.ingest.max_size": "sections, sections_min_max: longest chunk before a section is cut",
     "help.migrate": "move an older embedded store to Qdrant Edge, or copy collections to a Qdrant server",
     "help.migrate.description": (

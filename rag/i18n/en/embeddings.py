@@ -11,6 +11,11 @@ TEXT: dict[str, str] = {
     "chunk.unknown": "unknown chunking strategy {name}; choose one of: {names}",
     "chunk.no_setting": "strategy {name} has no setting {unknown}; its settings are: {accepted}",
     "chunk.min_max": "{strategy}: min_size ({min}) must not exceed max_size ({max})",
+    "chunk.unit": "{strategy}: the unit of sizes is one of {units}, got {value}",
+    "chunk.window_cut": (
+        "{url}: {chunks} chunk(s) over the embedding model's {n}-token window (estimated) cut into {pieces} "
+        "pieces before indexing"
+    ),
     "chunk.unknown_or_all": "unknown strategy {name}; choose one of: {names}, or {all}",
     # rag/embeddings and the checks of vectors
     "vec.empty": "an empty vector",

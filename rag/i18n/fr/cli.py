@@ -141,6 +141,10 @@ TEXT: dict[str, str] = {
     "preview.window": (
         "Morceaux tels qu'indexés : jetons comptés par le modèle d'embedding intégré, fenêtre de {n} jetons"
     ),
+    "preview.window_estimated": (
+        "Morceaux tels qu'indexés : jetons estimés (environ {chars} caractères par jeton), fenêtre du modèle "
+        "du serveur : {n} jetons"
+    ),
     "preview.tokens_estimated": (
         "Jetons estimés (environ {n} caractères par jeton) : le modèle du serveur ne donne pas son compte ici"
     ),

@@ -115,6 +115,10 @@ TEXT: dict[str, str] = {
     "help.ingest.chunk_size": "recursive, markdown : nombre maximal de caractères d'un morceau",
     "help.ingest.overlap": "recursive, sections, markdown : caractères répétés entre deux morceaux",
     "help.ingest.min_size": "sections_min_max : une section plus courte rejoint la suivante",
+    "help.unit": (
+        "ce que comptent les tailles : chars (caractères, par défaut) ou tokens (le compte du modèle "
+        "d'embedding lui-même ; celui d'un modèle de serveur est estimé à {chars} caractères par jeton)"
+    ),
     "help.ingest.max_size": "sections, sections_min_max : morceau le plus long avant qu'une section soit coupée",
     "help.migrate": (
         "passer un ancien stockage intégré à Qdrant Edge, ou copier des collections vers un serveur "

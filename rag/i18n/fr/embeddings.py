@@ -11,6 +11,11 @@ TEXT: dict[str, str] = {
     "chunk.unknown": "stratégie de découpage inconnue {name} ; choisissez parmi : {names}",
     "chunk.no_setting": "la stratégie {name} n'a pas de réglage {unknown} ; ses réglages sont : {accepted}",
     "chunk.min_max": "{strategy} : min_size ({min}) ne doit pas dépasser max_size ({max})",
+    "chunk.unit": "{strategy} : l'unité des tailles est l'une de {units}, reçu : {value}",
+    "chunk.window_cut": (
+        "{url} : {chunks} morceau(x) au-delà de la fenêtre de {n} jetons (estimés) du modèle d'embedding "
+        "coupé(s) en {pieces} morceaux avant l'indexation"
+    ),
     "chunk.unknown_or_all": "stratégie inconnue {name} ; choisissez parmi : {names}, ou {all}",
     # rag/embeddings and the checks of vectors
     "vec.empty": "un vecteur vide",
