@@ -199,7 +199,7 @@ def run_enrichment(name: str, threads: int) -> dict[str, Any]:
             store.close()
     by_id = {q.id: q for q in questions}
     buckets: dict[str, dict[str, Any]] = {}
-    for qid, row in rows["none"].items():
+    for qid in rows["none"]:
         shape = shapes.get(by_id[qid].expected_source or "")
         if shape is None:
             continue

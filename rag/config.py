@@ -122,6 +122,10 @@ class Settings:
     # Small-to-big: the top articles' first passages grown by each article's own best chunks
     # (searched again within it), this many characters in all (0 = off).
     article_chars: int = 0
+    # How hybrid search fuses its dense and BM25 branches: "rrf" (ranks) or "convex" (normalised
+    # scores, `fusion_weight` the cosine's share; rag.store.fusion).
+    fusion: str = "rrf"
+    fusion_weight: float = 0.5
     # An optional /v1/rerank server (off when unset); its key goes to that URL only.
     rerank_url: str | None = None
     rerank_model: str | None = None
@@ -179,6 +183,8 @@ class Settings:
             per_document=_int(env.get("RAG_PER_DOCUMENT"), "RAG_PER_DOCUMENT", 3),
             expand_chars=_int(env.get("RAG_EXPAND_CHARS"), "RAG_EXPAND_CHARS", 2000),
             article_chars=_int(env.get("RAG_ARTICLE_CHARS"), "RAG_ARTICLE_CHARS", 0),
+            fusion=(env.get("RAG_FUSION") or "rrf").strip().lower(),
+            fusion_weight=min(1.0, max(0.0, _float_or_none(env.get("RAG_FUSION_WEIGHT"), "RAG_FUSION_WEIGHT") or 0.5)),
             rerank_url=(env.get("RAG_RERANK_URL") or None),
             rerank_model=(env.get("RAG_RERANK_MODEL") or None),
             prompt_file=(env.get("RAG_PROMPT_FILE") or None),

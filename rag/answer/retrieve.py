@@ -34,7 +34,8 @@ def retrieve_options(settings: Any) -> dict[str, Any]:
     from rag.servers.rerank import Reranker
 
     return {"per_document": settings.per_document or None, "expand_chars": max(0, settings.expand_chars),
-            "article_chars": max(0, settings.article_chars), "reranker": Reranker.from_settings(settings)}
+            "article_chars": max(0, settings.article_chars), "fusion": settings.fusion,
+            "fusion_weight": settings.fusion_weight, "reranker": Reranker.from_settings(settings)}
 
 
 class QuestionError(RagError):

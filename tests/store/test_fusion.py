@@ -69,3 +69,13 @@ def test_an_unknown_fusion_is_a_clear_error(indexed):
     vector = embedder.embed_query("code 0x80090308")
     with pytest.raises(StoreError, match="sum"):
         store.search_hybrid("kb", vector, sparse_query("code 0x80090308"), 3, fusion="sum")
+
+
+def test_the_settings_choose_the_fusion(monkeypatch):
+    from rag.answer.retrieve import retrieve_options
+
+    assert retrieve_options(Settings())["fusion"] == "rrf"
+    monkeypatch.setenv("RAG_FUSION", "Convex")
+    monkeypatch.setenv("RAG_FUSION_WEIGHT", "0.7")
+    options = retrieve_options(Settings.from_env())
+    assert (options["fusion"], options["fusion_weight"]) == ("convex", 0.7)
