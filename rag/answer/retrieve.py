@@ -214,4 +214,8 @@ def _search(
     # The cosine of exactly the fused points, computed by Qdrant the same way as in dense mode.
     dense = store.search_dense(collection, vector, limit=len(fused), groups=groups, ids=[h.id for h in fused])
     cosine = {h.id: h.score for h in dense}
+    # RRF with Qdrant's k=2 ties often (dense rank 1 + BM25 rank 3 = dense 3 + BM25 1), and the
+    # store orders ties arbitrarily, so the same question could rank two ways from one run to the
+    # next: the closer in meaning comes first.
+    fused = sorted(fused, key=lambda h: (-round(h.score, 9), -cosine.get(h.id, 0.0), h.id))
     return [_passage(i, h, cosine.get(h.id, 0.0), h.score) for i, h in enumerate(fused, start=1)], query
