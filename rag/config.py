@@ -60,6 +60,11 @@ def _float_or_none(raw: str | None, name: str) -> float | None:
     return _number(raw, name, float, "config.not_number", None)
 
 
+def _weight(value: float | None, default: float = 0.5) -> float:
+    """A share from 0 to 1 (0 counts: BM25 alone), the default when unset."""
+    return default if value is None else min(1.0, max(0.0, value))
+
+
 def _int(raw: str | None, name: str, default: int) -> int:
     return _number(raw, name, int, "config.not_whole", default)
 
@@ -184,7 +189,7 @@ class Settings:
             expand_chars=_int(env.get("RAG_EXPAND_CHARS"), "RAG_EXPAND_CHARS", 2000),
             article_chars=_int(env.get("RAG_ARTICLE_CHARS"), "RAG_ARTICLE_CHARS", 0),
             fusion=(env.get("RAG_FUSION") or "rrf").strip().lower(),
-            fusion_weight=min(1.0, max(0.0, _float_or_none(env.get("RAG_FUSION_WEIGHT"), "RAG_FUSION_WEIGHT") or 0.5)),
+            fusion_weight=_weight(_float_or_none(env.get("RAG_FUSION_WEIGHT"), "RAG_FUSION_WEIGHT")),
             rerank_url=(env.get("RAG_RERANK_URL") or None),
             rerank_model=(env.get("RAG_RERANK_MODEL") or None),
             prompt_file=(env.get("RAG_PROMPT_FILE") or None),

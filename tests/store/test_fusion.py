@@ -79,3 +79,5 @@ def test_the_settings_choose_the_fusion(monkeypatch):
     monkeypatch.setenv("RAG_FUSION_WEIGHT", "0.7")
     options = retrieve_options(Settings.from_env())
     assert (options["fusion"], options["fusion_weight"]) == ("convex", 0.7)
+    monkeypatch.setenv("RAG_FUSION_WEIGHT", "0")  # BM25 alone is a weight, not "unset"
+    assert retrieve_options(Settings.from_env())["fusion_weight"] == 0.0
