@@ -182,6 +182,7 @@ TEXT = {
     "col.url": "address",
     "col.characters": "characters",
     "col.tokens": "tokens",
+    "col.tokens_estimated": "tokens (estimated)",
     "col.access": "access",
     "col.problems": "problems",
     "ing.preview": "Chunking preview",

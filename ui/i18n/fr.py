@@ -182,6 +182,7 @@ TEXT = {
     "col.url": "adresse",
     "col.characters": "caractères",
     "col.tokens": "jetons",
+    "col.tokens_estimated": "jetons (estimés)",
     "col.access": "accès",
     "col.problems": "problèmes",
     "ing.preview": "Aperçu du découpage",

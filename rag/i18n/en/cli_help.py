@@ -105,8 +105,8 @@ TEXT: dict[str, str] = {
     "help.ingest.app_password": "WordPress application password [$RAG_WP_APP_PASSWORD]",
     "help.ingest.types": "a WordPress site's content types, comma-separated: {types} [posts]",
     "help.ingest.json": "print the summary as JSON on stdout",
-    "help.ingest.chunk_size": "recursive, markdown: most characters a chunk holds",
-    "help.ingest.overlap": "recursive, sections, markdown: characters repeated between chunks",
+    "help.ingest.chunk_size": "recursive, markdown: most characters (or tokens, --unit tokens) a chunk holds",
+    "help.ingest.overlap": "recursive, sections, markdown: characters (or tokens) repeated between chunks",
     "help.ingest.min_size": "sections_min_max: a shorter section joins the next one",
     "help.unit": (
         "what the sizes count: chars (characters, the default) or tokens (the embedding model's own count; "
@@ -136,8 +136,8 @@ TEXT: dict[str, str] = {
     ),
     "help.preview.strategy": "one of {names}, or {all} (default: {all})",
     "help.preview.json": "print the document and its chunks as JSON",
-    "help.preview.chunk_size": "recursive, markdown: most characters a chunk holds",
-    "help.preview.overlap": "recursive, sections, markdown: characters repeated between chunks",
+    "help.preview.chunk_size": "recursive, markdown: most characters (or tokens, --unit tokens) a chunk holds",
+    "help.preview.overlap": "recursive, sections, markdown: characters (or tokens) repeated between chunks",
     "help.preview.min_size": "sections_min_max: a shorter section joins the next one",
     "help.preview.max_size": "sections, sections_min_max: longest chunk before a section is cut",
     "help.preview.timeout": "seconds to wait for a URL (default: 30)",

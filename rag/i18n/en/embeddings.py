@@ -16,6 +16,10 @@ TEXT: dict[str, str] = {
         "{url}: {chunks} chunk(s) over the embedding model's {n}-token window (estimated) cut into {pieces} "
         "pieces before indexing"
     ),
+    "chunk.window_over": (
+        "{url}: {chunks} chunk(s) still over the embedding model's {n}-token window (estimated), their context "
+        "header alone taking most of it: the server may cut their end"
+    ),
     "chunk.unknown_or_all": "unknown strategy {name}; choose one of: {names}, or {all}",
     # rag/embeddings and the checks of vectors
     "vec.empty": "an empty vector",

@@ -112,8 +112,8 @@ TEXT: dict[str, str] = {
     "help.ingest.app_password": "mot de passe d'application WordPress [$RAG_WP_APP_PASSWORD]",
     "help.ingest.types": "types de contenu d'un site WordPress, séparés par des virgules : {types} [posts]",
     "help.ingest.json": "afficher le résumé en JSON sur la sortie standard",
-    "help.ingest.chunk_size": "recursive, markdown : nombre maximal de caractères d'un morceau",
-    "help.ingest.overlap": "recursive, sections, markdown : caractères répétés entre deux morceaux",
+    "help.ingest.chunk_size": "recursive, markdown : nombre maximal de caractères (ou de jetons, --unit tokens) d'un morceau",
+    "help.ingest.overlap": "recursive, sections, markdown : caractères (ou jetons) répétés entre deux morceaux",
     "help.ingest.min_size": "sections_min_max : une section plus courte rejoint la suivante",
     "help.unit": (
         "ce que comptent les tailles : chars (caractères, par défaut) ou tokens (le compte du modèle "
@@ -150,8 +150,8 @@ TEXT: dict[str, str] = {
     ),
     "help.preview.strategy": "l'une de {names}, ou {all} (par défaut : {all})",
     "help.preview.json": "afficher le document et ses morceaux en JSON",
-    "help.preview.chunk_size": "recursive, markdown : nombre maximal de caractères d'un morceau",
-    "help.preview.overlap": "recursive, sections, markdown : caractères répétés entre deux morceaux",
+    "help.preview.chunk_size": "recursive, markdown : nombre maximal de caractères (ou de jetons, --unit tokens) d'un morceau",
+    "help.preview.overlap": "recursive, sections, markdown : caractères (ou jetons) répétés entre deux morceaux",
     "help.preview.min_size": "sections_min_max : une section plus courte rejoint la suivante",
     "help.preview.max_size": "sections, sections_min_max : morceau le plus long avant qu'une section soit coupée",
     "help.preview.timeout": "secondes d'attente pour une URL (par défaut : 30)",

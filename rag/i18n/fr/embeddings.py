@@ -16,6 +16,10 @@ TEXT: dict[str, str] = {
         "{url} : {chunks} morceau(x) au-delà de la fenêtre de {n} jetons (estimés) du modèle d'embedding "
         "coupé(s) en {pieces} morceaux avant l'indexation"
     ),
+    "chunk.window_over": (
+        "{url} : {chunks} morceau(x) encore au-delà de la fenêtre de {n} jetons (estimés) du modèle d'embedding, "
+        "leur en-tête de contexte en prenant à lui seul la plus grande part : le serveur risque d'en couper la fin"
+    ),
     "chunk.unknown_or_all": "stratégie inconnue {name} ; choisissez parmi : {names}, ou {all}",
     # rag/embeddings and the checks of vectors
     "vec.empty": "un vecteur vide",
