@@ -14,7 +14,9 @@ Signals, measured per question (benchmarks/README.md, "The answerability gate"):
   aside: `core_coverage` and `core_passage_coverage` are the shares without them, and
   `cosine_core` the retrieved passages' best cosine to the question without them (the context
   dilutes the question's vector);
-- `unknown_subject`: the unknown names that are the thing asked about (Okta, S/4HANA, podman).
+- `unknown_subject`: the unknown names that are the thing asked about (Okta, S/4HANA, podman);
+- an acronym no chunk holds that a retrieved passage spells out ("CNI": "carte nationale
+  d'identité", rag.answer.acronyms) counts as held by those passages (`TermStat.spelled`).
 
 Verdict (`decide_verdict`): refuse when an unknown name is the subject and the rest of the
 question is not what the passages are about, when the core coverage is below `min_coverage` by
@@ -33,6 +35,7 @@ import math
 from dataclasses import asdict, dataclass, field, replace
 from typing import Any, Mapping, Sequence
 
+from rag.answer.acronyms import is_acronym, spelled
 from rag.answer.language_words import common, ordinary, rare
 from rag.answer.question_roles import roles
 from rag.answer.threshold import COLLECTION, MODEL_DEFAULT, SETTING, default_threshold
@@ -108,6 +111,7 @@ class TermStat:
     idf: float
     named: bool
     context: bool = False  # a detail of the situation (rag.answer.question_roles), set aside
+    spelled: str | None = None  # an acronym no chunk holds, spelled out by a retrieved passage thus
 
 
 @dataclass
@@ -220,7 +224,26 @@ def passage_coverage(words: Sequence[QuestionWord], stats: Sequence[TermStat], p
     # A plain word is in the passages when one of its forms is, as for the collection.
     forms = {k: set(w.forms) for w in words if w.forms for k in w.parts}
     return sum(s.idf for s in stats
-               if all(k in found or forms.get(k, set()) & found for k in s.keys)) / total
+               if s.spelled or all(k in found or forms.get(k, set()) & found for k in s.keys)) / total
+
+
+def with_spelled_acronyms(stats: Sequence[TermStat], passage_texts: Sequence[str], n: int) -> list[TermStat]:
+    """The stats with each unknown acronym that a retrieved passage spells out ("CNI": "carte
+    nationale d'identité") counted as held by those passages: the reader used the short form of
+    what the articles write in full. Only the retrieved passages are read, and they are what the
+    reader may see (the access filter holds)."""
+    candidates = [s.word for s in stats if s.df == 0 and is_acronym(s.word)]
+    if not candidates:
+        return list(stats)
+    found = spelled(candidates, passage_texts)
+    out: list[TermStat] = []
+    for s in stats:
+        phrase = found.get(s.word.upper()) if s.df == 0 and is_acronym(s.word) else None
+        if phrase:
+            holding = sum(1 for t in passage_texts if spelled([s.word], [t]))
+            s = replace(s, df=holding, idf=idf(holding, n), spelled=phrase, context=False)
+        out.append(s)
+    return out
 
 
 def signals_from(
@@ -239,11 +262,11 @@ def signals_from(
         return Signals(best, None, None, margin=margin)
     words = question_words(question)
     context, tools = roles(question)
-    stats = term_stats(words, df, n, context, tools, exact)
+    texts = [getattr(p, "text", "") for p in passages]
+    stats = with_spelled_acronyms(term_stats(words, df, n, context, tools, exact), texts, n)
     core = [s for s in stats if not s.context]
     everyday = [s for s in core if s.df == 0 and not s.named and ordinary(s.word)]
     specific = [s for s in core if s not in everyday]
-    texts = [getattr(p, "text", "") for p in passages]
     return Signals(
         cosine=best,
         coverage=coverage(stats),

@@ -12,6 +12,9 @@ difference with the words around a name, so the gate reads them (pure functions,
   Total"); a name followed by its owner ("le ThinkPad de Léa", "la Surface de la directrice"); in a sentence of the question
   that asks nothing ("C'est pour le client Renault."); the noun after a first or second person
   possessive ("mon patron", "ma boutique"); and dates (days, months, the numbers beside them);
+- context too: a name after a title or a person's role, with the title ("le docteur Martin",
+  "Maître Dupont", "Mme Durand", "M. Leroy", "le professeur Nguyen", "notre avocate Maître Roux"):
+  a person of the reader's story, never a product ("la loi HIPAA" is not a title);
 - context too: the subject of a relative or time clause ("la commande que Marc veut lancer",
   "que m'a envoyée Thomas", "quand Bruno le lance"), not after "est-ce que";
 - tools: a lower-case word after "avec", "with", "via", "using" ("avec podman"), or followed by a
@@ -37,6 +40,16 @@ _POSSESSIVES = frozenset("mon ma mes notre nos votre vos my our your".split())
 _CLAUSE = frozenset("que qu quand lorsque lorsqu".split())
 _NOT_RELATIVE = frozenset("est-ce ce savoir dire vérifier verifier sûr sur".split())
 _ARTICLES = frozenset("le la les l un une the".split())
+# Titles and roles of a person: the capitalised word after one is that person's name. A closed
+# class of the language (a role that also names software, "client", "serveur", is not in it).
+_TITLES = frozenset("""
+docteur docteure doctoresse dr professeur professeure prof maître maitre madame mme mmes mesdames
+monsieur m mm messieurs mademoiselle mlle collègue collègues collegue confrère consœur consoeur
+patron patronne directeur directrice avocat avocate notaire juge voisin voisine
+mr mrs ms miss sir doctor professor colleague boss
+""".split())
+# Abbreviated titles take a full stop that does not end the sentence ("M. Leroy", "Dr. Watson").
+_ABBREVIATED = frozenset("m mm mme mmes mlle dr pr me mr mrs ms prof".split())
 _DETERMINERS = _ARTICLES | _POSSESSIVES
 # The instrument of the action: what follows is the tool asked about.
 _TOOL_BEFORE = frozenset("avec with via using".split())
@@ -58,7 +71,10 @@ def _capitalised(token: str) -> bool:
 
 def _tokens(question: str) -> list[str]:
     text = unicodedata.normalize("NFKC", question or "").translate(_APOSTROPHES)
-    return _TOKEN.findall(text)
+    tokens = _TOKEN.findall(text)
+    return [t for k, t in enumerate(tokens)
+            if not (t == "." and k > 0 and tokens[k - 1].lower() in _ABBREVIATED and k + 1 < len(tokens)
+                    and _capitalised(tokens[k + 1]))]
 
 
 def _sentences(tokens: list[str]) -> list[tuple[int, int, bool]]:
@@ -108,8 +124,11 @@ def roles(question: str) -> tuple[set[str], set[str]]:
                 while j + 1 < end and _capitalised(tokens[j + 1]) and tokens[j + 1] not in ".!?;":
                     j += 1
                 run = [t.rstrip("'") for t in tokens[i:j + 1]]
-                if not asks or _in_context(tokens, start, i, j) or _owned(tokens, j, end):
+                titled = _titled(tokens, start, i, j)
+                if not asks or titled or _in_context(tokens, start, i, j) or _owned(tokens, j, end):
                     context.update(run)
+                    if titled and i > start and _bare(tokens[i - 1]) in _TITLES:
+                        context.add(tokens[i - 1].rstrip("'"))  # "docteur": the title goes with the name
                     # "la pizzeria de Luigi", "l'agence de Lille": the noun the name qualifies too.
                     if i - 2 >= start and _bare(tokens[i - 1]) in ("de", "d", "du") and tokens[i - 2].isalpha() \
                             and tokens[i - 2].islower():
@@ -136,6 +155,14 @@ def _owned(tokens: list[str], j: int, end: int) -> bool:
         return True
     return (j + 3 < end and _bare(tokens[j + 2]) in _DETERMINERS and tokens[j + 3].islower()
             and tokens[j + 3].isalpha() and common(tokens[j].rstrip("'")))
+
+
+def _titled(tokens: list[str], start: int, i: int, j: int) -> bool:
+    """A capitalised run after a title ("le docteur Martin"), or one that opens with a title and
+    goes on ("Maître Dupont", "Mme Durand"): a person's name."""
+    if i > start and _bare(tokens[i - 1]) in _TITLES:
+        return True
+    return j > i and _bare(tokens[i]) in _TITLES
 
 
 def _in_context(tokens: list[str], start: int, i: int, j: int) -> bool:

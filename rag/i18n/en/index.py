@@ -112,6 +112,7 @@ TEXT: dict[str, str] = {
         "ingest SOURCE --collection {id} --full"
     ),
     "store.no_threshold": "The collection {name} does not exist: cannot record a threshold.",
+    "store.unknown_fusion": "Unknown fusion {fusion}: choose one of {known}.",
     "store.folder_held": (
         "Another process holds the Qdrant folder {location} (e.g. a running `streamlit run` or `rag "
         "ingest` of an older version). Stop it, or use a Qdrant server for concurrent access: set "

@@ -121,6 +121,7 @@ TEXT: dict[str, str] = {
         "reconstruisez la collection avec cette version : rag ingest SOURCE --collection {id} --full"
     ),
     "store.no_threshold": "La collection {name} n'existe pas : impossible d'enregistrer un seuil.",
+    "store.unknown_fusion": "Fusion inconnue {fusion} : choisissez parmi {known}.",
     "store.folder_held": (
         "Un autre processus tient le dossier Qdrant {location} (par ex. un `streamlit run` ou un `rag "
         "ingest` d'une version antérieure en cours). Arrêtez-le, ou utilisez un serveur Qdrant pour un "
