@@ -1,7 +1,8 @@
 """The message catalogues' upkeep: which keys the code uses, and pybabel's extract/update/compile.
 
-    python scripts/messages.py update    # templates from the code, every .po updated, every .mo compiled
-    python scripts/messages.py compile   # every .po compiled to its .mo (after editing a .po by hand)
+    python scripts/messages.py update         # templates from the code, every .po updated, every .mo compiled
+    python scripts/messages.py compile        # every .po compiled to its .mo (after editing a .po by hand)
+    python scripts/messages.py template DIR   # DIR/rag.pot and DIR/ui.pot, for `pybabel init` of a new language
 
 Message ids are keys (`cli.error`), so a template is what `pybabel extract -F babel.cfg` finds in
 the calls `t("key")` and `tn("key", n)`, plus what it cannot find: keys the code holds in a
@@ -133,5 +134,9 @@ if __name__ == "__main__":
         update()
     elif command == "compile":
         compile_all()
+    elif command == "template" and len(sys.argv) > 2:
+        for name in DYNAMIC:
+            with (Path(sys.argv[2]) / f"{name}.pot").open("wb") as out:
+                write_po(out, template(name), width=0, sort_output=False, include_lineno=False)
     else:
         sys.exit(__doc__)
