@@ -1,27 +1,39 @@
-"""HTTP answers read up to a size limit: a site or server cannot make this process hold an
-answer of any size (a 300 MB JSON page took 1 GB of memory when read whole).
+"""How this process talks HTTP to a server it was configured for: one way for every client (the chat
+model, embeddings, reranker and model lists of OpenAI-compatible servers; WordPress reads its pages
+through `bounded` too).
 
-The body is streamed and counted as it arrives (after decompression, so a small gzip bomb counts
-at its full size); past the limit the connection is closed and `error` is raised with a message
-naming the address and the limit. A `Content-Length` over the limit stops it before any read.
+- Size: an answer is read up to a limit (a 300 MB JSON page took 1 GB of memory when read whole).
+  The body is streamed and counted as it arrives (after decompression, so a small gzip bomb counts
+  at its full size); past the limit the connection is closed and `error` is raised with a message
+  naming the address and the limit. A `Content-Length` over the limit stops it before any read.
+- Time: `timeout` reads an answer for its caller's seconds and gives up connecting much sooner.
+- Keys: `server_client` sends its key only to the server (scheme, host, port) it was configured
+  for (which key that is, is rag.config.Settings.api_key_for's, the reranker's own key to its own
+  URL); any other address the client is asked for gets no key.
+- Errors: what a refusing server said, read from its error body (OpenAI's `{"error": {"message",
+  "code"}}`, else its text, cut), never showing a key.
 """
 
 from __future__ import annotations
 
-from typing import Any
+import json
+from typing import Any, Iterable, Iterator
+from urllib.parse import urlsplit
 
 import httpx
 
 from rag.errors import RagError
 from rag.i18n import t
 from rag.i18n.numbers import decimal
-from rag.redact import strip_userinfo
+from rag.redact import redact, strip_userinfo
 
 MB = 1024 * 1024
 # What a server's JSON answer may weigh, by what it holds: a list of models, a reranking, one
 # answer of the chat model, a batch of embeddings (16 texts of 4,096 floats is ~1.5 MB of JSON).
 SMALL_ANSWER_BYTES = 8 * MB
 EMBEDDINGS_ANSWER_BYTES = 64 * MB
+CONNECT_TIMEOUT = 5.0  # a server that does not accept the connection this fast is down
+ERROR_CHARS = 500  # what is kept of an error body that is not the usual JSON
 
 
 def bounded(client: httpx.Client, method: str, url: str, limit: int, error: type[RagError] = RagError,
@@ -49,3 +61,72 @@ def bounded(client: httpx.Client, method: str, url: str, limit: int, error: type
 
 def _too_large(url: str, limit: int) -> str:
     return t("net.too_large", url=strip_userinfo(str(url)), limit=decimal(limit / MB, 0, trim=True))
+
+
+def timeout(seconds: float, connect: float = CONNECT_TIMEOUT) -> httpx.Timeout:
+    """`seconds` to read an answer, at most `connect` (and never more than `seconds`) to connect."""
+    return httpx.Timeout(float(seconds), connect=min(float(seconds), connect))
+
+
+def bearer(api_key: str | None) -> dict[str, str]:
+    """The Authorization header for `api_key`, none without one."""
+    return {"Authorization": f"Bearer {api_key}"} if api_key else {}
+
+
+def _origin(url: str | httpx.URL) -> tuple[str, str, int | None]:
+    parts = urlsplit(str(url))
+    scheme = parts.scheme.lower()
+    return scheme, (parts.hostname or "").lower(), parts.port or {"http": 80, "https": 443}.get(scheme)
+
+
+class KeyAuth(httpx.Auth):
+    """A bearer key for the server at `url` only: a request to another scheme, host or port (a
+    redirect, a URL built from what a server answered) goes without it."""
+
+    def __init__(self, api_key: str | None, url: str) -> None:
+        self._api_key = api_key
+        self._origin = _origin(url)
+
+    def auth_flow(self, request: httpx.Request) -> Iterator[httpx.Request]:
+        if self._api_key and _origin(request.url) == self._origin:
+            request.headers["Authorization"] = f"Bearer {self._api_key}"
+        yield request
+
+
+def server_client(url: str, api_key: str | None, read_timeout: httpx.Timeout) -> httpx.Client:
+    """One connection pool for the server at `url` (building a client per request costs ~0.1 s
+    each), carrying `read_timeout` and sending `api_key` to that server only."""
+    return httpx.Client(timeout=read_timeout, auth=KeyAuth(api_key, url))
+
+
+def json_body(response: httpx.Response) -> Any:
+    """The response's JSON, else its text (cut) as an OpenAI-style error."""
+    try:
+        return response.json()
+    except ValueError:
+        return {"error": {"message": response.text[:ERROR_CHARS]}}
+
+
+def error_parts(body: Any) -> tuple[str, str]:
+    """(message, code) of an error body: OpenAI's `{"error": {"message", "code"}}`, a bare
+    `{"error": "..."}` or `{"message", "code"}`, else the body itself as text (`{"detail": ...}`)."""
+    error = body.get("error", body) if isinstance(body, dict) else body
+    if isinstance(error, dict):
+        message, code = error.get("message"), error.get("code")
+        if message or code or error is not body:
+            return str(message or ""), str(code or "")
+        return (json.dumps(body, ensure_ascii=False)[:ERROR_CHARS] if body else ""), ""
+    return str(error or ""), ""
+
+
+def error_message(response: httpx.Response, secrets: Iterable[str | None] = ()) -> str:
+    """What the server said: the error's message (with its code when the message lacks it), else
+    the body's text, cut, every secret of `secrets` masked."""
+    text, code = error_parts(json_body(response))
+    if code and code not in text:
+        text = f"{text} [{code}]" if text else code
+    return redact(text.strip()[:ERROR_CHARS], [s for s in secrets if s])
+
+
+__all__ = ["CONNECT_TIMEOUT", "EMBEDDINGS_ANSWER_BYTES", "ERROR_CHARS", "KeyAuth", "MB", "SMALL_ANSWER_BYTES",
+           "bearer", "bounded", "error_message", "error_parts", "json_body", "server_client", "timeout"]

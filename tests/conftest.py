@@ -18,7 +18,8 @@ CORPORA = ROOT / "tests" / "data"
 
 pytest_plugins: list[str] = ["tests.fixtures.embeddings_server", "tests.fixtures.lmstudio", "tests.fixtures.wordpress",
                              "tests.fixtures.demo_index", "tests.fixtures.backends",
-                             "tests.fixtures.real_wordpress"]
+                             "tests.fixtures.real_wordpress", "tests.fixtures.embedding_memo",
+                             "tests.fixtures.window_server"]
 
 
 @pytest.fixture(scope="session", autouse=True)

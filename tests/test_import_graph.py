@@ -19,7 +19,8 @@ ROOT = Path(__file__).resolve().parents[1]
 STAGES = [
     # What every stage shares.
     {"errors", "i18n", "documents", "redact", "textnorm", "markdown_structure", "access", "throttle", "config",
-     "environment", "sessions", "spreadsheet", "bounded_http"},
+     "environment", "sessions", "spreadsheet",
+     "bounded_http"},  # every HTTP read: size limits, timeouts, keys, error bodies
     {"servers"},  # the clients of OpenAI-compatible servers (chat, rerank, model lists)
     {"sources"},
     {"chunking"},

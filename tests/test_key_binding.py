@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 
+from rag.bounded_http import server_client, timeout
 from rag.cli.main import main
 from rag.config import Settings
 from rag.embeddings.resolve import resolve_embedder
@@ -37,6 +38,16 @@ def test_the_key_follows_its_server_not_a_url_changed_later(fake_embeddings_serv
     resolve_embedder(settings)[0].embed_query("question")
     assert home.requests and all(h == f"Bearer {KEY}" for h in _keys_received(home))
 
+
+def test_a_client_sends_its_key_to_its_own_server_only(fake_embeddings_server):
+    # Same host, another port: another server. Every client (chat, embeddings, rerank, model
+    # lists) is built this way, so no address a server or a setting hands it later gets the key.
+    home, elsewhere = fake_embeddings_server(), fake_embeddings_server()
+    with server_client(home.url, KEY, timeout(5)) as http:
+        http.get(home.url + "/models")
+        http.get(elsewhere.url + "/models")
+    assert _keys_received(home) == [f"Bearer {KEY}"]
+    assert elsewhere.requests and not any(KEY in h for h in _keys_received(elsewhere))
 
 def test_an_embeddings_server_of_its_own_never_gets_the_chat_key(fake_embeddings_server, data_dir):
     chat, embed = fake_embeddings_server(), fake_embeddings_server()

@@ -9,12 +9,14 @@ import streamlit as st
 
 from rag import access
 from ui.present import evaluation
+from ui.present.evaluation import WordChecks
 from ui.present.charts import calibration_chart, category_chart, gate_chart
 from rag.answer.gate import LEXICAL_SLACK, save_calibration
 from rag.errors import QuestionSetError, RagError
 from rag.evaluate.calibration import small_sample_warning
 from rag.evaluate.report import incomplete_notes
 from rag.evaluate.compare import compare
+from rag.evaluate.results import Comparison, GateShares, QuestionRow, Results, Summary, ThresholdShares
 from rag.evaluate.session import EvalSession
 from rag.evaluate.runs import list_runs, load_run, new_run_dir, run_date, write_results
 from rag.evaluate.runs import results_csv
@@ -102,7 +104,7 @@ def run(questions: Sequence[Question], label: str, collections: Sequence[str], w
     st.session_state[RESULTS] = {"runs": runs, "paths": paths}
 
 
-def metrics(summary: Mapping[str, Any], rows: Sequence[Mapping[str, Any]]) -> None:
+def metrics(summary: Summary, rows: Sequence[QuestionRow]) -> None:
     failure = evaluation.llm_failure(summary, rows)
     if failure and failure[0] == "down":
         st.error(t("eval.llm_down", n=failure[1], total=failure[2]), icon=":material/cloud_off:")
@@ -133,44 +135,43 @@ def number_slider(label: str, low: float, high: float, step: float, places: int,
     return st.select_slider(label, options, format_func=lambda v: decimal(v, places, lang=lang), key=key, help=help)
 
 
-def calibration(name: str, results: Mapping[str, Any], store: Any,
-                live_words: Mapping[str, Any] | None = None) -> float:
+def calibration(name: str, results: Results, store: Any, live_words: WordChecks | None = None) -> float:
     """The chart of top-1 scores and the page's one threshold slider; returns its threshold.
 
     With word statistics the slider is drawn in the gate section beside the word checks
     (`live_words`, from gate()): this section counts, charts, suggests and saves with them.
     """
-    summary, rows = results["summary"], results["questions"]
-    measured = summary.get("threshold")
+    summary, rows = results.summary, results.questions
+    measured = summary.threshold
     live, current, suggested = _floors(name, summary, store)
-    cal = summary.get("calibration") or {}
+    cal = summary.calibration
     words = _words(summary, live_words)  # None: the cosine alone decides
     points = evaluation.chart_rows(rows, words)  # where the gate compares each question with the line
     key = f"slider_{name}"
     chosen = st.session_state[key] if live_words is not None else threshold_slider(name, results, store)
-    at = evaluation.threshold_counts(summary, rows, chosen, words)
+    counted = evaluation.threshold_counts(summary, rows, chosen, words)
+    at = ThresholdShares.of(counted)
     if words is not None:
-        st.caption(t("eval.with_words_names" if words["refuse_unknown_names"] else "eval.with_words",
-                     coverage=decimal(words['min_coverage'], 2)))
+        st.caption(t("eval.with_words_names" if words.refuse_unknown_names else "eval.with_words",
+                     coverage=decimal(words.min_coverage, 2)))
     cols = st.columns(2)
-    cols[0].metric(t("eval.at_slider_in"), t("eval.of", n=at["in_base_accepted_count"], total=at["in_base_count"]))
-    cols[1].metric(t("eval.at_slider_out"), t("eval.of", n=at["out_of_base_refused_count"],
-                                                  total=at["out_of_base_count"]))
+    cols[0].metric(t("eval.at_slider_in"), t("eval.of", n=at.in_base_accepted_count, total=at.in_base_count))
+    cols[1].metric(t("eval.at_slider_out"), t("eval.of", n=at.out_of_base_refused_count, total=at.out_of_base_count))
     st.plotly_chart(calibration_chart(points, current, suggested, chosen), key=f"calibration_{name}")
     if words is not None:
         st.caption(t("eval.chart_compared", slack=decimal(LEXICAL_SLACK, 2)))
     with st.expander(t("details")):
         explained = words if words is not None else cal
-        st.caption(explained.get("overlap_sentence") or "")
-        if explained.get("criterion"):
-            st.caption(explained["criterion"])
-        if words is not None and cal.get("suggested") is not None:
-            alone = cal.get("at_suggested") or {}
-            st.caption(t("eval.score_alone", value=decimal(cal['suggested'], 3), accepted=alone.get("in_base_accepted_count"),
-                         n_in=alone.get("in_base_count"), refused=alone.get("out_of_base_refused_count"),
-                         n_out=alone.get("out_of_base_count")))
+        st.caption(explained.overlap_sentence or "")
+        if explained.criterion:
+            st.caption(explained.criterion)
+        if words is not None and cal.suggested is not None:
+            alone = cal.at_suggested or ThresholdShares()
+            st.caption(t("eval.score_alone", value=decimal(cal.suggested, 3), accepted=alone.in_base_accepted_count,
+                         n_in=alone.in_base_count, refused=alone.out_of_base_refused_count,
+                         n_out=alone.out_of_base_count))
     if suggested is None:
-        reason = (words or {}).get("reason") or cal.get("reason")
+        reason = (words.reason if words is not None else None) or cal.reason
         st.caption(t("eval.current_no_suggestion", value=decimal(measured, 3), reason=reason))
     else:
         st.caption(t("eval.current", value=decimal(measured, 3), suggested=decimal(suggested, 3)))
@@ -179,7 +180,7 @@ def calibration(name: str, results: Mapping[str, Any], store: Any,
     cols = st.columns(2)
     if suggested is not None:
         # With the words, the suggestion is a floor and a share: both go to their controls.
-        gate_suggestion = (words or {}).get("suggested") if live_words is not None else None
+        gate_suggestion = words.suggested if words is not None and live_words is not None else None
         cols[0].button(t("eval.use_suggested", value=decimal(suggested, 3)), key=f"suggest_{name}",
                        on_click=_use_suggested, args=(name, suggested, gate_suggestion))
     may_save = access.can(resources.role(), access.SAVE_THRESHOLD)
@@ -189,7 +190,7 @@ def calibration(name: str, results: Mapping[str, Any], store: Any,
             if words is None:
                 store.set_threshold(name, chosen)
             else:  # the floor with the word checks it was counted with: what questions will now get
-                save_calibration(store, name, at, summary.get("question_set"))
+                save_calibration(store, name, counted, summary.question_set)
         except RagError as exc:
             lang.error(t("eval.save_failed"), str(exc))
         else:
@@ -205,23 +206,23 @@ def calibration(name: str, results: Mapping[str, Any], store: Any,
     return chosen
 
 
-def _floors(name: str, summary: Mapping[str, Any], store: Any) -> tuple[float | None, float | None, float | None]:
+def _floors(name: str, summary: Summary, store: Any) -> tuple[float | None, float | None, float | None]:
     """The floor saved on the collection since the run (or None), the floor questions use now,
     and the suggested floor (the gate's, with the words, when the run has word statistics)."""
     live = (store.collection_info(name) or {}).get("threshold")
-    current = live if live is not None else summary.get("threshold")
-    suggested = summary.get("suggested_threshold")
+    current = live if live is not None else summary.threshold
+    suggested = summary.suggested_threshold
     words = evaluation.gate_words(summary)
     if words is not None:
-        suggested = (words["suggested"] or {}).get("min_cosine")
+        suggested = words.suggested.min_cosine if words.suggested else None
     return live, current, suggested
 
 
-def threshold_slider(name: str, results: Mapping[str, Any], store: Any) -> float:
+def threshold_slider(name: str, results: Results, store: Any) -> float:
     """The page's one closeness floor: the gate, the chart, the counts and the tables read it."""
-    summary, rows = results["summary"], results["questions"]
+    summary, rows = results.summary, results.questions
     _, current, suggested = _floors(name, summary, store)
-    measured = summary.get("threshold")
+    measured = summary.threshold
     points = evaluation.chart_rows(rows, evaluation.gate_words(summary))
     scores = [s for pair in (*evaluation.top1_scores(rows), *evaluation.top1_scores(points)) for s in pair]
     ends = [v for v in (current, suggested) if v is not None]
@@ -231,28 +232,27 @@ def threshold_slider(name: str, results: Mapping[str, Any], store: Any) -> float
                          keep=(current, suggested, measured), help=t("eval.slider_help"))
 
 
-def small_sample_note(summary: Mapping[str, Any]) -> None:
+def small_sample_note(summary: Summary) -> None:
     """Beside a saved threshold: a warning when the run had too few questions to calibrate it."""
-    few = small_sample_warning(int(summary.get("in_base") or 0), int(summary.get("out_of_base") or 0))
+    few = small_sample_warning(int(summary.in_base or 0), int(summary.out_of_base or 0))
     if few:
         st.warning(few, icon=":material/warning:")
 
 
-def _use_suggested(name: str, value: float, gate_suggestion: Mapping[str, Any] | None = None) -> None:
+def _use_suggested(name: str, value: float, gate_suggestion: GateShares | None = None) -> None:
     st.session_state[f"slider_{name}"] = value
     if gate_suggestion:
-        st.session_state[f"gate_coverage_{name}"] = float(gate_suggestion["min_coverage"])
-        st.session_state[f"gate_names_{name}"] = bool(gate_suggestion["refuse_unknown_names"])
+        st.session_state[f"gate_coverage_{name}"] = float(gate_suggestion.min_coverage)
+        st.session_state[f"gate_names_{name}"] = bool(gate_suggestion.refuse_unknown_names)
 
 
-def _words(summary: Mapping[str, Any], live_words: Mapping[str, Any] | None) -> dict[str, Any] | None:
+def _words(summary: Summary, live_words: WordChecks | None) -> WordChecks | None:
     """The word checks the page counts with: the gate section's controls, else the run's suggestion."""
-    words = evaluation.gate_words(summary)
-    return {**words, **live_words} if words is not None and live_words is not None else words
+    return live_words if live_words is not None else evaluation.gate_words(summary)
 
 
-def categories(name: str, summary: Mapping[str, Any], rows: Sequence[Mapping[str, Any]], threshold: float,
-               live_words: Mapping[str, Any] | None = None) -> None:
+def categories(name: str, summary: Summary, rows: Sequence[QuestionRow], threshold: float,
+               live_words: WordChecks | None = None) -> None:
     """Results per kind of question (the set's `category`), as a table and a chart."""
     table = evaluation.categories_frame(rows, threshold, _words(summary, live_words))
     if len(table) < 2:
@@ -263,43 +263,43 @@ def categories(name: str, summary: Mapping[str, Any], rows: Sequence[Mapping[str
     st.plotly_chart(category_chart(table), key=f"category_chart_{name}")
 
 
-def _gate_shares_line(key: str, shares: Mapping[str, Any] | None) -> str:
+def _gate_shares_line(key: str, shares: GateShares | None) -> str:
     if not shares:
         return t("eval.gate_none")
-    return t(key, cosine=decimal(shares['min_cosine'], 3), coverage=decimal(shares['min_coverage'], 2),
-             answered=shares["in_base_answered_count"], inside=shares["in_base_count"],
-             refused=shares["off_topic_refused_count"], outside=shares["off_topic_count"])
+    return t(key, cosine=decimal(shares.min_cosine, 3), coverage=decimal(shares.min_coverage, 2),
+             answered=shares.in_base_answered_count, inside=shares.in_base_count,
+             refused=shares.off_topic_refused_count, outside=shares.off_topic_count)
 
 
-def gate(name: str, results: Mapping[str, Any], store: Any) -> dict[str, Any] | None:
+def gate(name: str, results: Results, store: Any) -> WordChecks | None:
     """The answerability gate: the page's one threshold slider beside the word checks, the
     boundary moved live. Returns the word checks the rest of the page counts with (None
     without word statistics: the threshold section draws the slider, the cosine alone decides)."""
-    summary, rows = results["summary"], results["questions"]
-    info = summary.get("gate") or {}
-    if not info.get("terms"):
+    summary, rows = results.summary, results.questions
+    words = evaluation.gate_words(summary)
+    if words is None:
         st.caption(t("eval.gate_no_terms"))
         return None
-    params = info.get("params") or {}
-    suggested = (info.get("calibration") or {}).get("suggested")
+    info = summary.gate
+    suggested = info.suggested
     cols = st.columns(3)
-    start = float(params.get("min_coverage") or 0.0)
+    start = float(info.params.min_coverage or 0.0)
     with cols[0]:
         cosine = threshold_slider(name, results, store)
     with cols[1]:
         coverage = number_slider(t("eval.gate_coverage"), 0.0, 1.0, 0.01, 2, f"gate_coverage_{name}",
-                                 initial=start, keep=(start, (suggested or {}).get("min_coverage")),
+                                 initial=start, keep=(start, suggested.min_coverage if suggested else None),
                                  help=t("eval.gate_coverage_help"))
-    names = cols[2].checkbox(t("eval.gate_names"), value=bool(params.get("refuse_unknown_names", True)),
+    names = cols[2].checkbox(t("eval.gate_names"), value=bool(info.params.refuse_unknown_names),
                              key=f"gate_names_{name}", help=t("eval.gate_names_help"))
     st.plotly_chart(gate_chart(rows, cosine, coverage, suggested), key=f"gate_chart_{name}")
-    st.caption(_gate_shares_line("eval.gate_current", info.get("at_current")))
+    st.caption(_gate_shares_line("eval.gate_current", info.at_current))
     st.caption(_gate_shares_line("eval.gate_suggested", suggested))
-    return {"min_coverage": coverage, "refuse_unknown_names": names}
+    return words.moved(coverage, names)
 
 
-def questions_table(name: str, summary: Mapping[str, Any], rows: Sequence[Mapping[str, Any]],
-                    threshold: float, live_words: Mapping[str, Any] | None = None) -> None:
+def questions_table(name: str, summary: Summary, rows: Sequence[QuestionRow], threshold: float,
+                    live_words: WordChecks | None = None) -> None:
     words = _words(summary, live_words)  # refused and accepted as the threshold's counts say
     which = option_of(st.radio(t("eval.show"), evaluation.FILTERS, horizontal=True, key=f"filter_{name}",
                                format_func=formatter(evaluation.FILTERS, _filter_words),
@@ -310,19 +310,19 @@ def questions_table(name: str, summary: Mapping[str, Any], rows: Sequence[Mappin
     st.dataframe(evaluation.questions_frame(shown, threshold, words), hide_index=True, key=f"questions_{name}")
 
 
-def false_refusals_table(name: str, rows: Sequence[Mapping[str, Any]]) -> None:
+def false_refusals_table(name: str, rows: Sequence[QuestionRow]) -> None:
     """First what the gate got wrong: in-base questions it refused, with the word that decided."""
-    from rag.evaluate.false_refusals import false_refusals
+    from rag.evaluate.false_refusals import refused_in_base
 
-    found = false_refusals(rows)
+    found = refused_in_base(rows)
     st.markdown(f"#### {t('eval.false_refusals')}")
     if not found:
         st.caption(t("eval.false_refusals_none"))
         return
     st.caption(t("eval.false_refusals_help", n=len(found)))
-    st.dataframe([{t("eval.fr_question"): f["question"], t("eval.fr_words"): ", ".join(f["words"]),
-                   t("eval.fr_reason"): t(f"eval.fr_reason.{f['reason']}"),
-                   t("eval.fr_score"): decimal(f["cosine"], 3) if f["cosine"] is not None else ""}
+    st.dataframe([{t("eval.fr_question"): f.question, t("eval.fr_words"): ", ".join(f.words),
+                   t("eval.fr_reason"): t(f"eval.fr_reason.{f.reason}"),
+                   t("eval.fr_score"): decimal(f.cosine, 3) if f.cosine is not None else ""}
                   for f in found], hide_index=True, key=f"false_refusals_{name}")
 
 
@@ -330,55 +330,56 @@ def _filter_words(which: str) -> str:
     return f"filter.{which}"
 
 
-def downloads(name: str, results: Mapping[str, Any], folder: str) -> None:
+def downloads(name: str, results: Results, folder: str) -> None:
+    data = results.to_dict()  # the file as written, every key in its place
     cols = st.columns(2)
-    cols[0].download_button(t("eval.download_csv"), results_csv(results),
+    cols[0].download_button(t("eval.download_csv"), results_csv(data),
                             file_name=f"{name}-results.csv", mime="text/csv", key=f"csv_{name}")
-    cols[1].download_button(t("eval.download_json"), json.dumps(results, ensure_ascii=False, indent=1),
+    cols[1].download_button(t("eval.download_json"), json.dumps(data, ensure_ascii=False, indent=1),
                             file_name=f"{name}-results.json", mime="application/json", key=f"json_{name}")
     st.caption(t("eval.saved_in", folder=folder))
 
 
-def show_run(name: str, results: Mapping[str, Any], folder: str, store: Any) -> None:
-    s = results["summary"]
+def show_run(name: str, results: Results | Mapping[str, Any], folder: str, store: Any) -> None:
+    results = Results.of(results)  # the run as the session keeps it (results.json's dict), read once
+    s, rows = results.summary, results.questions
     st.caption(
-        t("eval.summary", questions=s.get("questions"), in_base=s.get("in_base"), out=s.get("out_of_base"),
-          strategy=s.get("strategy"), k=s.get("k"))
-        + " · " + (t("eval.with_model") if s.get("llm") else t("eval.retrieval_only"))
+        t("eval.summary", questions=s.questions, in_base=s.in_base, out=s.out_of_base, strategy=s.strategy, k=s.k)
+        + " · " + (t("eval.with_model") if s.llm else t("eval.retrieval_only"))
     )
     for note in incomplete_notes(s):
         st.warning(note)
-    metrics(s, results["questions"])
-    false_refusals_table(name, results["questions"])
+    metrics(s, rows)
+    false_refusals_table(name, rows)
     st.markdown(f"#### {t('eval.gate')}")
     words = gate(name, results, store)  # with word statistics, the one threshold slider is drawn there
     st.markdown(f"#### {t('eval.calibration')}")
     chosen = calibration(name, results, store, words)
-    categories(name, s, results["questions"], chosen, words)
+    categories(name, s, rows, chosen, words)
     st.markdown(f"#### {t('eval.questions')}")
-    questions_table(name, s, results["questions"], chosen, words)
+    questions_table(name, s, rows, chosen, words)
     downloads(name, results, folder)
 
 
-def comparison(a: Mapping[str, Any], b: Mapping[str, Any]) -> None:
-    cmp = compare(a, b)
-    st.caption(t("eval.cmp_sides", a=f"{cmp['a'].get('collection')} ({run_date(cmp['a'])})",
-                 b=f"{cmp['b'].get('collection')} ({run_date(cmp['b'])})"))
-    thresholds = cmp["metrics"].get("threshold") or {}
-    if thresholds.get("a") is not None and thresholds.get("a") == thresholds.get("b"):
-        st.caption(t("eval.cmp_threshold", value=decimal(thresholds['a'], 3)))
-    elif thresholds.get("a") is not None and thresholds.get("b") is not None:
-        st.warning(t("eval.cmp_thresholds", a=decimal(thresholds['a'], 3), b=decimal(thresholds['b'], 3)))
+def comparison(a: Results | Mapping[str, Any], b: Results | Mapping[str, Any]) -> None:
+    cmp = Comparison.of(compare(a, b))
+    st.caption(t("eval.cmp_sides", a=f"{cmp.a.collection} ({run_date(cmp.a)})",
+                 b=f"{cmp.b.collection} ({run_date(cmp.b)})"))
+    thresholds = cmp.metric("threshold")
+    if thresholds.a is not None and thresholds.a == thresholds.b:
+        st.caption(t("eval.cmp_threshold", value=decimal(thresholds.a, 3)))
+    elif thresholds.a is not None and thresholds.b is not None:
+        st.warning(t("eval.cmp_thresholds", a=decimal(thresholds.a, 3), b=decimal(thresholds.b, 3)))
     st.dataframe(evaluation.comparison_frame(cmp), hide_index=True)
-    found = cmp["found"]
-    st.markdown(t("eval.found_line", both=len(found["both"]), a=len(found["a_only"]), b=len(found["b_only"]),
-                  none=len(found["neither"])))
-    if cmp["rank_changes"]:
+    found = cmp.found
+    st.markdown(t("eval.found_line", both=len(found.both), a=len(found.a_only), b=len(found.b_only),
+                  none=len(found.neither)))
+    if cmp.rank_changes:
         st.dataframe(evaluation.rank_changes_frame(cmp), hide_index=True)
 
 
-def earlier_runs(settings: Any, current: Mapping[str, Any] | None) -> None:
-    runs = list_runs(settings, resources.groups())  # only runs made with groups this session holds
+def earlier_runs(settings: Any, current: Results | Mapping[str, Any] | None) -> None:
+    runs = [Summary.of(r) for r in list_runs(settings, resources.groups())]  # only runs made with groups this session holds
     if not runs:
         st.caption(t("eval.no_runs"))
         return
@@ -386,8 +387,8 @@ def earlier_runs(settings: Any, current: Mapping[str, Any] | None) -> None:
     if current is None:
         return
     # The run on the page is listed too (it is saved): comparing it with itself says nothing.
-    mine = (current["summary"].get("date"), current["summary"].get("collection"))
-    labels = {r["path"]: evaluation.run_label(r) for r in runs if (r.get("date"), r.get("collection")) != mine}
+    mine = Results.of(current).summary
+    labels = {r.path: evaluation.run_label(r) for r in runs if (r.date, r.collection) != (mine.date, mine.collection)}
     if not labels:
         return
     path = st.selectbox(t("eval.compare_with"), list(labels), format_func=labels.get, index=None,

@@ -9,7 +9,9 @@ from typing import Any, Sequence
 import streamlit as st
 
 from rag.chunking import DEFAULT_STRATEGY, STRATEGIES, setting_names
-from rag.chunking.preview import preview_chunks, preview_json
+from rag.chunking._measure import CHARS, CHARS_PER_TOKEN, TOKENS, UNITS
+from rag.i18n.numbers import decimal
+from rag.chunking.preview import chunkers, preview_chunks, preview_json
 from rag.demo import DEMO_DIR
 from rag.documents import Document, Problem
 from rag.embeddings import curl
@@ -95,13 +97,12 @@ def _applies_to(name: str) -> list[str]:
     return [s for s in STRATEGIES if name in setting_names(s)]
 
 
-def _default_text(name: str) -> str:
-    """The defaults of a setting, e.g. `2000 / 1000` for max_size (sections / sections_min_max)."""
-    from rag.chunking import default_settings
-
+def _default_text(name: str, unit: str = CHARS) -> str:
+    """The defaults of a setting in `unit`, e.g. `2000 / 1000` for max_size (sections /
+    sections_min_max), `590 / 290` in tokens."""
     values = []
     for strategy in _applies_to(name):
-        value = default_settings(strategy).get(name)
+        value = chunkers(strategy, {"unit": unit})[0].settings().get(name)
         if value not in values:
             values.append(value)
     return " / ".join(str(v) for v in values)
@@ -114,14 +115,19 @@ def chunk_settings() -> dict[str, Any]:
     what the inputs show.
     """
     st.markdown(f"**{t('ing.settings')}**")
+    unit = kept(st.radio, t("ing.size_unit"), "chunk_unit", "setting_unit", default=CHARS, options=UNITS,
+                format_func=formatter(UNITS, lambda u: f"ing.unit_option_{u}"), horizontal=True,
+                help=t("ing.size_unit_help", chars=decimal(CHARS_PER_TOKEN, 1, trim=True)))
     cols = st.columns(len(SETTINGS))
-    values = {}
+    values: dict[str, Any] = {}
     for col, name in zip(cols, SETTINGS):
         with col:
             values[name] = kept(st.number_input, t(LABELS[name]), f"chunk_{name}", f"setting_{name}",
-                                min_value=1 if name != "overlap" else 0, max_value=20000, step=50,
-                                placeholder=_default_text(name), help=t("ing.unit"))
+                                min_value=1 if name != "overlap" else 0, max_value=20000,
+                                step=10 if unit == TOKENS else 50, placeholder=_default_text(name, unit),
+                                help=t("ing.unit" if unit == CHARS else "ing.unit_tokens"))
             st.caption(t("ing.applies", strategies=", ".join(_applies_to(name))))
+    values["unit"] = unit if unit == TOKENS else None
     return values
 
 
@@ -130,16 +136,18 @@ def _slug(text: str) -> str:
 
 
 @st.cache_resource(show_spinner=False)
-def _tokenizer(embed_model: str | None) -> tuple[Any, Any]:
+def _tokenizer(embed_model: str | None, embed_url: str) -> tuple[Any, Any]:
     from rag.config import Settings
     from rag.embeddings.resolve import preview_tokenizer
 
-    return preview_tokenizer(Settings(embed_model=embed_model))
+    return preview_tokenizer(Settings(embed_model=embed_model, embed_url=embed_url))
 
 
 def tokenizer() -> tuple[Any, Any]:
-    """The tokenizer and window the preview counts and cuts with, the ones ingestion uses."""
-    return _tokenizer(resources.settings().embed_model)
+    """The tokenizer and window the preview counts and cuts with, the ones ingestion uses
+    (a server model's window asked of the server it is on)."""
+    settings = resources.settings()
+    return _tokenizer(settings.embed_model, settings.embed_url)
 
 
 def preview(document: Document, given: dict[str, Any]) -> list[tuple[Any, list[Any]]] | None:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from rag.i18n import t
 from rag.errors import ConfigError
+from rag.chunking._measure import UNITS
 
 
 def positive(strategy: str, name: str, value: int) -> int:
@@ -18,3 +19,9 @@ def overlap_below(strategy: str, overlap: int, size_name: str, size: int) -> int
     if overlap >= size:
         raise ConfigError(t("chunk.overlap_size", strategy=strategy, overlap=overlap, name=size_name, size=size))
     return overlap
+
+
+def unit_name(strategy: str, unit: str) -> str:
+    if unit not in UNITS:
+        raise ConfigError(t("chunk.unit", strategy=strategy, value=repr(unit), units=", ".join(UNITS)))
+    return unit

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Callable, Iterable
 
+from rag.chunking._measure import TokenMeasure
 from rag.chunking._structure import CODE, Structure
 from rag.chunking.base import (
     CODE_BLOCK_SPLIT,
@@ -62,10 +63,12 @@ def finish(
     section_for: SectionFor | None = None,
     repeat_table_header: bool = False,
     name_every_section: bool = False,
+    measure: TokenMeasure | None = None,
 ) -> list[Chunk]:
     """`name_every_section`: a chunk that holds several sections (short ones merged) names them
     all, in order ("Introduction · Purger le cache"), in its section and so in its header: a
-    citation then names every section the passage quotes, not the first one only."""
+    citation then names every section the passage quotes, not the first one only.
+    `measure`: max_size counts tokens (None: characters)."""
     text = structure.text
     # Bound once: this loop runs per chunk, and these lookups are all it does besides slicing.
     first_content, path_at = structure.first_content, structure.heading_path_at
@@ -98,7 +101,7 @@ def finish(
             warnings.append(CODE_BLOCK_SPLIT)
         if not header and start > content_start and not has_heading_in(start, end):
             warnings.append(NO_HEADING_CONTEXT)
-        if end - start > max_size:
+        if (end - start > max_size) if measure is None else not measure.fits(start, end, max_size):
             warnings.append(OVERSIZED)
         # The body starts with content at `first`; when it also ends with content, its stripped
         # length is end - first and no stripped copy is needed.

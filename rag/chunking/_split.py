@@ -17,6 +17,7 @@ import re
 from bisect import bisect_left, bisect_right
 from typing import Callable
 
+from rag.chunking._measure import TokenMeasure
 from rag.chunking._structure import Structure
 from rag.chunking.base import TINY_CHARS
 
@@ -64,10 +65,12 @@ def heading_levels(structure: Structure, levels: range) -> list[Level]:
 
 
 class RecursiveSplitter:
-    """Cut spans of `text` into chunks of at most `chunk_size` characters.
+    """Cut spans of `text` into chunks of at most `chunk_size` characters (or tokens, with a
+    token `measure`: sizes are then read from its running total and every chunk is checked by
+    its count, a chunk still over it cut again).
 
     With a `structure`, no cut falls inside a fenced code block or a table of at most
-    `chunk_size` characters; bigger blocks are cut like any text (the caller warns about it).
+    `chunk_size`; bigger blocks are cut like any text (the caller warns about it).
     """
 
     def __init__(
@@ -77,19 +80,40 @@ class RecursiveSplitter:
         overlap: int,
         levels: list[Level],
         structure: Structure | None = None,
+        measure: TokenMeasure | None = None,
     ) -> None:
         self.text = text
         self.size = chunk_size
         self.overlap = overlap
         self.levels = levels
         self.structure = structure
+        self.measure = measure
         # Character-level pieces: small enough that overlap can still be made of whole pieces.
-        self.grain = max(1, chunk_size // 20)
+        self.grain = max(1, (measure.chars_for(chunk_size) if measure else chunk_size) // 20)
 
     def split(self, start: int, end: int) -> list[Span]:
-        if end - start <= self.size:
+        if self._fits(start, end):
             return [(start, end)] if end > start else []
-        return self._absorb_blank_chunks(self._split(start, end, 0))
+        spans = self._absorb_blank_chunks(self._split(start, end, 0))
+        return spans if self.measure is None else self._counted(spans)
+
+    def _fits(self, start: int, end: int) -> bool:
+        return end - start <= self.size if self.measure is None else self.measure.fits(start, end, self.size)
+
+    def _counted(self, spans: list[Span]) -> list[Span]:
+        """Each span the count finds over the size (the running total only estimates a span's
+        tokens at its edges) cut again, a little smaller, until it fits."""
+        measure = self.measure
+        assert measure is not None
+        out: list[Span] = []
+        for start, end in spans:
+            if measure.fits(start, end, self.size) or self.size <= measure.overhead + 1:
+                out.append((start, end))
+                continue
+            smaller = max(measure.overhead + 1, int(self.size * 0.9))
+            inner = RecursiveSplitter(self.text, smaller, 0, self.levels, self.structure, measure)
+            out.extend(inner.split(start, end) if smaller < self.size else [(start, end)])
+        return out
 
     def _absorb_blank_chunks(self, chunks: list[Span]) -> list[Span]:
         """A run of whitespace longer than a chunk can still yield a blank chunk: it joins the
@@ -127,7 +151,12 @@ class RecursiveSplitter:
         size = self.size
         chunks: list[Span] = []
         run = 0
-        for k in [k for k, (a, b) in enumerate(zip(bounds, bounds[1:])) if b - a > size]:
+        if self.measure is None:
+            too_big = [k for k, (a, b) in enumerate(zip(bounds, bounds[1:])) if b - a > size]
+        else:
+            measured = self.measure.size
+            too_big = [k for k, (a, b) in enumerate(zip(bounds, bounds[1:])) if measured(a, b) > size]
+        for k in too_big:
             lead = k
             while lead > run and self._leads_in(bounds[lead - 1], bounds[lead]):
                 lead -= 1
@@ -152,8 +181,8 @@ class RecursiveSplitter:
     def _allowed(self, points: list[int]) -> list[int]:
         if self.structure is None or not points:
             return points
-        cuttable = self.structure.cuttable
-        return [p for p in points if cuttable(p, self.size)]
+        cuttable, measure = self.structure.cuttable, self.measure
+        return [p for p in points if cuttable(p, self.size, measure)]
 
     def _without_blank_pieces(self, points: list[int], start: int, end: int) -> list[int]:
         """Drop cuts that would leave a whitespace-only piece: it joins the piece before it
@@ -192,7 +221,7 @@ class RecursiveSplitter:
         while end - left > self.grain:
             right = left + self.grain
             if self.structure is not None:
-                right = self.structure.snap(right, left, self.size)
+                right = self.structure.snap(right, left, self.size, self.measure)
             if right >= end:
                 break
             bounds.append(right)
@@ -206,13 +235,19 @@ class RecursiveSplitter:
         Pieces are contiguous, so a chunk's reach and the next chunk's first piece are found
         by bisection on the boundaries instead of piece by piece."""
         size, overlap = self.size, self.overlap
+        keys = bounds
+        if self.measure is not None:
+            # In tokens: bisection on the running total at each boundary (keys[i] for bounds[i]),
+            # with the room the model's own additions take kept free.
+            keys = [0.0] * lo + self.measure.keys(bounds[lo:hi + 1])
+            size = max(1, size - self.measure.overhead)
         chunks: list[Span] = []
         first = lo
         while True:
-            last = bisect_right(bounds, bounds[first] + size, first + 1, hi + 1) - 1
+            last = max(first + 1, bisect_right(keys, keys[first] + size, first + 1, hi + 1) - 1)
             chunks.append((bounds[first], bounds[last]))
             if last >= hi:
                 return chunks
             # Keep the trailing pieces that fit in the overlap and leave room for the next piece.
-            floor = max(bounds[last] - overlap, bounds[last + 1] - size)
-            first = bisect_left(bounds, floor, first + 1, last + 1)
+            floor = max(keys[last] - overlap, keys[last + 1] - size)
+            first = bisect_left(keys, floor, first + 1, last + 1)

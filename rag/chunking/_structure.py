@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_left, bisect_right
-from typing import NamedTuple
+from typing import NamedTuple, Protocol
 
 from rag.markdown_structure import FENCE_OPENING, HEADING_LINE, block_end, heading_text
 
@@ -33,6 +33,14 @@ _NEXT_EVENT = re.compile("\n(?=[ \t`~#|:-])" + _EVENT_LINE, re.M)
 # Rows after the delimiter row: each following line that holds a "|" and does not open a fence
 # (rag.markdown_structure's opening rule).
 _TABLE_ROWS = re.compile(rf"(?:\n(?!{FENCE_OPENING})[^\n|]*+\|[^\n]*+)*+")
+
+
+class SpanSize(Protocol):
+    def size(self, start: int, end: int) -> float: ...
+
+
+def _size(start: int, end: int, measure: SpanSize | None) -> float:
+    return end - start if measure is None else measure.size(start, end)
 
 
 def _trim_cr(text: str, end: int) -> int:
@@ -169,21 +177,22 @@ class Structure:
                 return block
         return None
 
-    def cuttable(self, offset: int, protect_up_to: int) -> bool:
-        """May a chunk boundary fall at `offset`? Not inside a block of at most `protect_up_to` chars."""
+    def cuttable(self, offset: int, protect_up_to: int, measure: SpanSize | None = None) -> bool:
+        """May a chunk boundary fall at `offset`? Not inside a block of at most `protect_up_to`
+        characters (or of its `measure`: tokens)."""
         block = self.block_around(offset)
         if block is None:
             return True
-        if block.size <= protect_up_to:
+        if _size(block.start, block.end, measure) <= protect_up_to:
             return False
         # Even in a table too big to keep whole, its header rows stay with the first data row.
-        header = block.header_end + 1 - block.start
+        header = _size(block.start, block.header_end + 1, measure)
         return not (block.kind == TABLE and offset <= block.header_end + 1 and header <= protect_up_to)
 
-    def snap(self, offset: int, floor: int, protect_up_to: int) -> int:
+    def snap(self, offset: int, floor: int, protect_up_to: int, measure: SpanSize | None = None) -> int:
         """Move a forced cut out of a protected block: to its start if that is past `floor`, else its end."""
         block = self.block_around(offset)
-        if block is None or block.size > protect_up_to:
+        if block is None or _size(block.start, block.end, measure) > protect_up_to:
             return offset
         return block.start if block.start > floor else block.end
 

@@ -24,7 +24,8 @@ class MarkdownChunker(SizedChunker):
         structure = Structure(markdown)
         title = title or structure.title
         levels = heading_levels(structure, range(1, 7)) + plain_levels(markdown)
-        splitter = RecursiveSplitter(markdown, self.chunk_size, self.overlap, levels, structure)
+        measure = self.measure(markdown)
+        splitter = RecursiveSplitter(markdown, self.chunk_size, self.overlap, levels, structure, measure)
         return finish(
             structure,
             splitter.split(0, len(markdown)),
@@ -33,4 +34,5 @@ class MarkdownChunker(SizedChunker):
             header_for=lambda _start, section: context_header(title, section),
             repeat_table_header=True,
             name_every_section=True,
+            measure=measure,
         )

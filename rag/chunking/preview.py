@@ -11,6 +11,7 @@ from rag.i18n import t
 from rag.chunking import STRATEGIES, default_settings, make_chunker, relevant_settings
 from rag.chunking.base import Chunk, Chunker
 from rag.documents import Document
+from rag.chunking._measure import CHARS_PER_TOKEN, TOKENS
 from rag.chunking.token_cap import estimate_tokens, indexed_chunks
 from rag.errors import ConfigError
 
@@ -24,14 +25,19 @@ def chunkers(strategy: str, given: dict[str, Any]) -> list[Chunker]:
 
     A default that no longer makes sense next to a size the user gave (overlap 200 with
     --max-size 150, min_size 400 with --max-size 300) is scaled down instead of refused;
-    values the user typed are checked as given.
+    values the user typed are checked as given. In tokens (`unit` "tokens"), a size not given
+    is the strategy's default in characters turned into tokens at the documented estimate
+    (1000 characters: 290 tokens), so that a chunk stays about as long as the default's.
     """
     if strategy != ALL and strategy not in STRATEGIES:
         raise ConfigError(t("chunk.unknown_or_all", name=repr(strategy), names=", ".join(STRATEGIES), all=ALL))
     names = list(STRATEGIES) if strategy == ALL else [strategy]
     result = []
     for name in names:
-        settings = {**default_settings(name), **relevant_settings(name, given)}
+        defaults = default_settings(name)
+        if given.get("unit") == TOKENS:
+            defaults = {k: _in_tokens(v) for k, v in defaults.items()}
+        settings = {**defaults, **relevant_settings(name, given)}
         size = settings.get("chunk_size") or settings.get("max_size")
         if given.get("overlap") is None and settings.get("overlap", 0) >= size:
             settings["overlap"] = size // 5
@@ -41,16 +47,23 @@ def chunkers(strategy: str, given: dict[str, Any]) -> list[Chunker]:
     return result
 
 
+def _in_tokens(characters: int) -> int:
+    return max(1, int(round(characters / CHARS_PER_TOKEN, -1)))
+
+
 def indexed_rows(chunker: Chunker, document: Document, count: TokenCount | None = None,
                window: int | None = None) -> list[dict[str, Any]]:
     """A strategy's chunks exactly as ingestion indexes them with this model, each with its
-    token count (`tokens`; `tokens_estimated` when the model has no tokenizer) and, for a piece
+    token count (`tokens`, what is embedded; `body_tokens`, the body alone, what a size in tokens
+    counts; `tokens_estimated` when the model has no tokenizer) and, for a piece
     the model's window cut, `window_cut_from`: the strategy's chunk it comes from."""
     rows = []
     for chunk, source in indexed_chunks(chunker, document.markdown, document.title, count, window):
         row = chunk.to_dict()
-        row["tokens"] = count(chunk.embedding_text) if count else estimate_tokens(chunk.embedding_text)
-        row["tokens_estimated"] = count is None
+        row["tokens"] = (count or estimate_tokens)(chunk.embedding_text)
+        # What a size in tokens counts: the body alone (`tokens` adds the context header).
+        row["body_tokens"] = (count or estimate_tokens)(chunk.text)
+        row["tokens_estimated"] = count is None or count is estimate_tokens
         row["window_cut_from"] = source
         rows.append(row)
     return rows
@@ -59,7 +72,7 @@ def indexed_rows(chunker: Chunker, document: Document, count: TokenCount | None 
 def preview(document: Document, strategy: str = ALL, count: TokenCount | None = None,
             window: int | None = None, **given: Any) -> dict[str, Any]:
     """The JSON document `rag preview --json` prints: `count` and `window` are the embedding
-    model's tokenizer and window (None: counts estimated, nothing cut)."""
+    model's tokenizer (None or `estimate_tokens`: counts estimated) and window (None: nothing cut)."""
     strategies = {}
     for chunker in chunkers(strategy, given):
         strategies[chunker.name] = {"settings": chunker.settings(),

@@ -20,5 +20,7 @@ class RecursiveChunker(SizedChunker):
 
     def chunk(self, markdown: str, title: str = "") -> list[Chunk]:
         structure = Structure(markdown)
-        splitter = RecursiveSplitter(markdown, self.chunk_size, self.overlap, plain_levels(markdown))
-        return finish(structure, splitter.split(0, len(markdown)), max_size=self.chunk_size, title=title)
+        measure = self.measure(markdown)
+        splitter = RecursiveSplitter(markdown, self.chunk_size, self.overlap, plain_levels(markdown), measure=measure)
+        return finish(structure, splitter.split(0, len(markdown)), max_size=self.chunk_size, title=title,
+                      measure=measure)

@@ -11,20 +11,13 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Callable, Sequence
 
+from rag.chunking._measure import CHARS_PER_TOKEN, estimate_tokens
 from rag.chunking._split import RecursiveSplitter, plain_levels
 from rag.chunking.base import OVERSIZED, Chunk, Chunker
 
 _MARGIN = 16  # tokens kept free: the model's own prefix ("passage: ") and special tokens
 
-
-# Four characters a token: the documented estimate where the model gives no count of its own
-# (French prose runs a little under it with the bundled model, code and identifiers well over).
-CHARS_PER_TOKEN = 4
-
-
-def estimate_tokens(text: str) -> int:
-    """A token count for a model without a tokenizer: a rough estimate, never a cut."""
-    return -(-len(text) // CHARS_PER_TOKEN)
+__all__ = ["CHARS_PER_TOKEN", "cap_tokens", "estimate_tokens", "indexed_chunks", "window_pieces"]
 
 
 def cap_tokens(chunks: Sequence[Chunk], markdown: str, count: Callable[[str], int], max_tokens: int) -> list[Chunk]:
@@ -52,7 +45,11 @@ def window_pieces(chunks: Sequence[Chunk], markdown: str, count: Callable[[str],
 def indexed_chunks(chunker: Chunker, markdown: str, title: str, count: Callable[[str], int] | None,
                    max_tokens: int | None) -> list[tuple[Chunk, int | None]]:
     """The chunks ingestion writes for a document, as `window_pieces` gives them: the one path
-    the preview and the index share, so that what is previewed is what is indexed."""
+    the preview and the index share, so that what is previewed is what is indexed.
+
+    `count` is the model's tokenizer (`estimate_tokens` for a server model, which gives none):
+    a chunker sized in tokens counts with it, and a window cuts by it."""
+    chunker.count = count
     chunks = chunker.chunk(markdown, title=title)
     if count is None or not max_tokens:
         return [(c, None) for c in chunks]

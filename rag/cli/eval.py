@@ -17,7 +17,7 @@ from rag.evaluate.calibration import small_sample_warning
 from rag.evaluate.runs import _slug
 from rag.evaluate.report import format_comparison, format_summary
 from rag.evaluate.compare import compare, write_comparison
-from rag.evaluate.results import Summary
+from rag.evaluate.results import Results, SavedGate, Summary
 from rag.evaluate.session import EvalSession
 from rag.evaluate.runs import list_runs, load_run, new_run_dir, record_history, write_results
 from rag.evaluate.questions import load_questions
@@ -80,40 +80,39 @@ def _run_one(
     args: argparse.Namespace,
     out_dir: Path,
     shared: tuple[float, str] | None = None,
-) -> dict[str, Any]:
+) -> Results:
     session = EvalSession(settings, store, questions, question_set=str(Path(args.questions).resolve()),
                           with_llm=not args.no_llm, top_k=args.top_k, mode=args.mode, groups=args.groups,
                           on_embedder=lambda sentence: print(sentence, file=sys.stderr))
-    results = session.run(collection, shared, progress=_Progress(collection))
-    summary = results["summary"]
-    typed = Summary.from_dict(summary)
-    complete = typed.complete
-    suggested_gate = typed.gate_figures.suggested if typed.gate_figures else None
-    if args.save_threshold and suggested_gate and complete:
-        summary["saved_gate"] = save_calibration(store, collection, suggested_gate, Path(args.questions).name)
-        summary["saved_threshold"] = summary["saved_gate"]["min_cosine"]
-    elif args.save_threshold and summary["suggested_threshold"] is not None and complete:
-        store.set_threshold(collection, summary["suggested_threshold"])
-        summary["saved_threshold"] = summary["suggested_threshold"]
-    path = write_results(results, out_dir)
-    summary["path"] = str(out_dir)
+    results = Results.of(session.run(collection, shared, progress=_Progress(collection)))
+    summary = results.summary
+    suggested_gate = summary.gate.suggested if summary.gate else None
+    if args.save_threshold and suggested_gate and summary.complete:
+        summary.saved_gate = SavedGate.of(save_calibration(store, collection, suggested_gate.to_dict(),
+                                                           Path(args.questions).name))
+        summary.saved_threshold = summary.saved_gate.min_cosine
+    elif args.save_threshold and summary.suggested_threshold is not None and summary.complete:
+        store.set_threshold(collection, summary.suggested_threshold)
+        summary.saved_threshold = summary.suggested_threshold
+    path = write_results(results.to_dict(), out_dir)
+    summary.path = str(out_dir)
     record_history(settings, path)
     return results
 
 
-def _previous_run(settings: Settings, spec: str, current: dict[str, Any]) -> dict[str, Any]:
+def _previous_run(settings: Settings, spec: str, current: Results) -> dict[str, Any]:
     if spec != "latest":
         return load_run(spec)
-    here = Path(current["summary"]["path"]).resolve()
-    collection = current["summary"].get("collection")
-    for run in list_runs(settings):
-        if run.get("collection") != collection or Path(run["path"]).resolve() == here:
+    here = Path(current.summary.path).resolve()
+    collection = current.summary.collection
+    for run in map(Summary.of, list_runs(settings)):
+        if run.collection != collection or Path(run.path).resolve() == here:
             continue
-        if (Path(run["path"]) / "origin.txt").is_file() and (
-            Path(run["path"]) / "origin.txt"
+        if (Path(run.path) / "origin.txt").is_file() and (
+            Path(run.path) / "origin.txt"
         ).read_text(encoding="utf-8").strip() == str(here):
             continue  # the history copy of this very run
-        return load_run(run["path"])
+        return load_run(run.path)
     raise RagError(t("eval.no_earlier_run", name=repr(collection), path=settings.evals_dir))
 
 
@@ -145,9 +144,9 @@ def run(args: argparse.Namespace) -> int:
         comparison = compare(_previous_run(settings, args.compare_run, results), results)
         write_comparison(comparison, out_dir)
 
-    summary = results["summary"]
+    summary = results.summary
     if args.json:
-        print(json.dumps({"summary": summary, "comparison": comparison}, ensure_ascii=False, indent=2))
+        print(json.dumps({"summary": summary.to_dict(), "comparison": comparison}, ensure_ascii=False, indent=2))
     else:
         print(format_summary(results))
         if comparison is not None:
@@ -156,31 +155,29 @@ def run(args: argparse.Namespace) -> int:
         print("\n" + t("eval.results", path=out_dir / "results.json"))
 
     status = 0
-    for failure in summary.get("failed_questions") or []:
-        print(t("eval.question_failed", id=failure["id"], line=failure["line"], error=failure["error"]),
-              file=sys.stderr)
+    for failure in summary.failed_questions:
+        print(t("eval.question_failed", id=failure.id, line=failure.line, error=failure.error), file=sys.stderr)
         status = 1
-    if summary.get("stopped"):
-        print(t("eval.stopped", done=summary["questions"], total=summary.get("question_set_size"),
-                why=summary["stopped"], path=out_dir / "results.json"), file=sys.stderr)
+    if summary.stopped:
+        print(t("eval.stopped", done=summary.questions, total=summary.question_set_size,
+                why=summary.stopped, path=out_dir / "results.json"), file=sys.stderr)
         status = 2
     if args.save_threshold:
-        if summary.get("saved_threshold") is not None:
-            saved = summary.get("saved_gate")
-            extra = t("eval.coverage", value=decimal(saved["min_coverage"])) if saved else ""
-            print(t("eval.saved", threshold=decimal(summary["saved_threshold"], 4, trim=True), extra=extra, name=repr(collection)),
-                  file=sys.stderr)
-            few = small_sample_warning(summary["in_base"], summary["out_of_base"])
+        if summary.saved_threshold is not None:
+            saved = summary.saved_gate
+            extra = t("eval.coverage", value=decimal(saved.min_coverage)) if saved else ""
+            print(t("eval.saved", threshold=decimal(summary.saved_threshold, 4, trim=True), extra=extra,
+                    name=repr(collection)), file=sys.stderr)
+            few = small_sample_warning(summary.in_base, summary.out_of_base)
             if few:
                 print(few, file=sys.stderr)
         else:
-            reason = summary["calibration"].get("reason") or t("eval.no_suggestion")
-            if summary.get("stopped") or summary.get("failed_questions"):
+            reason = summary.calibration.reason or t("eval.no_suggestion")
+            if not summary.complete:
                 reason = t("eval.partial")
             print(t("eval.not_saved", reason=reason), file=sys.stderr)
             status = max(status, 1)
-    errors = summary.get("counts", {}).get("llm_errors", 0)
-    if errors:
-        print(t("eval.llm_errors", n=errors), file=sys.stderr)
+    if summary.counts.llm_errors:
+        print(t("eval.llm_errors", n=summary.counts.llm_errors), file=sys.stderr)
         status = max(status, 1)
     return status

@@ -7,7 +7,9 @@ import json
 import sys
 
 from rag.i18n import t
+from rag.i18n.numbers import decimal
 from rag.chunking import DEFAULT_STRATEGY, STRATEGIES, setting_names
+from rag.chunking._measure import CHARS_PER_TOKEN, UNITS
 from rag.chunking.preview import chunkers
 from rag.errors import ConfigError
 from rag.config import Settings
@@ -85,10 +87,12 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     sizes.add_argument("--min-size", type=int, metavar="N", help=t("help.ingest.min_size"))
     sizes.add_argument("--max-size", type=int, metavar="N",
                        help=t("help.ingest.max_size"))
+    sizes.add_argument("--unit", choices=UNITS, default=None, help=t("help.unit", chars=decimal(CHARS_PER_TOKEN, 1, trim=True)))
     parser.set_defaults(func=run)
 
 
-SIZE_FLAGS = {"chunk_size": "--chunk-size", "overlap": "--overlap", "min_size": "--min-size", "max_size": "--max-size"}
+SIZE_FLAGS = {"chunk_size": "--chunk-size", "overlap": "--overlap", "min_size": "--min-size", "max_size": "--max-size",
+              "unit": "--unit"}
 
 
 def chunk_settings(strategy: str, args: argparse.Namespace) -> dict | None:

@@ -10,7 +10,8 @@ from typing import Any, Callable
 from rag.chunking import DEFAULT_STRATEGY, STRATEGIES
 from rag.chunking.base import Chunk
 from rag.chunking.preview import ALL, chunkers, indexed_rows, preview
-from rag.chunking.token_cap import CHARS_PER_TOKEN
+from rag.chunking._measure import UNITS
+from rag.chunking.token_cap import CHARS_PER_TOKEN, estimate_tokens
 from rag.embeddings.curl import DEFAULT_URLS, TARGET_LMSTUDIO, TARGET_OLLAMA, TARGETS, curl_command, suggested_model
 from rag.chunking.stats import first_line, summarize, warnings_text
 from rag.documents import Document
@@ -39,6 +40,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--overlap", type=int, help=t("help.preview.overlap"))
     parser.add_argument("--min-size", type=int, help=t("help.preview.min_size"))
     parser.add_argument("--max-size", type=int, help=t("help.preview.max_size"))
+    parser.add_argument("--unit", choices=UNITS, default=None, help=t("help.unit", chars=decimal(CHARS_PER_TOKEN, 1, trim=True)))
     parser.add_argument("--timeout", type=float, default=30.0, help=t("help.preview.timeout"))
     parser.add_argument("--max-doc-mb", metavar="MB", type=float, default=None,
                         help=t("help.preview.max_doc_mb", env=MAX_DOC_MB_ENV, mb=f"{DEFAULT_MAX_DOC_MB:g}"))
@@ -63,10 +65,12 @@ def chunk_line(row: dict[str, Any]) -> str:
 def render_text(document: Document, strategy: str = ALL, count: Callable[[str], int] | None = None,
                 window: int | None = None, **given: Any) -> str:
     lines = [t("preview.document", title=document.title, url=document.url, n=len(document.markdown))]
-    if count and window:
+    if count and count is not estimate_tokens and window:
         lines.append(t("preview.window", n=window))
+    elif window:
+        lines.append(t("preview.window_estimated", n=window, chars=decimal(CHARS_PER_TOKEN, 1, trim=True)))
     else:
-        lines.append(t("preview.tokens_estimated", n=CHARS_PER_TOKEN))
+        lines.append(t("preview.tokens_estimated", n=decimal(CHARS_PER_TOKEN, 1, trim=True)))
     for chunker in chunkers(strategy, given):
         rows = indexed_rows(chunker, document, count, window)
         chunks = [Chunk(**{k: r[k] for k in ("index", "start", "end", "text", "header", "heading_path",
@@ -104,6 +108,7 @@ def run(args: argparse.Namespace) -> int:
         "overlap": args.overlap,
         "min_size": args.min_size,
         "max_size": args.max_size,
+        "unit": args.unit,
     }
     chunkers(args.strategy, given)  # a bad strategy or setting fails before any download
     document = load_one(args.source, timeout=args.timeout, max_bytes=max_document_bytes(args.max_doc_mb))

@@ -5,11 +5,12 @@ from __future__ import annotations
 import math
 import threading
 from abc import ABC, abstractmethod
-from typing import Sequence
+from typing import Callable, Sequence
 
 import numpy as np
 
 from rag.i18n import t
+from rag.chunking.token_cap import estimate_tokens
 from rag.errors import EmbeddingError
 
 # A short text whose only job is to reveal the vector size the model really returns.
@@ -35,6 +36,15 @@ def vector_problem(values: Sequence[float]) -> str | None:
     if not (np.isfinite(stored).all() and np.isfinite(norm) and norm > 0):
         return t("vec.float32")
     return None
+
+
+def tokenizer_and_window(embedder: object) -> tuple[Callable[[str], int], int | None]:
+    """How ingestion and the preview count an embedder's tokens and the window they cut chunks
+    to: its own tokenizer (the bundled model's), else the documented estimate
+    (`estimate_tokens`); its window, where known (the bundled model's cap, a server's own word)."""
+    count = getattr(embedder, "token_count", None) or estimate_tokens
+    window = getattr(embedder, "max_tokens", None)
+    return count, (int(window) if window else None)
 
 
 def label_for(labels: Sequence[str] | None, i: int) -> str:

@@ -10,7 +10,8 @@ from typing import Any
 import httpx
 import numpy as np
 
-from rag.bounded_http import EMBEDDINGS_ANSWER_BYTES, bounded
+from rag.bounded_http import EMBEDDINGS_ANSWER_BYTES, bounded, error_message, server_client
+from rag.bounded_http import timeout as http_timeout
 from rag.i18n import t
 from rag.i18n.numbers import decimal
 from rag.config import normalize_base_url
@@ -18,8 +19,7 @@ from rag.embeddings.base import Embedder, label_for
 from rag.redact import redact, strip_userinfo
 from rag.embeddings.prefixes import prefixes_for
 from rag.errors import EmbeddingError
-from rag.servers.http import bearer, error_message
-from rag.servers.http import timeout as http_timeout
+from rag.servers.embedding_window import embedding_window
 from rag.servers.models import LIST_TIMEOUT, OPENAI, ModelListError, ServerModels, list_models, read_models
 
 # How servers say an input does not fit (LM Studio: "n_keep >= n_ctx"; llama.cpp; OpenAI).
@@ -55,12 +55,13 @@ class OpenAIEmbedder(Embedder):
         self._query_prefix_override = query_prefix
         self._document_prefix_override = document_prefix
         self._server: ServerModels | None = None
+        self._window: tuple[int | None] | None = None  # asked once: (the window,)
         self._setup_lock = threading.Lock()
         self._ready = False
         self.query_prefix = ""
         self.document_prefix = ""
         self.send_input_type = False
-        self._client = httpx.Client(timeout=http_timeout(self.timeout))
+        self._client = server_client(self.base_url, api_key, http_timeout(self.timeout))
 
     # -- setup ------------------------------------------------------------------------------
 
@@ -76,6 +77,17 @@ class OpenAIEmbedder(Embedder):
         if self._server is None:
             self._server = embedding_server(self.base_url, self.api_key, self._client)
         return self._server
+
+    @property
+    def max_tokens(self) -> int | None:
+        """The model's window in tokens, where the server says it (LM Studio's model list, TEI's
+        /info); None when it does not: chunks are then sent as they are."""
+        if self._window is None:
+            try:
+                self._window = (embedding_window(self._client, self.server, self.model_id),)
+            except EmbeddingError:
+                self._window = (None,)
+        return self._window[0]
 
     def _setup(self) -> None:
         if self._ready:
@@ -138,10 +150,9 @@ class OpenAIEmbedder(Embedder):
         if self.send_input_type:
             payload["input_type"] = input_type
         where = _span(labels, offset, len(batch))
-        headers = bearer(self.api_key)
         try:
             response = bounded(self._client, "POST", f"{self.base_url}/embeddings", EMBEDDINGS_ANSWER_BYTES, EmbeddingError,
-                               json=payload, headers=headers)
+                               json=payload)
         except (httpx.ConnectError, httpx.ConnectTimeout) as exc:
             raise EmbeddingError(server_down_message(self.base_url)) from exc
         except httpx.TimeoutException as exc:

@@ -6,7 +6,7 @@ from typing import Callable, Mapping
 
 from rag.i18n import t
 from rag.config import Settings
-from rag.embeddings.base import Embedder
+from rag.embeddings.base import Embedder, tokenizer_and_window
 from rag.embeddings.embedded import EmbeddedEmbedder
 from rag.embeddings.remote import OpenAIEmbedder, embedding_server
 from rag.errors import EmbeddingError
@@ -15,6 +15,7 @@ from rag.servers.models import LMSTUDIO
 
 EMBEDDED = "embedded"
 PROBE_TIMEOUT = 2.0  # auto mode: a server that does not answer this fast is taken as absent
+PREVIEW_TIMEOUT = 10.0  # the preview asks a server model's window: a slow server leaves it unknown
 
 
 def _api_key(settings: Settings) -> str | None:
@@ -123,9 +124,15 @@ def embedder_for_collection(
 
 def preview_tokenizer(settings: Settings) -> tuple[Callable[[str], int] | None, int | None]:
     """The tokenizer and window a preview counts and cuts chunks with, as ingestion will: the
-    bundled model's unless RAG_EMBED_MODEL names a server model (then None: counts estimated)."""
-    choice = (settings.embed_model or "").strip().lower()
-    if choice and choice != EMBEDDED:
-        return None, None
-    model = EmbeddedEmbedder(threads=1)
-    return model.token_count, model.max_tokens
+    bundled model's, unless RAG_EMBED_MODEL names a server model: then the estimate
+    (`estimate_tokens`) and the window the server says (None when it says none or does not
+    answer: nothing is cut, and the preview says the counts are estimated)."""
+    choice = (settings.embed_model or "").strip()
+    if choice and choice.lower() != EMBEDDED:
+        embedder = OpenAIEmbedder(settings.embed_url, choice, api_key=_api_key(settings),
+                                  timeout=min(settings.timeout, PREVIEW_TIMEOUT))
+        try:
+            return tokenizer_and_window(embedder)
+        finally:
+            embedder.close()
+    return tokenizer_and_window(EmbeddedEmbedder(threads=1))

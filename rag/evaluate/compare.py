@@ -6,7 +6,10 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from dataclasses import fields
 from typing import Any, Mapping
+
+from rag.evaluate.results import Comparison, Found, MetricDelta, RankChange, Results, RunSide, Summary
 
 COMPARISON_FILE = "comparison.json"
 
@@ -17,7 +20,6 @@ COMPARED_METRICS = (
     "refusal_rate_out_of_base", "refusal_rate_in_base", "invalid_citation_rate", "uncited_rate",
     "prompt_tokens_mean", "first_token_seconds_median",
 )
-_SIDE_KEYS = ("collection", "date", "model", "strategy", "chunk_settings", "mode", "k", "llm", "path")
 
 
 # Measures of the chat model's answers: a run that never reached it has none (0 % would read as
@@ -26,59 +28,57 @@ ANSWER_METRICS = ("answer_contains_expected", "refusal_rate_out_of_base", "refus
                   "invalid_citation_rate", "uncited_rate", "prompt_tokens_mean", "first_token_seconds_median")
 
 
-def chat_model_down(results: Mapping[str, Any]) -> bool:
+def chat_model_down(results: Results | Mapping[str, Any]) -> bool:
     """A run with the chat model in which every question the gate let through got no answer
     (the server could not be reached): its answer measures mean nothing."""
-    asked = [r for r in results.get("questions", []) if not r.get("refused")]
-    return bool(results["summary"].get("llm")) and bool(asked) and all(r.get("llm_error") for r in asked)
+    run = Results.of(results)
+    return run.summary.llm and bool(run.asked) and all(r.llm_error for r in run.asked)
 
 
-def _measured(results: Mapping[str, Any]) -> dict[str, Any]:
-    summary = dict(results["summary"])
-    if chat_model_down(results):
-        summary.update(dict.fromkeys(ANSWER_METRICS))
-    return summary
+def _measured(run: Results) -> dict[str, Any]:
+    """The compared measures a run has (a measure an older file lacks is left out, not None)."""
+    down = chat_model_down(run)
+    return {key: None if down and key in ANSWER_METRICS else getattr(run.summary, key, None)
+            for key in COMPARED_METRICS if run.summary.has(key)}
 
 
-def compare(results_a: Mapping[str, Any], results_b: Mapping[str, Any]) -> dict[str, Any]:
+def compare(results_a: Results | Mapping[str, Any], results_b: Results | Mapping[str, Any]) -> dict[str, Any]:
     """A against B: metric deltas (B - A) and, for in-base questions asked in both, who finds
-    the expected article (A only, B only, both, neither) and how its rank moved."""
-    sa, sb = _measured(results_a), _measured(results_b)
+    the expected article (A only, B only, both, neither) and how its rank moved (comparison.json)."""
+    run_a, run_b = Results.of(results_a), Results.of(results_b)
+    sa, sb = _measured(run_a), _measured(run_b)
     metrics = {}
     for key in COMPARED_METRICS:
         if key not in sa and key not in sb:
             continue
         a, b = sa.get(key), sb.get(key)
         delta = b - a if isinstance(a, (int, float)) and isinstance(b, (int, float)) else None
-        metrics[key] = {"a": a, "b": b, "delta": delta}
+        metrics[key] = MetricDelta(a=a, b=b, delta=delta)
 
-    rows_a = {r["id"]: r for r in results_a["questions"]}
-    rows_b = {r["id"]: r for r in results_b["questions"]}
+    rows_a = {r.id: r for r in run_a.questions}
+    rows_b = {r.id: r for r in run_b.questions}
     common = [i for i in rows_a if i in rows_b]
-    groups: dict[str, list[str]] = {"a_only": [], "b_only": [], "both": [], "neither": []}
+    found = Found()
     rank_changes = []
     for qid in common:
         ra, rb = rows_a[qid], rows_b[qid]
-        if not (ra.get("in_base") and rb.get("in_base")):
+        if not (ra.in_base and rb.in_base):
             continue
-        found_a, found_b = ra.get("rank") is not None, rb.get("rank") is not None
-        key = "both" if found_a and found_b else "a_only" if found_a else "b_only" if found_b else "neither"
-        groups[key].append(qid)
-        if ra.get("rank") != rb.get("rank"):
-            rank_changes.append(
-                {"id": qid, "question": ra.get("question"), "rank_a": ra.get("rank"), "rank_b": rb.get("rank")}
-            )
-    return {
-        "a": {k: sa.get(k) for k in _SIDE_KEYS},
-        "b": {k: sb.get(k) for k in _SIDE_KEYS},
-        "same_question_set": set(rows_a) == set(rows_b),
-        "common_questions": len(common),
-        "only_in_a": [i for i in rows_a if i not in rows_b],
-        "only_in_b": [i for i in rows_b if i not in rows_a],
-        "metrics": metrics,
-        "found": groups,
-        "rank_changes": rank_changes,
-    }
+        group = (found.both if ra.found and rb.found else found.a_only if ra.found
+                 else found.b_only if rb.found else found.neither)
+        group.append(qid)
+        if ra.rank != rb.rank:
+            rank_changes.append(RankChange(id=qid, question=ra.question, rank_a=ra.rank, rank_b=rb.rank))
+    return Comparison(
+        a=_side(run_a.summary), b=_side(run_b.summary), same_question_set=set(rows_a) == set(rows_b),
+        common_questions=len(common), only_in_a=[i for i in rows_a if i not in rows_b],
+        only_in_b=[i for i in rows_b if i not in rows_a], metrics=metrics, found=found, rank_changes=rank_changes,
+    ).to_dict()
+
+
+def _side(summary: Summary) -> RunSide:
+    return RunSide(**{f.name: getattr(summary, f.name) if summary.has(f.name) else None
+                      for f in fields(RunSide) if f.name != "extra"})
 
 
 def shared_threshold(

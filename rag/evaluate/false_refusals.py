@@ -6,27 +6,44 @@ reader never reports (they believe no article covers it). Pure functions on resu
 
 from __future__ import annotations
 
+from dataclasses import asdict, dataclass
 from typing import Any, Mapping, Sequence
 
+from rag.evaluate.results import QuestionRow, rows_of
 
-def deciding_words(row: Mapping[str, Any]) -> list[str]:
+
+def deciding_words(row: QuestionRow | Mapping[str, Any]) -> list[str]:
     """What the refusal named: the unknown names of the subject, else the missing words that are
     not the reader's situation; none for a refusal by the passages' score."""
-    reason = row.get("refusal_reason")
-    if reason == "unknown_names":
-        return list(row.get("unknown_subject") or row.get("unknown_names") or [])
-    if reason == "low_coverage":
-        context = set(row.get("context_words") or [])
-        return [w for w in row.get("missing_terms") or [] if w not in context]
+    r = QuestionRow.of(row)
+    if r.refusal_reason == "unknown_names":
+        return list(r.unknown_subject or r.unknown_names)
+    if r.refusal_reason == "low_coverage":
+        context = set(r.context_words)
+        return [w for w in r.missing_terms if w not in context]
     return []
 
 
-def false_refusals(rows: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
+@dataclass(frozen=True)
+class FalseRefusal:
+    """An in-base question the gate refused, and why."""
+
+    id: str
+    question: str
+    reason: str  # the row's refusal_reason, `low_cosine` when the row has none
+    words: list[str]  # deciding_words
+    cosine: float | None  # the score the gate judged
+    expected_source: str | None
+
+
+def refused_in_base(rows: Sequence[QuestionRow | Mapping[str, Any]]) -> list[FalseRefusal]:
     """In-base questions the gate refused, the ones refused for a word first, then by score."""
-    found = [
-        {"id": r.get("id"), "question": r.get("question"), "reason": r.get("refusal_reason") or "low_cosine",
-         "words": deciding_words(r), "cosine": r.get("cosine", r.get("top1_score")),
-         "expected_source": r.get("expected_source")}
-        for r in rows if r.get("in_base") and r.get("refused")
-    ]
-    return sorted(found, key=lambda f: (not f["words"], f["reason"], str(f["id"])))
+    found = [FalseRefusal(id=r.id, question=r.question, reason=r.refusal_reason or "low_cosine",
+                          words=deciding_words(r), cosine=r.gate_cosine, expected_source=r.expected_source)
+             for r in rows_of(rows) if r.in_base and r.refused]
+    return sorted(found, key=lambda f: (not f.words, f.reason, str(f.id)))
+
+
+def false_refusals(rows: Sequence[QuestionRow | Mapping[str, Any]]) -> list[dict[str, Any]]:
+    """refused_in_base as plain data (`id`, `question`, `reason`, `words`, `cosine`, `expected_source`)."""
+    return [asdict(f) for f in refused_in_base(rows)]

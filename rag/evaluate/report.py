@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any, Iterable, Mapping
 
 from rag.i18n import t, tn
+from rag.evaluate.results import Comparison, GateFigures, MetricDelta, Results, RunSide, Summary, ThresholdShares
 from rag.evaluate.runs import run_date
 from rag.i18n.numbers import decimal, duration, integer, percent, threshold_text
 
@@ -51,126 +52,122 @@ def _mode(mode: Any) -> str:
     return t(_MODES[mode]) if mode in _MODES else str(mode)
 
 
-def _build_line(s: Mapping[str, Any]) -> str:
-    parts = [t("report.model", model=s.get("model")), t("report.strategy", strategy=s.get("strategy"))]
-    if s.get("mode"):
-        parts.append(t("report.mode", mode=_mode(s["mode"])))
-    parts.append(f"top {s.get('k')}")
-    return t("report.collection", name=s.get("collection"), parts=", ".join(parts))
+def _build_line(s: Summary) -> str:
+    parts = [t("report.model", model=s.model), t("report.strategy", strategy=s.strategy)]
+    if s.mode:
+        parts.append(t("report.mode", mode=_mode(s.mode)))
+    parts.append(f"top {s.k}")
+    return t("report.collection", name=s.collection, parts=", ".join(parts))
 
 
-def incomplete_notes(summary: Mapping[str, Any]) -> list[str]:
+def incomplete_notes(summary: Summary | Mapping[str, Any]) -> list[str]:
     """Sentences saying which questions were not scored, and why the run stopped (if it did); the
     summary marks them as warnings, the dashboard shows them in its own warning boxes."""
+    s = Summary.of(summary)
     notes = []
-    failed = summary.get("failed_questions") or []
-    if failed:
-        notes.append(tn("report.failed", len(failed), ids=_ids([f["id"] for f in failed], 5)))
-    if summary.get("stopped"):
-        notes.append(t("report.stopped", done=summary["questions"], total=summary.get("question_set_size"),
-                       why=summary["stopped"]))
+    if s.failed_questions:
+        notes.append(tn("report.failed", len(s.failed_questions), ids=_ids([f.id for f in s.failed_questions], 5)))
+    if s.stopped:
+        notes.append(t("report.stopped", done=s.questions, total=s.question_set_size, why=s.stopped))
     return notes
 
 
-def category_lines(s: Mapping[str, Any]) -> list[str]:
+def category_lines(summary: Summary | Mapping[str, Any]) -> list[str]:
     """One line a category of question (results.json's `categories`), when the set has several."""
-    kinds = s.get("categories") or []
-    if len(kinds) < 2:
+    s = Summary.of(summary)
+    if len(s.categories) < 2:
         return []
     lines = [t("report.categories")]
-    for kind in kinds:
+    for kind in s.categories:
         parts = []
-        if kind["in_base"]:
-            parts.append(t("report.category_in", first=kind["first"], found=kind["found"], answered=kind["answered"],
-                           n_in=kind["in_base"], k=s.get("k")))
-        if kind["out_of_base"]:
-            parts.append(t("report.category_out", refused=kind["refused"], n_out=kind["out_of_base"]))
-        lines.append(t("report.category", name=kind["category"] or t("report.category_none"),
-                       questions=kind["questions"], parts=", ".join(parts)))
+        if kind.in_base:
+            parts.append(t("report.category_in", first=kind.first, found=kind.found, answered=kind.answered,
+                           n_in=kind.in_base, k=s.k))
+        if kind.out_of_base:
+            parts.append(t("report.category_out", refused=kind.refused, n_out=kind.out_of_base))
+        lines.append(t("report.category", name=kind.category or t("report.category_none"),
+                       questions=kind.questions, parts=", ".join(parts)))
     return lines
 
 
-def format_summary(results: Mapping[str, Any]) -> str:
+def format_summary(results: Results | Mapping[str, Any]) -> str:
     """A summary a non-developer can read."""
-    s = results["summary"]
-    c = s.get("counts", {})
-    n_in, n_out, k = s["in_base"], s["out_of_base"], s["k"]
-    lines = [_build_line(s), tn("report.questions", s["questions"], n_in=n_in, n_out=n_out)]
+    run = Results.of(results)
+    s, c = run.summary, run.summary.counts
+    n_in, n_out, k = s.in_base, s.out_of_base, s.k
+    lines = [_build_line(s), tn("report.questions", s.questions, n_in=n_in, n_out=n_out)]
     lines += [t("report.warning", message=note) for note in incomplete_notes(s)]
-    unknown = s.get("unknown_sources") or []
-    if unknown:
-        lines.append(tn("report.unknown_sources", len(unknown), ids=_ids(unknown, 5)))
+    if s.unknown_sources:
+        lines.append(tn("report.unknown_sources", len(s.unknown_sources), ids=_ids(s.unknown_sources, 5)))
     if n_in:
         lines += [
-            t("report.hit1", pct=_pct(s["hit_at_1"]), n=c.get("hit_at_1", 0), total=n_in),
-            t("report.hit3", pct=_pct(s["hit_at_3"]), n=c.get("hit_at_3", 0), total=n_in),
-            t("report.hitk", k=k, pct=_pct(s["hit_at_k"]), n=c.get("hit_at_k", 0), total=n_in),
-            t("report.mrr", value=_num(s["mrr"])),
+            t("report.hit1", pct=_pct(s.hit_at_1), n=c.hit_at_1, total=n_in),
+            t("report.hit3", pct=_pct(s.hit_at_3), n=c.hit_at_3, total=n_in),
+            t("report.hitk", k=k, pct=_pct(s.hit_at_k), n=c.hit_at_k, total=n_in),
+            t("report.mrr", value=_num(s.mrr)),
         ]
     else:
         lines.append(t("report.no_in_base"))
-    if s.get("answer_in_context") is None:
+    if s.answer_in_context is None:
         lines.append(t("report.context_na"))
     else:
-        lines.append(t("report.context", pct=_pct(s["answer_in_context"]), n=c.get("answer_in_context", 0),
-                       total=c.get("with_expected_answer", 0)))
-    gate = s.get("gate") or {}
-    if s.get("threshold") is not None:
+        lines.append(t("report.context", pct=_pct(s.answer_in_context), n=c.answer_in_context,
+                       total=c.with_expected_answer))
+    gate = s.gate or GateFigures()
+    if s.threshold is not None:
         # With the gate, the shares at the threshold count its word checks too: say so.
-        coverage = (gate.get("params") or {}).get("min_coverage") if gate.get("terms") else None
-        setting = _setting(s["threshold"]) + ("" if coverage is None else t("report.coverage", value=_setting(coverage)))
-        lines.append(t("report.at_threshold", threshold=setting, accepted=c.get("in_base_accepted", 0),
-                       n_in=n_in, accepted_pct=_pct(s["in_base_accepted"]), refused=c.get("out_of_base_refused", 0),
-                       n_out=n_out, refused_pct=_pct(s["out_of_base_refused"])))
+        coverage = gate.params.min_coverage if gate.terms else None
+        setting = _setting(s.threshold) + ("" if coverage is None else t("report.coverage", value=_setting(coverage)))
+        lines.append(t("report.at_threshold", threshold=setting, accepted=c.in_base_accepted,
+                       n_in=n_in, accepted_pct=_pct(s.in_base_accepted), refused=c.out_of_base_refused,
+                       n_out=n_out, refused_pct=_pct(s.out_of_base_refused)))
     lines += category_lines(s)
-    cal = s.get("calibration") or {}
-    suggested_gate = (gate.get("calibration") or {}).get("suggested")
+    cal = s.calibration
+    suggested_gate = gate.suggested
     if suggested_gate:
         # The gate's suggestion is what --save-threshold records: its own figures, not the
         # cosine-alone calibration's (another threshold, other counts).
-        coverage = t("report.coverage", value=_setting(suggested_gate["min_coverage"])) if gate.get("terms") else ""
-        lines.append(t("report.gate_suggested", threshold=_setting(suggested_gate["min_cosine"]), coverage=coverage,
-                       accepted=suggested_gate.get("in_base_answered_count"), n_in=n_in,
-                       refused=suggested_gate.get("off_topic_refused_count"), n_out=n_out))
-    elif s.get("suggested_threshold") is not None:
-        at = cal.get("at_suggested") or {}
-        now = (cal.get("at_current") or {}).get("balanced_accuracy")
+        coverage = t("report.coverage", value=_setting(suggested_gate.min_coverage)) if gate.terms else ""
+        lines.append(t("report.gate_suggested", threshold=_setting(suggested_gate.min_cosine), coverage=coverage,
+                       accepted=suggested_gate.in_base_answered_count, n_in=n_in,
+                       refused=suggested_gate.off_topic_refused_count, n_out=n_out))
+    elif s.suggested_threshold is not None:
+        at = cal.at_suggested or ThresholdShares()
+        now = cal.at_current.balanced_accuracy if cal.at_current else None
         versus = t("report.versus", value=_num(now)) if now is not None else ""
-        lines.append(t("report.suggested", threshold=_setting(s["suggested_threshold"]),
-                       accepted=at.get("in_base_accepted_count"), n_in=n_in,
-                       refused=at.get("out_of_base_refused_count"), n_out=n_out,
-                       accuracy=_num(cal.get("balanced_accuracy")), versus=versus))
-    elif cal.get("reason"):
-        lines.append(t("report.no_suggested", reason=cal["reason"]))
+        lines.append(t("report.suggested", threshold=_setting(s.suggested_threshold),
+                       accepted=at.in_base_accepted_count, n_in=n_in,
+                       refused=at.out_of_base_refused_count, n_out=n_out,
+                       accuracy=_num(cal.balanced_accuracy), versus=versus))
+    elif cal.reason:
+        lines.append(t("report.no_suggested", reason=cal.reason))
     # With word statistics the prompt only sees what the gate lets through: count that, not the cosine alone.
-    overlap_sentence = ((gate.get("calibration") or {}).get("overlap_sentence") if suggested_gate and gate.get("terms")
-                        else cal.get("overlap_sentence"))
+    overlap_sentence = (gate.calibration.overlap_sentence if suggested_gate and gate.terms
+                        else cal.overlap_sentence)
     if overlap_sentence and n_in and n_out:
         lines.append(overlap_sentence)
-    asked = sum(1 for r in results.get("questions", []) if not r.get("refused"))
-    if s.get("llm") and asked and c.get("llm_errors", 0) >= asked:
-        lines.append(t("report.llm_down", n=c["llm_errors"], asked=asked))
-    elif s.get("llm"):
-        answered = c.get("answered", 0)
-        if c.get("with_expected_answer"):
-            lines.append(t("report.contains", pct=_pct(s.get("answer_contains_expected")),
-                           n=c.get("answer_contains_expected", 0), total=c.get("with_expected_answer", 0)))
+    asked = len(run.asked)
+    if s.llm and asked and c.llm_errors >= asked:
+        lines.append(t("report.llm_down", n=c.llm_errors, asked=asked))
+    elif s.llm:
+        if c.with_expected_answer:
+            lines.append(t("report.contains", pct=_pct(s.answer_contains_expected),
+                           n=c.answer_contains_expected, total=c.with_expected_answer))
         if n_out:
-            lines.append(t("report.refused", pct=_pct(s.get("refusal_rate_out_of_base")),
-                           n=c.get("out_of_base_answer_refused", 0), total=n_out))
-        lines.append(t("report.invalid", pct=_pct(s.get("invalid_citation_rate")),
-                       n=c.get("with_invalid_citations", 0), total=answered))
-        lines.append(t("report.uncited", pct=_pct(s.get("uncited_rate")), n=c.get("uncited", 0), total=answered))
-        if s.get("prompt_tokens_mean") is not None or s.get("first_token_seconds_median") is not None:
-            tokens = s.get("prompt_tokens_mean")
-            first = s.get("first_token_seconds_median")
+            lines.append(t("report.refused", pct=_pct(s.refusal_rate_out_of_base),
+                           n=c.out_of_base_answer_refused, total=n_out))
+        lines.append(t("report.invalid", pct=_pct(s.invalid_citation_rate),
+                       n=c.with_invalid_citations, total=c.answered))
+        lines.append(t("report.uncited", pct=_pct(s.uncited_rate), n=c.uncited, total=c.answered))
+        tokens, first = s.prompt_tokens_mean, s.first_token_seconds_median
+        if tokens is not None or first is not None:
             lines.append(
                 t("report.cost")
                 + (t("report.tokens", n=integer(tokens)) if tokens is not None else t("report.no_tokens"))
                 + (t("report.first_word", time=duration(first, 2)) if first is not None else "")
             )
-        if c.get("llm_errors"):
-            lines.append(t("report.no_answer", n=c["llm_errors"]))
+        if c.llm_errors:
+            lines.append(t("report.no_answer", n=c.llm_errors))
     return "\n".join(lines)
 
 
@@ -180,21 +177,21 @@ def _amount(key: str, value: float, signed: bool = False) -> str:
     return decimal(value, 2, signed=signed) + " s"  # a signed change of time: not a duration
 
 
-def _delta(key: str, d: Mapping[str, Any]) -> str:
+def _delta(key: str, d: MetricDelta) -> str:
     if key in _AMOUNTS:
-        a, b = ((t("report.na") if v is None else _amount(key, v)) for v in (d["a"], d["b"]))
-        return f"{a} -> {b}" + ("" if d["delta"] is None else f" ({_amount(key, d['delta'], signed=True)})")
+        a, b = ((t("report.na") if v is None else _amount(key, v)) for v in (d.a, d.b))
+        return f"{a} -> {b}" + ("" if d.delta is None else f" ({_amount(key, d.delta, signed=True)})")
     # A threshold as saved (0.833), so that two thresholds that differ never read the same.
     fmt = _setting if key in _THRESHOLDS else _num if key in _SCORES else _pct
-    text = f"{fmt(d['a'])} -> {fmt(d['b'])}"
-    if d["delta"] is None:
+    text = f"{fmt(d.a)} -> {fmt(d.b)}"
+    if d.delta is None:
         return text
     if key in _THRESHOLDS:  # a change as small as the third decimal it is written with
-        same = abs(d["delta"]) < 0.0005
-        return f"{text} ({t('report.same')})" if same else f"{text} ({threshold_text(d['delta'], signed=True)})"
+        same = abs(d.delta) < 0.0005
+        return f"{text} ({t('report.same')})" if same else f"{text} ({threshold_text(d.delta, signed=True)})"
     if key in _SCORES:
-        return f"{text} ({decimal(d['delta'], 2, signed=True)})" if abs(d["delta"]) >= 0.005 else f"{text} ({t('report.same')})"
-    points = round(d["delta"] * 100)
+        return f"{text} ({decimal(d.delta, 2, signed=True)})" if abs(d.delta) >= 0.005 else f"{text} ({t('report.same')})"
+    points = round(d.delta * 100)
     return f"{text} ({t('report.points', n=integer(points, signed=True))})" if points else f"{text} ({t('report.same')})"
 
 
@@ -204,44 +201,44 @@ def _ids(ids: Iterable[str], limit: int = 12) -> str:
     return shown + (f" ... (+{len(ids) - limit})" if len(ids) > limit else "")
 
 
-def format_comparison(cmp: Mapping[str, Any]) -> str:
+def format_comparison(comparison: Comparison | Mapping[str, Any]) -> str:
     """A readable diff of two runs."""
-    a = cmp["a"].get("collection") or "A"
-    b = cmp["b"].get("collection") or "B"
+    cmp = Comparison.of(comparison)
+    a = cmp.a.collection or "A"
+    b = cmp.b.collection or "B"
     if a == b:
-        a, b = f"{a} ({run_date(cmp['a'])})", f"{b} ({run_date(cmp['b'])})"
-    def side(label: str, name: str, info: Mapping[str, Any]) -> str:
-        return t("report.side", label=label, name=name, strategy=info.get("strategy"), model=info.get("model"),
-                 mode=_mode(info.get("mode")), k=info.get("k"))
+        a, b = f"{a} ({run_date(cmp.a)})", f"{b} ({run_date(cmp.b)})"
 
-    lines = [side("A", a, cmp["a"]), side("B", b, cmp["b"])]
-    thresholds = cmp["metrics"].get("threshold") or {}
-    if thresholds.get("a") is not None and thresholds.get("a") == thresholds.get("b"):
-        lines.append(t("report.same_threshold", threshold=_setting(thresholds["a"])))
-    elif thresholds.get("a") is not None and thresholds.get("b") is not None:
-        lines.append(t("report.two_thresholds", a=_setting(thresholds["a"]), b=_setting(thresholds["b"])))
-    if not cmp["same_question_set"]:
-        lines.append(t("report.sets_differ", n=cmp["common_questions"]))
-    for key, d in cmp["metrics"].items():
+    def side(label: str, name: str, info: RunSide) -> str:
+        return t("report.side", label=label, name=name, strategy=info.strategy, model=info.model,
+                 mode=_mode(info.mode), k=info.k)
+
+    lines = [side("A", a, cmp.a), side("B", b, cmp.b)]
+    thresholds = cmp.metric("threshold")
+    if thresholds.a is not None and thresholds.a == thresholds.b:
+        lines.append(t("report.same_threshold", threshold=_setting(thresholds.a)))
+    elif thresholds.a is not None and thresholds.b is not None:
+        lines.append(t("report.two_thresholds", a=_setting(thresholds.a), b=_setting(thresholds.b)))
+    if not cmp.same_question_set:
+        lines.append(t("report.sets_differ", n=cmp.common_questions))
+    for key, d in cmp.metrics.items():
         label = _label(key)
-        if key == "hit_at_k" and cmp["a"].get("k") == cmp["b"].get("k") and cmp["a"].get("k"):
-            label = f"hit@{cmp['a']['k']}"
+        if key == "hit_at_k" and cmp.a.k == cmp.b.k and cmp.a.k:
+            label = f"hit@{cmp.a.k}"
         lines.append(t("report.metric_line", label=label, change=_delta(key, d)))
-    found = cmp["found"]
-    lines.append(t("report.found", both=len(found["both"]), a=len(found["a_only"]), b=len(found["b_only"]),
-                   neither=len(found["neither"])))
-    if found["a_only"]:
-        lines.append(t("report.a_only", ids=_ids(found["a_only"])))
-    if found["b_only"]:
-        lines.append(t("report.b_only", ids=_ids(found["b_only"])))
-    changes = cmp["rank_changes"]
+    found = cmp.found
+    lines.append(t("report.found", both=len(found.both), a=len(found.a_only), b=len(found.b_only),
+                   neither=len(found.neither)))
+    if found.a_only:
+        lines.append(t("report.a_only", ids=_ids(found.a_only)))
+    if found.b_only:
+        lines.append(t("report.b_only", ids=_ids(found.b_only)))
+    changes = cmp.rank_changes
     if changes:
-        better = sum(
-            1 for c in changes if c["rank_a"] is None or (c["rank_b"] is not None and c["rank_b"] < c["rank_a"])
-        )
+        better = sum(1 for c in changes if c.better)
         lines.append(t("report.rank_changed", n=len(changes), better=better, worse=len(changes) - better))
         for c in changes[:12]:
-            ra = c["rank_a"] if c["rank_a"] is not None else t("report.missed")
-            rb = c["rank_b"] if c["rank_b"] is not None else t("report.missed")
-            lines.append(t("report.rank_line", id=c["id"], a=ra, b=rb))
+            ra = c.rank_a if c.rank_a is not None else t("report.missed")
+            rb = c.rank_b if c.rank_b is not None else t("report.missed")
+            lines.append(t("report.rank_line", id=c.id, a=ra, b=rb))
     return "\n".join(lines)

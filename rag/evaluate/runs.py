@@ -30,9 +30,10 @@ CSV_LLM_COLUMNS = [
 ]
 
 
-def run_date(run: Mapping[str, Any]) -> str:
-    """A saved run's date as a reader writes it (2026-11-30 13:23), not as ISO 8601."""
-    return shown_time(run.get("date"))
+def run_date(run: Any) -> str:
+    """A saved run's date as a reader writes it (2026-11-30 13:23), not as ISO 8601: of a summary,
+    a comparison's side, or a history entry (rag.evaluate.results.Summary)."""
+    return shown_time(run.get("date") if isinstance(run, Mapping) else run.date)
 
 
 def _csv_cell(value: Any) -> Any:

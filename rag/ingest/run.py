@@ -22,7 +22,8 @@ from typing import Any, Iterable, Iterator
 from rag.i18n import t, tn
 from rag.chunking import make_chunker
 from rag.chunking.base import Chunk
-from rag.chunking.token_cap import indexed_chunks
+from rag.chunking.token_cap import estimate_tokens, indexed_chunks
+from rag.embeddings.base import tokenizer_and_window
 from rag.embeddings.embedded import over_limit_note
 from rag.documents import SKIPPED, WARNING, Document, Problem
 from rag.enrich import (
@@ -88,6 +89,9 @@ class _Run:
         self.created = False  # this run made the collection: every point then carries term keys
         self.embed_failures_in_a_row = 0
         self._sized_total: int | None = None
+        # The model's tokenizer (else the estimate) and its window (the bundled model's cap, a
+        # server's own word, else None: nothing cut).
+        self.window = tokenizer_and_window(embedder)
 
     # -- progress --------------------------------------------------------------------------
 
@@ -260,14 +264,20 @@ class _Run:
                 return "unchanged"
             self.report.warnings.append(t("ingest.reembedded", url=doc.url))
         try:
-            count, window = getattr(self.embedder, "token_count", None), getattr(self.embedder, "max_tokens", None)
-            chunks = [c for c, _ in indexed_chunks(self.chunker, doc.markdown, doc.title, count, window)]
+            pieces = indexed_chunks(self.chunker, doc.markdown, doc.title, *self.window)
+            chunks = [c for c, _ in pieces]
         except RagError as exc:
             self.report.failed.append((doc.url, t("ingest.chunking_failed", error=exc)))
             return "failed"
         if not chunks:
             self.report.failed.append((doc.url, t("ingest.no_chunks")))
             return "failed"
+        cut_from = {source for _, source in pieces if source is not None}
+        if cut_from and self.window[0] is estimate_tokens:
+            # A server model's window, cut by the estimate: said before anything of it is written
+            # (the bundled model's own cut is exact, and the preview shows it).
+            self.report.warnings.append(t("chunk.window_cut", url=doc.url, chunks=len(cut_from), n=self.window[1],
+                                          pieces=sum(1 for _, source in pieces if source is not None)))
         # Hashed once: per chunk, a 5 MB document would be hashed thousands of times over.
         content_hash = doc.content_hash
         try:

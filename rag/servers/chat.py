@@ -16,18 +16,15 @@ from urllib.parse import urlsplit
 
 import httpx
 
-from rag.bounded_http import SMALL_ANSWER_BYTES, bounded
+from rag.bounded_http import CONNECT_TIMEOUT, SMALL_ANSWER_BYTES, bounded, error_parts, json_body, server_client
+from rag.bounded_http import timeout as http_timeout
 from rag.config import normalize_base_url, server_root
 from rag.errors import LLMError
 from rag.i18n import t
 from rag.i18n.numbers import duration
 from rag.redact import redact, strip_userinfo
-from rag.servers.http import json_body
-from rag.servers.http import timeout as http_timeout
 from rag.servers.models import ModelInfo, ModelListError, ServerModels, read_models
 
-# Connecting to a local server is instant when it runs; waiting longer only delays the message.
-CONNECT_TIMEOUT = 5.0
 DEFAULT_TIMEOUT = 120.0
 
 # Where Docker leaves a marker file inside every container.
@@ -156,8 +153,8 @@ class LLMClient:
         # What messages show: never a password pasted into the URL.
         self.shown_url = strip_userinfo(self.base_url)
         self.shown_root = strip_userinfo(self.root)
-        # One connection pool per client: building a client per request costs ~0.1 s each.
-        self._http = httpx.Client(timeout=self.timeout, headers=self._headers())
+        # LM Studio ignores the key unless authentication is on; sending one costs nothing.
+        self._http = server_client(self.base_url, self.api_key or "lm-studio", self.timeout)
 
     def close(self) -> None:
         self._http.close()
@@ -174,10 +171,6 @@ class LLMClient:
                    timeout=settings.timeout)
 
     # -- requests ---------------------------------------------------------------------------
-
-    def _headers(self) -> dict[str, str]:
-        # LM Studio ignores the key unless authentication is on; sending one costs nothing.
-        return {"Authorization": f"Bearer {self.api_key or 'lm-studio'}"}
 
     def _unreachable(self, exc: Exception) -> LLMError:
         message = t("llm.unreachable", url=self.shown_url, error=type(exc).__name__)
@@ -353,11 +346,7 @@ class LLMClient:
         return self._error_from_body(json_body(response), response.status_code, model)
 
     def _error_from_body(self, body: Any, status: int, model: str) -> LLMError:
-        error = body.get("error") if isinstance(body, dict) else None
-        if isinstance(error, dict):
-            message, code = str(error.get("message") or ""), str(error.get("code") or "")
-        else:
-            message, code = str(error or body or ""), ""
+        message, code = error_parts(body)
         # Some servers and proxies quote the key they refused: it must not reach the user's screen.
         message = redact(message, [self.api_key])
         if _OVERFLOW.search(message) or _OVERFLOW.search(code):

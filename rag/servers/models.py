@@ -13,13 +13,12 @@ from typing import Any, Callable
 
 import httpx
 
-from rag.bounded_http import SMALL_ANSWER_BYTES, bounded
+from rag.bounded_http import CONNECT_TIMEOUT, SMALL_ANSWER_BYTES, KeyAuth, bounded, error_message, json_body, server_client
+from rag.bounded_http import timeout as http_timeout
 from rag.i18n import t
 from rag.config import normalize_base_url, server_root
 from rag.errors import RagError
-from rag.redact import redact, strip_userinfo
-from rag.servers.http import bearer, json_body
-from rag.servers.http import timeout as http_timeout
+from rag.redact import strip_userinfo
 
 # Which software answers: it decides the embedding prefixes and how much the list says.
 LMSTUDIO = "lmstudio"
@@ -29,7 +28,6 @@ OPENAI = "openai"
 CHAT_TYPES = ("llm", "vlm")
 # A short wait: the list is small, and a hanging server must not hold the page.
 LIST_TIMEOUT = 10.0
-CONNECT_TIMEOUT = 5.0
 
 
 @dataclass(frozen=True)
@@ -109,13 +107,13 @@ class ModelListError(RagError):
 
 def list_models(base_url: str, api_key: str | None = None, timeout: float = LIST_TIMEOUT) -> ServerModels:
     """The server's models, over a client of its own closed at once."""
-    with httpx.Client(timeout=http_timeout(timeout, CONNECT_TIMEOUT)) as http:
+    with server_client(base_url, api_key, http_timeout(timeout, CONNECT_TIMEOUT)) as http:
         return read_models(http, base_url, api_key)
 
 
 def read_models(http: httpx.Client, base_url: str, api_key: str | None = None) -> ServerModels:
     """Ask /api/v0/models, else /api/v1/models, else the OpenAI /v1/models; `http` carries the
-    timeout. Raises ModelListError when nothing answers or the last one fails."""
+    timeout and, without `api_key`, the key it sends. Raises ModelListError when nothing answers or the last one fails."""
     base = normalize_base_url(base_url)
     root = server_root(base)
     for path, parse in (("/api/v0/models", _parse_v0), ("/api/v1/models", _parse_v1)):
@@ -128,7 +126,7 @@ def read_models(http: httpx.Client, base_url: str, api_key: str | None = None) -
     if response.status_code != 200:
         raise ModelListError(
             t("models.status", url=strip_userinfo(base), status=response.status_code,
-              detail=redact(_error_message(response), [api_key]) or t("llm.no_details")),
+              detail=error_message(response, [api_key]) or t("llm.no_details")),
             "status", response.status_code,
         )
     body = json_body(response)
@@ -148,9 +146,10 @@ class _TooLarge(RagError):
 
 def _get(http: httpx.Client, url: str, base: str, api_key: str | None) -> httpx.Response:
     shown = strip_userinfo(base)
-    headers = bearer(api_key) or None
+    # `api_key` for the server at `base` only; without one, whatever key `http` carries.
+    auth = KeyAuth(api_key, base) if api_key else httpx.USE_CLIENT_DEFAULT
     try:
-        response = bounded(http, "GET", url, SMALL_ANSWER_BYTES, _TooLarge, headers=headers)
+        response = bounded(http, "GET", url, SMALL_ANSWER_BYTES, _TooLarge, auth=auth)
     except (httpx.ConnectError, httpx.ConnectTimeout) as exc:
         raise ModelListError(t("models.nothing", url=shown, error=type(exc).__name__), "unreachable") from exc
     except httpx.TimeoutException as exc:
@@ -163,14 +162,6 @@ def _get(http: httpx.Client, url: str, base: str, api_key: str | None) -> httpx.
         raise ModelListError(t("models.refused", url=shown, status=response.status_code), "refused",
                              response.status_code)
     return response
-
-
-def _error_message(response: httpx.Response) -> str:
-    body = json_body(response)
-    error = body.get("error") if isinstance(body, dict) else None
-    if isinstance(error, dict):
-        return str(error.get("message") or "")
-    return str(error or "")
 
 
 def _int_or_none(value: Any) -> int | None:

@@ -11,14 +11,12 @@ from typing import Any, Sequence
 
 import httpx
 
-from rag.bounded_http import SMALL_ANSWER_BYTES, bounded
-
+from rag.bounded_http import SMALL_ANSWER_BYTES, bounded, error_message, server_client
+from rag.bounded_http import timeout as http_timeout
 from rag.i18n import t
 from rag.config import normalize_base_url
 from rag.errors import RagError
-from rag.redact import redact, strip_userinfo
-from rag.servers.http import bearer
-from rag.servers.http import timeout as http_timeout
+from rag.redact import strip_userinfo
 
 RERANK_CANDIDATES = 20  # passages proposed to the reranker, which keeps the top k
 
@@ -34,7 +32,7 @@ class Reranker:
         self.shown_url = strip_userinfo(self.url)
         self.model = model or ""
         self._api_key = api_key  # sent to this URL only: it is the one it was configured for
-        self._http = httpx.Client(timeout=http_timeout(timeout, connect=10.0), headers=bearer(api_key))
+        self._http = server_client(self.url, api_key, http_timeout(timeout, connect=10.0))
 
     @classmethod
     def from_settings(cls, settings: Any) -> Reranker | None:
@@ -54,7 +52,7 @@ class Reranker:
         except httpx.TransportError as exc:
             raise RerankError(t("rerank.unreachable", url=self.shown_url, error=type(exc).__name__)) from exc
         if response.status_code != 200:
-            detail = redact(response.text[:300], [self._api_key or ""])
+            detail = error_message(response, [self._api_key])
             raise RerankError(t("rerank.status", url=self.shown_url, status=response.status_code,
                                 detail=detail or t("llm.no_details")))
         try:

@@ -58,9 +58,6 @@ def upgrade_local_mode(backend: EdgeBackend, open_store: Callable[[Any], Any],
 
     `open_store(backend)` wraps a backend in the store facade (rag.store.store, which calls this:
     given, not imported, so that the two modules do not import each other)."""
-    from rag.store.migrate import copy_collection
-    from rag.store.server_store import QdrantClientBackend
-
     root = backend.root
     staging = staging_dir(root)
     if (staging / COMPLETE).is_file():
@@ -69,6 +66,10 @@ def upgrade_local_mode(backend: EdgeBackend, open_store: Callable[[Any], Any],
         return None
     if staging.exists():
         shutil.rmtree(staging)  # an upgrade stopped while copying: start over from the old files
+    # Imported only for a folder to move: qdrant-client takes a second to import.
+    from rag.store.migrate import copy_collection
+    from rag.store.server_store import QdrantClientBackend
+
     say(t("store.upgrading", path=root))
     old = QdrantClientBackend(path=root)
     try:

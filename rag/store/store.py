@@ -26,7 +26,6 @@ from rag.store.filters import Where, both, has_id, match, readable_by
 from rag.store.points import (  # noqa: F401 - re-exported: the store's public types
     DENSE, DISTANCE, INDEXED_FIELDS, METADATA_KEYS, SPARSE, Hit, PointRecord, Sparse, StoredPoint, now_iso, point_id,
 )
-from rag.store.server_store import QdrantClientBackend
 from rag.store.sparse import SPARSE_VERSION
 
 _PAGE = 256
@@ -63,6 +62,9 @@ def open_backend(settings: Settings) -> tuple[tuple, Any]:
     """(registry key, factory) of the backend `settings` name."""
     if settings.qdrant_url:
         key: tuple = ("server", settings.qdrant_url, settings.qdrant_api_key)
+        # qdrant-client takes a second to import: only a server's settings load it.
+        from rag.store.server_store import QdrantClientBackend
+
         return key, lambda: QdrantClientBackend(settings.qdrant_url, settings.qdrant_api_key, settings.timeout)
     path = Path(settings.qdrant_path).resolve()
     return ("embedded", str(path)), lambda: open_embedded(path, settings.min_free_mb)

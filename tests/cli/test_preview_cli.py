@@ -68,7 +68,7 @@ def test_json_has_the_contract_shape_for_every_strategy(guide, capsys):
         assert result["chunks"], name
         for chunk in result["chunks"]:
             assert set(chunk) == {"index", "start", "end", "text", "header", "heading_path", "section", "warnings",
-                                  "chars", "tokens", "tokens_estimated", "window_cut_from"}
+                                  "chars", "tokens", "body_tokens", "tokens_estimated", "window_cut_from"}
             assert chunk["tokens"] > 0 and chunk["window_cut_from"] is None  # short: nothing to cut
             assert chunk["text"] == data["markdown"][chunk["start"] : chunk["end"]]
             assert chunk["chars"] == chunk["end"] - chunk["start"]

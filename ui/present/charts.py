@@ -11,6 +11,7 @@ import pandas as pd
 import plotly.graph_objects as go
 
 from rag.answer.gate import LEXICAL_SLACK
+from rag.evaluate.results import GateShares, QuestionRow, rows_of
 from rag.i18n import current
 from rag.i18n.numbers import PLOTLY_SEPARATORS, decimal, percent, percent_sign, threshold_text
 from ui.i18n import t
@@ -76,27 +77,31 @@ def _jitter(i: int) -> float:
 
 
 def calibration_chart(
-    rows: Sequence[Mapping[str, Any]],
+    rows: Sequence[QuestionRow | Mapping[str, Any]],
     current: float | None = None,
     suggested: float | None = None,
     chosen: float | None = None,
 ) -> go.Figure:
-    """Top-1 scores as dots, in-base and off-topic on two lanes, with the thresholds as lines."""
+    """Top-1 scores as dots, in-base and off-topic on two lanes, with the thresholds as lines.
+
+    `rows`: results rows, or the points of ui.present.evaluation.chart_rows (their `exact_match`
+    marks the questions the gate gives its allowance)."""
+    points = [(QuestionRow.of(r), isinstance(r, Mapping) and bool(r.get("exact_match"))) for r in rows]
     fig = go.Figure()
     for lane, (name, in_base, color) in enumerate(
         ((t("chart.in_base"), True, IN_BASE), (t("chart.off_topic"), False, OFF_TOPIC))
     ):
-        group = [r for r in rows if bool(r.get("in_base")) == in_base and r.get("top1_score") is not None]
+        group = [(r, exact) for r, exact in points if bool(r.in_base) == in_base and r.top1_score is not None]
         fig.add_trace(
             go.Scatter(
-                x=[float(r["top1_score"]) for r in group],
+                x=[float(r.top1_score) for r, _ in group],
                 y=[lane + _jitter(i) for i in range(len(group))],
                 mode="markers",
                 name=f"{name}: {len(group)}",
                 marker=dict(color=color, size=9, opacity=0.75, line=dict(width=1, color="white")),
-                hovertext=[f"{r.get('id')}: {str(r.get('question', ''))[:80]}"
-                           + ("<br>" + t("chart.exact", slack=decimal(LEXICAL_SLACK, 2)) if r.get("exact_match") else "")
-                           for r in group],
+                hovertext=[f"{r.id}: {str(r.question or '')[:80]}"
+                           + ("<br>" + t("chart.exact", slack=decimal(LEXICAL_SLACK, 2)) if exact else "")
+                           for r, exact in group],
                 hovertemplate="%{hovertext}<br>%{x:.3f}<extra></extra>",
             )
         )
@@ -140,47 +145,47 @@ def category_chart(table: pd.DataFrame) -> go.Figure:
 UNKNOWN_NAME = "#ff9800"
 
 
-def _gate_trace(fig: go.Figure, group: Sequence[Mapping[str, Any]], name: str, color: str, unknown: bool) -> None:
+def _gate_trace(fig: go.Figure, group: Sequence[QuestionRow], name: str, color: str, unknown: bool) -> None:
     fig.add_trace(go.Scatter(
-        x=[float(r["cosine"]) for r in group],
-        y=[float(r["coverage"]) + _jitter(i) / 40 for i, r in enumerate(group)],
+        x=[float(r.cosine) for r in group],
+        y=[float(r.coverage) + _jitter(i) / 40 for i, r in enumerate(group)],
         mode="markers", name=f"{name}: {len(group)}",
         marker=dict(color=color, size=9, opacity=0.75, symbol="x" if unknown else "circle",
                     line=dict(width=1, color="white")),
-        hovertext=[f"{r.get('id')}: {str(r.get('question', ''))[:80]}"
-                   + ("<br>" + t("chart.unknown_names", names=", ".join(r["unknown_names"]))
-                      if r.get("unknown_names") else "")
+        hovertext=[f"{r.id}: {str(r.question or '')[:80]}"
+                   + ("<br>" + t("chart.unknown_names", names=", ".join(r.unknown_names)) if r.unknown_names else "")
                    for r in group],
         hovertemplate="%{hovertext}<br>" + t("chart.gate_point") + "<extra></extra>",
     ))
 
 
 def gate_chart(
-    rows: Sequence[Mapping[str, Any]],
+    rows: Sequence[QuestionRow | Mapping[str, Any]],
     min_cosine: float,
     min_coverage: float,
-    suggested: Mapping[str, Any] | None = None,
+    suggested: GateShares | Mapping[str, Any] | None = None,
 ) -> go.Figure:
     """Each question at (best passage's cosine, share of its words the collection holds), in-base
     and off-topic coloured; the gate answers the top-right corner: the boundary is drawn, and a
     question naming something no article mentions is marked with a cross (refused anyway)."""
     fig = go.Figure()
-    points = [r for r in rows if r.get("cosine") is not None and r.get("coverage") is not None]
+    points = [r for r in rows_of(rows) if r.cosine is not None and r.coverage is not None]
     # One trace a colour and a mark, so that the legend explains each (a red dot, a blue cross).
     for name, in_base, color in ((t("chart.in_base"), True, IN_BASE), (t("chart.off_topic"), False, OFF_TOPIC)):
         for unknown in (False, True):
-            group = [r for r in points if bool(r.get("in_base")) == in_base and bool(r.get("unknown_names")) == unknown]
+            group = [r for r in points if bool(r.in_base) == in_base and bool(r.unknown_names) == unknown]
             if group:
                 _gate_trace(fig, group, t("chart.names_unknown", kind=name) if unknown else name, color, unknown)
-    xs = [float(r["cosine"]) for r in points] + [min_cosine]
+    xs = [float(r.cosine) for r in points] + [min_cosine]
     low, high = min(xs) - 0.01, max(xs) + 0.01
     fig.add_shape(type="rect", x0=min_cosine, x1=high, y0=min_coverage, y1=1.05,
                   fillcolor=PASSED, opacity=0.08, line_width=0)
     _threshold_line(fig, min_cosine, t("chart.closeness", value=decimal(min_cosine, 3)), "#e65100", "dash", vertical=True)
     _threshold_line(fig, min_coverage, t("chart.share", value=decimal(min_coverage, 2)), "#e65100", "dash", vertical=False)
-    if suggested and suggested.get("min_cosine") is not None:
-        fig.add_shape(type="rect", x0=float(suggested["min_cosine"]), x1=high,
-                      y0=float(suggested["min_coverage"]), y1=1.05, line=dict(color=PASSED, dash="dot", width=2))
+    target = GateShares.of(suggested) if suggested else None
+    if target is not None and target.min_cosine is not None:
+        fig.add_shape(type="rect", x0=float(target.min_cosine), x1=high,
+                      y0=float(target.min_coverage), y1=1.05, line=dict(color=PASSED, dash="dot", width=2))
     fig.update_layout(
         height=420, margin=dict(l=10, r=RIGHT_LABELS, t=30, b=90),  # the share's label sits right of the plot
         xaxis=dict(title=t("eval.gate_cosine"), range=[low, high]),

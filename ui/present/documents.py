@@ -35,8 +35,11 @@ def document_rows(documents: Sequence[Document], problems: Sequence[Problem] = (
 
 
 def settings_words(settings: Mapping[str, Any]) -> str:
-    """`chunk size 1000, overlap 200`: a strategy's settings as the inputs name them."""
-    return ", ".join(f"{t(SETTING_WORDS[k]).lower() if k in SETTING_WORDS else k} {v}" for k, v in settings.items())
+    """`chunk size 1000, overlap 200`: a strategy's settings as the inputs name them (`in tokens`
+    after them when they count tokens)."""
+    words = ", ".join(f"{t(SETTING_WORDS[k]).lower() if k in SETTING_WORDS else k} {v}"
+                      for k, v in settings.items() if k != "unit")
+    return f"{words} {t('ing.in_tokens')}" if settings.get("unit") == "tokens" else words
 
 
 def _warning_sentence(name: str, n: int) -> str:
