@@ -117,6 +117,17 @@ def test_each_dynamic_prefix_is_built_by_the_code_and_names_entries(domain):
         assert any(k.startswith(prefix) for k in keys), f"{prefix} names no entry"
 
 
+@pytest.mark.parametrize("domain", DOMAINS)
+def test_a_key_built_at_run_time_starts_with_a_listed_prefix(domain):
+    """An f-string that starts like a key (`f"ing.unit_option_{unit}"`) names entries the scan
+    cannot see: without its prefix in DYNAMIC, `scripts/messages.py update` would drop them."""
+    _, starts = messages.string_constants(domain)
+    namespaces = {key.split(".")[0] + "." for key in entries(domain, "en")}
+    unlisted = [s for s in starts if re.fullmatch(r"[a-z_]+\.[A-Za-z0-9_.]*", s)
+                and s.split(".")[0] + "." in namespaces and not s.startswith(messages.DYNAMIC[domain])]
+    assert not unlisted, f"add these prefixes to DYNAMIC in scripts/messages.py: {sorted(unlisted)}"
+
+
 @pytest.mark.parametrize("po", all_po(), ids=lambda p: f"{p.parts[-3]}/{p.name}")
 def test_each_committed_mo_is_its_po_compiled(po):
     """What the product reads (.mo) is what translators edit (.po): `python scripts/messages.py
