@@ -104,6 +104,14 @@ def template(domain: str) -> Catalog:
     return pot
 
 
+def _header(catalog: Catalog, domain: str, lang: str) -> None:
+    catalog.project, catalog.version = "rag", "0.1.0"
+    catalog.msgid_bugs_address = ""
+    catalog.language_team = catalog.last_translator = "rag"
+    catalog.header_comment = (f"# The {lang} messages of rag, domain {domain}: message ids are keys, the French\n"
+                              "# catalogue shows each key's English text as a comment. Upkeep: scripts/messages.py.\n#")
+
+
 def compile_all() -> None:
     for po in sorted(LOCALE.glob("*/LC_MESSAGES/*.po")):
         with po.open("rb") as f:
@@ -118,8 +126,12 @@ def update() -> None:
     for domain in DYNAMIC:
         pot = template(domain)
         for po in sorted(LOCALE.glob(f"*/LC_MESSAGES/{domain}.po")):
-            catalog = read_catalogue(domain, po.parts[-3])
+            lang = po.parts[-3]
+            catalog = read_catalogue(domain, lang)
+            created = catalog.creation_date  # a date that changes at every run is noise in a diff
             catalog.update(pot, no_fuzzy_matching=True, update_header_comment=False)
+            catalog.creation_date = created
+            _header(catalog, domain, lang)
             for message in catalog:  # the English text is the template's comment, kept current
                 if message.id and message.id in pot:
                     message.auto_comments = pot[message.id].auto_comments if po.parts[-3] != "en" else []
