@@ -181,3 +181,13 @@ def test_a_language_is_one_catalogue_and_one_entry_in_the_list(tmp_path, monkeyp
         assert i18n.t("cli.warning", message="x") == "Attention : x"  # not in German: French
     assert refusal_sentence("de") == "Ich finde diese Information nicht in den indizierten Artikeln."
     assert contains_refusal("Ich finde diese Information nicht in den indizierten Artikeln.")
+
+
+def test_an_install_carries_every_catalogue():
+    """pyproject.toml's package data names each .po and .mo: an installed rag speaks French too."""
+    import fnmatch
+    import tomllib
+
+    globs = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["tool"]["setuptools"]["package-data"]["rag"]
+    files = [p.relative_to(ROOT / "rag").as_posix() for p in LOCALE.glob("*/LC_MESSAGES/*") if p.suffix in (".po", ".mo")]
+    assert files and not [f for f in files if not any(fnmatch.fnmatch(f, g) for g in globs)]
