@@ -29,6 +29,9 @@ def shown(at: AppTest) -> str:
                 found.append(value)
             elif isinstance(value, (list, tuple)):
                 found.extend(v for v in value if isinstance(v, str))
+        placeholder = getattr(getattr(node, "proto", None), "placeholder", None)  # the chat input's
+        if isinstance(placeholder, str):
+            found.append(placeholder)
         for child in getattr(node, "children", {}).values():
             walk(child)
 
@@ -65,3 +68,31 @@ def test_each_page_shows_no_sentence_of_the_other_language(app_env, lmstudio, mo
         assert sum(p in text for p in own) >= 3, page  # the page was drawn, in its language
         leaked = sorted(p for p in foreign if p in text)
         assert not leaked, f"{page} in {lang}: {leaked}"
+
+
+@pytest.mark.slow  # a page run over the demo index
+def test_a_third_language_reaches_the_dashboard_with_one_catalogue(app_env, lmstudio, monkeypatch, tmp_path):
+    """German for the test: one ui catalogue and one entry in LANGUAGES; the switch offers it,
+    the page speaks it where it has words, French elsewhere."""
+    import shutil
+
+    from babel.messages.catalog import Catalog
+    from babel.messages.mofile import write_mo
+
+    locale = tmp_path / "locale"
+    shutil.copytree(i18n.LOCALE_DIR, locale)
+    german = Catalog(locale="de", domain="ui", fuzzy=False)
+    german.add("lang.label", "Sprache")
+    german.add("ask.input", "Ihre Frage zu den Artikeln")
+    (locale / "de" / "LC_MESSAGES").mkdir(parents=True)
+    with (locale / "de" / "LC_MESSAGES" / "ui.mo").open("wb") as mo:
+        write_mo(mo, german)
+    monkeypatch.setattr(i18n, "LOCALE_DIR", locale)
+    monkeypatch.setitem(i18n.LANGUAGES, "de", "Deutsch")
+    monkeypatch.setenv("RAG_UI_LANG", "de")
+
+    at = AppTest.from_file(APP, default_timeout=TIMEOUT).run()
+    assert not at.exception, [e.value for e in at.exception]
+    text = shown(at)
+    assert "Sprache" in text and "Deutsch" in text and "Ihre Frage zu den Artikeln" in text
+    assert WORDS.texts["fr"]["nav.ask"] in text  # no German for it: French
