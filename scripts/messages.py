@@ -130,6 +130,9 @@ def update() -> None:
             catalog = read_catalogue(domain, lang)
             created = catalog.creation_date  # a date that changes at every run is noise in a diff
             catalog.update(pot, no_fuzzy_matching=True, update_header_comment=False)
+            new = [m.id for m in catalog if m.id and not m.string]
+            if catalog.obsolete or new:  # say it: a key built at run time may need its prefix in DYNAMIC
+                print(f"{po.relative_to(ROOT)}: dropped {sorted(catalog.obsolete)}, to translate {new}")
             catalog.creation_date = created
             _header(catalog, domain, lang)
             for message in catalog:  # the English text is the template's comment, kept current
