@@ -130,7 +130,7 @@ def update() -> None:
             catalog = read_catalogue(domain, lang)
             created = catalog.creation_date  # a date that changes at every run is noise in a diff
             catalog.update(pot, no_fuzzy_matching=True, update_header_comment=False)
-            new = [m.id for m in catalog if m.id and not m.string]
+            new = [m.id for m in catalog if m.id and not all(m.string if isinstance(m.string, tuple) else (m.string,))]
             if catalog.obsolete or new:  # say it: a key built at run time may need its prefix in DYNAMIC
                 print(f"{po.relative_to(ROOT)}: dropped {sorted(catalog.obsolete)}, to translate {new}")
             catalog.creation_date = created
