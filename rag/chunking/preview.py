@@ -12,7 +12,8 @@ from rag.chunking import STRATEGIES, default_settings, make_chunker, relevant_se
 from rag.chunking.base import Chunk, Chunker
 from rag.documents import Document
 from rag.chunking._measure import CHARS_PER_TOKEN, TOKENS
-from rag.chunking.token_cap import estimate_tokens, indexed_chunks
+from rag.chunking._measure import estimate_tokens
+from rag.chunking.token_cap import indexed_chunks
 from rag.errors import ConfigError
 
 TokenCount = Callable[[str], int]

@@ -11,13 +11,12 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Callable, Sequence
 
-from rag.chunking._measure import CHARS_PER_TOKEN, estimate_tokens
 from rag.chunking._split import RecursiveSplitter, plain_levels
 from rag.chunking.base import OVERSIZED, Chunk, Chunker
 
 _MARGIN = 16  # tokens kept free: the model's own prefix ("passage: ") and special tokens
 
-__all__ = ["CHARS_PER_TOKEN", "cap_tokens", "estimate_tokens", "indexed_chunks", "window_pieces"]
+__all__ = ["cap_tokens", "indexed_chunks", "window_pieces"]
 
 
 def cap_tokens(chunks: Sequence[Chunk], markdown: str, count: Callable[[str], int], max_tokens: int) -> list[Chunk]:

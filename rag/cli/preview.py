@@ -11,7 +11,7 @@ from rag.chunking import DEFAULT_STRATEGY, STRATEGIES
 from rag.chunking.base import Chunk
 from rag.chunking.preview import ALL, chunkers, indexed_rows, preview
 from rag.chunking._measure import UNITS
-from rag.chunking.token_cap import CHARS_PER_TOKEN, estimate_tokens
+from rag.chunking._measure import CHARS_PER_TOKEN, estimate_tokens
 from rag.embeddings.curl import DEFAULT_URLS, TARGET_LMSTUDIO, TARGET_OLLAMA, TARGETS, curl_command, suggested_model
 from rag.chunking.stats import first_line, summarize, warnings_text
 from rag.documents import Document

@@ -10,7 +10,7 @@ from typing import Callable, Sequence
 import numpy as np
 
 from rag.i18n import t
-from rag.chunking.token_cap import estimate_tokens
+from rag.chunking._measure import estimate_tokens
 from rag.errors import EmbeddingError
 
 # A short text whose only job is to reveal the vector size the model really returns.

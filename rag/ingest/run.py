@@ -22,7 +22,8 @@ from typing import Any, Iterable, Iterator
 from rag.i18n import t, tn
 from rag.chunking import make_chunker
 from rag.chunking.base import Chunk
-from rag.chunking.token_cap import estimate_tokens, indexed_chunks
+from rag.chunking._measure import estimate_tokens
+from rag.chunking.token_cap import indexed_chunks
 from rag.embeddings.base import tokenizer_and_window
 from rag.embeddings.embedded import over_limit_note
 from rag.documents import SKIPPED, WARNING, Document, Problem

@@ -11,7 +11,7 @@ import pytest
 
 from rag.chunking import STRATEGIES, make_chunker
 from rag.chunking.preview import chunkers
-from rag.chunking.token_cap import CHARS_PER_TOKEN, estimate_tokens
+from rag.chunking._measure import CHARS_PER_TOKEN, estimate_tokens
 from rag.cli.main import main
 from rag.config import Settings
 from rag.embeddings.embedded import EmbeddedEmbedder

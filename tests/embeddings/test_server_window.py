@@ -9,7 +9,7 @@ import json
 
 import pytest
 
-from rag.chunking.token_cap import estimate_tokens
+from rag.chunking._measure import estimate_tokens
 from rag.cli.main import main
 from rag.embeddings.remote import OpenAIEmbedder
 from tests.fixtures.stored import stored_chunks
