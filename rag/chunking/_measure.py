@@ -26,8 +26,8 @@ UNITS = (CHARS, TOKENS)
 
 # The documented estimate where the model gives no count of its own: characters divided by 3.4,
 # the ratio the bundled model's tokenizer gives on the demo articles (64,483 characters, 18,823
-# tokens: French prose with English commands and attribute names; the 226 Windows Server articles
-# give 3.6, so the estimate errs towards smaller chunks there).
+# tokens: French prose with English commands and attribute names); the 221 Windows Server articles
+# give 3.70 as indexed (benchmarks/token_sizes.py): there the estimate errs towards smaller chunks.
 CHARS_PER_TOKEN = 3.4
 
 TokenCount = Callable[[str], int]
@@ -49,7 +49,7 @@ class TokenMeasure:
         self.count = count
         self.estimated = count is estimate_tokens
         if self.estimated:
-            self.overhead = 0
+            self.overhead = self.trailing = 0
             self.chars_per_token = CHARS_PER_TOKEN
             self._cum = None
             return

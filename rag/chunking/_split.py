@@ -110,9 +110,11 @@ class RecursiveSplitter:
             if measure.fits(start, end, self.size) or self.size <= measure.overhead + 1:
                 out.append((start, end))
                 continue
-            smaller = max(measure.overhead + 1, int(self.size * 0.9))
+            # Smaller by what it is over (a word cut at an edge), at least a little: a few rounds.
+            excess = max(1, measure.tokens(start, end) - self.size)
+            smaller = max(measure.overhead + 1, min(self.size - excess, int(self.size * 0.97)))
             inner = RecursiveSplitter(self.text, smaller, 0, self.levels, self.structure, measure)
-            out.extend(inner.split(start, end) if smaller < self.size else [(start, end)])
+            out.extend(inner.split(start, end))
         return out
 
     def _absorb_blank_chunks(self, chunks: list[Span]) -> list[Span]:
@@ -238,9 +240,9 @@ class RecursiveSplitter:
         keys = bounds
         if self.measure is not None:
             # In tokens: bisection on the running total at each boundary (keys[i] for bounds[i]),
-            # with the room the model's own additions take kept free.
+            # with the room the model's own additions (and a trailing space's token) take kept free.
             keys = [0.0] * lo + self.measure.keys(bounds[lo:hi + 1])
-            size = max(1, size - self.measure.overhead)
+            size = max(1, size - self.measure.overhead - self.measure.trailing)
         chunks: list[Span] = []
         first = lo
         while True:

@@ -12,6 +12,7 @@ from rag.chunking.base import Chunk
 from rag.chunking.preview import ALL, chunkers, indexed_rows, preview
 from rag.chunking._measure import UNITS
 from rag.chunking._measure import CHARS_PER_TOKEN, estimate_tokens
+from rag.chunking.token_cap import indexed_chunks
 from rag.embeddings.curl import DEFAULT_URLS, TARGET_LMSTUDIO, TARGET_OLLAMA, TARGETS, curl_command, suggested_model
 from rag.chunking.stats import first_line, summarize, warnings_text
 from rag.documents import Document
@@ -92,12 +93,15 @@ def render_text(document: Document, strategy: str = ALL, count: Callable[[str], 
 
 
 def curl_text(document: Document, strategy: str, given: dict[str, Any], target: str, model: str | None) -> str:
-    """The curl command embedding `document`'s chunks (one strategy's) on a local server."""
+    """The curl command embedding `document`'s chunks (one strategy's, as they are indexed: sizes
+    in tokens and the window counted as ingestion counts them) on a local server."""
     from rag.config import Settings
+    from rag.embeddings.resolve import preview_tokenizer
 
     settings = Settings.from_env()
     chunker = chunkers(DEFAULT_STRATEGY if strategy == ALL else strategy, given)[0]
-    texts = [c.embedding_text for c in chunker.chunk(document.markdown, title=document.title)]
+    count, window = preview_tokenizer(settings)
+    texts = [c.embedding_text for c, _ in indexed_chunks(chunker, document.markdown, document.title, count, window)]
     url = settings.embed_url if target == TARGET_LMSTUDIO else DEFAULT_URLS[TARGET_OLLAMA]
     return curl_command(texts, model or suggested_model(settings.embed_model), url, target)
 

@@ -19,15 +19,18 @@ def calibrate(store: Any, embedder: Any, collection: str = DEMO_COLLECTION) -> f
     """Replay the shipped questions (retrieval only) on the demo collection and save the
     suggested threshold, so the first questions asked are judged by a measured threshold."""
     from rag.evaluate.questions import load_questions
+    from rag.evaluate.results import Results
     from rag.evaluate.runner import run_eval
 
     from rag.answer.gate import save_calibration
 
     results = run_eval(load_questions(QUESTIONS_PATH), store, embedder, collection, question_set="demo")
-    gate = ((results["summary"].get("gate") or {}).get("calibration") or {}).get("suggested")
+    summary = Results.of(results).summary
+    gate = summary.gate.suggested if summary.gate else None
     if gate:  # the answerability gate's settings, the cosine floor among them
-        return save_calibration(store, collection, gate, "rag/demo/questions.jsonl")["min_cosine"]
-    suggested = results["summary"].get("suggested_threshold")
+        save_calibration(store, collection, gate.to_dict(), "rag/demo/questions.jsonl")
+        return float(gate.min_cosine)
+    suggested = summary.suggested_threshold
     if suggested is not None:
         store.set_threshold(collection, suggested)
     return suggested

@@ -11,6 +11,7 @@ from dataclasses import asdict, dataclass
 from itertools import pairwise
 from typing import Any, Mapping, Sequence
 
+from rag.evaluate.results import QuestionRow, rows_of
 from rag.i18n import t, tn
 from rag.i18n.numbers import decimal, percent
 
@@ -132,34 +133,32 @@ def small_sample_warning(in_base: int, off_topic: int) -> str | None:
 KEEP_IN_BASE = 0.95
 
 
-def row_signals(row: dict[str, Any]) -> Any:
+def row_signals(row: QuestionRow | Mapping[str, Any]) -> Any:
     """A results.json row's gate signals (rag.gate.Signals)."""
     from rag.answer.gate import Signals
 
-    return Signals(cosine=row.get("cosine"), coverage=row.get("coverage"),
-                   passage_coverage=row.get("passage_coverage"),
-                   unknown_names=list(row.get("unknown_names") or []),
-                   known_names=list(row.get("known_names") or []),
-                   context_words=list(row.get("context_words") or []),
-                   unknown_subject=list(row.get("unknown_subject") or []),
-                   core_coverage=row.get("core_coverage"),
-                   core_passage_coverage=row.get("core_passage_coverage"),
-                   cosine_core=row.get("cosine_core"))
+    r = QuestionRow.of(row)
+    return Signals(cosine=r.cosine, coverage=r.coverage, passage_coverage=r.passage_coverage,
+                   unknown_names=list(r.unknown_names or []), known_names=list(r.known_names or []),
+                   context_words=list(r.context_words or []), unknown_subject=list(r.unknown_subject or []),
+                   core_coverage=r.core_coverage, core_passage_coverage=r.core_passage_coverage,
+                   cosine_core=r.cosine_core)
 
 
-def row_answers(row: dict[str, Any], min_cosine: float, min_coverage: float, refuse_unknown_names: bool = True) -> bool:
+def row_answers(row: QuestionRow | Mapping[str, Any], min_cosine: float, min_coverage: float, refuse_unknown_names: bool = True) -> bool:
     """Whether the gate answers this row's question at these settings (rag.gate.decide)."""
     from rag.answer.gate import GateParams, decide
 
     return decide(row_signals(row), GateParams(min_cosine, min_coverage, refuse_unknown_names))[0]
 
 
-def gate_shares(rows: Sequence[dict[str, Any]], min_cosine: float, min_coverage: float,
+def gate_shares(rows: Sequence[QuestionRow | Mapping[str, Any]], min_cosine: float, min_coverage: float,
                 refuse_unknown_names: bool = True) -> dict[str, Any]:
     """In-base answered and off-topic refused by the gate at these settings, from each row's
     signals (`in_base`, `cosine`, `coverage` (None = not measured), `unknown_names`...)."""
-    inside = [r for r in rows if r.get("in_base")]
-    outside = [r for r in rows if not r.get("in_base")]
+    typed = rows_of(rows)
+    inside = [r for r in typed if r.in_base]
+    outside = [r for r in typed if not r.in_base]
     answered = sum(1 for r in inside if row_answers(r, min_cosine, min_coverage, refuse_unknown_names))
     refused = sum(1 for r in outside if not row_answers(r, min_cosine, min_coverage, refuse_unknown_names))
     return {
@@ -171,27 +170,27 @@ def gate_shares(rows: Sequence[dict[str, Any]], min_cosine: float, min_coverage:
     }
 
 
-def _effective_cosine(row: dict[str, Any]) -> float:
+def _effective_cosine(row: QuestionRow | Mapping[str, Any]) -> float:
     """The cosine the floor is compared with: an exact match gets the gate's slack."""
     from rag.answer.gate import LEXICAL_SLACK
 
-    return row["cosine"] + (LEXICAL_SLACK if is_exact_match(row) else 0.0)
+    return QuestionRow.of(row).cosine + (LEXICAL_SLACK if is_exact_match(row) else 0.0)
 
 
-def is_exact_match(row: Mapping[str, Any]) -> bool:
+def is_exact_match(row: QuestionRow | Mapping[str, Any]) -> bool:
     """Every word of the row's question, a name among them, is in its passages (rag.gate.exact_match)."""
     from rag.answer.gate import exact_match
 
-    return exact_match(row_signals(dict(row)))
+    return exact_match(row_signals(row))
 
 
-def compared_score(row: Mapping[str, Any]) -> float | None:
+def compared_score(row: QuestionRow | Mapping[str, Any]) -> float | None:
     """The score the gate compares with its cosine floor for this row: the best passage's cosine,
     plus the gate's slack for an exact match; the top-1 score for a run without the gate's signals."""
-    if row.get("cosine") is None:
-        score = row.get("top1_score")
-        return None if score is None else float(score)
-    return _effective_cosine(dict(row))
+    r = QuestionRow.of(row)
+    if r.cosine is None:
+        return None if r.top1_score is None else float(r.top1_score)
+    return _effective_cosine(r)
 
 
 def _core(row: dict[str, Any]) -> float | None:

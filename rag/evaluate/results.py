@@ -181,11 +181,6 @@ class QuestionRow(_Record):
         """The score the gate judged (its best cosine), else the top-1 score of a run without it."""
         return self.cosine if self.cosine is not None else self.top1_score
 
-    @property
-    def signal_row(self) -> dict[str, Any]:
-        """The row as the gate's pure functions read it (rag.evaluate.calibration)."""
-        return self.to_dict()
-
 
 # -- the summary's blocks --------------------------------------------------------------------
 

@@ -279,6 +279,12 @@ class _Run:
             # (the bundled model's own cut is exact, and the preview shows it).
             self.report.warnings.append(t("chunk.window_cut", url=doc.url, chunks=len(cut_from), n=self.window[1],
                                           pieces=sum(1 for _, source in pieces if source is not None)))
+        if self.window[1] and self.window[0] is estimate_tokens:
+            # A header alone near the window (a small window, a table's repeated header rows)
+            # leaves a piece over it: the server would truncate it, so it is said now.
+            over = sum(1 for c, _ in pieces if estimate_tokens(c.embedding_text) > self.window[1])
+            if over:
+                self.report.warnings.append(t("chunk.window_over", url=doc.url, chunks=over, n=self.window[1]))
         # Hashed once: per chunk, a 5 MB document would be hashed thousands of times over.
         content_hash = doc.content_hash
         try:

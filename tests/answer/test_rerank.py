@@ -109,3 +109,37 @@ def test_a_failing_reranker_is_noted_under_the_answer(kb, lmstudio):
     with LLMClient(lmstudio.url) as llm:
         result = answer_passages("Que dit le blog sur Kerberos ?", passages, llm, threshold=0.0)
     assert result.answer and any("reranker failed" in w for w in result.warnings)
+
+
+def test_a_refusing_reranker_is_quoted_by_its_message_without_its_key():
+    # The reranker reads error bodies the way the chat and embeddings clients do: what the server
+    # said, not its JSON, and never the key it quotes back.
+    import json as _json
+    from http.server import BaseHTTPRequestHandler
+
+    from tests.fixtures.net import start_http_server, stop_http_server
+
+    key = "rr-KEY-7f3e"
+
+    class Refuses(BaseHTTPRequestHandler):
+        def log_message(self, *args):
+            pass
+
+        def do_POST(self):
+            self.rfile.read(int(self.headers.get("Content-Length") or 0))
+            body = _json.dumps({"error": {"message": f"model not loaded (key {key})", "code": "model_not_found"}})
+            self.send_response(503)
+            self.send_header("Content-Type", "application/json")
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body.encode())
+
+    server, thread, port = start_http_server(Refuses)
+    try:
+        with pytest.raises(RerankError) as caught:
+            Reranker(f"http://127.0.0.1:{port}/v1", api_key=key, timeout=5).rerank("Kerberos", ["a"], 1)
+    finally:
+        stop_http_server(server, thread)
+    said = str(caught.value)
+    assert "503" in said and "model not loaded" in said and "[model_not_found]" in said
+    assert key not in said and '{"error"' not in said

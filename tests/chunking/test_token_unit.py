@@ -103,3 +103,28 @@ def test_preview_and_index_give_the_same_chunks_in_tokens(tmp_path, data_dir, mo
     indexed = stored_chunks("kb")
     assert info["chunk_settings"] == {"chunk_size": 120, "overlap": 20, "unit": "tokens"}
     assert indexed == [(c["start"], c["end"], c["header"], c["text"]) for c in shown]
+
+
+def test_the_curl_command_embeds_the_chunks_sized_in_tokens(monkeypatch, capsys):
+    """`rag preview --curl` sends the same chunks as the preview shows: sized in the model's tokens."""
+    monkeypatch.delenv("RAG_EMBED_MODEL", raising=False)
+    flags = ["--strategy", "markdown", "--unit", "tokens", "--chunk-size", "60", "--overlap", "0"]
+    assert main(["preview", str(ARTICLES[0]), "--json", *flags]) == 0
+    shown = json.loads(capsys.readouterr().out)["strategies"]["markdown"]["chunks"]
+    assert main(["preview", str(ARTICLES[0]), "--curl", "lmstudio", "--model", "m", *flags]) == 0
+    body = capsys.readouterr().out.split("<<'RAG_EMBED_REQUEST'\n", 1)[1].split("\nRAG_EMBED_REQUEST", 1)[0]
+    sent = json.loads(body)["input"]
+    assert sent == [f"{c['header']}\n\n{c['text']}" if c["header"] else c["text"] for c in shown]
+    assert all(c["body_tokens"] <= 60 for c in shown)
+
+
+@pytest.mark.parametrize("text", ["a " * 3000, "x\n" * 3000, "QUJDREVGR0hJSktMTU5P" * 600])
+def test_chunks_in_tokens_fill_their_size_on_text_of_tiny_words(text, model):
+    """One-token words, lines, or no space at all: chunks still fill their size (they do not
+    shrink to a word each) and stay within it."""
+    chunker = make_chunker("recursive", unit="tokens", chunk_size=64, overlap=8)
+    chunker.count = model.token_count
+    chunks = chunker.chunk(text)
+    counts = [model.token_count(c.text) for c in chunks]
+    assert max(counts) <= 64 and min(counts[:-1]) >= 56, counts[:10]
+    assert all(text[c.start:c.end] == c.text for c in chunks)

@@ -74,3 +74,17 @@ def test_a_server_that_says_no_window_leaves_chunks_whole(windowed_server, tmp_p
     assert data["window_tokens"] is None
     assert all(c["window_cut_from"] is None and c["tokens_estimated"] for c in data["strategies"]["markdown"]["chunks"])
     assert main(["ingest", str(tmp_path), "--collection", "kb", "--strategy", "markdown"]) == 0
+
+
+def test_a_chunk_the_window_cannot_hold_is_warned_about_before_writing(windowed_server, tmp_path, data_dir,
+                                                                       monkeypatch, capsys):
+    """A title so long that the context header alone nearly fills a 64-token window: the pieces
+    still go over it, and the report says so for that document."""
+    server = windowed_server(api="tei", window=64)
+    monkeypatch.setenv("RAG_EMBED_URL", server.url)
+    monkeypatch.setenv("RAG_EMBED_MODEL", server.model)
+    long_title = "Kerberos, NTLM et LDAP, diagnostiquer les authentifications refusées sur un contrôleur " * 2
+    (tmp_path / "long.md").write_text(ARTICLE.replace("title: Klist", f"title: {long_title}"), encoding="utf-8")
+    assert main(["ingest", str(tmp_path), "--collection", "kb", "--strategy", "markdown", "--json"]) == 0
+    warnings = json.loads(capsys.readouterr().out)["warnings"]
+    assert any("still over" in w and "long.md" in w for w in warnings), warnings

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import Any, Callable, Mapping, Sequence
 
+from rag.chunking._measure import estimate_tokens
 from rag.chunking.base import TABLE_SPLIT, Chunk, Chunker
 from rag.chunking.stats import first_line, summarize
 from rag.documents import Document, Problem
@@ -89,10 +90,12 @@ def warning_block(strategy: str, chunks: Sequence[Chunk]) -> str | None:
 
 
 def chunk_rows(chunks: Sequence[Chunk], count: Callable[[str], int] | None = None) -> list[dict[str, Any]]:
-    """The chunk table; with the embedding model's tokenizer, each chunk's tokens beside its characters."""
+    """The chunk table; with the embedding model's tokenizer, each chunk's tokens beside its
+    characters (a column named as estimated when `count` is the estimate, for a server's model)."""
+    tokens = t("col.tokens_estimated" if count is estimate_tokens else "col.tokens")
     return [
         {"#": c.index, t("col.start"): c.start, t("col.end"): c.end, t("col.characters"): c.chars,
-         **({t("col.tokens"): count(c.embedding_text)} if count else {}),
+         **({tokens: count(c.embedding_text)} if count else {}),
          t("col.section"): c.section or "",
          t("col.warnings"): ", ".join(_short_warning(w, c) for w in c.warnings),
          t("col.begins"): first_line(c)}

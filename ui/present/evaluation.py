@@ -99,7 +99,7 @@ def chart_rows(rows: Sequence[Row], words: WordChecks | None) -> list[dict[str, 
     rows = rows_of(rows)
     if words is None:
         return [r.to_dict() for r in rows]
-    return [{**r.to_dict(), "top1_score": compared_score(r.signal_row), "exact_match": is_exact_match(r.signal_row)}
+    return [{**r.to_dict(), "top1_score": compared_score(r), "exact_match": is_exact_match(r)}
             for r in rows]
 
 
@@ -149,7 +149,7 @@ def threshold_counts(summary: Summary | Mapping[str, Any], rows: Sequence[Row], 
     words = words if words is not None else gate_words(summary)
     if words is None:
         return counts_at(rows, threshold)
-    at = gate_shares([r.signal_row for r in rows_of(rows)], threshold, words.min_coverage, words.refuse_unknown_names)
+    at = gate_shares(rows_of(rows), threshold, words.min_coverage, words.refuse_unknown_names)
     shares = GateShares.of(at)
     return {**at, "in_base_accepted_count": shares.in_base_answered_count,
             "out_of_base_refused_count": shares.off_topic_refused_count, "out_of_base_count": shares.off_topic_count}
@@ -160,7 +160,7 @@ def _refused_at(row: Row, threshold: float, words: WordChecks | None = None) -> 
     floor with `words` (gate_words), as threshold_counts counts it; the score alone without."""
     r = QuestionRow.of(row)
     if words is not None:
-        return not row_answers(r.signal_row, threshold, words.min_coverage, words.refuse_unknown_names)
+        return not row_answers(r, threshold, words.min_coverage, words.refuse_unknown_names)
     return r.top1_score is None or r.top1_score < threshold
 
 
