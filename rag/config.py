@@ -60,6 +60,11 @@ def _float_or_none(raw: str | None, name: str) -> float | None:
     return _number(raw, name, float, "config.not_number", None)
 
 
+def _weight(value: float | None, default: float = 0.5) -> float:
+    """A share from 0 to 1 (0 counts: BM25 alone), the default when unset."""
+    return default if value is None else min(1.0, max(0.0, value))
+
+
 def _int(raw: str | None, name: str, default: int) -> int:
     return _number(raw, name, int, "config.not_whole", default)
 
@@ -119,6 +124,13 @@ class Settings:
     # passages grown by their neighbouring chunks, this many characters in all (0 = off).
     per_document: int = 3
     expand_chars: int = 2000
+    # Small-to-big: the top articles' first passages grown by each article's own best chunks
+    # (searched again within it), this many characters in all (0 = off).
+    article_chars: int = 0
+    # How hybrid search fuses its dense and BM25 branches: "rrf" (ranks) or "convex" (normalised
+    # scores, `fusion_weight` the cosine's share; rag.store.fusion).
+    fusion: str = "rrf"
+    fusion_weight: float = 0.5
     # An optional /v1/rerank server (off when unset); its key goes to that URL only.
     rerank_url: str | None = None
     rerank_model: str | None = None
@@ -175,6 +187,9 @@ class Settings:
             min_coverage=_float_or_none(env.get("RAG_MIN_COVERAGE"), "RAG_MIN_COVERAGE"),
             per_document=_int(env.get("RAG_PER_DOCUMENT"), "RAG_PER_DOCUMENT", 3),
             expand_chars=_int(env.get("RAG_EXPAND_CHARS"), "RAG_EXPAND_CHARS", 2000),
+            article_chars=_int(env.get("RAG_ARTICLE_CHARS"), "RAG_ARTICLE_CHARS", 0),
+            fusion=(env.get("RAG_FUSION") or "rrf").strip().lower(),
+            fusion_weight=_weight(_float_or_none(env.get("RAG_FUSION_WEIGHT"), "RAG_FUSION_WEIGHT")),
             rerank_url=(env.get("RAG_RERANK_URL") or None),
             rerank_model=(env.get("RAG_RERANK_MODEL") or None),
             prompt_file=(env.get("RAG_PROMPT_FILE") or None),

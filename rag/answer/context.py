@@ -5,7 +5,10 @@ Two levers, measured in benchmarks/quality.py (answer_in_context, hit@k):
 - at most `per_document` passages of one document: the right article's wrong sections do not
   crowd out the other articles;
 - each passage grown by its neighbours in its document (the chunks just before and after it),
-  within a budget of characters: the answer often sits right after the passage that matched.
+  within a budget of characters: the answer often sits right after the passage that matched;
+- small-to-big: the first passage of each of the top articles grown by that article's own best
+  chunks, found by searching again within the article (its table row, the line of a procedure
+  further down), within a budget of characters of its own.
 
 Pure functions, plus `neighbours_from_store`, the thin read of a document's chunks.
 """
@@ -18,6 +21,7 @@ from typing import Any, Callable, Mapping, Sequence
 # A chunk of a document as stored: its `order`, `start`, `end`, `text` and `access`.
 Chunk = Mapping[str, Any]
 NeighbourFn = Callable[[Any], Sequence[Chunk]]  # passage -> the chunks of its document
+ArticleFn = Callable[[Any], Sequence[int]]  # passage -> its document's chunk orders, best first
 
 
 def cap_per_document(passages: Sequence[Any], top_k: int, per_document: int | None) -> list[Any]:
@@ -49,15 +53,27 @@ def stitch(pieces: Sequence[Chunk]) -> str:
     return text
 
 
-def expand(passages: Sequence[Any], neighbours: NeighbourFn, budget_chars: int, reach: int = 1) -> list[Any]:
+def expand(
+    passages: Sequence[Any], neighbours: NeighbourFn, budget_chars: int, reach: int = 1, *,
+    article: ArticleFn | None = None, article_chars: int = 0, articles: int = 2,
+) -> list[Any]:
     """Each passage, best first, grown by up to `reach` chunks on each side while the added text
     fits in `budget_chars` (shared by all passages). A neighbour that is itself a retrieved
-    passage is not repeated."""
+    passage is not repeated.
+
+    Small-to-big (`article`, `article_chars` > 0): the first passage of each of the first
+    `articles` documents is also grown by that document's best chunks, `article(passage)`'s
+    orders taken best first while they fit in `article_chars` (shared). Only chunks
+    `neighbours` returns are added: what the reader may not see is never in that list."""
     taken = {(p.url, p.order) for p in passages}
-    left = budget_chars
+    left, article_left = budget_chars, article_chars
+    grown_urls: list[str] = []
     out: list[Any] = []
     for p in passages:
-        if left <= 0:
+        searched = article is not None and article_left > 0 and p.url not in grown_urls and len(grown_urls) < articles
+        if searched:
+            grown_urls.append(p.url)
+        if left <= 0 and not searched:
             out.append(p)
             continue
         chunks = {int(c.get("order") or 0): c for c in neighbours(p)}
@@ -77,6 +93,17 @@ def expand(passages: Sequence[Any], neighbours: NeighbourFn, budget_chars: int, 
                 chosen.append(c)
                 taken.add((p.url, order))
                 left -= cost
+        if searched:
+            for order in article(p):  # type: ignore[misc]
+                c = chunks.get(order)
+                if c is None or (p.url, order) in taken:
+                    continue
+                cost = len(str(c.get("text") or ""))
+                if cost > article_left:
+                    break  # the next best does not fit: a worse one after it would be noise
+                chosen.append(c)
+                taken.add((p.url, order))
+                article_left -= cost
         out.append(replace(p, text=stitch(chosen)) if len(chosen) > 1 else p)
     return out
 

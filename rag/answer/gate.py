@@ -14,7 +14,9 @@ Signals, measured per question (benchmarks/README.md, "The answerability gate"):
   aside: `core_coverage` and `core_passage_coverage` are the shares without them, and
   `cosine_core` the retrieved passages' best cosine to the question without them (the context
   dilutes the question's vector);
-- `unknown_subject`: the unknown names that are the thing asked about (Okta, S/4HANA, podman).
+- `unknown_subject`: the unknown names that are the thing asked about (Okta, S/4HANA, podman);
+- an acronym no chunk holds that a retrieved passage spells out ("CNI": "carte nationale
+  d'identité", rag.answer.acronyms) counts as held by those passages (`TermStat.spelled`).
 
 Verdict (`decide_verdict`): refuse when an unknown name is the subject and the rest of the
 question is not what the passages are about, when the core coverage is below `min_coverage` by
@@ -33,12 +35,16 @@ import math
 from dataclasses import asdict, dataclass, field, replace
 from typing import Any, Mapping, Sequence
 
+from rag.answer.acronyms import is_acronym, spelled
+from rag.answer.language_words import common, ordinary, rare
 from rag.answer.question_roles import roles
 from rag.answer.threshold import COLLECTION, MODEL_DEFAULT, SETTING, default_threshold
 from rag.i18n import language as in_language, t
 from rag.i18n.numbers import decimal
 from rag.store.filters import Where, match
-from rag.store.terms import TERMS_FIELD, TERMS_VERSION, QuestionWord, passage_keys, question_keys, question_words
+from rag.store.terms import (
+    EXACT_FROM, READABLE_VERSIONS, TERMS_FIELD, QuestionWord, passage_keys, question_keys, question_words,
+)
 from datetime import UTC
 
 # The cosine floor's default is the embedding model's (rag.threshold: scores are not comparable
@@ -54,6 +60,10 @@ LEXICAL_SLACK = 0.05
 # the question's own words: they do not depend on the collection's size (benchmarks/README.md).
 UNSURE_BAND = 0.05
 SUBJECT_COVERED = 0.8
+MAX_DOUBTFUL_NAMES = 2
+# Everyday words a collection lacks leave the question in doubt only when the passages are
+# clearly closer than the floor: everyday off-topic questions score at the floor itself.
+CLEAR_MARGIN = 0.01
 COSINE_SLOPE = 6.0
 
 ANSWER, UNSURE, REFUSE = "answer", "unsure", "refuse"
@@ -84,6 +94,7 @@ class TermStat:
     idf: float
     named: bool
     context: bool = False  # a detail of the situation (rag.answer.question_roles), set aside
+    spelled: str | None = None  # an acronym no chunk holds, spelled out by a retrieved passage thus
 
 
 @dataclass
@@ -102,11 +113,16 @@ class Signals:
     core_coverage: float | None = None  # coverage without the context words
     core_passage_coverage: float | None = None
     cosine_core: float | None = None  # best cosine of the passages to the question without them
+    # Everyday words of the language no chunk holds ("reçois", "cesse"), and the shares of the core
+    # without them: what a small collection's vocabulary may lack, apart from the subject's words.
+    ordinary_words: list[str] = field(default_factory=list)
+    specific_coverage: float | None = None
+    specific_passage_coverage: float | None = None
 
     def to_dict(self) -> dict[str, Any]:
         data = asdict(self)
         for key in ("cosine", "coverage", "passage_coverage", "margin", "core_coverage",
-                    "core_passage_coverage", "cosine_core"):
+                    "core_passage_coverage", "cosine_core", "specific_coverage", "specific_passage_coverage"):
             if data[key] is not None:
                 data[key] = round(float(data[key]), 4)
         for term in data["terms"]:
@@ -146,24 +162,32 @@ def idf(df: int, n: int) -> float:
 
 def term_stats(words: Sequence[QuestionWord], df: Mapping[str, int], n: int,
                context: set[str] | frozenset[str] = frozenset(), tools: set[str] | frozenset[str] = frozenset(),
-               ) -> list[TermStat]:
+               exact: bool = False) -> list[TermStat]:
     """One statistic per question word. A compound counts whole when some chunk holds it whole
     (msDS-SupportedEncryptionTypes), else by its parts, each its own word (S/4HANA -> 4hana).
     A plain word counts by the most frequent of its inflected forms ("purgent" is known when
-    chunks hold "purger"); `keys` stays the word's own key, as typed."""
+    chunks hold "purger"); `keys` stays the word's own key, as typed.
+
+    A word that neither the language nor the collection uses is a name, the thing asked about
+    (rag.answer.language_words: "keepalived", "cron"), and with `exact` (the collection holds
+    whole keys) a word rare in the language is looked up whole: "journalctl" is not "journal"."""
     stats: list[TermStat] = []
     seen: set[str] = set()
     for w in words:
-        keys = [w.whole] if w.whole and df.get(w.whole, 0) > 0 else list(w.parts)
+        whole_word = exact and w.exact is not None and (w.named or w.text in tools or rare(w.text))
+        if whole_word:
+            keys = [w.exact]
+        else:
+            keys = [w.whole] if w.whole and df.get(w.whole, 0) > 0 else list(w.parts)
         keys = [k for k in keys if k not in seen]
         if not keys:
             continue
         seen.update(keys)
         count = min(df.get(k, 0) for k in keys)  # an identifier is absent when one of its parts is
-        if w.forms:
+        if w.forms and not whole_word:
             count = max([count] + [df.get(k, 0) for k in w.forms])
-        stats.append(TermStat(w.text, keys, count, idf(count, n), w.named or w.text in tools,
-                              w.text in context and count == 0))
+        named = w.named or w.text in tools or (count == 0 and w.text not in context and rare(w.text))
+        stats.append(TermStat(w.text, keys, count, idf(count, n), named, w.text in context and count == 0))
     return stats
 
 
@@ -183,12 +207,31 @@ def passage_coverage(words: Sequence[QuestionWord], stats: Sequence[TermStat], p
     # A plain word is in the passages when one of its forms is, as for the collection.
     forms = {k: set(w.forms) for w in words if w.forms for k in w.parts}
     return sum(s.idf for s in stats
-               if all(k in found or forms.get(k, set()) & found for k in s.keys)) / total
+               if s.spelled or all(k in found or forms.get(k, set()) & found for k in s.keys)) / total
+
+
+def with_spelled_acronyms(stats: Sequence[TermStat], passage_texts: Sequence[str], n: int) -> list[TermStat]:
+    """The stats with each unknown acronym that a retrieved passage spells out ("CNI": "carte
+    nationale d'identité") counted as held by those passages: the reader used the short form of
+    what the articles write in full. Only the retrieved passages are read, and they are what the
+    reader may see (the access filter holds)."""
+    candidates = [s.word for s in stats if s.df == 0 and is_acronym(s.word)]
+    if not candidates:
+        return list(stats)
+    found = spelled(candidates, passage_texts)
+    out: list[TermStat] = []
+    for s in stats:
+        phrase = found.get(s.word.upper()) if s.df == 0 and is_acronym(s.word) else None
+        if phrase:
+            holding = sum(1 for t in passage_texts if spelled([s.word], [t]))
+            s = replace(s, df=holding, idf=idf(holding, n), spelled=phrase, context=False)
+        out.append(s)
+    return out
 
 
 def signals_from(
     question: str, passages: Sequence[Any], df: Mapping[str, int] | None, n: int | None,
-    cosine_core: float | None = None,
+    cosine_core: float | None = None, exact: bool = False,
 ) -> Signals:
     """The gate's signals from retrieved passages (`score`, `text`) and document frequencies.
 
@@ -202,9 +245,11 @@ def signals_from(
         return Signals(best, None, None, margin=margin)
     words = question_words(question)
     context, tools = roles(question)
-    stats = term_stats(words, df, n, context, tools)
-    core = [s for s in stats if not s.context]
     texts = [getattr(p, "text", "") for p in passages]
+    stats = with_spelled_acronyms(term_stats(words, df, n, context, tools, exact), texts, n)
+    core = [s for s in stats if not s.context]
+    everyday = [s for s in core if s.df == 0 and not s.named and ordinary(s.word)]
+    specific = [s for s in core if s not in everyday]
     return Signals(
         cosine=best,
         coverage=coverage(stats),
@@ -220,6 +265,9 @@ def signals_from(
         core_coverage=coverage(core),
         core_passage_coverage=passage_coverage(words, core, texts),
         cosine_core=cosine_core,
+        ordinary_words=[s.word for s in everyday],
+        specific_coverage=coverage(specific),
+        specific_passage_coverage=passage_coverage(words, specific, texts),
     )
 
 
@@ -253,17 +301,28 @@ def decide_verdict(signals: Signals, params: GateParams) -> tuple[str, str | Non
     subject = signals.unknown_subject if signals.core_coverage is not None else signals.unknown_names
     if params.refuse_unknown_names and subject:
         # One unknown name beside words the passages hold: a laptop's brand, or the product asked
-        # about? The chat model reads both; more than one, or a thin rest, is another subject.
-        covered = signals.core_passage_coverage or 0.0
-        if len(subject) == 1 and covered >= SUBJECT_COVERED and close:
+        # about? The chat model reads both; more than one, or a thin rest, is another subject,
+        # unless each is a word of the language (a first name, a town: "que Marc veut lancer
+        # sur l'OU Paris").
+        covered = max(signals.core_passage_coverage or 0.0, signals.specific_passage_coverage or 0.0)
+        # A name of the language (a first name, a town, a brand: "Paul", "Dell") may be the
+        # reader's situation; one the language does not use ("Okta", "keepalived") is a product.
+        of_language = len(subject) <= MAX_DOUBTFUL_NAMES and all(common(w) for w in subject)
+        if close and (len(subject) == 1 or of_language) and covered >= SUBJECT_COVERED:
             verdict, reason = UNSURE, UNKNOWN_NAMES
         else:
             return REFUSE, UNKNOWN_NAMES
     share = signals.core_coverage if signals.core_coverage is not None else signals.coverage
     if share is not None and share < params.min_coverage:
-        # The closer the passages, the more of the question's words a small vocabulary may lack.
+        # The closer the passages, the more of the question's words a small vocabulary may lack;
+        # and everyday words it lacks ("reçois", "cesse") leave the doubt, while a missing
+        # specific word ("corbeille") is what is asked about.
         band = UNSURE_BAND + COSINE_SLOPE * max(0.0, cosine - params.min_cosine)
-        if share >= params.min_coverage - band and close and params.min_coverage > 0:
+        specific = signals.specific_coverage if signals.specific_coverage is not None else share
+        clear = cosine >= params.min_cosine + CLEAR_MARGIN
+        doubt = (share >= params.min_coverage - band or (clear and specific >= params.min_coverage)) \
+            and specific >= params.min_coverage - UNSURE_BAND
+        if doubt and close and params.min_coverage > 0:
             verdict, reason = UNSURE, reason or LOW_COVERAGE
         else:
             return REFUSE, LOW_COVERAGE
@@ -340,7 +399,12 @@ def resolve_params(
 
 def has_terms(collection_info: Mapping[str, Any] | None) -> bool:
     """Whether every point of the collection carries term keys of the current version."""
-    return (collection_info or {}).get("terms_version") == TERMS_VERSION
+    return (collection_info or {}).get("terms_version") in READABLE_VERSIONS
+
+
+def has_exact_terms(collection_info: Mapping[str, Any] | None) -> bool:
+    """Whether the collection's points hold long words' whole keys too (term keys version 2)."""
+    return has_terms(collection_info) and (collection_info or {}).get("terms_version", 0) >= EXACT_FROM
 
 
 # -- thin I/O --------------------------------------------------------------------------------
@@ -390,7 +454,7 @@ def gate(
         df, n = document_frequencies(store, collection, keys, groups)
     elif store is not None and collection:
         note = no_terms_note(language)
-    signals = signals_from(question, passages, df, n)
+    signals = signals_from(question, passages, df, n, exact=has_exact_terms(collection_info))
     if signals.context_words and embedder is not None and store is not None and collection:
         signals.cosine_core = core_cosine(question, signals.context_words, passages, store, collection,
                                           embedder, groups)

@@ -9,9 +9,14 @@ difference with the words around a name, so the gate reads them (pure functions,
 - context: a name after a preposition of place, owner or beneficiary ("chez Airbus", "le serveur
   de Gérard", "à Toulouse", "pour Veolia", "John's server"), with the noun it qualifies ("la
   pizzeria de Luigi"); after a possessive and a noun ("mon collègue Karim", "notre client
-  Total"); a name followed by its owner ("le ThinkPad de Léa"); in a sentence of the question
+  Total"); a name followed by its owner ("le ThinkPad de Léa", "la Surface de la directrice"); in a sentence of the question
   that asks nothing ("C'est pour le client Renault."); the noun after a first or second person
   possessive ("mon patron", "ma boutique"); and dates (days, months, the numbers beside them);
+- context too: a name after a title or a person's role, with the title ("le docteur Martin",
+  "Maître Dupont", "Mme Durand", "M. Leroy", "le professeur Nguyen", "notre avocate Maître Roux"):
+  a person of the reader's story, never a product ("la loi HIPAA" is not a title);
+- context too: the subject of a relative or time clause ("la commande que Marc veut lancer",
+  "que m'a envoyée Thomas", "quand Bruno le lance"), not after "est-ce que";
 - tools: a lower-case word after "avec", "with", "via", "using" ("avec podman"), or followed by a
   command-line option ("journalctl -u"), is a program's name, looked up like any other name.
 
@@ -23,10 +28,29 @@ from __future__ import annotations
 import re
 import unicodedata
 
+from rag.answer.language_words import common
+
 # Place, owner, beneficiary: what follows describes the situation.
 _CONTEXT_BEFORE = frozenset("chez de d du des à a au aux pour selon at of for from".split())
 # First and second person only: "ses conversations WhatsApp" is what is asked about.
 _POSSESSIVES = frozenset("mon ma mes notre nos votre vos my our your".split())
+# A relative or time clause ("la commande que Marc veut lancer", "quand Bruno le lance"): the name
+# after it is someone acting in the reader's story; not after "est-ce" or a verb of knowing
+# ("est-ce que Okta …", "savoir quand Okta …"), where it is what is asked about.
+_CLAUSE = frozenset("que qu quand lorsque lorsqu".split())
+_NOT_RELATIVE = frozenset("est-ce ce savoir dire vérifier verifier sûr sur".split())
+_ARTICLES = frozenset("le la les l un une the".split())
+# Titles and roles of a person: the capitalised word after one is that person's name. A closed
+# class of the language (a role that also names software, "client", "serveur", is not in it).
+_TITLES = frozenset("""
+docteur docteure doctoresse dr professeur professeure prof maître maitre madame mme mmes mesdames
+monsieur m mm messieurs mademoiselle mlle collègue collègues collegue confrère consœur consoeur
+patron patronne directeur directrice avocat avocate notaire juge voisin voisine
+mr mrs ms miss sir doctor professor colleague boss
+""".split())
+# Abbreviated titles take a full stop that does not end the sentence ("M. Leroy", "Dr. Watson").
+_ABBREVIATED = frozenset("m mm mme mmes mlle dr pr me mr mrs ms prof".split())
+_DETERMINERS = _ARTICLES | _POSSESSIVES
 # The instrument of the action: what follows is the tool asked about.
 _TOOL_BEFORE = frozenset("avec with via using".split())
 _DATES = frozenset("""
@@ -47,7 +71,10 @@ def _capitalised(token: str) -> bool:
 
 def _tokens(question: str) -> list[str]:
     text = unicodedata.normalize("NFKC", question or "").translate(_APOSTROPHES)
-    return _TOKEN.findall(text)
+    tokens = _TOKEN.findall(text)
+    return [t for k, t in enumerate(tokens)
+            if not (t == "." and k > 0 and tokens[k - 1].lower() in _ABBREVIATED and k + 1 < len(tokens)
+                    and _capitalised(tokens[k + 1]))]
 
 
 def _sentences(tokens: list[str]) -> list[tuple[int, int, bool]]:
@@ -97,8 +124,11 @@ def roles(question: str) -> tuple[set[str], set[str]]:
                 while j + 1 < end and _capitalised(tokens[j + 1]) and tokens[j + 1] not in ".!?;":
                     j += 1
                 run = [t.rstrip("'") for t in tokens[i:j + 1]]
-                if not asks or _in_context(tokens, start, i, j) or _owned(tokens, j, end):
+                titled = _titled(tokens, start, i, j)
+                if not asks or titled or _in_context(tokens, start, i, j) or _owned(tokens, j, end):
                     context.update(run)
+                    if titled and i > start and _bare(tokens[i - 1]) in _TITLES:
+                        context.add(tokens[i - 1].rstrip("'"))  # "docteur": the title goes with the name
                     # "la pizzeria de Luigi", "l'agence de Lille": the noun the name qualifies too.
                     if i - 2 >= start and _bare(tokens[i - 1]) in ("de", "d", "du") and tokens[i - 2].isalpha() \
                             and tokens[i - 2].islower():
@@ -117,15 +147,36 @@ def roles(question: str) -> tuple[set[str], set[str]]:
 
 def _owned(tokens: list[str], j: int, end: int) -> bool:
     """A name followed by its owner's ("le ThinkPad de Léa", "le portable Dell d'Amélie"): the
-    reader's device, not the subject."""
-    return (j + 2 < end and _bare(tokens[j + 1]) in ("de", "d", "du") and _capitalised(tokens[j + 2])
-            and tokens[j + 2] not in ".!?;")
+    reader's device, not the subject. With a person's noun as owner ("la Surface de la
+    directrice"), only a name of the language: "Okta de l'entreprise" names a product."""
+    if not (j + 2 < end and _bare(tokens[j + 1]) in ("de", "d", "du")):
+        return False
+    if _capitalised(tokens[j + 2]) and tokens[j + 2] not in ".!?;":
+        return True
+    return (j + 3 < end and _bare(tokens[j + 2]) in _DETERMINERS and tokens[j + 3].islower()
+            and tokens[j + 3].isalpha() and common(tokens[j].rstrip("'")))
+
+
+def _titled(tokens: list[str], start: int, i: int, j: int) -> bool:
+    """A capitalised run after a title ("le docteur Martin"), or one that opens with a title and
+    goes on ("Maître Dupont", "Mme Durand"): a person's name."""
+    if i > start and _bare(tokens[i - 1]) in _TITLES:
+        return True
+    return j > i and _bare(tokens[i]) in _TITLES
 
 
 def _in_context(tokens: list[str], start: int, i: int, j: int) -> bool:
     before = _bare(tokens[i - 1]) if i > start else ""
     if before in _CONTEXT_BEFORE:
         return True
+    # The clause's word may stand a few lower-case words before the name: "que m'a envoyée Thomas".
+    for k in range(i - 1, max(start, i - 4) - 1, -1):
+        if _bare(tokens[k]) in _CLAUSE:
+            if k - 1 >= start and _bare(tokens[k - 1]) not in _NOT_RELATIVE:
+                return True
+            break
+        if not tokens[k].islower():
+            break
     if tokens[j].endswith("'") and j + 2 < len(tokens) and tokens[j + 1] == "s" and tokens[j + 2].islower():
         return True  # "John's server", not "Let's Encrypt"
     # "mon collègue Karim", "notre client Total": a possessive, a noun, the name.

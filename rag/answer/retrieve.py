@@ -17,9 +17,12 @@ from rag.answer.context import cap_per_document, expand, neighbours_from_store
 from rag.servers.rerank import RERANK_CANDIDATES, RerankError, rerank_passages
 from rag.errors import RagError, StoreError
 from rag.store.sparse import check_sparse_version, sparse_query
+from rag.store.filters import Where, match
 from rag.store.store import Hit, Store
 
 RETRIEVAL_MODES = ("auto", "dense", "hybrid")
+# How many chunks of one article the search within it proposes (small-to-big, rag.answer.context).
+ARTICLE_CANDIDATES = 8
 # A question, even with a pasted error message, fits in this; far longer is a pasted document,
 # which would dilute the query vector and crowd the extracts out of the model's context window.
 MAX_QUESTION_CHARS = 4000
@@ -31,7 +34,8 @@ def retrieve_options(settings: Any) -> dict[str, Any]:
     from rag.servers.rerank import Reranker
 
     return {"per_document": settings.per_document or None, "expand_chars": max(0, settings.expand_chars),
-            "reranker": Reranker.from_settings(settings)}
+            "article_chars": max(0, settings.article_chars), "fusion": settings.fusion,
+            "fusion_weight": settings.fusion_weight, "reranker": Reranker.from_settings(settings)}
 
 
 class QuestionError(RagError):
@@ -98,6 +102,10 @@ def retrieve(
     per_document: int | None = None,
     expand_chars: int = 0,
     reranker: Any = None,
+    article_chars: int = 0,
+    articles: int = 2,
+    fusion: str = "rrf",
+    fusion_weight: float | None = None,
 ) -> list[Passage]:
     """The `top_k` passages for `question`, best first, numbered from 1.
 
@@ -106,18 +114,25 @@ def retrieve(
     `per_document`: at most that many passages of one document (rag.context); `expand_chars`:
     grow the passages by their neighbouring chunks, that many characters in all. `reranker`
     (rag.servers.rerank.Reranker): RERANK_CANDIDATES passages are proposed, its order keeps the best.
+    `article_chars`: small-to-big, the first passage of each of the top `articles` articles grown
+    by that article's best chunks (searched again within it, under the same access filter), that
+    many characters in all (rag.answer.context.expand). `fusion`: how hybrid mode fuses its two
+    branches, "rrf" (ranks) or "convex" (scores, `fusion_weight` the cosine's; rag.store.fusion).
     """
     wanted = top_k if per_document is None else max(top_k * 4, 20)
     if reranker is not None:
         wanted = max(wanted, RERANK_CANDIDATES)
-    passages = _search(question, store, embedder, collection, wanted, mode, groups, candidates)
+    fused_by = {"fusion": fusion} if fusion_weight is None else {"fusion": fusion, "weight": fusion_weight}
+    passages, query = _search(question, store, embedder, collection, wanted, mode, groups, candidates, fused_by)
     notes: list[str] = []
     if reranker is not None:
         passages, note = _reranked(question.strip(), passages, reranker)
         notes += [note] if note else []
     passages = cap_per_document(passages, top_k, per_document)
-    if expand_chars > 0 and passages:
-        passages = expand(passages, neighbours_from_store(store, collection, groups), expand_chars)
+    if (expand_chars > 0 or article_chars > 0) and passages:
+        within = within_article(store, collection, query, groups) if article_chars > 0 else None
+        passages = expand(passages, neighbours_from_store(store, collection, groups), expand_chars,
+                          article=within, article_chars=article_chars, articles=articles)
     return Passages(passages, notes)
 
 
@@ -138,10 +153,39 @@ def _reranked(question: str, passages: list[Passage], reranker: Any) -> tuple[li
         return passages, t("ask.rerank_failed", error=exc)
 
 
+@dataclass
+class Query:
+    """The question as searched: its dense vector and, in hybrid mode, its BM25 terms."""
+
+    vector: list[float]
+    sparse: Any = None
+
+
+def within_article(store: Store, collection: str, query: Query, groups: Sequence[str] | None):
+    """passage -> the orders of its article's chunks, best first for the question: the same
+    search (hybrid when the question was searched so), restricted to the article's url and to
+    what a reader of `groups` may see."""
+    cache: dict[str, list[int]] = {}
+
+    def ranked(passage: Any) -> list[int]:
+        if passage.url not in cache:
+            where = Where(must=(match("url", passage.url),))
+            if query.sparse:
+                hits = store.search_hybrid(collection, query.vector, query.sparse, limit=ARTICLE_CANDIDATES,
+                                           groups=groups, where=where)
+            else:
+                hits = store.search_dense(collection, query.vector, limit=ARTICLE_CANDIDATES, groups=groups,
+                                          where=where)
+            cache[passage.url] = [int(h.payload.get("order") or 0) for h in hits]
+        return cache[passage.url]
+
+    return ranked
+
+
 def _search(
     question: str, store: Store, embedder: Any, collection: str, top_k: int, mode: str,
-    groups: Sequence[str] | None, candidates: int | None,
-) -> list[Passage]:
+    groups: Sequence[str] | None, candidates: int | None, fused_by: dict[str, Any] | None = None,
+) -> tuple[list[Passage], Query]:
     if not question or not question.strip():
         raise QuestionError(t("ask.empty"))
     if len(question.strip()) > MAX_QUESTION_CHARS:
@@ -160,12 +204,18 @@ def _search(
     sparse = sparse_query(question) if chosen == "hybrid" else None
     if chosen == "dense" or not sparse or not sparse[0]:
         hits = store.search_dense(collection, vector, limit=top_k, groups=groups)
-        return [_passage(i, h, h.score, None) for i, h in enumerate(hits, start=1)]
+        return [_passage(i, h, h.score, None) for i, h in enumerate(hits, start=1)], Query(vector)
 
-    fused = store.search_hybrid(collection, vector, sparse, limit=top_k, groups=groups, candidates=candidates)
+    query = Query(vector, sparse)
+    fused = store.search_hybrid(collection, vector, sparse, limit=top_k, groups=groups, candidates=candidates,
+                                **(fused_by or {}))
     if not fused:
-        return []
+        return [], query
     # The cosine of exactly the fused points, computed by Qdrant the same way as in dense mode.
     dense = store.search_dense(collection, vector, limit=len(fused), groups=groups, ids=[h.id for h in fused])
     cosine = {h.id: h.score for h in dense}
-    return [_passage(i, h, cosine.get(h.id, 0.0), h.score) for i, h in enumerate(fused, start=1)]
+    # RRF with Qdrant's k=2 ties often (dense rank 1 + BM25 rank 3 = dense 3 + BM25 1), and the
+    # store orders ties arbitrarily, so the same question could rank two ways from one run to the
+    # next: the closer in meaning comes first.
+    fused = sorted(fused, key=lambda h: (-round(h.score, 9), -cosine.get(h.id, 0.0), h.id))
+    return [_passage(i, h, cosine.get(h.id, 0.0), h.score) for i, h in enumerate(fused, start=1)], query

@@ -157,6 +157,9 @@ class QuestionRow(_Record):
     core_coverage: float | None = None
     core_passage_coverage: float | None = None
     cosine_core: float | None = None
+    ordinary_words: list[str] = field(default_factory=list)
+    specific_coverage: float | None = None
+    specific_passage_coverage: float | None = None
     outcome: str | None = None
     # With the chat model.
     answer: str | None = None

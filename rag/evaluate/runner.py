@@ -102,6 +102,10 @@ def question_row(
             "core_passage_coverage": (None if sig.core_passage_coverage is None
                                       else round(sig.core_passage_coverage, 4)),
             "cosine_core": None if sig.cosine_core is None else round(sig.cosine_core, 4),
+            "ordinary_words": list(sig.ordinary_words),
+            "specific_coverage": None if sig.specific_coverage is None else round(sig.specific_coverage, 4),
+            "specific_passage_coverage": (None if sig.specific_passage_coverage is None
+                                          else round(sig.specific_passage_coverage, 4)),
         })
     # How the question ended (rag.answer.pipeline.OUTCOMES): retrieval only, the gate's refusal or the passages.
     row["outcome"] = "refused_gate" if row["refused"] else "passages_only"

@@ -23,12 +23,15 @@ from rag.store.disk_space import DEFAULT_MIN_FREE_MB
 from rag.store.edge_store import EdgeBackend
 from rag.store.reader_idf import reader_sparse
 from rag.store.filters import Where, both, has_id, match, readable_by
+from rag.store.fusion import convex
 from rag.store.points import (  # noqa: F401 - re-exported: the store's public types
     DENSE, DISTANCE, INDEXED_FIELDS, METADATA_KEYS, SPARSE, Hit, PointRecord, Sparse, StoredPoint, now_iso, point_id,
 )
 from rag.store.sparse import SPARSE_VERSION
 
 _PAGE = 256
+# The convex fusion's weight of the cosine against BM25 (benchmarks/levers.py measures it).
+DENSE_WEIGHT = 0.7
 _BACKENDS: dict[tuple, Any] = {}  # location key -> backend, one per process
 _REGISTRY_LOCK = threading.Lock()
 
@@ -272,8 +275,22 @@ class Store:
     def search_hybrid(
         self, name: str, vector: Sequence[float], sparse: Sparse, limit: int,
         groups: Sequence[str] | None = None, candidates: int | None = None, where: Where | None = None,
+        fusion: str = "rrf", weight: float = DENSE_WEIGHT,
     ) -> list[Hit]:
-        """Dense and BM25 candidates fused by RRF. `score` is the RRF score here (see rag.answer.retrieve)."""
+        """Dense and BM25 candidates fused by RRF (ranks), or by `fusion` "convex": `weight` x the
+        normalised cosine + (1 - `weight`) x the normalised BM25 score (rag.store.fusion). `score`
+        is the fused score here, not a similarity (see rag.answer.retrieve)."""
         candidates = max(candidates or limit * 4, limit)
         sparse = reader_sparse(self._backend, name, sparse, groups)  # BM25 over what the reader may see
-        return self._backend.hybrid(name, vector, sparse, limit, candidates, both(where, readable_by(groups)))
+        flt = both(where, readable_by(groups))
+        if fusion == "rrf":
+            return self._backend.hybrid(name, vector, sparse, limit, candidates, flt)
+        if fusion != "convex":
+            raise StoreError(t("store.unknown_fusion", fusion=repr(fusion), known="rrf, convex"))
+        dense = self._backend.search(name, vector, candidates, flt)
+        lexical = self._backend.sparse_search(name, sparse, candidates, flt) if sparse and sparse[0] else []
+        fused = convex([(h.id, h.score) for h in dense], [(i, s) for i, s, _ in lexical], weight, limit)
+        payloads = {h.id: h.payload for h in dense}
+        missing = [i for i, _ in fused if i not in payloads]
+        payloads.update({p.id: p.payload for p in self._backend.retrieve(name, missing, False)} if missing else {})
+        return [Hit(id=i, score=score, payload=dict(payloads.get(i) or {})) for i, score in fused if i in payloads]

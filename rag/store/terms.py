@@ -17,8 +17,12 @@ from dataclasses import dataclass
 
 from rag.store.sparse import _APOSTROPHES, _COMPOUND, _PART, _fold, _keep, tokenize
 
-# Bump when the keys change: a collection whose points hold older keys is treated as having none.
-TERMS_VERSION = 1
+# Bump when the keys change. Version 2 adds each long word's whole key beside its prefix key, so
+# that a name is looked up exactly ("journalctl" is not "journal"); a collection of version 1 is
+# still read, its names by their prefix keys (EXACT_FROM).
+TERMS_VERSION = 2
+EXACT_FROM = 2
+READABLE_VERSIONS = frozenset({1, 2})
 TERMS_FIELD = "terms"
 STEM_LENGTH = 6  # measured on three corpora (benchmarks/README.md): 5 to 7 letters all help; 6 best
 _LIGATURES = str.maketrans({"œ": "oe", "æ": "ae"})
@@ -76,9 +80,23 @@ def word_forms(term: str) -> tuple[str, ...]:
     return tuple(keys)
 
 
+def exact_key(term: str) -> str | None:
+    """The whole key of a folded alphabetic term longer than its prefix key, else None. It cannot
+    meet a prefix key: those have STEM_LENGTH letters at most."""
+    term = term.translate(_LIGATURES)
+    return term if len(term) > STEM_LENGTH and term.isalpha() else None
+
+
 def chunk_terms(text: str) -> list[str]:
-    """The distinct term keys of a chunk's text, sorted (the `terms` payload field)."""
-    return sorted({term_key(t) for t in tokenize(text)})
+    """The distinct term keys of a chunk's text, sorted (the `terms` payload field): each term's
+    prefix key and, for a long word, its whole key too."""
+    keys: set[str] = set()
+    for t in tokenize(text):
+        keys.add(term_key(t))
+        whole = exact_key(t)
+        if whole:
+            keys.add(whole)
+    return sorted(keys)
 
 
 @dataclass(frozen=True)
@@ -99,6 +117,7 @@ class QuestionWord:
     parts: tuple[str, ...]
     named: bool
     forms: tuple[str, ...] = ()
+    exact: str | None = None  # a long plain word's whole key (exact_key): how a name is looked up
 
 
 def _is_named(word: str, first: bool) -> bool:
@@ -130,7 +149,8 @@ def question_words(question: str) -> list[QuestionWord]:
         parts = tuple(dict.fromkeys(term_key(p) for p in pieces))
         if whole and _IDENTIFIER_SEPARATORS.search(typed):
             parts = (whole,)  # max_connections is one word: "max" and "connections" apart are not it
-        key = (whole, parts)
+        exact = exact_key(pieces[0]) if whole is None and len(pieces) == 1 else None
+        key = (whole, parts, exact)  # "journaux" and "journalctl" share a prefix key, not a word
         if key in seen:
             continue
         seen.add(key)
@@ -138,7 +158,7 @@ def question_words(question: str) -> list[QuestionWord]:
         # must not become known through "dock"), and names keep their exact lookup.
         inflectable = whole is None and len(pieces) == 1 and not named and typed[:1].islower()
         forms = word_forms(pieces[0])[1:] if inflectable else ()
-        words.append(QuestionWord(typed, whole, parts, named, forms))
+        words.append(QuestionWord(typed, whole, parts, named, forms, exact))
     return words
 
 
@@ -146,17 +166,18 @@ def question_keys(words: list[QuestionWord]) -> list[str]:
     """Every key whose document frequency the gate needs, each once."""
     keys: list[str] = []
     for w in words:
-        for k in ((w.whole,) if w.whole else ()) + w.parts + w.forms:
+        for k in ((w.whole,) if w.whole else ()) + w.parts + w.forms + ((w.exact,) if w.exact else ()):
             if k not in keys:
                 keys.append(k)
     return keys
 
 
 def passage_keys(texts: list[str]) -> set[str]:
-    return {term_key(t) for text in texts for t in tokenize(text)}
+    return {k for text in texts for k in chunk_terms(text)}
 
 
 __all__ = [
-    "STEM_LENGTH", "TERMS_FIELD", "TERMS_VERSION", "QuestionWord", "chunk_terms", "passage_keys",
+    "EXACT_FROM", "READABLE_VERSIONS", "STEM_LENGTH", "TERMS_FIELD", "TERMS_VERSION", "QuestionWord", "chunk_terms",
+    "exact_key", "passage_keys",
     "question_keys", "question_words", "term_key", "word_forms",
 ]

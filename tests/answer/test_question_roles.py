@@ -34,6 +34,27 @@ def test_the_thing_asked_about_is_not_context(question):
     assert roles(question)[0] == set()
 
 
+@pytest.mark.parametrize("question, context", [
+    ("À quelles informations mon médecin, le docteur Martin, peut-il accéder ?", {"docteur", "Martin"}),
+    ("Maître Dupont peut-il consulter mon dossier médical ?", {"Maître", "Dupont"}),
+    ("Est-ce que Mme Durand peut lire mes courriels professionnels ?", {"Mme", "Durand"}),
+    ("M. Leroy a-t-il le droit de filmer ses salariés ?", {"Leroy"}),
+    ("Le professeur Nguyen peut-il publier les notes des étudiants ?", {"professeur", "Nguyen"}),
+    ("Can Dr. Watson read my medical record?", {"Dr", "Watson"}),
+])
+def test_a_name_after_a_title_or_a_role_is_a_person_of_the_situation(question, context):
+    assert context <= roles(question)[0]
+
+
+@pytest.mark.parametrize("question", [
+    "Que prévoit la loi HIPAA sur les données de santé ?",
+    "Comment supprimer un compte TikTok ?",
+    "Comment configurer le client Outlook sur Windows ?",
+])
+def test_a_product_after_an_ordinary_noun_is_still_the_subject(question):
+    assert roles(question)[0] == set()
+
+
 def test_a_lower_case_word_after_avec_or_before_an_option_is_a_tool():
     assert roles("Comment lister les conteneurs arrêtés avec podman ?")[1] == {"podman"}
     assert roles("Comment afficher les journaux d'un service avec journalctl -u ?")[1] == {"journalctl"}

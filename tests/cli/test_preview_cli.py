@@ -19,7 +19,7 @@ from tests.fixtures.net import start_http_server, stop_http_server
 
 ROOT = Path(__file__).resolve().parents[2]
 # The keys of a previewed chunk that are measured, not part of the chunk itself.
-DERIVED = {"chars", "tokens", "tokens_estimated", "window_cut_from"}
+DERIVED = {"chars", "tokens", "body_tokens", "tokens_estimated", "window_cut_from"}
 
 GUIDE = """---
 title: Guide Kerberos

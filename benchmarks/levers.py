@@ -1,0 +1,237 @@
+"""Retrieval levers, one at a time, on one collection per set: both sides of every change.
+
+    .venv/bin/python benchmarks/levers.py --corpus demo        # seconds (cached vectors)
+    RAG_CORPORA=../shared/corpora .venv/bin/python benchmarks/levers.py --corpus cnil
+    RAG_CORPORA=../shared/corpora .venv/bin/python benchmarks/levers.py --corpus docsfr
+
+Each set is indexed once with the default strategy (the bundled model, vectors cached on disk by
+text, see _common.CachedEmbedder), then the same questions are replayed through the answer
+engine's retrieval with each variant of the context options, nothing else changed. Reported per
+variant: hit@1, hit@3, hit@6, MRR, answer in context, and the gate's in-base answered / off-topic
+refused at the model's defaults (a retrieval change moves the scores the gate reads), with the
+questions each variant wins and loses against the baseline. Writes levers_<set>.json.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from _common import (  # noqa: E402
+    RESULTS,
+    CachedEmbedder,
+    embed_threads,
+    finish,
+    load_documents,
+    machine,
+    say,
+    settings_for,
+    temp_data_dir,
+    vector_cache,
+)
+from quality import CONTEXT, SETS, TOP_K, _questions, _round, gate_figures  # noqa: E402
+
+from rag.chunking import DEFAULT_STRATEGY  # noqa: E402
+from rag.embeddings.embedded import EmbeddedEmbedder  # noqa: E402
+from rag.evaluate.runner import run_eval  # noqa: E402
+from rag.ingest.run import ingest  # noqa: E402
+from rag.store.store import Store  # noqa: E402
+
+BASE = {k: v for k, v in CONTEXT.items() if k != "reranker"}
+# Small-to-big: the budget of characters and how many top articles are searched again.
+VARIANTS: dict[str, dict[str, Any]] = {
+    "baseline": {**BASE, "article_chars": 0},
+    "article_1000_x1": {**BASE, "article_chars": 1000, "articles": 1},
+    "article_2000_x1": {**BASE, "article_chars": 2000, "articles": 1},
+    "article_2000_x2": {**BASE, "article_chars": 2000, "articles": 2},
+    "article_3000_x2": {**BASE, "article_chars": 3000, "articles": 2},
+    "article_3000_x3": {**BASE, "article_chars": 3000, "articles": 3},
+    # The control: the same added characters given to the neighbours instead.
+    "expand_4000": {**BASE, "expand_chars": 4000, "article_chars": 0},
+    # Fusion of the dense and BM25 branches: convex combinations beside RRF (the baseline).
+    **{f"convex_{w}": {**BASE, "article_chars": 0, "fusion": "convex", "fusion_weight": w}
+       for w in (0.3, 0.5, 0.6, 0.7, 0.8, 0.9)},
+}
+KEYS = ("hit_at_1", "hit_at_3", "hit_at_k", "mrr", "answer_in_context")
+
+
+def context_chars(questions: list, store: Store, model: Any, options: dict[str, Any]) -> float:
+    """The mean characters of the six passages' text, in-base questions: what the context costs."""
+    from rag.answer.retrieve import retrieve
+
+    sizes = [sum(len(p.text) for p in retrieve(q.question, store, model, "levers", top_k=TOP_K, **options))
+             for q in questions if q.in_base]
+    return round(sum(sizes) / max(1, len(sizes)), 1)
+
+
+def run(name: str, variants: list[str], threads: int) -> dict[str, Any]:
+    spec = SETS[name]
+    docs = load_documents(spec["docs"]())
+    questions = _questions(spec)
+    model = CachedEmbedder(EmbeddedEmbedder(threads=threads), vector_cache())
+    report: dict[str, Any] = {
+        "machine": machine(),
+        "settings": {"top_k": TOP_K, "strategy": DEFAULT_STRATEGY, "mode": "auto", "embedding_model": model.model_id,
+                     "documents": spec["docs_label"], "document_count": len(docs),
+                     "question_set": spec["questions_label"]},
+        "variants": {},
+    }
+    with temp_data_dir(f"levers-{name}") as data_dir:
+        store = Store(settings_for(data_dir))
+        try:
+            started = time.monotonic()
+            ingested = ingest(docs, store, model, "levers", strategy=DEFAULT_STRATEGY, full=True)
+            assert ingested.ok, ingested.summary()
+            report["settings"]["chunks"] = store.count("levers")
+            report["settings"]["chunks_embedded"] = model.misses
+            report["settings"]["ingest_seconds"] = round(time.monotonic() - started, 1)
+            say(f"[{name}] {len(docs)} documents, {report['settings']['chunks']} chunks, {len(questions)} questions")
+            per_q: dict[str, dict[str, Any]] = {}
+            for variant in variants:
+                options = VARIANTS[variant]
+                results = run_eval(questions, store, model, "levers", top_k=TOP_K, mode="auto",
+                                   question_set=spec["questions_label"], retrieve_options=options)
+                s = results["summary"]
+                g = gate_figures(results)
+                row = {k: _round(s.get(k)) for k in KEYS}
+                row["options"] = options
+                row["context_chars_mean"] = context_chars(questions, store, model, options)
+                row["gate_in_base_answered"] = g["default"]["in_base_answered"]
+                row["gate_off_topic_refused"] = g["default"]["off_topic_refused"]
+                row["gate_calibrated"] = g["calibrated"]
+                per_q[variant] = {q["id"]: q for q in results["questions"] if q.get("in_base")}
+                if variant != variants[0]:
+                    base = per_q[variants[0]]
+                    row["answer_won"] = sorted(i for i, q in per_q[variant].items()
+                                               if q.get("answer_in_context") and not base[i].get("answer_in_context"))
+                    row["answer_lost"] = sorted(i for i, q in per_q[variant].items()
+                                                if base[i].get("answer_in_context") and not q.get("answer_in_context"))
+                row["answer_missing"] = sorted(i for i, q in per_q[variant].items()
+                                               if q.get("answer_in_context") is False)
+                row["article_missing"] = sorted(i for i, q in per_q[variant].items() if q.get("rank") is None)
+                report["variants"][variant] = row
+                say(f"  {variant}: " + ", ".join(f"{k} {row[k]}" for k in KEYS)
+                    + f"; gate {row['gate_in_base_answered']} / {row['gate_off_topic_refused']}"
+                    + f"; context {row['context_chars_mean']} chars")
+        finally:
+            store.close()
+    return report
+
+
+# -- `lead` enrichment: what decides whether it helps ------------------------------------------
+#
+# The same documents indexed twice (enrichment none, then lead), the same questions replayed with
+# the product's context; the in-base questions bucketed by the shape of their expected article
+# (how many chunks it makes, whether it has sections), so that what decides is read per bucket.
+
+
+def article_shape(doc: Any, chunker: Any) -> dict[str, Any]:
+    from rag.markdown_structure import heading
+
+    chunks = chunker.chunk(doc.markdown, title=doc.title)
+    sections = sum(1 for line in doc.markdown.splitlines() if heading(line) and line.startswith("##"))
+    return {"chunks": len(chunks), "sections": sections, "chars": len(doc.markdown)}
+
+
+def bucket(shape: dict[str, Any]) -> str:
+    if shape["chunks"] <= 1:
+        return "1 chunk"
+    if shape["chunks"] <= 3:
+        return "2-3 chunks"
+    return "4+ chunks"
+
+
+def run_enrichment(name: str, threads: int) -> dict[str, Any]:
+    from rag.chunking import make_chunker
+    from rag.enrich import make_enricher
+
+    spec = SETS[name]
+    docs = load_documents(spec["docs"]())
+    questions = _questions(spec)
+    model = CachedEmbedder(EmbeddedEmbedder(threads=threads), vector_cache())
+    chunker = make_chunker(DEFAULT_STRATEGY)
+    shapes = {d.url: article_shape(d, chunker) for d in docs}
+    report: dict[str, Any] = {
+        "machine": machine(),
+        "settings": {"top_k": TOP_K, "strategy": DEFAULT_STRATEGY, "mode": "auto", "embedding_model": model.model_id,
+                     "documents": spec["docs_label"], "document_count": len(docs),
+                     "question_set": spec["questions_label"], "context": BASE},
+        "corpus_shape": {
+            "chunks_per_document_mean": round(sum(s["chunks"] for s in shapes.values()) / max(1, len(shapes)), 2),
+            "documents_with_sections": round(sum(1 for s in shapes.values() if s["sections"]) / max(1, len(shapes)), 3),
+            "documents_by_bucket": {b: sum(1 for s in shapes.values() if bucket(s) == b)
+                                    for b in ("1 chunk", "2-3 chunks", "4+ chunks")},
+        },
+        "runs": {},
+    }
+    rows: dict[str, dict[str, Any]] = {}
+    with temp_data_dir(f"levers-enrich-{name}") as data_dir:
+        store = Store(settings_for(data_dir))
+        try:
+            for mode in ("none", "lead"):
+                misses, started = model.misses, time.monotonic()
+                collection = f"levers_{mode}"
+                ingested = ingest(docs, store, model, collection, strategy=DEFAULT_STRATEGY, full=True,
+                                  enricher=make_enricher(mode))
+                assert ingested.ok, ingested.summary()
+                results = run_eval(questions, store, model, collection, top_k=TOP_K, mode="auto",
+                                   question_set=spec["questions_label"], retrieve_options=BASE)
+                s, g = results["summary"], gate_figures(results)
+                row = {k: _round(s.get(k)) for k in KEYS}
+                row.update(gate_in_base_answered=g["default"]["in_base_answered"],
+                           gate_off_topic_refused=g["default"]["off_topic_refused"],
+                           ingest_seconds=round(time.monotonic() - started, 1),
+                           chunks_embedded=model.misses - misses, enrichment=ingested.enrichment)
+                row["embedded_chars_mean"] = round(sum(len(x.payload.get("context") or "") for x in
+                                                       store.scroll(collection, payload=["context"]))
+                                                   / max(1, store.count(collection)), 1)
+                rows[mode] = {q["id"]: q for q in results["questions"] if q.get("in_base")}
+                report["runs"][mode] = row
+                say(f"  [{name}] {mode}: " + ", ".join(f"{k} {row[k]}" for k in KEYS)
+                    + f"; gate {row['gate_in_base_answered']} / {row['gate_off_topic_refused']}")
+                store.delete_collection(collection)
+        finally:
+            store.close()
+    by_id = {q.id: q for q in questions}
+    buckets: dict[str, dict[str, Any]] = {}
+    for qid in rows["none"]:
+        shape = shapes.get(by_id[qid].expected_source or "")
+        if shape is None:
+            continue
+        b = buckets.setdefault(bucket(shape), {"questions": 0, **{f"{m}_{k}": 0 for m in ("none", "lead")
+                                                                  for k in ("hit_at_1", "hit_at_k")}})
+        b["questions"] += 1
+        for mode in ("none", "lead"):
+            rank = rows[mode][qid].get("rank")
+            b[f"{mode}_hit_at_1"] += int(rank == 1)
+            b[f"{mode}_hit_at_k"] += int(rank is not None)
+    report["by_article_shape"] = buckets
+    say(f"  [{name}] by the expected article's shape: {buckets}")
+    return report
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--corpus", choices=["demo", "cnil", "docsfr"], default="demo")
+    parser.add_argument("--variants", default=",".join(VARIANTS), help="comma-separated, the first is the baseline")
+    parser.add_argument("--out", type=Path, metavar="FILE", help="instead of results/levers_<set>.json")
+    parser.add_argument("--enrich", action="store_true",
+                        help="compare enrichment none and lead instead, by the expected article's shape")
+    args = parser.parse_args(argv)
+    started = time.monotonic()
+    if args.enrich:
+        report = run_enrichment(args.corpus, embed_threads())
+        finish(report, args.out or RESULTS / f"levers_enrich_{args.corpus}.json", started)
+        return 0
+    report = run(args.corpus, args.variants.split(","), embed_threads())
+    finish(report, args.out or RESULTS / f"levers_{args.corpus}.json", started)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

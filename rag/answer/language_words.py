@@ -1,0 +1,124 @@
+"""How common a word is in French or English at large, apart from any collection.
+
+A word no chunk holds is either a word of the language the collection happens not to use (a
+small blog lacks "reçois", "cesse"; a reader's colleague is "Paul") or the name of a thing the
+collection never mentions ("keepalived", "podman", "Okta"). Only the language tells the two
+apart: the general word frequencies of wordfreq (Zipf scale, log10 of occurrences per billion
+words: "de" 7.7, "serveur" 4.2, "cron" 2.5, "podman" 0), in French and in English since readers
+write both. A word rare in both is still a word of the language when it is one edit away from a
+common one (a typo: "transcation", "Qulle") or shares its stem, accents folded, with one (a rare
+form or a missing accent: "initialisant", "cloturer"). Pure lookups, loaded once, never a
+network call.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+# Below this, an unknown lower-case word is a name (a tool, a product, a file), the thing asked
+# about: "keepalived" 0, "iptables" 1.8, "rsync" 1.9. At or above it, a word of the language
+# (rare forms of verbs included: "fédérée" 2.3, "retaper" 3.0) or an incidental name ("Paul" 5.0).
+RARE_ZIPF = 2.0
+# At or above this, a word is an everyday word of the language ("nombreux" 5.2, "cesse" 4.5,
+# "reçois" 4.1), which a small collection may lack without lacking the subject; below it, a
+# specific word ("restaurer" 3.8, "corbeille" 3.3, "poussette" 3.3) says what is asked.
+ORDINARY_ZIPF = 4.0
+# A typo's correction is a common word (at least this frequent); words shorter than TYPO_MIN_LENGTH
+# have too many neighbours ("cron": "corn", "iron") to call one a typo.
+TYPO_TARGET_ZIPF = 3.5
+TYPO_MIN_LENGTH = 5
+SHORT_TYPO_TARGET_ZIPF = 4.5  # a five-letter word's correction must be very common ("Qulle": "quelle")
+# A word sharing its stem (rag.store.terms.term_key, accents folded) with a word at least this
+# frequent is a form of that word.
+STEM_ZIPF = 2.5
+_LANGUAGES = ("fr", "en")
+_LETTERS = "abcdefghijklmnopqrstuvwxyzàâäçéèêëîïôöùûüÿœ"
+
+
+@lru_cache(maxsize=1)
+def _available() -> bool:
+    try:
+        import wordfreq  # noqa: F401
+    except ImportError:  # the gate then decides on the collection's statistics alone
+        return False
+    return True
+
+
+@lru_cache(maxsize=4096)
+def zipf(word: str) -> float | None:
+    """The word's Zipf frequency, the higher of French and English; None without wordfreq."""
+    if not _available() or not word:
+        return None
+    from wordfreq import zipf_frequency
+
+    return max(zipf_frequency(word, lang) for lang in _LANGUAGES)
+
+
+@lru_cache(maxsize=2)
+def _frequencies(lang: str) -> dict[str, float]:
+    """The language's words at least STEM_ZIPF frequent (all a typo or a stem is checked against),
+    the long tail left out: a tenth of the list in memory."""
+    from wordfreq import get_frequency_dict
+
+    floor = 10 ** (min(STEM_ZIPF, TYPO_TARGET_ZIPF) - 9)
+    return {w: f for w, f in get_frequency_dict(lang).items() if f >= floor}
+
+
+def _edits(word: str) -> set[str]:
+    """Every string one deletion, transposition, substitution or insertion away (Norvig's)."""
+    splits = [(word[:i], word[i:]) for i in range(len(word) + 1)]
+    deletes = {a + b[1:] for a, b in splits if b}
+    transposes = {a + b[1] + b[0] + b[2:] for a, b in splits if len(b) > 1}
+    replaces = {a + c + b[1:] for a, b in splits if b for c in _LETTERS}
+    inserts = {a + c + b for a, b in splits for c in _LETTERS}
+    return (deletes | transposes | replaces | inserts) - {word}
+
+
+@lru_cache(maxsize=1024)
+def is_typo(word: str) -> bool:
+    """A rare word one edit away from a common word of French or English."""
+    word = word.lower()
+    if not _available() or len(word) < TYPO_MIN_LENGTH or not word.isalpha():
+        return False
+    floor = 10 ** ((SHORT_TYPO_TARGET_ZIPF if len(word) < 6 else TYPO_TARGET_ZIPF) - 9)
+    candidates = _edits(word)
+    return any(_frequencies(lang).get(c, 0.0) >= floor for lang in _LANGUAGES for c in candidates)
+
+
+@lru_cache(maxsize=1)
+def _stems() -> frozenset[str]:
+    """The stems (term keys) of the words of French and English at least STEM_ZIPF frequent."""
+    from rag.store.terms import term_key
+    from rag.store.sparse import _fold
+
+    floor = 10 ** (STEM_ZIPF - 9)
+    return frozenset(term_key(_fold(w)) for lang in _LANGUAGES for w, f in _frequencies(lang).items()
+                     if f >= floor and w.isalpha())
+
+
+def has_common_stem(word: str) -> bool:
+    from rag.store.terms import term_key
+    from rag.store.sparse import _fold
+
+    return _available() and word.isalpha() and term_key(_fold(word)) in _stems()
+
+
+def rare(word: str) -> bool:
+    """Neither French nor English uses the word (nor a form, nor a typo of a word they use): a name."""
+    z = zipf(word.lower())
+    return z is not None and z < RARE_ZIPF and not has_common_stem(word) and not is_typo(word)
+
+
+def ordinary(word: str) -> bool:
+    """An everyday word of French or English (ORDINARY_ZIPF); False without wordfreq."""
+    z = zipf(word.lower())
+    return z is not None and z >= ORDINARY_ZIPF
+
+
+def common(word: str) -> bool:
+    """A word of the language (or a common first name, town, brand): not a rare name."""
+    z = zipf(word.lower())
+    return z is None or z >= RARE_ZIPF
+
+
+__all__ = ["ORDINARY_ZIPF", "RARE_ZIPF", "common", "ordinary", "has_common_stem", "is_typo", "rare", "zipf"]

@@ -1,0 +1,83 @@
+"""The convex fusion of the dense and BM25 branches, beside RRF: its order and the access filter."""
+
+from __future__ import annotations
+
+import pytest
+
+from rag.answer.retrieve import retrieve
+from rag.config import Settings
+from rag.documents import Document
+from rag.embeddings.embedded import EmbeddedEmbedder
+from rag.errors import StoreError
+from rag.ingest.run import ingest
+from rag.store.fusion import convex, normalised
+from rag.store.sparse import sparse_query
+from rag.store.store import Store
+
+
+def test_normalised_scores_span_zero_to_one_and_ties_are_one():
+    assert normalised([("a", 0.9), ("b", 0.7), ("c", 0.8)]) == pytest.approx({"a": 1.0, "b": 0.0, "c": 0.5})
+    assert normalised([("a", 3.0), ("b", 3.0)]) == {"a": 1.0, "b": 1.0}
+    assert normalised([]) == {}
+
+
+def test_the_weight_moves_the_order_from_bm25_to_the_cosine():
+    dense = [("close", 0.86), ("word", 0.80), ("far", 0.78)]
+    bm25 = [("word", 12.0), ("far", 6.0), ("other", 1.0)]
+    assert [i for i, _ in convex(dense, bm25, 1.0, 3)] == ["close", "word", "far"]
+    assert [i for i, _ in convex(dense, bm25, 0.0, 2)] == ["word", "far"]
+    assert [i for i, _ in convex(dense, bm25, 0.5, 2)] == ["word", "close"]  # strong in both beats one
+    # Equal fused scores keep the dense order, whatever order the branches came in.
+    assert [i for i, _ in convex([("b", 0.5), ("a", 0.9)], [("a", 1.0), ("b", 2.0)], 0.5, 2)] == ["a", "b"]
+
+
+DOCS = {
+    "ldaps.md": ("Activer LDAPS", "Si la liaison échoue avec le code 0x80090308, le certificat ne porte pas le nom "
+                 "DNS complet du contrôleur de domaine.", ["public"]),
+    "tls.md": ("Erreurs TLS", "Une connexion TLS qui échoue laisse des événements Schannel dans le journal.",
+               ["public"]),
+    "dns.md": ("DNS lent", "Une résolution DNS lente ralentit l'ouverture de session.", ["public"]),
+    "interne.md": ("Incident interne", "Le code 0x80090308 est apparu sur le serveur de paie SRV-PAIE-01 ; "
+                   "la liaison échoue depuis la migration.", ["staff"]),
+}
+
+
+@pytest.fixture(scope="module")
+def indexed(tmp_path_factory):
+    store = Store(Settings(data_dir=tmp_path_factory.mktemp("fusion")))
+    embedder = EmbeddedEmbedder(threads=1)
+    docs = [Document(url=url, title=title, markdown=body, access=access) for url, (title, body, access) in DOCS.items()]
+    assert ingest(docs, store, embedder, "kb").ok
+    yield store, embedder
+    store.close()
+
+
+def test_convex_fusion_finds_the_exact_code_and_keeps_the_access_filter(indexed):
+    store, embedder = indexed
+    question = "La liaison échoue avec 0x80090308, que faire ?"
+    for fusion in ("rrf", "convex"):
+        public = retrieve(question, store, embedder, "kb", top_k=4, groups=["public"], fusion=fusion)
+        assert public[0].url == "ldaps.md"
+        assert "interne.md" not in {p.url for p in public}
+        assert all(0.0 < p.score <= 1.0 for p in public)  # the cosine, whatever fused the order
+    everyone = retrieve(question, store, embedder, "kb", top_k=4, fusion="convex")
+    assert "interne.md" in {p.url for p in everyone}
+
+
+def test_an_unknown_fusion_is_a_clear_error(indexed):
+    store, embedder = indexed
+    vector = embedder.embed_query("code 0x80090308")
+    with pytest.raises(StoreError, match="sum"):
+        store.search_hybrid("kb", vector, sparse_query("code 0x80090308"), 3, fusion="sum")
+
+
+def test_the_settings_choose_the_fusion(monkeypatch):
+    from rag.answer.retrieve import retrieve_options
+
+    assert retrieve_options(Settings())["fusion"] == "rrf"
+    monkeypatch.setenv("RAG_FUSION", "Convex")
+    monkeypatch.setenv("RAG_FUSION_WEIGHT", "0.7")
+    options = retrieve_options(Settings.from_env())
+    assert (options["fusion"], options["fusion_weight"]) == ("convex", 0.7)
+    monkeypatch.setenv("RAG_FUSION_WEIGHT", "0")  # BM25 alone is a weight, not "unset"
+    assert retrieve_options(Settings.from_env())["fusion_weight"] == 0.0
