@@ -2,7 +2,7 @@
 in a circle (a function-level import counts too: it is the same dependency, only later).
 
 One kind of arrow is left out: a package's `__init__` loading its own parts when it needs them
-(rag.i18n reads its catalogues rag.i18n.fr and rag.i18n.en on first use); the parts may use the
+(rag.i18n.numbers is read by rag.i18n's plural forms on first use); the parts may use the
 package's own functions. Every other import counts.
 
 A new package is placed in STAGES (below what imports it); an arrow back up or a cycle fails here

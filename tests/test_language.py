@@ -219,12 +219,3 @@ def test_rag_status_lines_in_each_language():
     # Numbers as each reader writes them: decimal comma and grouped thousands in French.
     assert "  - cnil: 12,345 points," in english and "threshold 0.833," in english
     assert "  - cnil : 12\u202f345 points," in french and "seuil 0,833," in french
-
-
-def test_a_catalogue_key_defined_in_two_stage_modules_is_refused():
-    """The catalogues are merged from one module a stage: a second definition must not silently win."""
-    from rag.i18n import merge
-
-    assert merge({"a": "1"}, {"b": "2"}) == {"a": "1", "b": "2"}
-    with pytest.raises(ValueError, match="defined twice: a"):
-        merge({"a": "1"}, {"a": "2"})

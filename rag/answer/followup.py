@@ -25,6 +25,7 @@ from typing import Any, Sequence
 
 from rag.answer.prompts import detect_language
 from rag.errors import LLMError
+from rag.i18n import language as in_language, t
 from rag.store.sparse import STOP_WORDS
 
 MAX_TURNS = 2  # earlier turns given to the rewrite: the last ones carry the reference
@@ -200,12 +201,6 @@ def load_rewrite_prompt(language: str) -> str:
     return resources.files("rag.answer").joinpath("prompts", name).read_text(encoding="utf-8").strip()
 
 
-_LABELS = {
-    "fr": ("Conversation :", "Question", "Réponse", "Dernière question :", "Question autonome :"),
-    "en": ("Conversation:", "Question", "Answer", "Last question:", "Standalone question:"),
-}
-
-
 def _cut(text: str, limit: int) -> str:
     text = re.sub(r"\s+", " ", text or "").strip()
     return text if len(text) <= limit else text[: limit - 1].rstrip() + "…"
@@ -213,17 +208,16 @@ def _cut(text: str, limit: int) -> str:
 
 def rewrite_messages(question: str, previous: Sequence[Turn], language: str) -> list[dict[str, str]]:
     """The rewrite's chat messages: its rules, then the last turns and the question."""
-    conversation, q_label, a_label, last, ask_for = _LABELS.get(language, _LABELS["fr"])
-    turns = []
-    for i, turn in enumerate(previous[-MAX_TURNS:], 1):
-        lines = [f'<turn n="{i}">', f"{q_label} : {_cut(turn.question, MAX_TURN_CHARS)}" if language == "fr"
-                 else f"{q_label}: {_cut(turn.question, MAX_TURN_CHARS)}"]
-        if turn.answer:
-            lines.append(f"{a_label} : {_cut(turn.answer, MAX_TURN_CHARS)}" if language == "fr"
-                         else f"{a_label}: {_cut(turn.answer, MAX_TURN_CHARS)}")
-        lines.append("</turn>")
-        turns.append("\n".join(lines))
-    user = f"{conversation}\n\n" + "\n\n".join(turns) + f"\n\n{last} {_cut(question, MAX_TURN_CHARS)}\n\n{ask_for}"
+    with in_language(language if language in ("fr", "en") else "fr"):
+        turns = []
+        for i, turn in enumerate(previous[-MAX_TURNS:], 1):
+            lines = [f'<turn n="{i}">', t("prompt.rewrite.question", text=_cut(turn.question, MAX_TURN_CHARS))]
+            if turn.answer:
+                lines.append(t("prompt.rewrite.answer", text=_cut(turn.answer, MAX_TURN_CHARS)))
+            lines.append("</turn>")
+            turns.append("\n".join(lines))
+        user = (t("prompt.rewrite.conversation") + "\n\n" + "\n\n".join(turns) + "\n\n"
+                + t("prompt.rewrite.last", text=_cut(question, MAX_TURN_CHARS)) + "\n\n" + t("prompt.rewrite.ask"))
     return [{"role": "system", "content": load_rewrite_prompt(language)}, {"role": "user", "content": user}]
 
 

@@ -39,6 +39,7 @@ from rag.answer.acronyms import is_acronym, spelled
 from rag.answer.language_words import common, ordinary, rare
 from rag.answer.question_roles import roles
 from rag.answer.threshold import COLLECTION, MODEL_DEFAULT, SETTING, default_threshold
+from rag.i18n import language as in_language, t
 from rag.i18n.numbers import decimal
 from rag.store.filters import Where, match
 from rag.store.terms import (
@@ -68,26 +69,8 @@ COSINE_SLOPE = 6.0
 ANSWER, UNSURE, REFUSE = "answer", "unsure", "refuse"
 
 
-# Refusal reasons (stable codes, in JSON) and their sentences.
+# Refusal reasons (stable codes, in JSON); their sentences are the catalogue's `gate.<code>`.
 NO_PASSAGE, UNKNOWN_NAMES, LOW_COVERAGE, LOW_COSINE = "no_passage", "unknown_names", "low_coverage", "low_cosine"
-_WHY = {
-    "fr": {
-        NO_PASSAGE: "aucun passage trouvé",
-        UNKNOWN_NAMES: "aucun article ne parle de : {words}",
-        LOW_COVERAGE: "aucun article ne parle de : {words}",
-        LOW_COSINE: "aucun passage n'est assez proche de la question (meilleur score {best} < seuil {threshold})",
-        "no_terms": "Cette collection a été construite avant le filtre par les termes de la question : seul le "
-                    "score des passages décide. `rag ingest SOURCE --full` la reconstruit.",
-    },
-    "en": {
-        NO_PASSAGE: "no passage found",
-        UNKNOWN_NAMES: "no article mentions: {words}",
-        LOW_COVERAGE: "no article mentions: {words}",
-        LOW_COSINE: "no passage is close enough to the question (best score {best} < threshold {threshold})",
-        "no_terms": "This collection was built before the question-terms check: only the passages' scores "
-                    "decide. `rag ingest SOURCE --full` rebuilds it.",
-    },
-}
 
 
 @dataclass(frozen=True)
@@ -142,8 +125,8 @@ class Signals:
                     "core_passage_coverage", "cosine_core", "specific_coverage", "specific_passage_coverage"):
             if data[key] is not None:
                 data[key] = round(float(data[key]), 4)
-        for t in data["terms"]:
-            t["idf"] = round(t["idf"], 3)
+        for term in data["terms"]:
+            term["idf"] = round(term["idf"], 3)
         return data
 
 
@@ -354,9 +337,9 @@ def exact_match(signals: Signals) -> bool:
     return bool(signals.known_names) and (signals.passage_coverage or 0.0) >= 0.999
 
 
-def _low_cosine(text: Mapping[str, str], decision: Decision, language: str) -> str:
-    return text[LOW_COSINE].format(best=decimal(decision.signals.cosine, 3, lang=language),
-                                   threshold=decimal(decision.params.min_cosine, 3, lang=language))
+def _low_cosine(decision: Decision) -> str:
+    return t("gate.low_cosine", best=decimal(decision.signals.cosine, 3),
+             threshold=decimal(decision.params.min_cosine, 3))
 
 
 def explain(decision: Decision, language: str) -> str | None:
@@ -364,22 +347,27 @@ def explain(decision: Decision, language: str) -> str | None:
     answers."""
     if decision.answer and not decision.unsure:
         return None
-    text = _WHY.get(language, _WHY["fr"])
+    with in_language(language):
+        return _why(decision)
+
+
+def _why(decision: Decision) -> str:
     s = decision.signals
     if decision.reason == UNKNOWN_NAMES:
-        return text[UNKNOWN_NAMES].format(words=", ".join(s.unknown_subject or s.unknown_names))
+        return t("gate.unknown_names", words=", ".join(s.unknown_subject or s.unknown_names))
     if decision.reason == LOW_COVERAGE:
         missing = [w for w in s.missing if w not in s.context_words]
         if missing:
-            return text[LOW_COVERAGE].format(words=", ".join(missing))
-        return _low_cosine(text, decision, language)
+            return t("gate.low_coverage", words=", ".join(missing))
+        return _low_cosine(decision)
     if decision.reason == LOW_COSINE:
-        return _low_cosine(text, decision, language)
-    return text[NO_PASSAGE]
+        return _low_cosine(decision)
+    return t("gate.no_passage")
 
 
 def no_terms_note(language: str) -> str:
-    return _WHY.get(language, _WHY["fr"])["no_terms"]
+    with in_language(language):
+        return t("gate.no_terms")
 
 
 def resolve_params(

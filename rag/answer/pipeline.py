@@ -20,7 +20,7 @@ from datetime import datetime, UTC
 from pathlib import Path
 from typing import Any, Sequence
 
-from rag.i18n import t
+from rag.i18n import language as in_language, t
 from rag.i18n.numbers import decimal
 from rag.answer import budget, citations, prompts
 from rag.errors import LLMError
@@ -42,26 +42,8 @@ PASSAGES_ONLY = "passages_only"  # no model call (retrieval only, no chat model)
 FAILED = "failed"  # the model call failed
 OUTCOMES = (ANSWERED, REFUSED_GATE, REFUSED_MODEL, PASSAGES_ONLY, FAILED)
 
-_TEXT = {
-    "fr": {
-        "dropped": "Note : extrait(s) {numbers} non transmis au modèle pour tenir dans sa fenêtre de contexte "
-                   "({context} tokens). Chargez le modèle avec un contexte plus grand ou baissez top k.",
-        "below": "meilleur score {best} < seuil {threshold} ({source})",
-        "empty": "aucun passage trouvé",
-        "model_refused": "le modèle n'a pas trouvé la réponse dans les extraits",
-        "refused": "(refus : {reason})",
-        "sources": {"setting": "réglage", "collection": "calibré", "model default": "défaut du modèle"},
-    },
-    "en": {
-        "dropped": "Note: extract(s) {numbers} were not sent to the model, to fit its context window "
-                   "({context} tokens). Load the model with a larger context or lower top k.",
-        "below": "best score {best} < threshold {threshold} ({source})",
-        "empty": "no passage found",
-        "model_refused": "the model found no answer in the extracts",
-        "refused": "(refused: {reason})",
-        "sources": {"setting": "setting", "collection": "calibrated", "model default": "model default"},
-    },
-}
+# Where the threshold came from, as a refusal names it.
+_SOURCE_KEYS = {"setting": "threshold.setting", "collection": "threshold.collection", "model default": "threshold.model_default"}
 
 
 @dataclass
@@ -193,15 +175,14 @@ class Prepared:
 def unsure_note(question: str, decision: Any, language: str) -> str:
     """The plain note shown with the passages of a question the gate is unsure of, when no chat
     model writes an answer: they may not answer it, and why."""
-    from rag.i18n import language as in_language
-
     with in_language(language):
         return t("ask.unsure_note", question=question.strip(), why=gate_explain(decision, language) or "")
 
 
 def refusal_line(result: AskResult) -> str:
     """`(refused: why)`, all in the language of the question, as the refusal itself."""
-    return _TEXT.get(result.language, _TEXT["fr"])["refused"].format(reason=result.refusal_reason)
+    with in_language(result.language):
+        return t("answer.refused", reason=result.refusal_reason)
 
 
 def decide(
@@ -241,11 +222,10 @@ def decide(
                                                outcome=REFUSED_GATE)
     elif not accepted or (decision is not None and not decision.answer):
         # Refused by the score: the best score against the threshold, and where that came from.
-        text = _TEXT[language]
-        source = text["sources"].get(threshold_source, threshold_source)
-        reason = (text["below"].format(best=decimal(best, 3, lang=language), threshold=decimal(threshold, 3, lang=language),
-                                       source=source)
-                  if best is not None else text["empty"])
+        with in_language(language):
+            source = t(_SOURCE_KEYS[threshold_source]) if threshold_source in _SOURCE_KEYS else threshold_source
+            reason = (t("answer.below", best=decimal(best, 3), threshold=decimal(threshold, 3), source=source)
+                      if best is not None else t("gate.no_passage"))
         refusal = prompts.refusal_sentence(language)
         prepared.result = prepared.base_result(answer=refusal, raw_answer=refusal, refused=True,
                                                refusal_reason=reason, outcome=REFUSED_GATE)
@@ -309,9 +289,14 @@ def prepare(
     prepared.messages = fit.messages
     if fit.dropped:
         numbers = ", ".join(f"[{n}]" for n in sorted(fit.dropped))
-        prepared.notes.append(_TEXT[prepared.language]["dropped"].format(
-            numbers=numbers, context=prepared.context_length))
+        with in_language(prepared.language):
+            prepared.notes.append(t("answer.dropped", numbers=numbers, context=prepared.context_length))
     return prepared
+
+
+def _model_refused(language: str) -> str:
+    with in_language(language):
+        return t("answer.model_refused")
 
 
 def finalize(
@@ -343,7 +328,7 @@ def finalize(
         sources=[] if refused else citations.sources(prepared.sent, check.valid),
         invalid_citations=check.invalid, uncited=uncited, cited=check.cited, usage=usage,
         model=model or prepared.model,
-        refusal_reason=_TEXT[prepared.language]["model_refused"] if refused else None,
+        refusal_reason=_model_refused(prepared.language) if refused else None,
         answer_urls=citations.answer_urls(raw),
         outcome=REFUSED_MODEL if refused else ANSWERED,
     )

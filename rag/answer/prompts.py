@@ -16,25 +16,21 @@ from importlib import resources
 from pathlib import Path
 from typing import Any, Sequence
 
-from rag.i18n import t
+from rag.i18n import LANGUAGES, language as in_language, t
 from rag.errors import ConfigError
 from rag.i18n.detect import detect_language  # noqa: F401 - where callers have always found it
 
-REFUSALS = {
-    "fr": "Je ne trouve pas cette information dans les articles indexés.",
-    "en": "I cannot find this information in the indexed articles.",
-}
-
-# Tag that fences each extract; the system prompt names it.
+# Tag that fences each extract: a word of the protocol with the model, not a sentence (the system
+# prompt names it, _FENCE_TAG below defuses it in articles).
 TAGS = {"fr": "extrait", "en": "extract"}
-_LABELS = {
-    "fr": ("Extraits :", "Question :"),
-    "en": ("Extracts:", "Question:"),
-}
 SEPARATOR = "---"
 
+
 def refusal_sentence(language: str) -> str:
-    return REFUSALS.get(language, REFUSALS["fr"])
+    """The exact sentence the model writes when the extracts do not hold the answer, in `language`
+    (French for a language the product does not speak)."""
+    with in_language(language):
+        return t("prompt.refusal")
 
 
 def _normalize(text: str) -> str:
@@ -46,7 +42,7 @@ def _normalize(text: str) -> str:
 def contains_refusal(answer: str) -> bool:
     """True when the answer contains one of the exact refusal sentences (any language)."""
     normalized = _normalize(answer)
-    return any(_normalize(sentence) in normalized for sentence in REFUSALS.values())
+    return any(_normalize(refusal_sentence(lang)) in normalized for lang in LANGUAGES)
 
 
 def load_system_prompt(language: str, prompt_file: str | os.PathLike[str] | None = None) -> str:
@@ -90,6 +86,7 @@ def build_messages(question: str, passages: Sequence[Any], language: str,
                    system_prompt: str | None = None) -> list[dict[str, str]]:
     """The chat messages: system rules, then the fenced extracts and the question."""
     system = system_prompt if system_prompt is not None else load_system_prompt(language)
-    extracts_label, question_label = _LABELS[language]
+    with in_language(language):
+        extracts_label, question_label = t("prompt.extracts"), t("prompt.question")
     user = f"{extracts_label}\n\n{build_context(passages, language)}\n\n{question_label} {question.strip()}"
     return [{"role": "system", "content": system}, {"role": "user", "content": user}]

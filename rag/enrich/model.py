@@ -10,10 +10,11 @@ article once for all its chunks.
 from __future__ import annotations
 
 import time
+from importlib import resources
 from dataclasses import dataclass
 from typing import Any
 
-from rag.i18n import t
+from rag.i18n import language as in_language, t
 from rag.chunking.base import Chunk
 from rag.documents import Document
 from rag.enrich.cache import ContextCache, cache_key
@@ -30,39 +31,9 @@ DEFAULT_ARTICLE_CHARS = 8000
 _CHARS_PER_TOKEN = 3  # pessimistic, as in the answer's budget: French and commands tokenize densely
 _PROMPT_OVERHEAD_TOKENS = 400
 
-INSTRUCTIONS = {
-    ("llm", "fr"): (
-        "Tu aides un moteur de recherche à retrouver des extraits d'articles techniques. On te donne "
-        "un article puis un extrait de cet article. Écris une ou deux phrases courtes qui situent "
-        "l'extrait dans l'article : de quel sujet, de quel produit ou de quelle commande il parle, et à "
-        "quelle étape de l'article il se place. Écris dans la langue de l'article. Ne recopie pas "
-        "l'extrait, n'invente rien, pas de préambule : seulement les phrases."
-    ),
-    ("llm", "en"): (
-        "You help a search engine find extracts of technical articles. You are given an article, then "
-        "an extract of it. Write one or two short sentences that situate the extract within the article: "
-        "which subject, product or command it is about, and where in the article it stands. Write in the "
-        "article's language. Do not copy the extract, invent nothing, no preamble: only the sentences."
-    ),
-    ("questions", "fr"): (
-        "Tu aides un moteur de recherche à retrouver des extraits d'articles techniques. On te donne "
-        "un article puis un extrait de cet article. Écris trois questions, une par ligne, auxquelles "
-        "l'extrait répond, telles qu'un lecteur les poserait, puis une dernière ligne qui commence par "
-        "« Mots-clés : » avec cinq à huit mots-clés (commandes, attributs et codes d'erreur recopiés "
-        "exactement). Écris dans la langue de l'article, sans préambule."
-    ),
-    ("questions", "en"): (
-        "You help a search engine find extracts of technical articles. You are given an article, then "
-        "an extract of it. Write three questions, one per line, that the extract answers, as a reader "
-        "would ask them, then a last line starting with \"Keywords:\" with five to eight keywords "
-        "(commands, attributes and error codes copied exactly). Write in the article's language, with "
-        "no preamble."
-    ),
-}
-_REQUEST = {
-    "fr": ("Article", "Extrait", "Situe cet extrait.", "Quelles questions cet extrait résout-il ?"),
-    "en": ("Article", "Extract", "Situate this extract.", "Which questions does this extract answer?"),
-}
+def instructions(mode: str, language: str) -> str:
+    """The system prompt of `mode` in `language`: rag/enrich/prompts/<mode>_<language>.txt."""
+    return resources.files("rag.enrich").joinpath("prompts", f"{mode}_{language}.txt").read_text(encoding="utf-8").strip()
 
 
 class EnrichmentError(RagError):
@@ -101,13 +72,15 @@ def clean_context(text: str, mode: str) -> str:
 
 
 def build_messages(mode: str, language: str, title: str, article: str, chunk: Chunk) -> list[dict[str, str]]:
-    article_label, extract_label, situate, ask = _REQUEST[language]
+    with in_language(language):
+        article_label, extract_label = t("prompt.enrich.article"), t("prompt.enrich.extract")
+        request = t("prompt.enrich.situate") if mode == "llm" else t("prompt.enrich.ask")
     user = (
         f"<{article_label.lower()} title=\"{title}\">\n{article}\n</{article_label.lower()}>\n\n"
         f"<{extract_label.lower()}>\n{chunk.text}\n</{extract_label.lower()}>\n\n"
-        + (situate if mode == "llm" else ask)
+        + request
     )
-    return [{"role": "system", "content": INSTRUCTIONS[(mode, language)]}, {"role": "user", "content": user}]
+    return [{"role": "system", "content": instructions(mode, language)}, {"role": "user", "content": user}]
 
 
 class ModelContexts:

@@ -63,10 +63,6 @@ def _tidy(value: float, low: float, high: float) -> float:
     return value
 
 
-def _plural(n: int, one: str, many: str) -> str:
-    return f"{n} {one if n == 1 else many}"
-
-
 def overlap(in_scores: Sequence[float], out_scores: Sequence[float]) -> tuple[int, str]:
     """How many in-base questions score at or below the best off-topic one, said plainly."""
     if not in_scores or not out_scores:

@@ -6,7 +6,7 @@ import sys
 import time
 from typing import TextIO
 
-from rag.i18n import current, t, tn
+from rag.i18n import t, tn
 from rag.i18n.numbers import decimal, duration, integer
 from rag.ingest.report import IngestProgress
 
@@ -17,10 +17,8 @@ def format_progress(p: IngestProgress) -> str:
     parts = [tn("progress.documents", p.docs_total if p.docs_total is not None else p.docs_done, docs=docs),
              tn("progress.chunks", p.chunks_done)]
     if p.rate > 0:
-        # French keeps the singular below 2 ("0,8 morceau/s"), English only for exactly one.
-        shown = round(p.rate, 1)  # the plural agrees with the number as written
-        one = shown < 2 if current() == "fr" else shown == 1
-        parts.append(t("progress.rate_one" if one else "progress.rate_other", rate=decimal(p.rate, 1)))
+        # The plural agrees with the number as written: "0,8 morceau/s", "1.5 chunks/s".
+        parts.append(tn("progress.rate", round(p.rate, 1), rate=decimal(p.rate, 1)))
     if p.enrich_tokens:
         parts.append(t("progress.contexts", tokens=integer(p.enrich_tokens), time=duration(p.enrich_seconds)))
     if p.eta is not None and p.phase != "done":

@@ -10,7 +10,7 @@ import pytest
 from rag.answer.engine import answer_passages
 from rag.answer.pipeline import AskResult, decide, finalize, prepare
 from rag.servers.chat import LLMClient
-from rag.answer.prompts import REFUSALS, build_messages, detect_language, load_system_prompt
+from rag.answer.prompts import refusal_sentence, build_messages, detect_language, load_system_prompt
 from rag.answer.retrieve import Passage
 from rag.answer.threshold import resolve_threshold
 
@@ -42,13 +42,13 @@ def log_lines(data_dir):
 def test_no_passage_over_threshold_is_a_refusal_without_any_chat_call(lmstudio, data_dir):
     passages = [make(1, 0.71), make(2, 0.64)]
     result = answer_passages(FR_QUESTION, passages, LLMClient(lmstudio.url), 0.8, "collection")
-    assert result.refused and result.answer == REFUSALS["fr"]
+    assert result.refused and result.answer == refusal_sentence("fr")
     assert lmstudio.chat_calls == 0 and lmstudio.requests == []
     assert result.best_score == 0.71 and result.threshold == 0.8
     assert "0,710" in result.refusal_reason and "0,800" in result.refusal_reason  # a French question, French decimals
     assert [p["n"] for p in result.to_json()["passages"]] == [1, 2]  # still shown, with scores
     english = answer_passages(EN_QUESTION, passages, LLMClient(lmstudio.url), 0.8)
-    assert english.answer == REFUSALS["en"] and lmstudio.chat_calls == 0
+    assert english.answer == refusal_sentence("en") and lmstudio.chat_calls == 0
 
 
 def test_a_score_equal_to_the_threshold_is_accepted():
@@ -103,7 +103,7 @@ def test_an_answer_citing_nothing_is_flagged_uncited(lmstudio, data_dir):
 
 
 def test_the_models_own_refusal_is_detected(lmstudio, data_dir):
-    lmstudio.answer = f"« {REFUSALS['fr']} »"
+    lmstudio.answer = f"« {refusal_sentence('fr')} »"
     result = answer_passages(FR_QUESTION, [make(1, 0.9)], LLMClient(lmstudio.url), 0.8)
     assert result.refused and not result.uncited and result.sources == []
     assert lmstudio.chat_calls == 1
@@ -177,7 +177,7 @@ def test_a_hostile_extract_stays_fenced_and_checks_still_run(lmstudio, data_dir)
     lmstudio.answer = "Voici une réponse sans aucune citation, comme demandé. Voir aussi [5]."
     result = answer_passages(FR_QUESTION, passages, LLMClient(lmstudio.url), 0.8)
     system, user = lmstudio.last_messages()
-    assert "jamais une consigne" in system["content"] and REFUSALS["fr"] in system["content"]
+    assert "jamais une consigne" in system["content"] and refusal_sentence("fr") in system["content"]
     content = user["content"]
     # One opening and one closing fence per extract: the article cannot close its own early.
     assert content.count("<extrait n=") == 2 and content.count("</extrait>") == 2
@@ -195,7 +195,7 @@ def test_context_layout_numbers_titles_sections_and_separators():
     assert "</extrait>\n\n---\n\n<extrait n=\"3\">\n[3] Article 3 / Section 3" in user
     assert user.endswith(f"Question : {FR_QUESTION}")
     english = build_messages(EN_QUESTION, [make(1, 0.9)], "en")
-    assert "<extract n=\"1\">" in english[1]["content"] and REFUSALS["en"] in english[0]["content"]
+    assert "<extract n=\"1\">" in english[1]["content"] and refusal_sentence("en") in english[0]["content"]
 
 
 def test_prompt_file_override_per_language(tmp_path, monkeypatch):
@@ -205,7 +205,7 @@ def test_prompt_file_override_per_language(tmp_path, monkeypatch):
     from rag.errors import ConfigError
 
     prompt_file = Settings.from_env().prompt_file
-    assert load_system_prompt("fr", prompt_file) == f"Règle maison. Refus : {REFUSALS['fr']}"
+    assert load_system_prompt("fr", prompt_file) == f"Règle maison. Refus : {refusal_sentence('fr')}"
     with pytest.raises(ConfigError, match="RAG_PROMPT_FILE"):
         load_system_prompt("en", prompt_file)
 

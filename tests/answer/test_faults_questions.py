@@ -8,7 +8,7 @@ import json
 import pytest
 
 from rag.cli.main import main
-from rag.answer.prompts import REFUSALS
+from rag.answer.prompts import refusal_sentence
 from rag.answer.retrieve import MAX_QUESTION_CHARS
 
 
@@ -62,10 +62,10 @@ def test_a_long_but_acceptable_question_is_answered(indexed, lmstudio, capsys):
 @pytest.mark.parametrize(
     "question, refusals",
     [
-        ("How do I force the clock to resynchronise?", [REFUSALS["en"]]),
-        ("Comment forcer la resynchronisation de l'horloge ?", [REFUSALS["fr"]]),
-        ("Wie erzwinge ich die Zeitsynchronisierung unter Windows?", [REFUSALS["fr"], REFUSALS["en"]]),
-        ("時刻を強制的に同期するにはどうすればよいですか？", [REFUSALS["fr"], REFUSALS["en"]]),
+        ("How do I force the clock to resynchronise?", [refusal_sentence("en")]),
+        ("Comment forcer la resynchronisation de l'horloge ?", [refusal_sentence("fr")]),
+        ("Wie erzwinge ich die Zeitsynchronisierung unter Windows?", [refusal_sentence("fr"), refusal_sentence("en")]),
+        ("時刻を強制的に同期するにはどうすればよいですか？", [refusal_sentence("fr"), refusal_sentence("en")]),
     ],
 )
 def test_out_of_base_questions_get_the_refusal_in_their_language(indexed, lmstudio, capsys, question, refusals):
@@ -76,5 +76,5 @@ def test_out_of_base_questions_get_the_refusal_in_their_language(indexed, lmstud
     # The same in the terminal: the sentence, then why.
     assert main(["ask", question, "--threshold", "0.999"]) == 0
     out = capsys.readouterr().out
-    why = "(refused:" if result["answer"] == REFUSALS["en"] else "(refus :"  # in the refusal's language
+    why = "(refused:" if result["answer"] == refusal_sentence("en") else "(refus :"  # in the refusal's language
     assert out.splitlines()[0] == result["answer"] and why in out

@@ -10,7 +10,7 @@ import shutil
 import pytest
 
 from rag.cli.main import main
-from rag.answer.prompts import REFUSALS
+from rag.answer.prompts import refusal_sentence
 
 DOCS = "docs-fr/docs/WindowsServerDocs/administration/windows-commands"
 
@@ -70,7 +70,7 @@ def test_ask_refuses_out_of_base_without_calling_the_model(collection, lmstudio,
     _env(monkeypatch, lmstudio)
     status = main(["ask", "Quelle est la recette de la tarte tatin ?", "--collection", collection, "--json"])
     data = json.loads(capsys.readouterr().out)
-    assert status == 0 and data["refused"] is True and data["answer"] == REFUSALS["fr"]
+    assert status == 0 and data["refused"] is True and data["answer"] == refusal_sentence("fr")
     assert data["threshold_source"] == "model default" and data["best_score"] < data["threshold"]
     assert lmstudio.chat_calls == 0
 

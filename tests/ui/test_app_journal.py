@@ -11,7 +11,7 @@ from streamlit.testing.v1 import AppTest
 from rag.evaluate.question_sets import load_set
 from rag.journal.records import Entry
 from rag.journal.store import Journal
-from ui.i18n import CATALOGUES
+from ui.i18n import WORDS
 
 ROOT = Path(__file__).resolve().parents[2]
 APP = str(ROOT / "streamlit_app.py")
@@ -178,7 +178,7 @@ def test_a_reader_gets_no_journal_page_by_navigation_or_url(passwords):
     page = AppTest.from_file(str(ROOT / JOURNAL), default_timeout=TIMEOUT)
     page.session_state["role"] = "reader"
     ok(page.run())
-    assert [e.value for e in page.error] == [CATALOGUES["fr"]["access.editors_only"]]
+    assert [e.value for e in page.error] == [WORDS.texts["fr"]["access.editors_only"]]
     assert not rows(page) and not page.get("download_button") and "Veeam" not in texts(page.markdown)
 
 
@@ -201,5 +201,5 @@ def test_an_editor_bounded_by_groups_reads_no_answer_from_a_document_outside_the
     ok(page.run())
     staff, public = (next(r for r in rows(page) if q in r.label) for q in ("SOC", "klist"))
     assert "Réponse staff" not in texts(staff.markdown) and "Article staff" not in texts(staff.markdown)
-    assert CATALOGUES["fr"]["jr.hidden"] in texts(staff.caption)  # run alone, the page is French
+    assert WORDS.texts["fr"]["jr.hidden"] in texts(staff.caption)  # run alone, the page is French
     assert "Réponse public" in texts(public.markdown) and "Article public" in texts(public.markdown)

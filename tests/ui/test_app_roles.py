@@ -19,7 +19,7 @@ from rag.embeddings.embedded import EmbeddedEmbedder
 from rag.ingest.run import ingest
 from rag.store.store import Store
 from tests.ui.test_app_access import AUTH
-from ui.i18n import CATALOGUES
+from ui.i18n import WORDS
 
 ROOT = Path(__file__).resolve().parents[2]
 APP = str(ROOT / "streamlit_app.py")
@@ -82,7 +82,7 @@ def test_an_editor_page_refuses_a_reader_even_when_run_directly(passwords, page,
     at.session_state["role"] = "reader"  # as the gate records it for a reader
     ok(at.run())
     # Run alone, the page has not been through the frame's language choice: French, the default.
-    assert [e.value for e in at.error] == [CATALOGUES["fr"]["access.editors_only"]]
+    assert [e.value for e in at.error] == [WORDS.texts["fr"]["access.editors_only"]]
     assert not getattr(at, control) and not at.file_uploader and not at.title[1:]
 
 

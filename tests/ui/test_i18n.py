@@ -11,7 +11,7 @@ from ui import i18n
 
 
 def test_french_and_english_have_the_same_keys_and_placeholders():
-    fr, en = i18n.CATALOGUES["fr"], i18n.CATALOGUES["en"]
+    fr, en = i18n.WORDS.texts["fr"], i18n.WORDS.texts["en"]
     assert not i18n.WORDS.problems()
     same_in_both = {"ask.collection", "ask.score", "eval.cmp_sides", "count.documents_other"}  # words both languages share
     untranslated = {k for k in fr if fr[k] == en[k] and len(en[k]) > 12} - same_in_both

@@ -1,13 +1,13 @@
 """The dashboard's words, in French and English (pure: no streamlit here).
 
-One catalogue a language (`ui/i18n/fr.py`, `ui/i18n/en.py`), same keys, same `{placeholders}`
-(a test checks it). The language itself is `rag.i18n`'s: one context variable for the dashboard's
-words and the package's messages. The frame sets it at the start of every run, so the page, the
-pure helpers in `ui/present` and the errors `rag` raises read it without threading a parameter
-through every call. Tests set it with `language()`.
+The gettext domain `ui`: `rag/locale/<lang>/LC_MESSAGES/ui.po`, one catalogue a language, same
+keys, same `{placeholders}` (tests/test_catalogues.py checks it). The language itself is
+`rag.i18n`'s: one context variable for the dashboard's words and the package's messages. The
+frame sets it at the start of every run, so the page, the pure helpers in `ui/present` and the
+errors `rag` raises read it without threading a parameter through every call. Tests set it with `language()`.
 
-Refusals and prompts are not here: `rag.answer.prompts` holds them in both languages, for the
-chat model and the command line as well.
+Refusals and prompts are not here: they are in the domain `rag`, read in the question's language
+by `rag.answer.prompts`, for the chat model and the command line as well.
 """
 
 from __future__ import annotations
@@ -15,10 +15,8 @@ from __future__ import annotations
 from typing import Any, Callable, Iterable, Sequence
 
 from rag.i18n import Catalogue
-from ui.i18n import en, fr
 
-WORDS = Catalogue({"fr": fr.TEXT, "en": en.TEXT})
-CATALOGUES: dict[str, dict[str, str]] = WORDS.texts
+WORDS = Catalogue("ui")
 t = WORDS.t
 tn = WORDS.tn
 
@@ -40,6 +38,6 @@ def option_of(value: Any, options: Sequence[Any], key: Callable[[Any], str]) -> 
     if value in options:
         return value
     for option in options:
-        if any(value == WORDS.texts[lang].get(key(option)) for lang in WORDS.texts):
+        if any(value == texts.get(key(option)) for texts in WORDS.texts.values()):
             return option
     return options[0]
