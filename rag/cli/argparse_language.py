@@ -16,12 +16,12 @@ import argparse
 import gettext
 import os
 from contextlib import contextmanager
-from pathlib import Path
 from typing import Callable, Iterator, TypeVar
+
+from rag import i18n
 
 DOMAIN = "argparse"
 T = TypeVar("T")
-LOCALE_DIR = Path(__file__).resolve().parents[1] / "locale"
 
 
 @contextmanager
@@ -34,7 +34,8 @@ def speaking(lang: str) -> Iterator[None]:
     the process's, so this is for a command-line run, never for a dashboard session's thread (the
     dashboard has no argparse).
     """
-    gettext.bindtextdomain(DOMAIN, str(LOCALE_DIR))  # only this domain, always the same folder
+    # Only this domain, in the folder of the product's other catalogues (read now: a test may move it).
+    gettext.bindtextdomain(DOMAIN, str(i18n.LOCALE_DIR))
     previous_domain = gettext.textdomain()
     previous_language = os.environ.get("LANGUAGE")
     gettext.textdomain(DOMAIN)

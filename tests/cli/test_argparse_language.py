@@ -18,11 +18,12 @@ from babel.messages.extract import extract_from_file
 from babel.messages.pofile import read_po
 
 import rag.cli.argparse_language as argparse_language
+from rag import i18n
 from rag.cli.main import COMMANDS, main
 from rag.i18n import language, t
 
 CLI = Path(argparse_language.__file__).parent
-PO = argparse_language.LOCALE_DIR / "fr" / "LC_MESSAGES" / "argparse.po"
+PO = i18n.LOCALE_DIR / "fr" / "LC_MESSAGES" / "argparse.po"
 MO = PO.with_suffix(".mo")
 PLACEHOLDER = re.compile(r"%(?:\(\w+\))?[sdr]")
 
@@ -189,7 +190,7 @@ def test_another_language_is_one_more_catalogue(tmp_path, monkeypatch, capsys):
     (tmp_path / "de" / "LC_MESSAGES").mkdir(parents=True)
     with (tmp_path / "de" / "LC_MESSAGES" / "argparse.mo").open("wb") as f:
         write_mo(f, stub)
-    monkeypatch.setattr(argparse_language, "LOCALE_DIR", tmp_path)
+    monkeypatch.setattr(i18n, "LOCALE_DIR", tmp_path)
     parser = None
     with argparse_language.speaking("de"):
         parser = argparse.ArgumentParser(prog="x")
