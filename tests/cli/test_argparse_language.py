@@ -11,6 +11,8 @@ import argparse
 import gettext
 import os
 import re
+import sys
+import warnings
 from pathlib import Path
 
 import pytest
@@ -25,6 +27,8 @@ from rag.i18n import language, t
 CLI = Path(argparse_language.__file__).parent
 PO = i18n.LOCALE_DIR / "fr" / "LC_MESSAGES" / "argparse.po"
 MO = PO.with_suffix(".mo")
+# The Python whose argparse.py the French catalogue was extracted from (Debian 12's, which CI runs).
+EXTRACTED_FROM = (3, 11)
 PLACEHOLDER = re.compile(r"%(?:\(\w+\))?[sdr]")
 
 
@@ -42,8 +46,15 @@ def test_the_french_catalogue_has_every_message_of_this_pythons_argparse_transla
     catalogue = _catalogue()
     entries = {m.id: m for m in catalogue if m.id}
     wanted = _msgids(argparse.__file__) | _msgids(argparse_language.__file__)
-    assert not wanted - set(entries), "run `make argparse-catalogue`, then translate what it adds"
-    assert not set(entries) - wanted, "entries no argparse message uses: run `make argparse-catalogue`"
+    if sys.version_info[:2] == EXTRACTED_FROM:
+        assert not wanted - set(entries), "run `make argparse-catalogue`, then translate what it adds"
+        assert not set(entries) - wanted, "entries no argparse message uses: run `make argparse-catalogue`"
+    elif wanted - set(entries):
+        # Another Python's argparse words a few messages of its own: a French run shows those in
+        # English until `make argparse-catalogue` is run on that Python and they are translated.
+        warnings.warn(f"argparse messages of Python {sys.version_info[0]}.{sys.version_info[1]} not in the "
+                      f"French catalogue (made from {EXTRACTED_FROM[0]}.{EXTRACTED_FROM[1]}'s): "
+                      f"{sorted(map(str, wanted - set(entries)))}", stacklevel=1)
     for message in entries.values():
         assert not message.fuzzy, message.id
         strings = message.string if isinstance(message.string, tuple) else (message.string,)
