@@ -26,6 +26,7 @@ from rag.answer.prompts import TAGS, _defuse
 from rag.errors import LLMError
 from rag.i18n import language as in_language, t
 from rag.i18n.detect import detect_language
+from rag.servers.rerank import RERANK_CANDIDATES
 
 PASSAGE_CHARS = 500  # of each candidate given to the model
 MAX_INPUT_CHARS = 10_000  # of all candidates together (20 x 500): about 3,000 tokens
@@ -104,14 +105,16 @@ class LLMReranker:
         return ranked + [i for i in range(len(passages)) if i not in ranked]
 
     def rerank(self, question: str, passages: list[Any], needed: int) -> tuple[list[Any], str | None]:
-        """The passages in the model's order, or in the search's with a note saying why not."""
-        if len(passages) < 2:
+        """The first RERANK_CANDIDATES passages in the model's order (any others after them), or
+        all in the search's order with a note saying why not."""
+        head, tail = passages[:RERANK_CANDIDATES], passages[RERANK_CANDIDATES:]
+        if len(head) < 2:
             return passages, None
         try:
-            order = self.order(question, passages, needed)
+            order = self.order(question, head, needed)
         except LLMError as exc:
             return passages, t("ask.llm_rerank_failed", error=exc)
-        return [passages[i] for i in order], None
+        return [head[i] for i in order] + tail, None
 
 
 def from_settings(settings: Any, llm: Any) -> LLMReranker | None:

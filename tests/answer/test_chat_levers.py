@@ -238,3 +238,18 @@ def test_the_key_goes_to_the_configured_chat_server_only(kb, lmstudio):
 ])
 def test_the_reply_is_read_robustly(reply, expected):
     assert parse_ranking(reply, 3) == expected
+
+
+def test_twenty_candidates_go_to_the_model_the_others_follow(lmstudio):
+    from rag.answer.retrieve import Passage
+    from rag.servers.rerank import RERANK_CANDIDATES
+
+    passages = [Passage(n=i, score=0.5, title=f"Article {i}", section="", url=f"{i}.md", text="x " * 400)
+                for i in range(1, 25)]
+    lmstudio.answer = model
+    with LLMClient(lmstudio.url) as llm:
+        ranked, note = LLMReranker(llm).rerank("Quelle commande ?", passages, 6)
+    assert note is None
+    assert [p.n for p in ranked] == list(range(RERANK_CANDIDATES, 0, -1)) + [21, 22, 23, 24]
+    user = lmstudio.last_messages()[1]["content"]
+    assert user.count('<extrait n="') == RERANK_CANDIDATES and len(user) < llm_rerank.MAX_INPUT_CHARS + 1500
