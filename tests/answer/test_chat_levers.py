@@ -253,3 +253,25 @@ def test_twenty_candidates_go_to_the_model_the_others_follow(lmstudio):
     assert [p.n for p in ranked] == list(range(RERANK_CANDIDATES, 0, -1)) + [21, 22, 23, 24]
     user = lmstudio.last_messages()[1]["content"]
     assert user.count('<extrait n="') == RERANK_CANDIDATES and len(user) < llm_rerank.MAX_INPUT_CHARS + 1500
+
+
+def test_an_evaluation_with_the_levers_measures_them_and_saves_what_they_were(kb, lmstudio, tmp_path):
+    import json
+
+    from rag.evaluate.questions import Question
+    from rag.evaluate.runner import run_eval
+    from rag.evaluate.runs import write_results
+    from rag.servers.rerank import Reranker
+
+    store, embedder = kb
+    lmstudio.answer = model
+    settings = Settings(llm_url=lmstudio.url, query_rewrite="rewrite", llm_rerank=True)
+    options = {**retrieve_options(settings), "reranker": Reranker(f"http://127.0.0.1:{free_port()}/v1", timeout=5)}
+    questions = [Question("q1", PARAPHRASE, True, expected_source="ipconfig.md")]
+    results = run_eval(questions, store, embedder, "kb", top_k=3, mode="dense", settings=settings,
+                       retrieve_options=options)
+    assert len(chat_requests(lmstudio)) == 2  # the rewrite and the rerank, for the one question
+    saved = json.loads(write_results(results, tmp_path).read_text(encoding="utf-8"))
+    recorded = saved["summary"]["retrieve_options"]
+    assert recorded["rewriter"] == "rewrite" and recorded["llm_reranker"] == "LLMReranker"
+    assert recorded["reranker"].endswith("/v1/rerank")
