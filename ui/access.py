@@ -158,7 +158,7 @@ def keep_signed_in() -> None:
     """Once after a password sign-in: trade the ticket for the HttpOnly session cookie."""
     ticket = st.session_state.pop(PENDING_TICKET, None)
     if ticket:
-        _post(sessions.SESSION_PATH, ticket)
+        _post(sessions.served_path(sessions.SESSION_PATH), ticket)
 
 
 def _sign_out(auth_mode: str) -> None:
@@ -184,7 +184,7 @@ def login_screen(auth_mode: str) -> None:
     st.title(t("app.title"))
     if st.session_state.pop(SIGNED_OUT, False):
         st.success(t("login.signed_out"))
-        _post(sessions.SIGNOUT_PATH)  # the cookie too (its token is revoked already)
+        _post(sessions.served_path(sessions.SIGNOUT_PATH))  # the cookie too (its token is revoked already)
     if auth_mode == "oidc":
         st.write(t("login.oidc"))
         provider = access.login_provider(_secrets())
