@@ -36,6 +36,7 @@ async def _session(request: Any) -> Any:
     from starlette.responses import Response
 
     ticket = (await request.body())[:MAX_BODY].decode("ascii", errors="replace").strip()
+    device = BOOK.ticket_device(ticket)
     traded = BOOK.redeem(ticket, password_of)
     if traded is None:
         return Response(status_code=403)
@@ -43,7 +44,10 @@ async def _session(request: Any) -> Any:
     response = Response(status_code=204)
     _cookie(response, request, SESSION_COOKIE, token, lifetime)
     if BOOK.device_id(request.cookies.get(DEVICE_COOKIE)) is None:
-        _cookie(response, request, DEVICE_COOKIE, BOOK.device(), int(DEVICE_SECONDS))
+        # The device the page already records this reader's conversations under, so that they
+        # are still theirs after a reload.
+        _cookie(response, request, DEVICE_COOKIE, device if BOOK.device_id(device) else BOOK.device(),
+                int(DEVICE_SECONDS))
     return response
 
 
