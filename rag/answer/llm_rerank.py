@@ -72,8 +72,7 @@ def is_rerank_request(messages: Sequence[dict[str, Any]]) -> bool:
 
 def parse_ranking(reply: str, count: int) -> list[int]:
     """The 0-based indices the reply ranks, in its order, each once, only those below `count`."""
-    end = reply.rfind("</think>")
-    reply = reply[end + len("</think>"):] if end >= 0 else reply
+    reply = prompts.without_thoughts(reply)
     found = _BRACKETED.findall(reply) or _NUMBER.findall(reply)
     order: list[int] = []
     for raw in found:

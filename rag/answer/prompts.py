@@ -72,6 +72,15 @@ def one_line(text: str, limit: int) -> str:
     return text if len(text) <= limit else text[: limit - 1].rstrip() + "…"
 
 
+def without_thoughts(reply: str) -> str:
+    """A side call's reply without a reasoning model's thoughts (what precedes the last </think>);
+    empty when the reply was cut while it was still thinking."""
+    end = reply.rfind("</think>")
+    if end >= 0:
+        return reply[end + len("</think>"):]
+    return "" if reply.lstrip().startswith("<think>") else reply
+
+
 # The fence's tag in either language, however spaced: "</extrait>", "< /extrait>", "</ extract>".
 # One class of blanks and slashes after "<", read once (no two runs overlap): linear.
 _FENCE_TAG = re.compile(r"<([\s/]*)(extrait|extract)\b", re.IGNORECASE)

@@ -73,15 +73,9 @@ _LABEL = re.compile(r"^\s*(?:question(?: reformulée)?|rewritten question|passag
                     re.IGNORECASE)
 
 
-def _after_thinking(text: str) -> str:
-    """A reasoning model's reply without its thoughts (what precedes the last </think>)."""
-    end = text.rfind("</think>")
-    return text[end + len("</think>"):] if end >= 0 else text
-
-
 def clean(text: str, mode: str) -> str | None:
     """What the model wrote, as `mode` asked for it, or None when it is not that."""
-    text = _after_thinking(text or "").strip()
+    text = prompts.without_thoughts(text or "").strip()
     lines = [line.strip() for line in text.splitlines() if line.strip()]
     if not lines:
         return None

@@ -235,6 +235,7 @@ def test_the_key_goes_to_the_configured_chat_server_only(kb, lmstudio):
     ("1. [2]\n2. [3]\n3. [1]", [1, 2, 0]),  # list markers are not ids when ids are bracketed
     ("<think>Je pense que 1 puis 3.</think>[2] > [2] > [9] > [1]", [1, 0]),  # thoughts, repeats, out of range
     ("Aucun extrait ne convient.", []),
+    ("<think>D'abord [1], puis [3], puis", []),  # cut while thinking: its numbers are no ranking
 ])
 def test_the_reply_is_read_robustly(reply, expected):
     assert parse_ranking(reply, 3) == expected
@@ -275,3 +276,15 @@ def test_an_evaluation_with_the_levers_measures_them_and_saves_what_they_were(kb
     recorded = saved["summary"]["retrieve_options"]
     assert recorded["rewriter"] == "rewrite" and recorded["llm_reranker"] == "LLMReranker"
     assert recorded["reranker"].endswith("/v1/rerank")
+
+
+@pytest.mark.parametrize("reply, mode, expected", [
+    (f"Question reformulée : « {REWRITTEN} »", REWRITE, REWRITTEN),
+    (f"<think>Le lecteur parle du cache DNS.</think>\n{REWRITTEN}", REWRITE, REWRITTEN),
+    ("<think>The reader wants to know how to", REWRITE, None),  # cut while thinking
+    ("x" * (query_rewrite.MAX_QUERY_CHARS + 1), REWRITE, None),
+    (f"Passage : {HYPOTHETICAL}\nSuite du passage.", HYDE, f"{HYPOTHETICAL} Suite du passage."),
+    ("", HYDE, None),
+])
+def test_the_rewrite_is_kept_only_when_it_is_what_was_asked(reply, mode, expected):
+    assert query_rewrite.clean(reply, mode) == expected
