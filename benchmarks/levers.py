@@ -145,8 +145,9 @@ def run(name: str, variants: list[str], threads: int) -> dict[str, Any]:
                 g = gate_figures(results)
                 row = {k: _round(s.get(k)) for k in KEYS}
                 row["options"] = options_record(options)
-                if variant in CHAT_VARIANTS:
+                if variant in CHAT_VARIANTS:  # what the lever costs: a chat call a question
                     row["chat_model"] = chat
+                    row["seconds_per_question"] = round(s["seconds"] / max(1, len(questions)), 3)
                 row["context_chars_mean"] = context_chars(questions, store, model, options)
                 row["gate_in_base_answered"] = g["default"]["in_base_answered"]
                 row["gate_off_topic_refused"] = g["default"]["off_topic_refused"]
