@@ -92,6 +92,11 @@ class LLMReranker:
     def __repr__(self) -> str:
         return "LLMReranker()"
 
+    @property
+    def shown_url(self) -> str:
+        """The chat server's address, as messages show it (what a results file records)."""
+        return str(getattr(self.llm, "shown_url", "") or "")
+
     def order(self, question: str, passages: Sequence[Any], needed: int) -> list[int]:
         """Every index of `passages`, in the model's order (those it did not name after, in the
         search's). Raises LLMError when the call fails or the reply ranks fewer than `needed`."""

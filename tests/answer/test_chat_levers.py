@@ -171,7 +171,8 @@ def test_a_dead_server_costs_nothing_and_the_question_keeps_its_passages(kb):
     rewrite_note, rerank_note = passages.notes
     assert "question as asked" in rewrite_note and "not reachable" in rewrite_note
     assert "search's own order" in rerank_note and "asked again in" in rerank_note
-    assert options_record(options)["rewriter"] == "hyde" and options_record(options)["llm_reranker"] == "LLMReranker"
+    assert options_record(options)["rewriter"] == "hyde"
+    assert options_record(options)["llm_reranker"] == settings.llm_url
 
 
 def test_through_the_engine_a_dead_model_is_a_note_under_the_passages(kb):
@@ -274,7 +275,7 @@ def test_an_evaluation_with_the_levers_measures_them_and_saves_what_they_were(kb
     assert len(chat_requests(lmstudio)) == 2  # the rewrite and the rerank, for the one question
     saved = json.loads(write_results(results, tmp_path).read_text(encoding="utf-8"))
     recorded = saved["summary"]["retrieve_options"]
-    assert recorded["rewriter"] == "rewrite" and recorded["llm_reranker"] == "LLMReranker"
+    assert recorded["rewriter"] == "rewrite" and recorded["llm_reranker"] == lmstudio.url
     assert recorded["reranker"].endswith("/v1/rerank")
 
 
