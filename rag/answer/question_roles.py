@@ -59,8 +59,11 @@ plc BV NV SpA Srl SRL Oy AB ASA Sàrl
 # A machine's noun: the name after it, when it looks like a host's name, is the reader's machine.
 _MACHINES = frozenset("""
 serveur serveurs server servers hôte hote hôtes host hosts poste postes machine machines vm vms pc
-ordinateur portable laptop contrôleur controleur dc nœud noeud node station cluster
+ordinateur portable laptop contrôleur controleur dc nœud noeud node station cluster domaine domain
 """.split())
+# Where a reader's machine stands, when no noun names it ("Sur SRV-BDX-07, …", "depuis WKS042",
+# "entre PC117 et FS-LYON-02"): the upper-case host's name after one is that machine.
+_MACHINE_PLACES = frozenset("sur depuis entre on from between".split())
 # Abbreviated titles take a full stop that does not end the sentence ("M. Leroy", "Dr. Watson").
 _ABBREVIATED = frozenset("m mm mme mmes mlle dr pr me mr mrs ms prof".split())
 _DETERMINERS = _ARTICLES | _POSSESSIVES
@@ -186,9 +189,14 @@ def _host_name(token: str) -> bool:
 
 def _machine(tokens: list[str], start: int, i: int, j: int) -> bool:
     """One host-shaped name right after a machine's noun ("le serveur SRV-LYON-02", "l'hôte
-    HV-NANTES-03"): the reader's machine. "le serveur Exchange" names a product: no digit."""
-    return (i == j and i > start and _bare(tokens[i - 1]) in _MACHINES
-            and _host_name(tokens[i].rstrip("'")))
+    HV-NANTES-03"), or upper-case after where a machine stands ("Sur SRV-BDX-07", "depuis
+    WKS042"): the reader's machine. "le serveur Exchange" names a product: no digit."""
+    if i != j or i <= start or not _host_name(tokens[i].rstrip("'")):
+        return False
+    before = _bare(tokens[i - 1])
+    if before in ("et", "and") and i - 3 >= start and _bare(tokens[i - 3]) in ("entre", "between"):
+        before = "entre"  # "entre PC117 et FS-LYON-02": the second of the pair
+    return before in _MACHINES or (before in _MACHINE_PLACES and tokens[i].rstrip("'").isupper())
 
 
 def _titled(tokens: list[str], start: int, i: int, j: int) -> bool:

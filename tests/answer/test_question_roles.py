@@ -61,6 +61,10 @@ def test_a_company_closed_by_its_legal_form_is_the_readers_customer(question, co
     ("Sur l'hôte HV-NANTES-03 l'attestation échoue, que vérifier ?", "HV-NANTES-03"),
     ("Le contrôleur DC-TOURS-02 refuse les tickets, pourquoi ?", "DC-TOURS-02"),
     ("Sur la VM web-prod-3, comment purger le cache Kerberos ?", "web-prod-3"),
+    ("Sur le contrôleur de domaine DC-TOURS-02, qui peut lire la stratégie d'audit ?", "DC-TOURS-02"),
+    ("Sur SRV-BDX-07, quelle commande copie une clé de registre ?", "SRV-BDX-07"),
+    ("Depuis WKS042, où sont les domaines Kerberos dans le registre ?", "WKS042"),
+    ("Entre PC117 et FS-LYON-02 on perd des paquets : quel outil ?", "FS-LYON-02"),
 ])
 def test_a_hosts_name_after_a_machines_noun_is_the_readers_machine(question, host):
     assert host in roles(question)[0]
@@ -71,6 +75,7 @@ def test_a_hosts_name_after_a_machines_noun_is_the_readers_machine(question, hos
     "Comment supprimer un compte TikTok ?",
     "Comment configurer le client Outlook sur Windows ?",
     "Comment migrer le serveur Exchange 2016 vers Exchange Online ?",  # a product: no digit in its name
+    "Comment migrer vers TLS1.3 ?",  # where a machine stands is "sur", "depuis", "entre", not "vers"
     "Quel correctif du serveur corrige la CVE-2022-37966 ?",  # a code, not after a machine's noun
     "Comment configurer des disques SAS en RAID 5 ?",  # a legal form alone closes no name
 ])
