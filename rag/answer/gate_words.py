@@ -35,7 +35,7 @@ from dataclasses import asdict, dataclass, field, replace
 from typing import Any, Mapping, Sequence
 
 from rag.answer.acronyms import is_acronym, spelled
-from rag.answer.language_words import TYPO_MIN_LENGTH, edits, ordinary, rare
+from rag.answer.language_words import TYPO_MIN_LENGTH, common, edits, ordinary, rare
 from rag.answer.question_roles import roles
 from rag.store.sparse import _PART, _fold
 from rag.store.terms import QuestionWord, passage_keys, question_words, term_key
@@ -165,10 +165,11 @@ def with_passage_typos(stats: Sequence[TermStat], passage_texts: Sequence[str], 
     from a word of the retrieved passages ("suprimer": "supprimer"), or from another form of it
     ("initalise": "initialiser"), counted as held by the passages holding that word. Words of
     TYPO_MIN_LENGTH letters or more only (shorter ones have too many neighbours), letters only (a
-    digit of a version or a code is never a typo), and only the passages the reader may see are
-    read."""
+    digit of a version or a code is never a typo), that the language does not use, and only the
+    passages the reader may see are read."""
+    # A word the language uses is spelled as meant ("restaurer" is not "reseau" mistyped).
     candidates = {s.word: _fold(s.word) for s in stats
-                  if s.df == 0 and len(s.word) >= TYPO_MIN_LENGTH and s.word.isalpha()}
+                  if s.df == 0 and len(s.word) >= TYPO_MIN_LENGTH and s.word.isalpha() and not common(s.word)}
     if not candidates:
         return list(stats)
     held = [set(_PART.findall(_fold(text))) for text in passage_texts]
