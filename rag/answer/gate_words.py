@@ -162,8 +162,9 @@ def with_spelled_acronyms(stats: Sequence[TermStat], passage_texts: Sequence[str
 
 def with_passage_typos(stats: Sequence[TermStat], passage_texts: Sequence[str], n: int) -> list[TermStat]:
     """The stats with each word no chunk holds that is one letter missing, added, swapped or wrong
-    from a word of the retrieved passages ("suprimer": "supprimer"), or from another form of it
-    ("initalise": "initialiser"), counted as held by the passages holding that word. Words of
+    from a word of the retrieved passages ("suprimer": "supprimer"), or, for a word that is no
+    name, from another form of it ("interogeait": "interroge"), counted as held by the passages
+    holding that word. Words of
     TYPO_MIN_LENGTH letters or more only (shorter ones have too many neighbours), letters only (a
     digit of a version or a code is never a typo), that the language does not use, and only the
     passages the reader may see are read."""
@@ -174,7 +175,7 @@ def with_passage_typos(stats: Sequence[TermStat], passage_texts: Sequence[str], 
         return list(stats)
     held = [set(_PART.findall(_fold(text))) for text in passage_texts]
     vocabulary = set().union(*held) if held else set()
-    # A mistyped form of a word the passages hold in another form ("initalise": "initialiser"):
+    # A mistyped form of a word the passages hold in another form ("interogeait": "interroge"):
     # the same key (rag.store.terms.term_key) as one of their words.
     by_key: dict[str, str] = {}
     for w in sorted(vocabulary):

@@ -111,3 +111,11 @@ def test_a_name_two_letters_from_a_passages_word_is_still_unknown(demo_index):
     # "nftables" is not "iptables" mistyped: two letters differ, and no article mentions it.
     result = _demo_ask(demo_index, "Comment ouvrir le port 443 avec nftables ?")
     assert result.refused and "nftables" in result.refusal_reason
+
+
+def test_a_word_of_the_language_is_never_read_as_a_passages_word_mistyped(demo_index):
+    # "restaurer" is one letter from a form of "réseau" by its stem, but French uses it as written:
+    # the question stays about a recycle bin no article mentions.
+    result = _demo_ask(demo_index, "Comment restaurer un utilisateur supprimé avec la corbeille Active Directory ?")
+    terms = {t["word"]: t for t in result.gate["signals"]["terms"]}
+    assert terms["restaurer"]["typo_of"] is None and result.gate["verdict"] != "answer"
