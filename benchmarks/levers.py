@@ -211,6 +211,12 @@ def run_enrichment(name: str, threads: int) -> dict[str, Any]:
             b[f"{mode}_hit_at_1"] += int(rank == 1)
             b[f"{mode}_hit_at_k"] += int(rank is not None)
     report["by_article_shape"] = buckets
+    # Per question, so that what decides can be read against any feature of the expected article.
+    report["questions"] = {qid: {"expected_source": by_id[qid].expected_source,
+                                 **{f"{mode}_rank": rows[mode][qid].get("rank") for mode in ("none", "lead")},
+                                 **{f"{mode}_answer": rows[mode][qid].get("answer_in_context")
+                                    for mode in ("none", "lead")}}
+                           for qid in rows["none"]}
     say(f"  [{name}] by the expected article's shape: {buckets}")
     return report
 

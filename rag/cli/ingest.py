@@ -17,7 +17,7 @@ from rag.errors import ConfigError
 from rag.config import Settings
 from rag.environment import raw_from_env, secrets_from_env
 from rag.embeddings.resolve import embedder_for_collection
-from rag.enrich import MODES as ENRICH_MODES
+from rag.enrich import AUTO, CHOICES as ENRICH_MODES
 from rag.enrich import make_enricher, resolve_enrichment
 from rag.ingest.run import ingest
 from rag.ingest.strategy_choice import resolve_strategy, settings_text
@@ -143,6 +143,7 @@ def run(args: argparse.Namespace) -> int:
     print(sentence, file=sys.stderr, flush=True)
     shown = strategy + (f" ({settings_text(settings_given)})" if settings_given else "")
     enriched = "" if mode == "none" else (t("ingest.enriched_by", mode=mode, model=enricher.model) if enricher.model
+                                          else t("ingest.enrich_auto") if mode == AUTO
                                           else t("status.enrichment", mode=mode))
     print(t("ingest.indexing", source=strip_userinfo(args.source), name=repr(collection), store=store.describe(),
             strategy=shown, enriched=enriched), file=sys.stderr, flush=True)

@@ -28,15 +28,13 @@ from rag.embeddings.base import tokenizer_and_window
 from rag.embeddings.embedded import over_limit_note
 from rag.documents import SKIPPED, WARNING, Document, Problem
 from rag.enrich import (
-    MODEL_MODES,
     NONE,
     Enricher,
     enriched_text,
-    make_enricher,
-    resolve_enrichment,
+    prepare_enricher,
 )
 from rag.enrich.model import EnrichmentError
-from rag.errors import ConfigError, EmbeddingError, RagError, SourceError
+from rag.errors import EmbeddingError, RagError, SourceError
 from rag.store.disk_space import DiskFullError
 from rag.store.collection_size import embedded_size_note
 from rag.ingest.report import IngestProgress, IngestReport, ProgressCallback
@@ -236,6 +234,8 @@ class _Run:
                 self.report.warnings.append(note)
         if self.enricher.mode != NONE:
             self.report.enrichment = self.enricher.stats.to_dict()
+        if self.enricher.chosen_now and self.enricher.choice is not None:
+            self.report.enrichment_choice = self.enricher.choice.to_dict()
         self.report.seconds = time.monotonic() - self.started
         self.current = ""
         self.tell("done")
@@ -474,7 +474,9 @@ def ingest(
     so does ConfigError for a strategy that differs from the one the collection was built with.
 
     `enricher` (rag.enrich.make_enricher) writes each chunk's context; None: the collection's own
-    enrichment, which must then need no chat model (else ConfigError), or none for a new one.
+    enrichment, which must then need no chat model (else ConfigError), or none for a new one;
+    `auto` (what the command line, the Ingest page and the demo pass): the collection's own, or
+    for a new one the mode its first documents call for (rag.enrich.auto), recorded with it.
     Another enrichment than the collection's needs `full`, like another strategy.
 
     `replace` lets a document replace another source's (same identity, or same url); without it
@@ -482,10 +484,6 @@ def ingest(
     """
     info = store.collection_info(collection)
     strategy, chunk_settings = resolve_strategy(info, strategy, chunk_settings, full)
-    mode = resolve_enrichment(info, enricher.mode if enricher is not None else None, full)
-    if enricher is None:
-        if mode in MODEL_MODES:
-            raise ConfigError(t("ingest.needs_enricher", name=repr(collection), mode=mode))
-        enricher = make_enricher(mode)
+    items, enricher = prepare_enricher(info, enricher, items, full, collection)
     return _Run(items, store, embedder, collection, strategy, chunk_settings, full, prune, progress, enricher,
                 replace).run()
