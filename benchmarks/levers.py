@@ -127,7 +127,9 @@ def run(name: str, variants: list[str], threads: int) -> dict[str, Any]:
 #
 # The same documents indexed twice (enrichment none, then lead), the same questions replayed with
 # the product's context; the in-base questions bucketed by the shape of their expected article
-# (how many chunks it makes, whether it has sections), so that what decides is read per bucket.
+# (how many chunks it makes, whether it has sections), so that what decides is read per bucket;
+# then the same ingest with `auto`, to record what the product picks for the set, and the embedding
+# model's CPU time for a sample of chunks with and without their context (the ingest's cost).
 
 
 def article_shape(doc: Any, chunker: Any) -> dict[str, Any]:
@@ -146,9 +148,44 @@ def bucket(shape: dict[str, Any]) -> str:
     return "4+ chunks"
 
 
-def run_enrichment(name: str, threads: int) -> dict[str, Any]:
+def embedded_of(payload: dict[str, Any]) -> str:
+    parts = [payload.get(k) or "" for k in ("header", "context", "text")]
+    return "\n\n".join(p for p in parts if p)
+
+
+def embedding_cost(docs: list, chunker: Any, threads: int, sample: int) -> dict[str, Any]:
+    """The model's CPU time for the same chunks with and without their lead context, on an even
+    sample of the set's chunks, never cached: what `lead` adds to an ingest, as a machine's
+    cores spend it (CPU seconds, not wall time, which the other processes on a shared machine move)."""
+    from rag.chunking.base import Chunk
+    from rag.enrich import enriched_text, make_enricher
+
+    lead = make_enricher("lead")
+    pairs: list[tuple[str, str]] = []
+    for doc in docs:
+        chunks: list[Chunk] = chunker.chunk(doc.markdown, title=doc.title)
+        for chunk, context in zip(chunks, lead.contexts(doc, chunks)):
+            pairs.append((chunk.embedding_text, enriched_text(chunk, context)))
+    step = max(1, len(pairs) // max(1, sample))
+    picked = pairs[::step][:sample]
+    model = EmbeddedEmbedder(threads=threads)
+    model.embed_documents(["warm-up"])
+    out: dict[str, Any] = {"sample_chunks": len(picked), "all_chunks": len(pairs)}
+    for side, index in (("none", 0), ("lead", 1)):
+        texts = [p[index] for p in picked]
+        cpu = time.process_time()
+        model.embed_documents(texts)
+        out[f"{side}_cpu_seconds_per_chunk"] = round((time.process_time() - cpu) / max(1, len(texts)), 4)
+        out[f"{side}_chars_all_chunks"] = sum(len(p[index]) for p in pairs)
+    out["lead_extra_chars"] = round(out["lead_chars_all_chunks"] / max(1, out["none_chars_all_chunks"]) - 1, 3)
+    out["lead_extra_cpu"] = round(out["lead_cpu_seconds_per_chunk"] / max(1e-9, out["none_cpu_seconds_per_chunk"])
+                                  - 1, 3)
+    return out
+
+
+def run_enrichment(name: str, threads: int, sample: int = 32) -> dict[str, Any]:
     from rag.chunking import make_chunker
-    from rag.enrich import make_enricher
+    from rag.enrich import AUTO, make_enricher
 
     spec = SETS[name]
     docs = load_documents(spec["docs"]())
@@ -190,13 +227,33 @@ def run_enrichment(name: str, threads: int) -> dict[str, Any]:
                 row["embedded_chars_mean"] = round(sum(len(x.payload.get("context") or "") for x in
                                                        store.scroll(collection, payload=["context"]))
                                                    / max(1, store.count(collection)), 1)
+                # What the model reads: header, context and body of every chunk (the ingest's cost).
+                row["embedded_chars_total"] = sum(len(embedded_of(x.payload)) for x in
+                                                  store.scroll(collection, payload=["header", "context", "text"]))
                 rows[mode] = {q["id"]: q for q in results["questions"] if q.get("in_base")}
                 report["runs"][mode] = row
                 say(f"  [{name}] {mode}: " + ", ".join(f"{k} {row[k]}" for k in KEYS)
                     + f"; gate {row['gate_in_base_answered']} / {row['gate_off_topic_refused']}")
                 store.delete_collection(collection)
+            # What the product picks for this set as a new collection, through the same ingest.
+            ingested = ingest(docs, store, model, "levers_auto", strategy=DEFAULT_STRATEGY, full=True,
+                              enricher=make_enricher(AUTO))
+            assert ingested.ok, ingested.summary()
+            report["auto"] = store.collection_info("levers_auto")["enrichment"]["chosen"]
+            store.delete_collection("levers_auto")
         finally:
             store.close()
+    # The better side: the one ahead on more of the measures (retrieval and the gate), ties aside.
+    runs = report["runs"]
+    measures = (*KEYS, "gate_in_base_answered", "gate_off_topic_refused")
+    won = {m: [k for k in measures if runs[m][k] is not None and runs[m][k] > runs["lead" if m == "none" else "none"][k]]
+           for m in ("none", "lead")}
+    better = "lead" if len(won["lead"]) > len(won["none"]) else "none"
+    report["auto"].update(better_side=better, measures_won=won)
+    report["auto"]["picks_the_better_side"] = report["auto"]["mode"] == better
+    report["ingest_cost"] = embedding_cost(docs, chunker, threads, sample)
+    say(f"  [{name}] auto picks {report['auto']['mode']} ({report['auto']['with_sections']} of "
+        f"{report['auto']['documents']} with sections); better side {better}; cost {report['ingest_cost']}")
     by_id = {q.id: q for q in questions}
     buckets: dict[str, dict[str, Any]] = {}
     for qid in rows["none"]:
@@ -211,6 +268,22 @@ def run_enrichment(name: str, threads: int) -> dict[str, Any]:
             b[f"{mode}_hit_at_1"] += int(rank == 1)
             b[f"{mode}_hit_at_k"] += int(rank is not None)
     report["by_article_shape"] = buckets
+    sections: dict[str, dict[str, Any]] = {}
+    for qid in rows["none"]:
+        shape = shapes.get(by_id[qid].expected_source or "")
+        if shape is None:
+            continue
+        b = sections.setdefault("with sections" if shape["sections"] else "without sections",
+                                {"questions": 0, **{f"{m}_{k}": 0 for m in ("none", "lead")
+                                                    for k in ("hit_at_1", "hit_at_k", "answer")}})
+        b["questions"] += 1
+        for mode in ("none", "lead"):
+            rank = rows[mode][qid].get("rank")
+            b[f"{mode}_hit_at_1"] += int(rank == 1)
+            b[f"{mode}_hit_at_k"] += int(rank is not None)
+            b[f"{mode}_answer"] += int(bool(rows[mode][qid].get("answer_in_context")))
+    report["by_sections"] = sections
+    say(f"  [{name}] by whether the expected article has sections: {sections}")
     # Per question, so that what decides can be read against any feature of the expected article.
     report["questions"] = {qid: {"expected_source": by_id[qid].expected_source,
                                  **{f"{mode}_rank": rows[mode][qid].get("rank") for mode in ("none", "lead")},
