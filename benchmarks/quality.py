@@ -436,7 +436,8 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--corpus", choices=["demo", "cnil", "docsfr", "docsfr2", "all"], default="demo",
                         help="demo: the shipped set (about 75 s); cnil: the public CNIL set with its off-topic "
-                             "list (about 15 min); docsfr: our held-out docs-fr set (hours); docsfr2: its confirmation set, never tuned to; all: demo and cnil")
+                             "list (about 15 min); docsfr: our held-out docs-fr set (hours); docsfr2: its "
+                             "confirmation set, never tuned to; all: demo and cnil")
     parser.add_argument("--strategies", default=",".join(STRATEGIES), help="comma-separated (default: all four)")
     parser.add_argument("--max-minutes", type=float, default=10.0,
                         help="skip a strategy whose indexing is estimated to take longer (default 10)")
