@@ -183,7 +183,19 @@ def embedding_cost(docs: list, chunker: Any, threads: int, sample: int) -> dict[
     return out
 
 
-def run_enrichment(name: str, threads: int, sample: int = 32) -> dict[str, Any]:
+def lead_without_trail() -> Any:
+    """`lead` less its heading trail, which the default strategy's `Article:`/`Section:` header
+    already holds: what the title's repetition weighs, measured apart from the lead paragraph's."""
+    from rag.enrich import Enricher
+
+    class LeadNoTrail(Enricher):
+        def contexts(self, doc, chunks, document_hash=None, progress=None):  # type: ignore[override]
+            return [c.split("\n", 1)[1] if "\n" in c else "" for c in super().contexts(doc, chunks, document_hash)]
+
+    return LeadNoTrail("lead")
+
+
+def run_enrichment(name: str, threads: int, sample: int = 32, no_trail: bool = False) -> dict[str, Any]:
     from rag.chunking import make_chunker
     from rag.enrich import AUTO, make_enricher
 
@@ -210,11 +222,11 @@ def run_enrichment(name: str, threads: int, sample: int = 32) -> dict[str, Any]:
     with temp_data_dir(f"levers-enrich-{name}") as data_dir:
         store = Store(settings_for(data_dir))
         try:
-            for mode in ("none", "lead"):
+            for mode in ("none", "lead", *(("lead_no_trail",) if no_trail else ())):
                 misses, started = model.misses, time.monotonic()
                 collection = f"levers_{mode}"
                 ingested = ingest(docs, store, model, collection, strategy=DEFAULT_STRATEGY, full=True,
-                                  enricher=make_enricher(mode))
+                                  enricher=lead_without_trail() if mode == "lead_no_trail" else make_enricher(mode))
                 assert ingested.ok, ingested.summary()
                 results = run_eval(questions, store, model, collection, top_k=TOP_K, mode="auto",
                                    question_set=spec["questions_label"], retrieve_options=BASE)
@@ -301,10 +313,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--out", type=Path, metavar="FILE", help="instead of results/levers_<set>.json")
     parser.add_argument("--enrich", action="store_true",
                         help="compare enrichment none and lead instead, by the expected article's shape")
+    parser.add_argument("--no-trail", action="store_true",
+                        help="with --enrich: lead without its heading trail too (the title's weight)")
     args = parser.parse_args(argv)
     started = time.monotonic()
     if args.enrich:
-        report = run_enrichment(args.corpus, embed_threads())
+        report = run_enrichment(args.corpus, embed_threads(), no_trail=args.no_trail)
         finish(report, args.out or RESULTS / f"levers_enrich_{args.corpus}.json", started)
         return 0
     report = run(args.corpus, args.variants.split(","), embed_threads())

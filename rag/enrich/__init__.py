@@ -150,7 +150,7 @@ def make_enricher(mode: str | None, settings: Any = None, llm: Any = None, langu
     """The enricher for `mode`. The model modes need a chat model loaded now: without one this
     is a ConfigError that says so, before anything is read or written. Their prompt is in
     `language` ("fr" or "en"), else in each article's own (French when unsure)."""
-    mode = mode or DEFAULT_MODE
+    mode = mode or NONE
     if mode not in MODEL_MODES:
         return Enricher(mode)
     settings = settings if settings is not None else Settings.from_env()
@@ -205,7 +205,6 @@ def resolve_enrichment(info: dict[str, Any] | None, requested: str | None, full:
         name = (info or {}).get("name") or t("enrich.the_collection")
         raise ConfigError(t("enrich.other", name=repr(name), built=built, requested=requested))
     return requested
-
 
 
 def prepare_enricher(info: dict[str, Any] | None, enricher: Enricher | None, items: Any, full: bool,
