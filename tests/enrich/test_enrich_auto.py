@@ -4,6 +4,7 @@ an explicit --enrich still wins."""
 
 from __future__ import annotations
 
+import json
 import shutil
 from pathlib import Path
 
@@ -55,6 +56,17 @@ def test_faq_pages_without_sections_get_none_said_in_french(tmp_path, fake_embed
     assert _store(data_dir).collection_info("blog")["enrichment"]["chosen"]["mode"] == "none"
     assert main(["status"]) == 0
     assert "enrichissement none (choisi d'après les documents : 0 sur 12" in capsys.readouterr().out
+
+
+def test_the_json_report_and_status_carry_the_choice(tmp_path, fake_embeddings_env, data_dir, capsys):
+    assert main(["ingest", str(_copy(CNIL, tmp_path, "faq")), "--collection", "blog", "--json"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert report["enrichment_choice"] == {"by": "auto", "mode": "none", "documents": 12, "with_sections": 0}
+    assert main(["status", "--json"]) == 0
+    [blog] = [c for c in json.loads(capsys.readouterr().out)["qdrant"]["collections"] if c["name"] == "blog"]
+    assert blog["enrichment"]["chosen"]["mode"] == "none"
+    assert main(["ingest", str(tmp_path / "faq"), "--collection", "blog", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["enrichment_choice"] is None  # decided once, by the first run
 
 
 def test_a_collection_keeps_the_mode_it_was_built_with(tmp_path, fake_embeddings_env, data_dir, capsys):
