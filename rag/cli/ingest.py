@@ -18,7 +18,8 @@ from rag.config import Settings
 from rag.environment import raw_from_env, secrets_from_env
 from rag.embeddings.resolve import embedder_for_collection
 from rag.enrich import AUTO, CHOICES as ENRICH_MODES
-from rag.enrich import make_enricher, resolve_enrichment
+from rag.enrich import choice_summary, make_enricher, resolve_enrichment
+from rag.enrich.auto import choose_from
 from rag.ingest.run import ingest
 from rag.ingest.strategy_choice import resolve_strategy, settings_text
 from rag.ingest.progress import ProgressPrinter
@@ -155,6 +156,8 @@ def run(args: argparse.Namespace) -> int:
         ))
     else:
         items = list(open_source(args.source, **options))  # a folder is listed first: known total
+        if mode == AUTO:  # said now, before a long run: the run decides the same on the same documents
+            print(choice_summary(choose_from(items)[1].to_dict()), file=sys.stderr, flush=True)
     report = ingest(
         items, store, embedder, collection, strategy=strategy if settings_given else args.strategy,
         chunk_settings=settings_given, full=args.full, prune=args.prune, progress=ProgressPrinter(sys.stderr),

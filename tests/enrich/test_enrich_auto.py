@@ -35,8 +35,9 @@ def _copy(source: Path, tmp_path: Path, name: str) -> Path:
 
 def test_articles_with_sections_get_lead_and_the_run_says_why(tmp_path, fake_embeddings_env, data_dir, capsys):
     assert main(["ingest", str(_copy(DOCS_FR, tmp_path, "docs")), "--collection", "blog"]) == 0
-    out = capsys.readouterr().out
-    assert "Enrichment lead, chosen from the documents: 34 of 36 have sections" in out
+    out, err = capsys.readouterr()
+    said = "Enrichment lead, chosen from the documents: 34 of 36 have sections"
+    assert said in out and said in err  # at the end, and before the first document is embedded
     payloads = _payloads(data_dir)
     assert payloads and all(p.get("context") for p in payloads)  # every chunk has its heading trail
     info = _store(data_dir).collection_info("blog")
