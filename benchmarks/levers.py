@@ -306,6 +306,83 @@ def run_enrichment(name: str, threads: int, sample: int = 32, no_trail: bool = F
     return report
 
 
+# -- a mixed collection: articles in sections and FAQ pages in one ------------------------------
+#
+# docs-fr's 221 pages and CNIL's 523 in one collection, both question sets replayed: what `none`,
+# `lead` and `lead` for the documents with sections only (per document) give each side. Every
+# vector is the one the single-set runs cached (a context depends on its own document only).
+
+
+def lead_where_sectioned() -> Any:
+    from rag.enrich import Enricher
+    from rag.enrich.auto import has_sections
+
+    class LeadWhereSectioned(Enricher):
+        def contexts(self, doc, chunks, document_hash=None, progress=None):  # type: ignore[override]
+            if not has_sections(doc.markdown):
+                return ["" for _ in chunks]
+            return super().contexts(doc, chunks, document_hash)
+
+    return LeadWhereSectioned("lead")
+
+
+def subset_figures(rows: list[dict[str, Any]]) -> dict[str, Any]:
+    ranks = [r.get("rank") for r in rows]
+    answers = [r.get("answer_in_context") for r in rows if r.get("answer_in_context") is not None]
+    n = max(1, len(ranks))
+    return {"questions": len(ranks), "hit_at_1": round(sum(1 for x in ranks if x == 1) / n, 4),
+            "hit_at_3": round(sum(1 for x in ranks if x is not None and x <= 3) / n, 4),
+            "hit_at_k": round(sum(1 for x in ranks if x is not None) / n, 4),
+            "mrr": round(sum(1 / x for x in ranks if x) / n, 4),
+            "answer_in_context": round(sum(1 for a in answers if a) / len(answers), 4) if answers else None}
+
+
+def run_mixed(threads: int) -> dict[str, Any]:
+    from rag.enrich import make_enricher
+    from rag.enrich.auto import choose_from, has_sections
+
+    parts = {"docsfr": SETS["docsfr"], "cnil": SETS["cnil"]}
+    docs = [d for spec in parts.values() for d in load_documents(spec["docs"]())]
+    questions = [q for spec in parts.values() for q in _questions(spec)]
+    model = CachedEmbedder(EmbeddedEmbedder(threads=threads), vector_cache())
+    report: dict[str, Any] = {
+        "machine": machine(),
+        "settings": {"top_k": TOP_K, "strategy": DEFAULT_STRATEGY, "mode": "auto", "embedding_model": model.model_id,
+                     "documents": " + ".join(spec["docs_label"] for spec in parts.values()),
+                     "document_count": len(docs), "documents_with_sections": sum(1 for d in docs if has_sections(d.markdown)),
+                     "question_set": " + ".join(spec["questions_label"] for spec in parts.values()), "context": BASE},
+        # What `auto` would pick on its first 50 documents, in either order of the two folders.
+        "auto_first_50": {"docsfr first": choose_from(docs)[1].to_dict(),
+                          "cnil first": choose_from(docs[::-1])[1].to_dict()},
+        "runs": {},
+    }
+    makers = {"none": lambda: make_enricher("none"), "lead": lambda: make_enricher("lead"),
+              "lead_where_sectioned": lead_where_sectioned}
+    with temp_data_dir("levers-enrich-mixed") as data_dir:
+        store = Store(settings_for(data_dir))
+        try:
+            for mode, make in makers.items():
+                misses = model.misses
+                collection = f"levers_{mode}"
+                ingested = ingest(docs, store, model, collection, strategy=DEFAULT_STRATEGY, full=True, enricher=make())
+                assert ingested.ok, ingested.summary()
+                results = run_eval(questions, store, model, collection, top_k=TOP_K, mode="auto",
+                                   question_set=report["settings"]["question_set"], retrieve_options=BASE)
+                g = gate_figures(results)
+                rows = [q for q in results["questions"] if q.get("in_base")]
+                row = {side: subset_figures([r for r in rows if str(r["id"]).startswith("dfr-") == (side == "docsfr")])
+                       for side in parts}
+                row.update(gate_in_base_answered=g["default"]["in_base_answered"],
+                           gate_off_topic_refused=g["default"]["off_topic_refused"],
+                           chunks_embedded=model.misses - misses)
+                report["runs"][mode] = row
+                say(f"  [mixed] {mode}: {row}")
+                store.delete_collection(collection)
+        finally:
+            store.close()
+    return report
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--corpus", choices=["demo", "cnil", "docsfr", "docsfr2"], default="demo")
@@ -313,10 +390,16 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--out", type=Path, metavar="FILE", help="instead of results/levers_<set>.json")
     parser.add_argument("--enrich", action="store_true",
                         help="compare enrichment none and lead instead, by the expected article's shape")
+    parser.add_argument("--mixed", action="store_true",
+                        help="with --enrich: docs-fr and CNIL in one collection, none, lead and lead per document")
     parser.add_argument("--no-trail", action="store_true",
                         help="with --enrich: lead without its heading trail too (the title's weight)")
     args = parser.parse_args(argv)
     started = time.monotonic()
+    if args.enrich and args.mixed:
+        report = run_mixed(embed_threads())
+        finish(report, args.out or RESULTS / "levers_enrich_mixed.json", started)
+        return 0
     if args.enrich:
         report = run_enrichment(args.corpus, embed_threads(), no_trail=args.no_trail)
         finish(report, args.out or RESULTS / f"levers_enrich_{args.corpus}.json", started)
