@@ -10,8 +10,8 @@ import streamlit as st
 
 from rag.chunking.base import Chunk
 from rag.documents import Document
-from rag.enrich import AUTO, CHOICES, MODEL_MODES, NONE, built_mode, make_enricher
-from rag.enrich.auto import choose_from
+from rag.enrich import AUTO, MODEL_MODES, MODES, NONE, built_mode, make_enricher
+from rag.enrich.auto import has_sections, sectioned_count
 from rag.errors import RagError
 from ui import lang
 from rag.i18n.numbers import duration, integer
@@ -25,25 +25,20 @@ PREVIEW = "enrichment_preview"
 def choose(info: Mapping[str, Any] | None, column: Any) -> str:
     """The mode to index with: the collection's own by default, `auto` for a new one."""
     default = built_mode(info) if info and info.get("points") else AUTO
-    return column.selectbox(t("enr.mode"), CHOICES, index=CHOICES.index(default), key=MODE_KEY,
-                            format_func=formatter(CHOICES, lambda m: f"enr.{m}"), help=t("enr.help"))
+    return column.selectbox(t("enr.mode"), MODES, index=MODES.index(default), key=MODE_KEY,
+                            format_func=formatter(MODES, lambda m: f"enr.{m}"), help=t("enr.help"))
 
 
-def decided(info: Mapping[str, Any] | None, mode: str, items: Sequence[Any], column: Any) -> str:
-    """The mode the run will use: `auto` decided on these documents as the run will, and why
-    (said under the choice); another mode as it is."""
-    if mode != AUTO:
-        return mode
-    if info and info.get("points"):
-        return built_mode(info)  # an existing collection keeps its own
-    _, choice = choose_from(items)
-    column.caption(t("enr.auto_decided", mode=t(f"enr.{choice.mode}"), reason=choice.reason()))
-    return choice.mode
+def plan(mode: str, items: Sequence[Any], column: Any) -> None:
+    """With `auto`, which of these documents will get a context, said under the choice."""
+    if mode == AUTO:
+        sectioned, documents = sectioned_count(items)
+        column.caption(t("enr.auto_plan", k=sectioned, n=documents))
 
 
 def mismatch(info: Mapping[str, Any] | None, mode: str, name: str) -> bool:
     """True (and said) when a built collection has another enrichment: indexing needs a rebuild."""
-    if not info or not info.get("points") or mode == AUTO or built_mode(info) == mode:
+    if not info or not info.get("points") or built_mode(info) == mode:
         return False
     st.warning(t("enr.mismatch", name=escape_link_text(name), built=t(f"enr.{built_mode(info)}"),
                  wanted=t(f"enr.{mode}")), icon=":material/warning:")
@@ -60,7 +55,7 @@ def _key(document: Document, chunks: Sequence[Chunk], mode: str) -> str:
 def preview(document: Document, chunks: Sequence[Chunk], mode: str, settings: Any) -> None:
     """Each chunk's context for `mode`; with the chat model only on request (it costs a call
     a chunk, cached for the indexing that follows)."""
-    if mode == NONE or not chunks:
+    if mode == NONE or not chunks or (mode == AUTO and not has_sections(document.markdown)):
         return
     with st.expander(t("enr.preview", n=len(chunks), title=document.title)):
         if mode in MODEL_MODES:

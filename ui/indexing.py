@@ -7,7 +7,6 @@ from typing import Any, Sequence
 import streamlit as st
 
 from rag.documents import Document, Problem
-from rag.enrich import choice_summary
 from rag.journal.recheck import recheck_refused
 from rag.errors import RagError
 from rag.ingest.run import ingest
@@ -94,8 +93,6 @@ def show_report(report: IngestReport) -> None:
         st.dataframe([{t("rep.document"): item, t("rep.reason"): reason} for item, reason in report.skipped],
                      hide_index=True,
                      key="skipped_documents")
-    if report.enrichment_choice:
-        st.caption(choice_summary(report.enrichment_choice))
     if report.enrichment:
         st.caption(enrichment_view.cost_line(report.enrichment))
     if report.aborted:

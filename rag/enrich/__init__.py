@@ -5,12 +5,11 @@ payload's `text` stays the chunk's exact slice of the document, and the context 
 (payload key `context`). A collection is built with one mode, recorded in its metadata like the
 strategy: re-runs follow it, and another mode needs --full.
 
-New collections default to `auto` (rag.enrich.auto): `lead` or `none` decided on the first
-documents of the first run and recorded like an explicit choice.
-
-Modes: `none`; `lead` (the heading trail and the article's lead paragraph, no model); `llm`
-(one or two sentences from the chat model that situate the chunk in its article); `questions`
-(the questions the chunk answers and its keywords, from the chat model).
+Modes: `auto`, the default of a new collection (rag.enrich.auto: `lead` for each document that
+has sections, nothing for one that has none); `none`; `lead` (the heading trail and the article's
+lead paragraph, no model); `llm` (one or two sentences from the chat model that situate the chunk
+in its article); `questions` (the questions the chunk answers and its keywords, from the chat
+model).
 """
 
 from __future__ import annotations
@@ -23,22 +22,21 @@ from rag.i18n.numbers import duration, integer
 from rag.chunking.base import Chunk
 from rag.config import Settings
 from rag.documents import Document
-from rag.enrich.auto import AUTO, AutoChoice, choose_from
+from rag.enrich.auto import AUTO, has_sections
 from rag.enrich.cache import ContextCache
 from rag.enrich.lead import lead_context, lead_paragraph
 from rag.enrich.model import ModelContexts
 from rag.errors import ConfigError, LLMError
 
 NONE, LEAD, LLM, QUESTIONS = "none", "lead", "llm", "questions"
-MODES = (NONE, LEAD, LLM, QUESTIONS)
+MODES = (AUTO, NONE, LEAD, LLM, QUESTIONS)
 MODEL_MODES = (LLM, QUESTIONS)
-CHOICES = (AUTO, *MODES)  # what a user may ask for: a mode, or `auto` (decided by the documents)
-DEFAULT_MODE = AUTO
+DEFAULT_MODE = AUTO  # of a new collection built by the command line, the Ingest page or the demo
 
 __all__ = [
-    "MODES", "MODEL_MODES", "NONE", "LEAD", "LLM", "QUESTIONS", "AUTO", "CHOICES", "DEFAULT_MODE", "EnrichStats",
+    "MODES", "MODEL_MODES", "NONE", "LEAD", "LLM", "QUESTIONS", "AUTO", "DEFAULT_MODE", "EnrichStats",
     "Enricher", "enrichment_summary", "make_enricher", "resolve_enrichment", "enriched_text", "built_mode",
-    "recorded_choice", "enrichment_words", "prepare_enricher", "choice_summary",
+    "enrichment_words", "prepare_enricher",
 ]
 
 
@@ -54,6 +52,8 @@ class EnrichStats:
     prompt_tokens: int = 0
     completion_tokens: int = 0
     seconds: float = 0.0
+    documents: int = 0  # auto: the documents it saw, and those with sections (given lead)
+    sectioned: int = 0
 
     def to_dict(self) -> dict[str, Any]:
         data = asdict(self)
@@ -66,18 +66,15 @@ class EnrichStats:
 
 def enrichment_summary(stats: dict[str, Any]) -> str:
     """One line for the CLI: how many contexts, and what the chat model's cost."""
+    if stats.get("mode") == AUTO:
+        return t("enrich.summary_auto", k=stats.get("sectioned", 0), n=stats.get("documents", 0),
+                 chunks=stats.get("chunks", 0))
     if stats.get("mode") not in MODEL_MODES:
         return t("enrich.summary", mode=stats.get("mode"), n=stats.get("chunks", 0))
     return t("enrich.summary_model", mode=stats["mode"], model=stats.get("model"), n=stats.get("chunks", 0),
              cached=stats.get("cached", 0), generated=stats.get("generated", 0),
              prompt=integer(stats.get("prompt_tokens", 0)), answer=integer(stats.get("completion_tokens", 0)),
              time=duration(stats.get("seconds", 0), 1))
-
-
-def choice_summary(choice: dict[str, Any]) -> str:
-    """One line for the run's report: the mode `auto` chose for a new collection, and why."""
-    chosen = AutoChoice.from_dict(choice)
-    return t("enrich.auto_summary", mode=chosen.mode, reason=chosen.reason()) if chosen else ""
 
 
 def enriched_text(chunk: Chunk, context: str) -> str:
@@ -90,13 +87,11 @@ class Enricher:
     """Writes each chunk's context for one mode, and counts what it cost."""
 
     def __init__(self, mode: str, model_contexts: ModelContexts | None = None) -> None:
-        if mode not in CHOICES:
-            raise ConfigError(t("enrich.unknown", mode=repr(mode), modes=", ".join(CHOICES)))
-        self.mode = mode  # AUTO: not decided yet; the run replaces it (prepare_enricher)
+        if mode not in MODES:
+            raise ConfigError(t("enrich.unknown", mode=repr(mode), modes=", ".join(MODES)))
+        self.mode = mode
         self.model_contexts = model_contexts
         self.stats = EnrichStats(mode, model_contexts.model if model_contexts else None)
-        self.choice: AutoChoice | None = None  # how `auto` decided, this run or the collection's first
-        self.chosen_now = False
 
     @property
     def model(self) -> str | None:
@@ -109,11 +104,14 @@ class Enricher:
         """One context per chunk ("" with mode none). EnrichmentError when the model fails.
         `progress` is called after each context the model wrote (a long article takes minutes)."""
         if self.mode == AUTO:
-            raise ConfigError(t("enrich.undecided"))
+            self.stats.documents += 1
+            if not has_sections(doc.markdown):
+                return ["" for _ in chunks]
+            self.stats.sectioned += 1
         if self.mode == NONE:
             return ["" for _ in chunks]
         self.stats.chunks += len(chunks)
-        if self.mode == LEAD:
+        if self.mode in (LEAD, AUTO):
             lead = lead_paragraph(doc.markdown)
             return [lead_context(doc.title, doc.markdown, c, lead) for c in chunks]
         assert self.model_contexts is not None
@@ -139,11 +137,8 @@ class Enricher:
             self.model_contexts.llm.close()
 
     def metadata(self) -> dict[str, Any]:
-        """What the collection records about its enrichment (and, when `auto` chose it, on what)."""
-        recorded: dict[str, Any] = {"mode": self.mode, "model": self.model}
-        if self.choice is not None:
-            recorded["chosen"] = self.choice.to_dict()
-        return recorded
+        """What the collection records about its enrichment."""
+        return {"mode": self.mode, "model": self.model}
 
 
 def make_enricher(mode: str | None, settings: Any = None, llm: Any = None, language: str | None = None) -> Enricher:
@@ -178,28 +173,21 @@ def built_mode(info: dict[str, Any] | None) -> str:
     return mode if mode in MODES else NONE
 
 
-def recorded_choice(info: dict[str, Any] | None) -> AutoChoice | None:
-    """How `auto` chose a collection's mode, when it did (None: an explicit choice, or older)."""
-    recorded = (info or {}).get("enrichment")
-    return AutoChoice.from_dict(recorded.get("chosen")) if isinstance(recorded, dict) else None
-
-
-def enrichment_words(info: dict[str, Any] | None) -> str:
-    """", enrichment lead" for `rag status`, with why when `auto` chose it; "" for none chosen by hand."""
-    mode, choice = built_mode(info), recorded_choice(info)
-    if choice is not None and choice.mode == mode:
-        return t("status.enrichment_auto", mode=mode, reason=choice.reason())
+def enrichment_words(mode: str) -> str:
+    """", enrichment lead" for `rag status` and the run's first line, with what `auto` does; "" for none."""
+    if mode == AUTO:
+        return t("status.enrichment_auto")
     return "" if mode == NONE else t("status.enrichment", mode=mode)
 
 
 def resolve_enrichment(info: dict[str, Any] | None, requested: str | None, full: bool) -> str:
-    """The mode a run uses: the requested one, else the collection's own, else AUTO for a new
-    collection (or a rebuild). A built collection keeps its mode: mixing contexts of two modes
-    would make its record, and evaluations, lie. Asking for `auto` is asking for the default."""
-    if requested is not None and requested not in CHOICES:
-        raise ConfigError(t("enrich.unknown", mode=repr(requested), modes=", ".join(CHOICES)))
+    """The mode a run uses: the requested one, else the collection's own, else DEFAULT_MODE for a
+    new collection (or a rebuild). A built collection keeps its mode: mixing contexts of two modes
+    would make its record, and evaluations, lie."""
+    if requested is not None and requested not in MODES:
+        raise ConfigError(t("enrich.unknown", mode=repr(requested), modes=", ".join(MODES)))
     built = built_mode(info) if (info or {}).get("points") else None
-    if requested is None or requested == AUTO:
+    if requested is None:
         return built if built and not full else DEFAULT_MODE
     if built is not None and not full and built != requested:
         name = (info or {}).get("name") or t("enrich.the_collection")
@@ -207,26 +195,15 @@ def resolve_enrichment(info: dict[str, Any] | None, requested: str | None, full:
     return requested
 
 
-def prepare_enricher(info: dict[str, Any] | None, enricher: Enricher | None, items: Any, full: bool,
-                     collection: str) -> tuple[Any, Enricher]:
-    """The items and the enricher a run uses. `auto` reads the first documents of `items` and
-    decides (they come back whole); a collection that `auto` built keeps its record, so that its
-    later runs, and `rag status`, still say why. No enricher: the collection's own mode, else
-    none (a library caller, a benchmark measuring one mode, gets what it names; the command
-    line, the Ingest page and the demo ask for `auto`). ConfigError: another mode than the
-    collection's without `full`, or a model mode without its enricher."""
-    mode = resolve_enrichment(info, enricher.mode if enricher is not None else None, full)
-    if mode == AUTO and enricher is None:
-        mode = NONE
-    choice, chosen_now = None, False
-    if mode == AUTO:
-        items, choice = choose_from(items)
-        mode, chosen_now = choice.mode, True
-    elif not full and built_mode(info) == mode:
-        choice = recorded_choice(info)
-    if enricher is None or enricher.mode != mode:
-        if mode in MODEL_MODES:
-            raise ConfigError(t("ingest.needs_enricher", name=repr(collection), mode=mode))
-        enricher = make_enricher(mode)
-    enricher.choice, enricher.chosen_now = choice, chosen_now
-    return items, enricher
+def prepare_enricher(info: dict[str, Any] | None, enricher: Enricher | None, full: bool, collection: str) -> Enricher:
+    """The enricher a run uses. No enricher: the collection's own mode, else none (a library
+    caller, a benchmark measuring one mode, gets what it names; the command line, the Ingest page
+    and the demo pass the default, `auto`). ConfigError: another mode than the collection's
+    without `full`, or a model mode without its enricher."""
+    if enricher is not None:
+        resolve_enrichment(info, enricher.mode, full)
+        return enricher
+    built = built_mode(info) if (info or {}).get("points") and not full else NONE
+    if built in MODEL_MODES:
+        raise ConfigError(t("ingest.needs_enricher", name=repr(collection), mode=built))
+    return make_enricher(built)

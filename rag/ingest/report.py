@@ -7,7 +7,7 @@ from typing import Any, Callable
 
 from rag.i18n import t, tn
 from rag.i18n.numbers import duration
-from rag.enrich import choice_summary, enrichment_summary
+from rag.enrich import enrichment_summary
 
 
 @dataclass
@@ -46,7 +46,6 @@ class IngestReport:
     verify_error: str | None = None
     aborted: str | None = None  # why the run stopped before the end of the source (no pruning then)
     enrichment: dict[str, Any] | None = None  # mode, model, contexts, cached, tokens, seconds (when enriched)
-    enrichment_choice: dict[str, Any] | None = None  # how `auto` chose the mode of a new collection, this run
     new_urls: list[str] = field(default_factory=list)
     changed_urls: list[str] = field(default_factory=list)
     pruned_urls: list[str] = field(default_factory=list)
@@ -71,8 +70,6 @@ class IngestReport:
                    time=duration(self.seconds, 1))]
         if self.relinked_urls:
             lines.append(tn("report.relinked", len(self.relinked_urls)))
-        if self.enrichment_choice:
-            lines.append(choice_summary(self.enrichment_choice))
         if self.enrichment:
             lines.append(enrichment_summary(self.enrichment))
         if self.verify_error:

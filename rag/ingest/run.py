@@ -233,8 +233,6 @@ class _Run:
                 self.report.warnings.append(note)
         if self.enricher.mode != NONE:
             self.report.enrichment = self.enricher.stats.to_dict()
-        if self.enricher.chosen_now and self.enricher.choice is not None:
-            self.report.enrichment_choice = self.enricher.choice.to_dict()
         self.report.seconds = time.monotonic() - self.started
         self.current = ""
         self.tell("done")
@@ -461,9 +459,8 @@ def ingest(
     so does ConfigError for a strategy that differs from the one the collection was built with.
 
     `enricher` (rag.enrich.make_enricher) writes each chunk's context; None: the collection's own
-    enrichment, which must then need no chat model (else ConfigError), or none for a new one;
-    `auto` (what the command line, the Ingest page and the demo pass): the collection's own, or
-    for a new one the mode its first documents call for (rag.enrich.auto), recorded with it.
+    enrichment, which must then need no chat model (else ConfigError), or none for a new one (the
+    command line, the Ingest page and the demo pass the default, `auto`: rag.enrich.auto).
     Another enrichment than the collection's needs `full`, like another strategy.
 
     `replace` lets a document replace another source's (same identity, or same url); without it
@@ -471,6 +468,6 @@ def ingest(
     """
     info = store.collection_info(collection)
     strategy, chunk_settings = resolve_strategy(info, strategy, chunk_settings, full)
-    items, enricher = prepare_enricher(info, enricher, items, full, collection)
+    enricher = prepare_enricher(info, enricher, full, collection)
     return _Run(items, store, embedder, collection, strategy, chunk_settings, full, prune, progress, enricher,
                 replace).run()

@@ -145,8 +145,9 @@ def test_a_collection_keeps_its_enrichment_and_another_needs_full():
     with pytest.raises(ConfigError, match="--full"):
         resolve_enrichment(built, LLM, full=False)
     assert resolve_enrichment(built, LLM, full=True) == LLM
-    assert resolve_enrichment(built, None, full=True) == AUTO  # a rebuild is decided again by its documents
-    assert resolve_enrichment(built, AUTO, full=False) == LEAD  # auto on a built collection: its own
+    assert resolve_enrichment(built, None, full=True) == AUTO  # a rebuild gets the default
+    with pytest.raises(ConfigError, match="--full"):
+        resolve_enrichment(built, AUTO, full=False)  # auto is a mode of its own
     assert resolve_enrichment({"points": 5}, None, full=False) == NONE  # built before enrichment existed
     assert resolve_enrichment({"points": 0}, None, full=False) == AUTO  # nothing built yet
     assert built_mode({"enrichment": {"mode": "questions"}}) == QUESTIONS

@@ -1,5 +1,6 @@
-"""A new collection's enrichment follows its documents: articles with sections get `lead`, short
-pages without sections (an FAQ) get none; the choice is recorded, said, and kept by later runs;
+"""A new collection's enrichment follows its documents (`auto`): articles with sections get the
+`lead` context, short pages without sections (an FAQ) get none; said before and after the run and
+by `rag status`; recorded, so later runs follow the same rule; older collections keep their mode;
 an explicit --enrich still wins."""
 
 from __future__ import annotations
@@ -13,11 +14,12 @@ import pytest
 from rag.cli.main import main
 from rag.config import Settings
 from rag.documents import Document
-from rag.enrich.auto import AUTO_SAMPLE, choose_from
+from rag.enrich import make_enricher
+from rag.enrich.auto import has_sections
 from rag.store.store import Store
 
 DATA = Path(__file__).resolve().parents[1] / "data"
-DOCS_FR = DATA / "docs-fr" / "docs"  # Windows Server pages: long, in sections
+DOCS_FR = DATA / "docs-fr" / "docs"  # Windows Server pages: long, most in sections
 CNIL = DATA / "cnil-md" / "cnil"  # the CNIL FAQ: a question and its short answer, no sections
 
 
@@ -33,113 +35,101 @@ def _copy(source: Path, tmp_path: Path, name: str) -> Path:
     return Path(shutil.copytree(source, tmp_path / name))
 
 
-def test_articles_with_sections_get_lead_and_the_run_says_why(tmp_path, fake_embeddings_env, data_dir, capsys):
-    assert main(["ingest", str(_copy(DOCS_FR, tmp_path, "docs")), "--collection", "blog"]) == 0
+def _sectioned(folder: Path) -> set[str]:
+    """The urls of the folder's documents that have sections, read by hand."""
+    out = set()
+    for path in folder.rglob("*.md"):
+        text = path.read_text(encoding="utf-8")
+        in_code = False
+        for line in text.splitlines():
+            if line.lstrip().startswith(("```", "~~~")):
+                in_code = not in_code
+            elif not in_code and line.startswith("##"):
+                out.add(path.relative_to(folder).as_posix())
+                break
+    return out
+
+
+def test_articles_with_sections_get_lead_and_the_run_says_so(tmp_path, fake_embeddings_env, data_dir, capsys):
+    docs = _copy(DOCS_FR, tmp_path, "docs")
+    assert main(["ingest", str(docs), "--collection", "blog"]) == 0
     out, err = capsys.readouterr()
-    said = "Enrichment lead, chosen from the documents: 34 of 36 have sections"
-    assert said in out and said in err  # at the end, and before the first document is embedded
+    assert "Enrichment auto: 34 of 36 documents have sections and will get lead, the others none." in err
+    assert "Enrichment auto: lead for the 34 of 36 documents with sections" in out
+    sectioned = _sectioned(docs)
     payloads = _payloads(data_dir)
-    assert payloads and all(p.get("context") for p in payloads)  # every chunk has its heading trail
-    info = _store(data_dir).collection_info("blog")
-    assert info["enrichment"] == {"mode": "lead", "model": None,
-                                  "chosen": {"by": "auto", "mode": "lead", "documents": 36, "with_sections": 34}}
+    assert {p["url"] for p in payloads if p.get("context")} == sectioned  # each document by its own shape
+    assert all(p["context"].startswith(p["title"]) for p in payloads if p.get("context"))  # the heading trail
+    assert _store(data_dir).collection_info("blog")["enrichment"] == {"mode": "auto", "model": None}
     assert main(["status"]) == 0
-    assert "enrichment lead (chosen from the documents: 34 of 36 have sections" in capsys.readouterr().out
+    assert "enrichment auto (lead for the documents with sections, none for the others)" in capsys.readouterr().out
 
 
 def test_faq_pages_without_sections_get_none_said_in_french(tmp_path, fake_embeddings_env, data_dir, capsys,
                                                             monkeypatch):
     monkeypatch.setenv("RAG_UI_LANG", "fr")
     assert main(["ingest", str(_copy(CNIL, tmp_path, "faq")), "--collection", "blog"]) == 0
-    out = capsys.readouterr().out
-    assert "Enrichissement none, choisi d'après les documents : 0 sur 12 ont des sections" in out
-    assert all("context" not in p for p in _payloads(data_dir))
-    assert _store(data_dir).collection_info("blog")["enrichment"]["chosen"]["mode"] == "none"
+    out, err = capsys.readouterr()
+    assert "Enrichissement auto : 0 documents sur 12 ont des sections" in err
+    assert "Enrichissement auto : lead pour les 0 documents sur 12 qui ont des sections" in out
+    assert "où le chapeau répéterait le texte de la page" in out  # why the others get none
+    assert not any(p.get("context") for p in _payloads(data_dir))
     assert main(["status"]) == 0
-    assert "enrichissement none (choisi d'après les documents : 0 sur 12" in capsys.readouterr().out
+    assert "enrichissement auto (lead pour les documents en sections, aucun pour les autres)" in capsys.readouterr().out
 
 
-def test_the_json_report_and_status_carry_the_choice(tmp_path, fake_embeddings_env, data_dir, capsys):
-    assert main(["ingest", str(_copy(CNIL, tmp_path, "faq")), "--collection", "blog", "--json"]) == 0
-    report = json.loads(capsys.readouterr().out)
-    assert report["enrichment_choice"] == {"by": "auto", "mode": "none", "documents": 12, "with_sections": 0}
-    assert main(["status", "--json"]) == 0
-    [blog] = [c for c in json.loads(capsys.readouterr().out)["qdrant"]["collections"] if c["name"] == "blog"]
-    assert blog["enrichment"]["chosen"]["mode"] == "none"
-    assert main(["ingest", str(tmp_path / "faq"), "--collection", "blog", "--json"]) == 0
-    assert json.loads(capsys.readouterr().out)["enrichment_choice"] is None  # decided once, by the first run
-
-
-def test_a_collection_keeps_the_mode_it_was_built_with(tmp_path, fake_embeddings_env, data_dir, capsys):
+def test_later_runs_follow_the_rule_and_older_collections_keep_their_mode(tmp_path, fake_embeddings_env, data_dir,
+                                                                          capsys):
     faq = _copy(CNIL, tmp_path, "faq")
-    assert main(["ingest", str(faq), "--collection", "blog"]) == 0  # none, chosen by its FAQ pages
-    # Articles in sections join it later: the collection stays as built, nothing is mixed.
-    shutil.copytree(DOCS_FR, faq / "articles")
-    capsys.readouterr()
     assert main(["ingest", str(faq), "--collection", "blog"]) == 0
-    out = capsys.readouterr().out
-    assert "chosen from the documents" not in out  # decided once, not again
+    # Articles in sections join the FAQ later: they get lead, the FAQ pages stay as they were.
+    shutil.copytree(DOCS_FR, faq / "articles")
+    assert main(["ingest", str(faq), "--collection", "blog"]) == 0
+    assert "12 unchanged" in capsys.readouterr().out
     payloads = _payloads(data_dir)
-    assert any(p["url"].startswith("articles/") for p in payloads)
-    assert all("context" not in p for p in payloads)
-    assert _store(data_dir).collection_info("blog")["enrichment"]["chosen"] == {
-        "by": "auto", "mode": "none", "documents": 12, "with_sections": 0}
-    assert main(["status"]) == 0
-    assert "enrichment none (chosen from the documents: 0 of 12" in capsys.readouterr().out
+    assert {p["url"] for p in payloads if p.get("context")} == {f"articles/{u}" for u in _sectioned(DOCS_FR)}
+    assert _store(data_dir).collection_info("blog")["enrichment"]["mode"] == "auto"
 
-    # A collection built before the automatic choice (no record, or an explicit none) keeps none too.
-    assert main(["ingest", str(_copy(DOCS_FR, tmp_path, "docs")), "--collection", "older", "--enrich", "none"]) == 0
-    assert main(["ingest", str(tmp_path / "docs"), "--collection", "older"]) == 0
+    # A collection built with none (by hand, or before auto existed) keeps none for every document.
+    docs = _copy(DOCS_FR, tmp_path, "docs")
+    assert main(["ingest", str(docs), "--collection", "older", "--enrich", "none"]) == 0
+    (docs / "new.md").write_text("# Nouveau\n\nUn article.\n\n## Une section\n\nDu texte ici.\n", encoding="utf-8")
+    assert main(["ingest", str(docs), "--collection", "older"]) == 0
     assert all("context" not in p for p in _payloads(data_dir, "older"))
-    assert _store(data_dir).collection_info("older")["enrichment"] == {"mode": "none", "model": None}
+    assert _store(data_dir).collection_info("older")["enrichment"]["mode"] == "none"
 
 
 def test_an_explicit_choice_wins_over_the_documents(tmp_path, fake_embeddings_env, data_dir, capsys):
     assert main(["ingest", str(_copy(CNIL, tmp_path, "faq")), "--collection", "blog", "--enrich", "lead"]) == 0
-    out = capsys.readouterr().out
-    assert "chosen from the documents" not in out and "Enrichment lead: " in out
-    assert all("context" in p for p in _payloads(data_dir))
-    assert "chosen" not in _store(data_dir).collection_info("blog")["enrichment"]
-    # Asking for auto on a built collection keeps its own mode, whatever the documents.
-    assert main(["ingest", str(tmp_path / "faq"), "--collection", "blog", "--enrich", "auto"]) == 0
+    out, err = capsys.readouterr()
+    assert "Enrichment auto" not in err + out and "Enrichment lead: " in out
+    assert all(p.get("context") for p in _payloads(data_dir))  # every FAQ page got its lead, as asked
     assert _store(data_dir).collection_info("blog")["enrichment"]["mode"] == "lead"
+    # auto is a mode of its own: asking for it on a lead collection is a rebuild, said so.
+    assert main(["ingest", str(tmp_path / "faq"), "--collection", "blog", "--enrich", "auto"]) == 2
+    assert "--full" in capsys.readouterr().err
 
 
-def test_a_site_read_ahead_for_the_choice_is_indexed_whole(make_wp_server, fake_embeddings_env, data_dir, capsys):
-    from tests.fixtures.wordpress import load_real_posts
-
-    posts = load_real_posts()
-    assert len(posts) > AUTO_SAMPLE  # the choice reads a first batch, the run the rest
-    site = make_wp_server(posts=posts)
-    assert main(["ingest", site.url, "--collection", "blog"]) == 0
-    out = capsys.readouterr().out
-    assert f"of {AUTO_SAMPLE} have sections" in out
-    # The same site indexed with no choice to make: the same documents, none lost or doubled.
-    assert main(["ingest", site.url, "--collection", "plain", "--enrich", "none"]) == 0
-    assert out.split(":", 1)[1].split(",")[0] in capsys.readouterr().out  # "134 new"
-    urls = [p["url"] for p in _payloads(data_dir) if p["order"] == 0]
-    assert sorted(urls) == sorted(p["url"] for p in _payloads(data_dir, "plain") if p["order"] == 0)
-    assert len(urls) > AUTO_SAMPLE
+def test_the_json_report_and_status_say_what_auto_did(tmp_path, fake_embeddings_env, data_dir, capsys):
+    assert main(["ingest", str(_copy(DOCS_FR, tmp_path, "docs")), "--collection", "blog", "--json"]) == 0
+    enrichment = json.loads(capsys.readouterr().out)["enrichment"]
+    assert (enrichment["mode"], enrichment["documents"], enrichment["sectioned"]) == ("auto", 36, 34)
+    assert main(["status", "--json"]) == 0
+    [blog] = [c for c in json.loads(capsys.readouterr().out)["qdrant"]["collections"] if c["name"] == "blog"]
+    assert blog["enrichment"]["mode"] == "auto"
 
 
-def test_the_read_ahead_gives_back_every_item_in_order_and_what_the_source_tells():
-    class Listing:
-        total = 3
+@pytest.mark.parametrize("markdown, sections", [
+    ("# Titre\n\nUn paragraphe.\n\n## Une section\n\nTexte.", True),
+    ("# Titre\n\nUne réponse courte, sans sections.", False),
+    ("# Titre\n\n```bash\n## un commentaire, pas une section\n```\n", False),
+    ("Texte\n\n### Une sous-section\n\nTexte.", True),
+])
+def test_a_document_has_sections_when_a_heading_below_the_title_is_outside_code(markdown, sections):
+    assert has_sections(markdown) is sections
+    doc = Document(url="a.md", title="Titre", markdown=markdown)
+    from rag.chunking import make_chunker
 
-        def __iter__(self):
-            yield Document(url="a", title="A", markdown="# A\n\n## Une section\n\nTexte.")
-            yield "a problem"  # problems pass through, and are not counted as documents
-            yield Document(url="b", title="B", markdown="# B\n\nTexte court.")
-            yield Document(url="c", title="C", markdown="# C\n\n```\n## pas une section\n```\n")
-
-    items, choice = choose_from(Listing())
-    assert items.total == 3
-    assert [getattr(i, "url", i) for i in items] == ["a", "a problem", "b", "c"]
-    assert (choice.mode, choice.documents, choice.with_sections) == ("none", 3, 1)  # code is not a section
-
-
-@pytest.mark.parametrize("sectioned, total, mode", [(2, 4, "lead"), (1, 3, "none"), (0, 0, "none")])
-def test_half_of_the_documents_with_sections_is_enough_for_lead(sectioned, total, mode):
-    docs = [Document(url=str(i), title=str(i), markdown="# T\n\n" + ("## S\n\nx" if i < sectioned else "x"))
-            for i in range(total)]
-    assert choose_from(docs)[1].mode == mode
+    chunks = make_chunker("markdown").chunk(doc.markdown, title=doc.title)
+    contexts = make_enricher("auto").contexts(doc, chunks)
+    assert contexts == (make_enricher("lead").contexts(doc, chunks) if sections else ["" for _ in chunks])

@@ -1,5 +1,5 @@
 """The Ingest page's enrichment for a new collection follows the documents: `auto` is offered
-first, says which mode indexing will use and why before anything runs, and the collection keeps it."""
+first, says before anything runs which documents will get a context, and the collection keeps it."""
 
 from __future__ import annotations
 
@@ -25,33 +25,32 @@ def _page_with(files: list[tuple[str, bytes]]) -> AppTest:
     return at
 
 
-def test_a_new_collection_of_articles_in_sections_gets_lead_said_before_and_after(app_env_empty):
-    at = _page_with([("klist.md", SECTIONED)])
+def test_a_new_collection_gets_lead_for_the_articles_with_sections_said_before_indexing(app_env_empty):
+    at = _page_with([("klist.md", SECTIONED), ("faq.md", FAQ)])
     assert at.selectbox(key="target_enrichment").value == "auto"
-    captions = [c.value for c in at.caption]
-    assert "Indexing will use lead: headings and the article's lead (chosen from the documents: 1 of 1 have " \
-           "sections, where the article's lead situates each chunk)." in captions
+    assert "1 of 2 documents have sections and will get lead, the others none." in [c.value for c in at.caption]
+    at.selectbox(key="preview_doc").set_value("klist.md").run()
     assert table_with(at, "context")["context"][2].startswith("Tickets Kerberos > Purger\nCet article montre")
+    at.selectbox(key="preview_doc").set_value("faq.md").run()
+    assert not any("context" in str(getattr(d, "value", "")) for d in at.dataframe)  # no context to preview
 
     at.button(key="index").click().run()
     assert not at.exception, [e.value for e in at.exception]
-    assert "Enrichment lead, chosen from the documents: 1 of 1 have sections, where the article's lead " \
-           "situates each chunk." in [c.value for c in at.caption]
     store = Store(Settings.from_env())
-    info = store.collection_info("blog")
-    assert info["enrichment"]["mode"] == "lead" and info["enrichment"]["chosen"]["with_sections"] == 1
-    assert all(p.payload.get("context") for p in store.scroll("blog"))
+    assert store.collection_info("blog")["enrichment"]["mode"] == "auto"
+    contexts = {p.payload["url"]: bool(p.payload.get("context")) for p in store.scroll("blog")}
     store.close()
+    assert contexts == {"klist.md": True, "faq.md": False}
 
 
-def test_faq_pages_get_none_and_an_explicit_choice_wins(app_env_empty):
+def test_an_explicit_choice_wins(app_env_empty):
     at = _page_with([("faq.md", FAQ)])
-    assert any(c.value.startswith("Indexing will use none (chosen from the documents: 0 of 1 have sections")
-               for c in at.caption)
+    assert "0 of 1 documents have sections and will get lead, the others none." in [c.value for c in at.caption]
     at.selectbox(key="target_enrichment").set_value("lead").run()
-    assert not any(c.value.startswith("Indexing will use") for c in at.caption)
+    assert not any("will get lead" in c.value for c in at.caption)
     at.button(key="index").click().run()
     assert not at.exception, [e.value for e in at.exception]
     store = Store(Settings.from_env())
     assert store.collection_info("blog")["enrichment"] == {"mode": "lead", "model": None}
+    assert all(p.payload.get("context") for p in store.scroll("blog"))
     store.close()
