@@ -222,7 +222,7 @@ def run_enrichment(name: str, threads: int, sample: int = 32, no_trail: bool = F
     with temp_data_dir(f"levers-enrich-{name}") as data_dir:
         store = Store(settings_for(data_dir))
         try:
-            for mode in ("none", "lead", *(("lead_no_trail",) if no_trail else ())):
+            for mode in ("none", "lead", AUTO, *(("lead_no_trail",) if no_trail else ())):
                 misses, started = model.misses, time.monotonic()
                 collection = f"levers_{mode}"
                 ingested = ingest(docs, store, model, collection, strategy=DEFAULT_STRATEGY, full=True,
@@ -247,35 +247,34 @@ def run_enrichment(name: str, threads: int, sample: int = 32, no_trail: bool = F
                 say(f"  [{name}] {mode}: " + ", ".join(f"{k} {row[k]}" for k in KEYS)
                     + f"; gate {row['gate_in_base_answered']} / {row['gate_off_topic_refused']}")
                 store.delete_collection(collection)
-            # What the product picks for this set as a new collection, through the same ingest.
-            ingested = ingest(docs, store, model, "levers_auto", strategy=DEFAULT_STRATEGY, full=True,
-                              enricher=make_enricher(AUTO))
-            assert ingested.ok, ingested.summary()
-            report["auto"] = store.collection_info("levers_auto")["enrichment"]["chosen"]
-            store.delete_collection("levers_auto")
         finally:
             store.close()
-    # The better side: the one ahead on more of the measures (retrieval and the gate), ties aside.
+    # The better of none and lead: the one ahead on more of the measures (retrieval and the gate),
+    # ties aside; then how auto (the default) stands against each.
     runs = report["runs"]
     measures = (*KEYS, "gate_in_base_answered", "gate_off_topic_refused")
-    won = {m: [k for k in measures if runs[m][k] is not None and runs[m][k] > runs["lead" if m == "none" else "none"][k]]
-           for m in ("none", "lead")}
-    better = "lead" if len(won["lead"]) > len(won["none"]) else "none"
-    report["auto"].update(better_side=better, measures_won=won)
-    report["auto"]["picks_the_better_side"] = report["auto"]["mode"] == better
+
+    def ahead(a: str, b: str) -> list[str]:
+        return [k for k in measures if runs[a][k] is not None and runs[a][k] > runs[b][k]]
+
+    better = "lead" if len(ahead("lead", "none")) > len(ahead("none", "lead")) else "none"
+    report["auto"] = {"better_of_none_and_lead": better,
+                      "measures_won": {"none": ahead("none", "lead"), "lead": ahead("lead", "none")},
+                      **{f"auto_ahead_of_{m}": ahead(AUTO, m) for m in ("none", "lead")},
+                      **{f"auto_behind_{m}": ahead(m, AUTO) for m in ("none", "lead")}}
     report["ingest_cost"] = embedding_cost(docs, chunker, threads, sample)
-    say(f"  [{name}] auto picks {report['auto']['mode']} ({report['auto']['with_sections']} of "
-        f"{report['auto']['documents']} with sections); better side {better}; cost {report['ingest_cost']}")
+    say(f"  [{name}] better of none and lead: {better}; auto against them: {report['auto']}; "
+        f"cost {report['ingest_cost']}")
     by_id = {q.id: q for q in questions}
     buckets: dict[str, dict[str, Any]] = {}
     for qid in rows["none"]:
         shape = shapes.get(by_id[qid].expected_source or "")
         if shape is None:
             continue
-        b = buckets.setdefault(bucket(shape), {"questions": 0, **{f"{m}_{k}": 0 for m in ("none", "lead")
+        b = buckets.setdefault(bucket(shape), {"questions": 0, **{f"{m}_{k}": 0 for m in ("none", "lead", AUTO)
                                                                   for k in ("hit_at_1", "hit_at_k")}})
         b["questions"] += 1
-        for mode in ("none", "lead"):
+        for mode in ("none", "lead", AUTO):
             rank = rows[mode][qid].get("rank")
             b[f"{mode}_hit_at_1"] += int(rank == 1)
             b[f"{mode}_hit_at_k"] += int(rank is not None)
@@ -286,10 +285,10 @@ def run_enrichment(name: str, threads: int, sample: int = 32, no_trail: bool = F
         if shape is None:
             continue
         b = sections.setdefault("with sections" if shape["sections"] else "without sections",
-                                {"questions": 0, **{f"{m}_{k}": 0 for m in ("none", "lead")
+                                {"questions": 0, **{f"{m}_{k}": 0 for m in ("none", "lead", AUTO)
                                                     for k in ("hit_at_1", "hit_at_k", "answer")}})
         b["questions"] += 1
-        for mode in ("none", "lead"):
+        for mode in ("none", "lead", AUTO):
             rank = rows[mode][qid].get("rank")
             b[f"{mode}_hit_at_1"] += int(rank == 1)
             b[f"{mode}_hit_at_k"] += int(rank is not None)
@@ -298,9 +297,9 @@ def run_enrichment(name: str, threads: int, sample: int = 32, no_trail: bool = F
     say(f"  [{name}] by whether the expected article has sections: {sections}")
     # Per question, so that what decides can be read against any feature of the expected article.
     report["questions"] = {qid: {"expected_source": by_id[qid].expected_source,
-                                 **{f"{mode}_rank": rows[mode][qid].get("rank") for mode in ("none", "lead")},
+                                 **{f"{mode}_rank": rows[mode][qid].get("rank") for mode in ("none", "lead", AUTO)},
                                  **{f"{mode}_answer": rows[mode][qid].get("answer_in_context")
-                                    for mode in ("none", "lead")}}
+                                    for mode in ("none", "lead", AUTO)}}
                            for qid in rows["none"]}
     say(f"  [{name}] by the expected article's shape: {buckets}")
     return report
@@ -309,21 +308,8 @@ def run_enrichment(name: str, threads: int, sample: int = 32, no_trail: bool = F
 # -- a mixed collection: articles in sections and FAQ pages in one ------------------------------
 #
 # docs-fr's 221 pages and CNIL's 523 in one collection, both question sets replayed: what `none`,
-# `lead` and `lead` for the documents with sections only (per document) give each side. Every
-# vector is the one the single-set runs cached (a context depends on its own document only).
-
-
-def lead_where_sectioned() -> Any:
-    from rag.enrich import Enricher
-    from rag.enrich.auto import has_sections
-
-    class LeadWhereSectioned(Enricher):
-        def contexts(self, doc, chunks, document_hash=None, progress=None):  # type: ignore[override]
-            if not has_sections(doc.markdown):
-                return ["" for _ in chunks]
-            return super().contexts(doc, chunks, document_hash)
-
-    return LeadWhereSectioned("lead")
+# `lead` and `auto` (lead for the documents with sections only) give each side. Every vector is
+# the one the single-set runs cached (a context depends on its own document only).
 
 
 def subset_figures(rows: list[dict[str, Any]]) -> dict[str, Any]:
@@ -339,7 +325,7 @@ def subset_figures(rows: list[dict[str, Any]]) -> dict[str, Any]:
 
 def run_mixed(threads: int) -> dict[str, Any]:
     from rag.enrich import make_enricher
-    from rag.enrich.auto import choose_from, has_sections
+    from rag.enrich.auto import has_sections
 
     parts = {"docsfr": SETS["docsfr"], "cnil": SETS["cnil"]}
     docs = [d for spec in parts.values() for d in load_documents(spec["docs"]())]
@@ -351,13 +337,10 @@ def run_mixed(threads: int) -> dict[str, Any]:
                      "documents": " + ".join(spec["docs_label"] for spec in parts.values()),
                      "document_count": len(docs), "documents_with_sections": sum(1 for d in docs if has_sections(d.markdown)),
                      "question_set": " + ".join(spec["questions_label"] for spec in parts.values()), "context": BASE},
-        # What `auto` would pick on its first 50 documents, in either order of the two folders.
-        "auto_first_50": {"docsfr first": choose_from(docs)[1].to_dict(),
-                          "cnil first": choose_from(docs[::-1])[1].to_dict()},
         "runs": {},
     }
     makers = {"none": lambda: make_enricher("none"), "lead": lambda: make_enricher("lead"),
-              "lead_where_sectioned": lead_where_sectioned}
+              "auto": lambda: make_enricher("auto")}
     with temp_data_dir("levers-enrich-mixed") as data_dir:
         store = Store(settings_for(data_dir))
         try:
@@ -391,7 +374,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--enrich", action="store_true",
                         help="compare enrichment none and lead instead, by the expected article's shape")
     parser.add_argument("--mixed", action="store_true",
-                        help="with --enrich: docs-fr and CNIL in one collection, none, lead and lead per document")
+                        help="with --enrich: docs-fr and CNIL in one collection, none, lead and auto")
     parser.add_argument("--no-trail", action="store_true",
                         help="with --enrich: lead without its heading trail too (the title's weight)")
     args = parser.parse_args(argv)
