@@ -146,14 +146,21 @@ class _Run:
             self.store.ensure_collection(
                 self.collection, self.model, self.embedder.dimension, self.strategy, self.chunk_settings
             )
+            self.record_enrichment()
 
     def recreate_once(self) -> None:
         if self.full and not self.recreated:
             self.store.recreate_collection(
                 self.collection, self.model, self.embedder.dimension, self.strategy, self.chunk_settings
             )
+            self.record_enrichment()
             self.recreated = True
             self.created = True
+
+    def record_enrichment(self) -> None:
+        # At creation, not only at the end: a run killed midway leaves points whose contexts its
+        # re-run must keep making (a collection with no record would be read as built with none).
+        self.store.update_metadata(self.collection, enrichment=self.enricher.metadata())
 
     def iterate(self) -> Iterator[Document | Problem]:
         iterator = iter(self.items)
