@@ -36,7 +36,7 @@ DEFAULT_MODE = AUTO  # of a new collection built by the command line, the Ingest
 __all__ = [
     "MODES", "MODEL_MODES", "NONE", "LEAD", "LLM", "QUESTIONS", "AUTO", "DEFAULT_MODE", "EnrichStats",
     "Enricher", "enrichment_summary", "make_enricher", "resolve_enrichment", "enriched_text", "built_mode",
-    "enrichment_words", "prepare_enricher",
+    "enrichment_words", "prepare_enricher", "fit_context",
 ]
 
 
@@ -81,6 +81,23 @@ def enriched_text(chunk: Chunk, context: str) -> str:
     """What is embedded and indexed for BM25: the chunk's header, its context, then its body."""
     parts = [part for part in (chunk.header, context, chunk.text) if part]
     return "\n\n".join(parts)
+
+
+def fit_context(chunk: Chunk, context: str, count: Callable[[str], int], window: int | None) -> str:
+    """`context`, shortened from its end so that the embedded text stays within the model's
+    `window` (tokens by `count`): the body is what is cited and is embedded whole; the context,
+    a help to find it, yields. The chunks were already cut to the window without it."""
+    if not context or not window or count(enriched_text(chunk, context)) <= window:
+        return context
+    words = context.split(" ")
+    kept, over = 0, len(words)  # the most words that fit, by halving
+    while over - kept > 1:
+        middle = (kept + over) // 2
+        if count(enriched_text(chunk, " ".join(words[:middle]))) <= window:
+            kept = middle
+        else:
+            over = middle
+    return " ".join(words[:kept]).rstrip()
 
 
 class Enricher:

@@ -29,6 +29,7 @@ from rag.enrich import (
     NONE,
     Enricher,
     enriched_text,
+    fit_context,
     prepare_enricher,
 )
 from rag.enrich.model import EnrichmentError
@@ -282,7 +283,8 @@ class _Run:
         try:
             if self.enricher.mode != NONE:
                 self.tell("enriching")
-            contexts = self.enricher.contexts(doc, chunks, content_hash, lambda: self.tell("enriching"))
+            contexts = [fit_context(c, ctx, *self.window) for c, ctx in
+                        zip(chunks, self.enricher.contexts(doc, chunks, content_hash, lambda: self.tell("enriching")))]
             texts = [enriched_text(c, ctx) for c, ctx in zip(chunks, contexts)]
             vectors = self.embed(doc, chunks, texts)
         except (EmbeddingError, EnrichmentError) as exc:

@@ -59,7 +59,9 @@ def test_articles_with_sections_get_lead_and_the_run_says_so(tmp_path, fake_embe
     sectioned = _sectioned(docs)
     payloads = _payloads(data_dir)
     assert {p["url"] for p in payloads if p.get("context")} == sectioned  # each document by its own shape
-    assert all(p["context"].startswith(p["title"]) for p in payloads if p.get("context"))  # the heading trail
+    # The heading trail first; a chunk near the model's window keeps only what fits of it.
+    assert all(p["context"].startswith(p["title"]) or p["title"].startswith(p["context"])
+               for p in payloads if p.get("context"))
     assert _store(data_dir).collection_info("blog")["enrichment"] == {"mode": "auto", "model": None}
     assert main(["status"]) == 0
     assert "enrichment auto (lead for the documents with sections, none for the others)" in capsys.readouterr().out
@@ -133,3 +135,23 @@ def test_a_document_has_sections_when_a_heading_below_the_title_is_outside_code(
     chunks = make_chunker("markdown").chunk(doc.markdown, title=doc.title)
     contexts = make_enricher("auto").contexts(doc, chunks)
     assert contexts == (make_enricher("lead").contexts(doc, chunks) if sections else ["" for _ in chunks])
+
+
+def test_a_context_yields_to_the_body_at_the_models_window():
+    from rag.chunking._measure import estimate_tokens
+    from rag.enrich import enriched_text, fit_context
+
+    doc = Document(url="a.md", title="Titre", markdown="# Titre\n\n" + "Un chapeau assez long pour compter. " * 6
+                   + "\n\n## Section\n\n" + "Le corps du passage, cité tel quel. " * 60)
+    from rag.chunking import make_chunker
+
+    chunks = make_chunker("markdown").chunk(doc.markdown, title=doc.title)
+    assert len(chunks) > 1
+    chunk = chunks[-1]  # a chunk without the lead: its context is the trail and the lead
+    context = make_enricher("auto").contexts(doc, [chunk])[0]
+    window = estimate_tokens(enriched_text(chunk, "")) + 8  # room for a few words of context only
+    fitted = fit_context(chunk, context, estimate_tokens, window)
+    assert context.startswith(fitted) and 0 < len(fitted) < len(context)
+    assert estimate_tokens(enriched_text(chunk, fitted)) <= window
+    assert enriched_text(chunk, fitted).endswith(chunk.text)  # the cited body, whole
+    assert fit_context(chunk, context, estimate_tokens, None) == context  # no window, nothing cut
