@@ -291,7 +291,7 @@ def index_section(items: Sequence[Document | Problem], previews: Sequence[tuple[
                      wanted=f"{strategy} ({document_display.settings_words(chosen or {})})"), icon=":material/warning:")
     if document is not None:
         chunks = dict((c.name, ch) for c, ch in previews).get(strategy) or []
-        enrichment_view.preview(document, chunks, enrichment, settings)
+        enrichment_view.preview(document, chunks, enrichment, settings, tokenizer())
     mismatch = mismatch or other_enrichment
     confirmed = _confirm_replacements(store, name, items)
     buttons = st.columns([1, 1, 3])
