@@ -127,7 +127,9 @@ def run(name: str, variants: list[str], threads: int) -> dict[str, Any]:
 #
 # The same documents indexed twice (enrichment none, then lead), the same questions replayed with
 # the product's context; the in-base questions bucketed by the shape of their expected article
-# (how many chunks it makes, whether it has sections), so that what decides is read per bucket.
+# (how many chunks it makes, whether it has sections), so that what decides is read per bucket;
+# then the same ingest with `auto`, to record what the product picks for the set, and the embedding
+# model's CPU time for a sample of chunks with and without their context (the ingest's cost).
 
 
 def article_shape(doc: Any, chunker: Any) -> dict[str, Any]:
@@ -146,9 +148,56 @@ def bucket(shape: dict[str, Any]) -> str:
     return "4+ chunks"
 
 
-def run_enrichment(name: str, threads: int) -> dict[str, Any]:
+def embedded_of(payload: dict[str, Any]) -> str:
+    parts = [payload.get(k) or "" for k in ("header", "context", "text")]
+    return "\n\n".join(p for p in parts if p)
+
+
+def embedding_cost(docs: list, chunker: Any, threads: int, sample: int) -> dict[str, Any]:
+    """The model's CPU time for the same chunks with and without their lead context, on an even
+    sample of the set's chunks, never cached: what `lead` adds to an ingest, as a machine's
+    cores spend it (CPU seconds, not wall time, which the other processes on a shared machine move)."""
+    from rag.chunking.base import Chunk
+    from rag.enrich import enriched_text, make_enricher
+
+    lead = make_enricher("lead")
+    pairs: list[tuple[str, str]] = []
+    for doc in docs:
+        chunks: list[Chunk] = chunker.chunk(doc.markdown, title=doc.title)
+        for chunk, context in zip(chunks, lead.contexts(doc, chunks)):
+            pairs.append((chunk.embedding_text, enriched_text(chunk, context)))
+    step = max(1, len(pairs) // max(1, sample))
+    picked = pairs[::step][:sample]
+    model = EmbeddedEmbedder(threads=threads)
+    model.embed_documents(["warm-up"])
+    out: dict[str, Any] = {"sample_chunks": len(picked), "all_chunks": len(pairs)}
+    for side, index in (("none", 0), ("lead", 1)):
+        texts = [p[index] for p in picked]
+        cpu = time.process_time()
+        model.embed_documents(texts)
+        out[f"{side}_cpu_seconds_per_chunk"] = round((time.process_time() - cpu) / max(1, len(texts)), 4)
+        out[f"{side}_chars_all_chunks"] = sum(len(p[index]) for p in pairs)
+    out["lead_extra_chars"] = round(out["lead_chars_all_chunks"] / max(1, out["none_chars_all_chunks"]) - 1, 3)
+    out["lead_extra_cpu"] = round(out["lead_cpu_seconds_per_chunk"] / max(1e-9, out["none_cpu_seconds_per_chunk"])
+                                  - 1, 3)
+    return out
+
+
+def lead_without_trail() -> Any:
+    """`lead` less its heading trail, which the default strategy's `Article:`/`Section:` header
+    already holds: what the title's repetition weighs, measured apart from the lead paragraph's."""
+    from rag.enrich import Enricher
+
+    class LeadNoTrail(Enricher):
+        def contexts(self, doc, chunks, document_hash=None, progress=None):  # type: ignore[override]
+            return [c.split("\n", 1)[1] if "\n" in c else "" for c in super().contexts(doc, chunks, document_hash)]
+
+    return LeadNoTrail("lead")
+
+
+def run_enrichment(name: str, threads: int, sample: int = 32, no_trail: bool = False) -> dict[str, Any]:
     from rag.chunking import make_chunker
-    from rag.enrich import make_enricher
+    from rag.enrich import AUTO, make_enricher
 
     spec = SETS[name]
     docs = load_documents(spec["docs"]())
@@ -173,11 +222,11 @@ def run_enrichment(name: str, threads: int) -> dict[str, Any]:
     with temp_data_dir(f"levers-enrich-{name}") as data_dir:
         store = Store(settings_for(data_dir))
         try:
-            for mode in ("none", "lead"):
+            for mode in ("none", "lead", AUTO, *(("lead_no_trail",) if no_trail else ())):
                 misses, started = model.misses, time.monotonic()
                 collection = f"levers_{mode}"
                 ingested = ingest(docs, store, model, collection, strategy=DEFAULT_STRATEGY, full=True,
-                                  enricher=make_enricher(mode))
+                                  enricher=lead_without_trail() if mode == "lead_no_trail" else make_enricher(mode))
                 assert ingested.ok, ingested.summary()
                 results = run_eval(questions, store, model, collection, top_k=TOP_K, mode="auto",
                                    question_set=spec["questions_label"], retrieve_options=BASE)
@@ -190,6 +239,9 @@ def run_enrichment(name: str, threads: int) -> dict[str, Any]:
                 row["embedded_chars_mean"] = round(sum(len(x.payload.get("context") or "") for x in
                                                        store.scroll(collection, payload=["context"]))
                                                    / max(1, store.count(collection)), 1)
+                # What the model reads: header, context and body of every chunk (the ingest's cost).
+                row["embedded_chars_total"] = sum(len(embedded_of(x.payload)) for x in
+                                                  store.scroll(collection, payload=["header", "context", "text"]))
                 rows[mode] = {q["id"]: q for q in results["questions"] if q.get("in_base")}
                 report["runs"][mode] = row
                 say(f"  [{name}] {mode}: " + ", ".join(f"{k} {row[k]}" for k in KEYS)
@@ -197,21 +249,120 @@ def run_enrichment(name: str, threads: int) -> dict[str, Any]:
                 store.delete_collection(collection)
         finally:
             store.close()
+    # The better of none and lead: the one ahead on more of the measures (retrieval and the gate),
+    # ties aside; then how auto (the default) stands against each.
+    runs = report["runs"]
+    measures = (*KEYS, "gate_in_base_answered", "gate_off_topic_refused")
+
+    def ahead(a: str, b: str) -> list[str]:
+        return [k for k in measures if runs[a][k] is not None and runs[a][k] > runs[b][k]]
+
+    better = "lead" if len(ahead("lead", "none")) > len(ahead("none", "lead")) else "none"
+    report["auto"] = {"better_of_none_and_lead": better,
+                      "measures_won": {"none": ahead("none", "lead"), "lead": ahead("lead", "none")},
+                      **{f"auto_ahead_of_{m}": ahead(AUTO, m) for m in ("none", "lead")},
+                      **{f"auto_behind_{m}": ahead(m, AUTO) for m in ("none", "lead")}}
+    report["ingest_cost"] = embedding_cost(docs, chunker, threads, sample)
+    say(f"  [{name}] better of none and lead: {better}; auto against them: {report['auto']}; "
+        f"cost {report['ingest_cost']}")
     by_id = {q.id: q for q in questions}
     buckets: dict[str, dict[str, Any]] = {}
     for qid in rows["none"]:
         shape = shapes.get(by_id[qid].expected_source or "")
         if shape is None:
             continue
-        b = buckets.setdefault(bucket(shape), {"questions": 0, **{f"{m}_{k}": 0 for m in ("none", "lead")
+        b = buckets.setdefault(bucket(shape), {"questions": 0, **{f"{m}_{k}": 0 for m in ("none", "lead", AUTO)
                                                                   for k in ("hit_at_1", "hit_at_k")}})
         b["questions"] += 1
-        for mode in ("none", "lead"):
+        for mode in ("none", "lead", AUTO):
             rank = rows[mode][qid].get("rank")
             b[f"{mode}_hit_at_1"] += int(rank == 1)
             b[f"{mode}_hit_at_k"] += int(rank is not None)
     report["by_article_shape"] = buckets
+    sections: dict[str, dict[str, Any]] = {}
+    for qid in rows["none"]:
+        shape = shapes.get(by_id[qid].expected_source or "")
+        if shape is None:
+            continue
+        b = sections.setdefault("with sections" if shape["sections"] else "without sections",
+                                {"questions": 0, **{f"{m}_{k}": 0 for m in ("none", "lead", AUTO)
+                                                    for k in ("hit_at_1", "hit_at_k", "answer")}})
+        b["questions"] += 1
+        for mode in ("none", "lead", AUTO):
+            rank = rows[mode][qid].get("rank")
+            b[f"{mode}_hit_at_1"] += int(rank == 1)
+            b[f"{mode}_hit_at_k"] += int(rank is not None)
+            b[f"{mode}_answer"] += int(bool(rows[mode][qid].get("answer_in_context")))
+    report["by_sections"] = sections
+    say(f"  [{name}] by whether the expected article has sections: {sections}")
+    # Per question, so that what decides can be read against any feature of the expected article.
+    report["questions"] = {qid: {"expected_source": by_id[qid].expected_source,
+                                 **{f"{mode}_rank": rows[mode][qid].get("rank") for mode in ("none", "lead", AUTO)},
+                                 **{f"{mode}_answer": rows[mode][qid].get("answer_in_context")
+                                    for mode in ("none", "lead", AUTO)}}
+                           for qid in rows["none"]}
     say(f"  [{name}] by the expected article's shape: {buckets}")
+    return report
+
+
+# -- a mixed collection: articles in sections and FAQ pages in one ------------------------------
+#
+# docs-fr's 221 pages and CNIL's 523 in one collection, both question sets replayed: what `none`,
+# `lead` and `auto` (lead for the documents with sections only) give each side. Every vector is
+# the one the single-set runs cached (a context depends on its own document only).
+
+
+def subset_figures(rows: list[dict[str, Any]]) -> dict[str, Any]:
+    ranks = [r.get("rank") for r in rows]
+    answers = [r.get("answer_in_context") for r in rows if r.get("answer_in_context") is not None]
+    n = max(1, len(ranks))
+    return {"questions": len(ranks), "hit_at_1": round(sum(1 for x in ranks if x == 1) / n, 4),
+            "hit_at_3": round(sum(1 for x in ranks if x is not None and x <= 3) / n, 4),
+            "hit_at_k": round(sum(1 for x in ranks if x is not None) / n, 4),
+            "mrr": round(sum(1 / x for x in ranks if x) / n, 4),
+            "answer_in_context": round(sum(1 for a in answers if a) / len(answers), 4) if answers else None}
+
+
+def run_mixed(threads: int) -> dict[str, Any]:
+    from rag.enrich import make_enricher
+    from rag.enrich.auto import has_sections
+
+    parts = {"docsfr": SETS["docsfr"], "cnil": SETS["cnil"]}
+    docs = [d for spec in parts.values() for d in load_documents(spec["docs"]())]
+    questions = [q for spec in parts.values() for q in _questions(spec)]
+    model = CachedEmbedder(EmbeddedEmbedder(threads=threads), vector_cache())
+    report: dict[str, Any] = {
+        "machine": machine(),
+        "settings": {"top_k": TOP_K, "strategy": DEFAULT_STRATEGY, "mode": "auto", "embedding_model": model.model_id,
+                     "documents": " + ".join(spec["docs_label"] for spec in parts.values()),
+                     "document_count": len(docs), "documents_with_sections": sum(1 for d in docs if has_sections(d.markdown)),
+                     "question_set": " + ".join(spec["questions_label"] for spec in parts.values()), "context": BASE},
+        "runs": {},
+    }
+    makers = {"none": lambda: make_enricher("none"), "lead": lambda: make_enricher("lead"),
+              "auto": lambda: make_enricher("auto")}
+    with temp_data_dir("levers-enrich-mixed") as data_dir:
+        store = Store(settings_for(data_dir))
+        try:
+            for mode, make in makers.items():
+                misses = model.misses
+                collection = f"levers_{mode}"
+                ingested = ingest(docs, store, model, collection, strategy=DEFAULT_STRATEGY, full=True, enricher=make())
+                assert ingested.ok, ingested.summary()
+                results = run_eval(questions, store, model, collection, top_k=TOP_K, mode="auto",
+                                   question_set=report["settings"]["question_set"], retrieve_options=BASE)
+                g = gate_figures(results)
+                rows = [q for q in results["questions"] if q.get("in_base")]
+                row = {side: subset_figures([r for r in rows if str(r["id"]).startswith("dfr-") == (side == "docsfr")])
+                       for side in parts}
+                row.update(gate_in_base_answered=g["default"]["in_base_answered"],
+                           gate_off_topic_refused=g["default"]["off_topic_refused"],
+                           chunks_embedded=model.misses - misses)
+                report["runs"][mode] = row
+                say(f"  [mixed] {mode}: {row}")
+                store.delete_collection(collection)
+        finally:
+            store.close()
     return report
 
 
@@ -222,10 +373,18 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--out", type=Path, metavar="FILE", help="instead of results/levers_<set>.json")
     parser.add_argument("--enrich", action="store_true",
                         help="compare enrichment none and lead instead, by the expected article's shape")
+    parser.add_argument("--mixed", action="store_true",
+                        help="with --enrich: docs-fr and CNIL in one collection, none, lead and auto")
+    parser.add_argument("--no-trail", action="store_true",
+                        help="with --enrich: lead without its heading trail too (the title's weight)")
     args = parser.parse_args(argv)
     started = time.monotonic()
+    if args.enrich and args.mixed:
+        report = run_mixed(embed_threads())
+        finish(report, args.out or RESULTS / "levers_enrich_mixed.json", started)
+        return 0
     if args.enrich:
-        report = run_enrichment(args.corpus, embed_threads())
+        report = run_enrichment(args.corpus, embed_threads(), no_trail=args.no_trail)
         finish(report, args.out or RESULTS / f"levers_enrich_{args.corpus}.json", started)
         return 0
     report = run(args.corpus, args.variants.split(","), embed_threads())
