@@ -56,6 +56,23 @@ VARIANTS: dict[str, dict[str, Any]] = {
     # Fusion of the dense and BM25 branches: convex combinations beside RRF (the baseline).
     **{f"convex_{w}": {**BASE, "article_chars": 0, "fusion": "convex", "fusion_weight": w}
        for w in (0.3, 0.5, 0.6, 0.7, 0.8, 0.9)},
+    # Six distinct articles first (or the first 4), then the top articles grown by their own best
+    # chunks (small-to-big), so that showing more articles does not cost the top one its answer.
+    "distinct_6": {**BASE, "article_chars": 0, "distinct": 6},
+    "distinct_4": {**BASE, "article_chars": 0, "distinct": 4},
+    **{f"distinct_{d}_article_{c}_x{a}": {**BASE, "distinct": d, "article_chars": c, "articles": a}
+       for d, c, a in ((6, 2000, 1), (6, 3000, 2), (6, 4000, 2), (4, 2000, 1), (4, 3000, 2))},
+    # The control at about today's characters: fewer to the neighbours, the same to the top article.
+    "distinct_6_article_2000_x1_expand_1000": {**BASE, "distinct": 6, "article_chars": 2000, "articles": 1,
+                                               "expand_chars": 1000},
+    **{f"distinct_6_article_3000_x2_convex_{w}": {**BASE, "distinct": 6, "article_chars": 3000, "articles": 2,
+                                                  "fusion": "convex", "fusion_weight": w} for w in (0.5, 0.6, 0.7)},
+    **{f"distinct_{d}_article_{c}_x{a}_convex_0.5": {**BASE, "distinct": d, "article_chars": c, "articles": a,
+                                                     "fusion": "convex", "fusion_weight": 0.5}
+       for d, c, a in ((6, 2000, 1), (6, 2000, 2), (6, 4000, 2), (4, 3000, 2))},
+    "distinct_6_article_2000_x1_expand_1000_convex_0.5": {**BASE, "distinct": 6, "article_chars": 2000, "articles": 1,
+                                                          "expand_chars": 1000, "fusion": "convex",
+                                                          "fusion_weight": 0.5},
 }
 KEYS = ("hit_at_1", "hit_at_3", "hit_at_k", "mrr", "answer_in_context")
 

@@ -1,4 +1,4 @@
-"""Retrieval: the question's nearest passages, dense or hybrid (dense + BM25 fused by RRF).
+"""Retrieval: the question's nearest passages, dense or hybrid (dense + BM25, fused by their scores or by RRF).
 
 Whatever orders the results, `Passage.score` is the dense cosine similarity of that passage to
 the question: the score threshold is defined on it (RRF scores are ranks, not similarities).
@@ -35,7 +35,8 @@ def retrieve_options(settings: Any) -> dict[str, Any]:
 
     return {"per_document": settings.per_document or None, "expand_chars": max(0, settings.expand_chars),
             "article_chars": max(0, settings.article_chars), "fusion": settings.fusion,
-            "fusion_weight": settings.fusion_weight, "reranker": Reranker.from_settings(settings)}
+            "fusion_weight": settings.fusion_weight, "distinct": max(0, settings.distinct_articles),
+            "reranker": Reranker.from_settings(settings)}
 
 
 class QuestionError(RagError):
@@ -106,6 +107,7 @@ def retrieve(
     articles: int = 2,
     fusion: str = "rrf",
     fusion_weight: float | None = None,
+    distinct: int = 0,
 ) -> list[Passage]:
     """The `top_k` passages for `question`, best first, numbered from 1.
 
@@ -118,8 +120,10 @@ def retrieve(
     by that article's best chunks (searched again within it, under the same access filter), that
     many characters in all (rag.answer.context.expand). `fusion`: how hybrid mode fuses its two
     branches, "rrf" (ranks) or "convex" (scores, `fusion_weight` the cosine's; rag.store.fusion).
+    `distinct`: the first that many passages are the best of as many different articles
+    (rag.answer.context.cap_per_document), so that more articles reach the context.
     """
-    wanted = top_k if per_document is None else max(top_k * 4, 20)
+    wanted = top_k if per_document is None and not distinct else max(top_k * 4, 20)
     if reranker is not None:
         wanted = max(wanted, RERANK_CANDIDATES)
     fused_by = {"fusion": fusion} if fusion_weight is None else {"fusion": fusion, "weight": fusion_weight}
@@ -128,7 +132,7 @@ def retrieve(
     if reranker is not None:
         passages, note = _reranked(question.strip(), passages, reranker)
         notes += [note] if note else []
-    passages = cap_per_document(passages, top_k, per_document)
+    passages = cap_per_document(passages, top_k, per_document, distinct)
     if (expand_chars > 0 or article_chars > 0) and passages:
         within = within_article(store, collection, query, groups) if article_chars > 0 else None
         passages = expand(passages, neighbours_from_store(store, collection, groups), expand_chars,

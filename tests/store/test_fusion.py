@@ -74,7 +74,9 @@ def test_an_unknown_fusion_is_a_clear_error(indexed):
 def test_the_settings_choose_the_fusion(monkeypatch):
     from rag.answer.retrieve import retrieve_options
 
-    assert retrieve_options(Settings())["fusion"] == "rrf"
+    assert (retrieve_options(Settings())["fusion"], retrieve_options(Settings())["fusion_weight"]) == ("convex", 0.5)
+    monkeypatch.setenv("RAG_FUSION", "RRF")
+    assert retrieve_options(Settings.from_env())["fusion"] == "rrf"
     monkeypatch.setenv("RAG_FUSION", "Convex")
     monkeypatch.setenv("RAG_FUSION_WEIGHT", "0.7")
     options = retrieve_options(Settings.from_env())

@@ -1,0 +1,135 @@
+"""Six articles first, then the top article's own best passages: with the default settings a
+question reaches as many different articles as the context has slots, and the article found first
+still brings the chunk that answers, searched again within it, under the reader's access and
+within the budgets (real embedded model, both store backends)."""
+
+from __future__ import annotations
+
+import pytest
+
+from rag.answer import budget, prompts
+from rag.answer.context import cap_per_document
+from rag.answer.retrieve import Passage, retrieve, retrieve_options
+from rag.config import Settings
+from rag.documents import Document
+from rag.embeddings.embedded import EmbeddedEmbedder
+from rag.ingest.run import ingest
+from tests.fixtures.backends import BACKENDS, open_store
+
+PADDING = ("Ce paragraphe rappelle le cadre de l'outil dans les différentes versions du système, les droits "
+           "nécessaires pour l'exécuter et les vérifications d'usage avant de toucher un serveur en service. ")
+# One long article: its first section matches the question, its last one holds the answer.
+SECTIONS = {
+    "Présentation": "La commande klist affiche les tickets Kerberos du poste et vide leur cache : klist montre "
+                    "les tickets Kerberos mis en cache et sait vider ce cache de tickets. " + PADDING * 5,
+    "Contexte": PADDING * 6,
+    "Versions": "Les systèmes où klist est présent sont listés ici. " + PADDING * 5,
+    "Options": "L'option purge supprime tout : exécutez klist purge, puis rouvrez la session pour en recevoir "
+               "de nouveaux. " + PADDING * 4,
+}
+LONG = "# Les tickets Kerberos du poste avec klist\n\n" + "\n\n".join(f"## {h}\n\n{b}" for h, b in SECTIONS.items())
+ANSWER = "exécutez klist purge"
+PUBLIC = ["public"]
+ARTICLES = [
+    Document(url="klist.md", title="Les tickets Kerberos du poste avec klist", markdown=LONG, access=PUBLIC),
+    Document(url="horloge.md", title="Horloge et Kerberos", access=PUBLIC, markdown="Un décalage de plus de "
+             "cinq minutes avec le contrôleur de domaine empêche d'obtenir des tickets Kerberos pour le poste."),
+    Document(url="spn.md", title="SPN en double", access=PUBLIC,
+             markdown="Un SPN présent sur deux comptes bloque le ticket Kerberos de service du poste."),
+    Document(url="rc4.md", title="Tickets RC4", access=PUBLIC,
+             markdown="Les tickets Kerberos chiffrés en RC4 sont rejetés quand le compte n'accepte que AES."),
+    Document(url="delegation.md", title="Délégation contrainte", access=PUBLIC, markdown="La délégation "
+             "contrainte laisse un service demander des tickets Kerberos au nom de l'utilisateur du poste."),
+    Document(url="duree.md", title="Durée des tickets", access=PUBLIC, markdown="La durée de vie d'un ticket "
+             "Kerberos se règle dans la stratégie de domaine ; un ticket expiré est renouvelé par le poste."),
+    Document(url="krbtgt.md", title="Compte krbtgt", access=PUBLIC, markdown="Changer deux fois le mot de passe "
+             "du compte krbtgt invalide tous les tickets Kerberos émis, ceux du cache du poste compris."),
+    # The best match of a question about the payroll's workstation, readable by that group only.
+    Document(url="coffre.md", title="Procédure réservée", access=["paie"], markdown="Vider le cache des tickets "
+             "Kerberos du poste de la paie : klist purge avec le compte Tournesol42.\n\n## Suite\n\n" + PADDING * 6
+             + "\n\n## Fin\n\nLe coffre de la paie s'ouvre avec la clé Tournesol42. " + PADDING * 6),
+]
+QUESTION = "Avec klist, comment vider le cache des tickets Kerberos de mon poste ?"
+
+
+@pytest.fixture(scope="module", params=BACKENDS)
+def indexed(request, tmp_path_factory):
+    store = open_store(request.param, tmp_path_factory.mktemp(f"distinct-{request.param}"))
+    embedder = EmbeddedEmbedder(threads=1)
+    assert ingest(ARTICLES, store, embedder, "kb").ok
+    yield store, embedder
+    store.close()
+
+
+def _ask(indexed, question=QUESTION, groups=("public",), **changed):
+    store, embedder = indexed
+    options = {**retrieve_options(Settings()), **changed}
+    return retrieve(question, store, embedder, "kb", top_k=6, groups=list(groups), **options)
+
+
+def test_the_defaults_bring_six_different_articles_into_the_context(indexed):
+    passages = _ask(indexed)
+    assert len({p.url for p in passages}) == 6 == len(passages)
+    assert passages[0].url == "klist.md"
+    # Before, at most 3 passages an article: the long article's sections took slots of other articles.
+    capped = _ask(indexed, distinct=0, article_chars=0)
+    assert len({p.url for p in capped}) < 6
+    assert [p.n for p in passages] == [1, 2, 3, 4, 5, 6]
+
+
+def test_the_top_articles_answer_chunk_is_added_to_its_passage(indexed):
+    passages = _ask(indexed)
+    assert ANSWER in passages[0].text
+    assert sum(ANSWER in p.text for p in passages) == 1  # once, in the article's own passage
+    without = _ask(indexed, article_chars=0)
+    assert without[0].url == "klist.md" and not any(ANSWER in p.text for p in without)
+    assert [p.url for p in without] == [p.url for p in passages]  # growing never reorders
+
+
+def test_what_is_added_stays_within_the_budgets(indexed):
+    plain = _ask(indexed, article_chars=0, expand_chars=0)
+    for article_chars, expand_chars in ((0, 0), (400, 0), (2000, 0), (2000, 2000)):
+        grown = _ask(indexed, article_chars=article_chars, expand_chars=expand_chars)
+        added = sum(len(g.text) - len(p.text) for g, p in zip(grown, plain))
+        joints = sum(g.text.count("\n\n") for g in grown)
+        assert 0 <= added <= article_chars + expand_chars + 2 * joints
+    # A chat model's small context keeps the grown first passage and drops the weakest ones.
+    passages = _ask(indexed)
+    build = lambda chosen: prompts.build_messages(QUESTION, chosen, "fr", "Réponds.")  # noqa: E731
+    room = budget.estimate_messages(build(passages[:2])) + 300 + budget.SAFETY_TOKENS
+    fit = budget.fit_passages(passages, build, context_length=room, max_tokens=300)
+    assert fit.fits and fit.dropped and passages[0] in fit.kept and ANSWER in fit.kept[0].text
+    assert fit.prompt_tokens <= fit.available_tokens
+
+
+def test_a_reader_never_gets_an_article_or_chunk_they_may_not_read(indexed):
+    question = "Comment vider le cache des tickets Kerberos du poste de la paie ?"
+    public = _ask(indexed, question=question, article_chars=6000, expand_chars=6000)
+    assert len({p.url for p in public}) == 6
+    assert all(p.url != "coffre.md" and "Tournesol42" not in p.text for p in public)
+    staff = _ask(indexed, question=question, groups=("paie",))
+    assert staff[0].url == "coffre.md" and len(staff) <= 3  # their one article: all its chunks at most
+    assert "Tournesol42" in staff[0].text
+
+
+def _p(url: str, n: int) -> Passage:
+    return Passage(n=n, score=0.5, title=url, section="", url=url, text=f"{url}{n}")
+
+
+def test_distinct_first_then_the_slots_left_under_the_cap():
+    ranked = [_p(u, i) for i, u in enumerate("aabacadbe", start=1)]
+    assert [p.url for p in cap_per_document(ranked, 6, 3, distinct=6)] == list("abcde") + ["a"]
+    # A softer cap: the first 3 slots one article each, then the best left, at most 3 an article.
+    assert [p.url for p in cap_per_document(ranked, 6, 3, distinct=3)] == ["a", "b", "c", "a", "a", "d"]
+    assert [p.url for p in cap_per_document(ranked, 6, 3)] == ["a", "a", "b", "a", "c", "d"]  # off: as before
+    assert [p.n for p in cap_per_document(ranked, 4, 3, distinct=6)] == [1, 2, 3, 4]
+    assert [p.url for p in cap_per_document(ranked[:3], 6, 1, distinct=6)] == ["a", "b"]  # fewer articles exist
+
+
+def test_the_setting_reaches_the_retrieval(monkeypatch):
+    assert retrieve_options(Settings())["distinct"] == 6
+    assert retrieve_options(Settings())["article_chars"] == 2000
+    monkeypatch.setenv("RAG_DISTINCT_ARTICLES", "0")
+    assert retrieve_options(Settings.from_env())["distinct"] == 0
+    monkeypatch.setenv("RAG_DISTINCT_ARTICLES", "4")
+    assert retrieve_options(Settings.from_env())["distinct"] == 4
