@@ -108,6 +108,8 @@ def retrieve(
     fusion: str = "rrf",
     fusion_weight: float | None = None,
     distinct: int = 0,
+    rrf_k: float | None = None,
+    fusion_documents: bool = False,
 ) -> list[Passage]:
     """The `top_k` passages for `question`, best first, numbered from 1.
 
@@ -121,12 +123,14 @@ def retrieve(
     many characters in all (rag.answer.context.expand). `fusion`: how hybrid mode fuses its two
     branches, "rrf" (ranks) or "convex" (scores, `fusion_weight` the cosine's; rag.store.fusion).
     `distinct`: the first that many passages are the best of as many different articles
-    (rag.answer.context.cap_per_document), so that more articles reach the context.
+    (rag.answer.context.cap_per_document), so that more articles reach the context. `rrf_k`,
+    `fusion_documents`: RRF's constant, and the fusion by documents (Store.search_hybrid).
     """
     wanted = top_k if per_document is None and not distinct else max(top_k * 4, 20)
     if reranker is not None:
         wanted = max(wanted, RERANK_CANDIDATES)
-    fused_by = {"fusion": fusion} if fusion_weight is None else {"fusion": fusion, "weight": fusion_weight}
+    fused_by: dict[str, Any] = {"fusion": fusion} if fusion_weight is None else {"fusion": fusion, "weight": fusion_weight}
+    fused_by.update({"rrf_k": rrf_k} if rrf_k else {}, **({"documents": True} if fusion_documents else {}))
     passages, query = _search(question, store, embedder, collection, wanted, mode, groups, candidates, fused_by)
     notes: list[str] = []
     if reranker is not None:
@@ -134,7 +138,7 @@ def retrieve(
         notes += [note] if note else []
     passages = cap_per_document(passages, top_k, per_document, distinct)
     if (expand_chars > 0 or article_chars > 0) and passages:
-        within = within_article(store, collection, query, groups) if article_chars > 0 else None
+        within = within_article(store, collection, query, groups, fused_by) if article_chars > 0 else None
         passages = expand(passages, neighbours_from_store(store, collection, groups), expand_chars,
                           article=within, article_chars=article_chars, articles=articles)
     return Passages(passages, notes)
@@ -165,10 +169,11 @@ class Query:
     sparse: Any = None
 
 
-def within_article(store: Store, collection: str, query: Query, groups: Sequence[str] | None):
+def within_article(store: Store, collection: str, query: Query, groups: Sequence[str] | None,
+                   fused_by: dict[str, Any] | None = None):
     """passage -> the orders of its article's chunks, best first for the question: the same
-    search (hybrid when the question was searched so), restricted to the article's url and to
-    what a reader of `groups` may see."""
+    search (hybrid when the question was searched so, fused the same way, `fused_by`), restricted
+    to the article's url and to what a reader of `groups` may see."""
     cache: dict[str, list[int]] = {}
 
     def ranked(passage: Any) -> list[int]:
@@ -176,7 +181,14 @@ def within_article(store: Store, collection: str, query: Query, groups: Sequence
             where = Where(must=(match("url", passage.url),))
             if query.sparse:
                 hits = store.search_hybrid(collection, query.vector, query.sparse, limit=ARTICLE_CANDIDATES,
-                                           groups=groups, where=where)
+                                           groups=groups, where=where,
+                                           **{k: v for k, v in (fused_by or {}).items() if k != "documents"})
+                # Fused scores tie among an article's few chunks: the closer in meaning first, so
+                # that the same question always grows its passage with the same chunks.
+                dense = store.search_dense(collection, query.vector, limit=len(hits), groups=groups,
+                                           ids=[h.id for h in hits])
+                cosine = {h.id: h.score for h in dense}
+                hits = sorted(hits, key=lambda h: (-round(h.score, 9), -cosine.get(h.id, 0.0), h.id))
             else:
                 hits = store.search_dense(collection, query.vector, limit=ARTICLE_CANDIDATES, groups=groups,
                                           where=where)

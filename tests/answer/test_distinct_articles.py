@@ -128,7 +128,7 @@ def test_distinct_first_then_the_slots_left_under_the_cap():
 
 def test_the_setting_reaches_the_retrieval(monkeypatch):
     assert retrieve_options(Settings())["distinct"] == 6
-    assert retrieve_options(Settings())["article_chars"] == 2000
+    assert retrieve_options(Settings())["article_chars"] == 3000
     monkeypatch.setenv("RAG_DISTINCT_ARTICLES", "0")
     assert retrieve_options(Settings.from_env())["distinct"] == 0
     monkeypatch.setenv("RAG_DISTINCT_ARTICLES", "4")
