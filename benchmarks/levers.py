@@ -84,8 +84,6 @@ VARIANTS: dict[str, dict[str, Any]] = {
     "six_rrf_k10_documents": {**SIX, "rrf_k": 10, "fusion_documents": True},
     "six_convex_0.5_documents": {**SIX, **CONVEX, "fusion_documents": True},
     "six_convex_0.7_documents": {**SIX, "fusion": "convex", "fusion_weight": 0.7, "fusion_documents": True},
-    # Pseudo-relevance feedback on the dense query (its 3 or 5 nearest chunks), on the new context.
-    **{f"default_feedback_{n}": {**SIX, **CONVEX, "feedback": n} for n in (3, 5)},
     # Today's defaults: six distinct articles, small-to-big 3,000 characters over the top two, convex 0.5.
     "default": {**SIX, **CONVEX},
 }

@@ -110,7 +110,6 @@ def retrieve(
     distinct: int = 0,
     rrf_k: float | None = None,
     fusion_documents: bool = False,
-    feedback: int = 0,
 ) -> list[Passage]:
     """The `top_k` passages for `question`, best first, numbered from 1.
 
@@ -126,16 +125,13 @@ def retrieve(
     `distinct`: the first that many passages are the best of as many different articles
     (rag.answer.context.cap_per_document), so that more articles reach the context. `rrf_k`,
     `fusion_documents`: RRF's constant, and the fusion by documents (Store.search_hybrid).
-    `feedback`: pseudo-relevance feedback, the dense query moved towards its `feedback` nearest
-    chunks before the search (`feedback_vector`); the passages' scores stay the question's cosine.
     """
     wanted = top_k if per_document is None and not distinct else max(top_k * 4, 20)
     if reranker is not None:
         wanted = max(wanted, RERANK_CANDIDATES)
     fused_by: dict[str, Any] = {"fusion": fusion} if fusion_weight is None else {"fusion": fusion, "weight": fusion_weight}
     fused_by.update({"rrf_k": rrf_k} if rrf_k else {}, **({"documents": True} if fusion_documents else {}))
-    passages, query = _search(question, store, embedder, collection, wanted, mode, groups, candidates, fused_by,
-                              feedback)
+    passages, query = _search(question, store, embedder, collection, wanted, mode, groups, candidates, fused_by)
     notes: list[str] = []
     if reranker is not None:
         passages, note = _reranked(question.strip(), passages, reranker)
@@ -205,7 +201,6 @@ def within_article(store: Store, collection: str, query: Query, groups: Sequence
 def _search(
     question: str, store: Store, embedder: Any, collection: str, top_k: int, mode: str,
     groups: Sequence[str] | None, candidates: int | None, fused_by: dict[str, Any] | None = None,
-    feedback: int = 0,
 ) -> tuple[list[Passage], Query]:
     if not question or not question.strip():
         raise QuestionError(t("ask.empty"))
@@ -220,18 +215,11 @@ def _search(
         raise StoreError(t("ask.dimension", model=embedder.model_id, n=len(vector), name=repr(collection),
                            dimension=info["dimension"]))
     groups = list(groups) if groups is not None else None
-    asked = vector  # the question's own vector: the passages' cosine, which the gate reads
-    if feedback > 0:
-        vector = feedback_vector(store, collection, vector, feedback, groups)
     if chosen == "hybrid":
         check_sparse_version(info)  # other terms than the collection's would match wrongly
     sparse = sparse_query(question) if chosen == "hybrid" else None
     if chosen == "dense" or not sparse or not sparse[0]:
         hits = store.search_dense(collection, vector, limit=top_k, groups=groups)
-        if asked is not vector:
-            cosines = {h.id: h.score for h in store.search_dense(collection, asked, limit=len(hits), groups=groups,
-                                                                  ids=[h.id for h in hits])}
-            return [_passage(i, h, cosines.get(h.id, 0.0), None) for i, h in enumerate(hits, start=1)], Query(vector)
         return [_passage(i, h, h.score, None) for i, h in enumerate(hits, start=1)], Query(vector)
 
     query = Query(vector, sparse)
@@ -240,30 +228,10 @@ def _search(
     if not fused:
         return [], query
     # The cosine of exactly the fused points, computed by Qdrant the same way as in dense mode.
-    dense = store.search_dense(collection, asked, limit=len(fused), groups=groups, ids=[h.id for h in fused])
+    dense = store.search_dense(collection, vector, limit=len(fused), groups=groups, ids=[h.id for h in fused])
     cosine = {h.id: h.score for h in dense}
     # RRF with Qdrant's k=2 ties often (dense rank 1 + BM25 rank 3 = dense 3 + BM25 1), and the
     # store orders ties arbitrarily, so the same question could rank two ways from one run to the
     # next: the closer in meaning comes first.
     fused = sorted(fused, key=lambda h: (-round(h.score, 9), -cosine.get(h.id, 0.0), h.id))
     return [_passage(i, h, cosine.get(h.id, 0.0), h.score) for i, h in enumerate(fused, start=1)], query
-
-
-# Rocchio's weight of the feedback chunks' mean against the question (the textbook's 0.75 / 1).
-FEEDBACK_WEIGHT = 0.5
-
-
-def feedback_vector(store: Store, collection: str, vector: list[float], n: int,
-                    groups: Sequence[str] | None) -> list[float]:
-    """The question's vector moved towards the mean of its `n` nearest chunks a reader of `groups`
-    may see (pseudo-relevance feedback, Rocchio without negatives), unit length again."""
-    import math
-
-    hits = store.search_dense(collection, vector, limit=n, groups=groups)
-    points = [p for p in store.get_points(collection, [h.id for h in hits], with_vectors=True) if p.vector]
-    if not points:
-        return vector
-    mean = [sum(p.vector[i] for p in points) / len(points) for i in range(len(vector))]  # type: ignore[index]
-    moved = [q + FEEDBACK_WEIGHT * m for q, m in zip(vector, mean)]
-    norm = math.sqrt(sum(x * x for x in moved)) or 1.0
-    return [x / norm for x in moved]
