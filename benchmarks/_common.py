@@ -32,6 +32,7 @@ import numpy as np  # noqa: E402
 from rag.config import Settings  # noqa: E402
 from rag.documents import Document  # noqa: E402
 from rag.embeddings.base import Embedder  # noqa: E402
+from rag.embeddings.wrapping import WrappingEmbedder as BaseWrappingEmbedder  # noqa: E402
 from rag.sources.files import iter_folder  # noqa: E402
 
 RESULTS = ROOT / "benchmarks" / "results"
@@ -257,14 +258,9 @@ class InstantEmbedder(Embedder):
         return "an instant hash embedder (benchmark double, no model)"
 
 
-class WrappingEmbedder(Embedder):
-    """An embedder around a real one, answering for it what ingestion asks besides vectors:
-    its model id, its over-limit list, its window and its tokenizer."""
-
-    def __init__(self, inner: Embedder) -> None:
-        super().__init__()
-        self.inner = inner
-        self.model_id = inner.model_id
+class WrappingEmbedder(BaseWrappingEmbedder):
+    """An embedder around a real one (rag.embeddings.wrapping: its model id, window, tokenizer),
+    whose over-limit list is the inner embedder's too."""
 
     @property
     def last_over_limit(self) -> list[str]:  # type: ignore[override]
@@ -273,14 +269,6 @@ class WrappingEmbedder(Embedder):
     @last_over_limit.setter
     def last_over_limit(self, value: list[str]) -> None:
         pass  # the base class sets it in __init__; the inner embedder's list is the real one
-
-    @property
-    def max_tokens(self) -> int | None:
-        return getattr(self.inner, "max_tokens", None)
-
-    @property
-    def token_count(self):  # the inner model's tokenizer, when it has one (ingestion caps chunks)
-        return getattr(self.inner, "token_count", None)
 
 
 class TimingEmbedder(WrappingEmbedder):
@@ -314,9 +302,6 @@ class TimingEmbedder(WrappingEmbedder):
             return self.inner.embed_query(text)
         finally:
             self.query_seconds += time.perf_counter() - start
-
-    def describe(self) -> str:
-        return self.inner.describe()
 
 
 class PrecomputedQueryEmbedder(Embedder):

@@ -66,9 +66,6 @@ class Uncapped(WrappingEmbedder):
     def embed_query(self, text: str) -> list[float]:
         return self.inner.embed_query(text)
 
-    def describe(self) -> str:
-        return self.inner.describe()
-
 
 @contextmanager
 def peer_chunker() -> Iterator[None]:

@@ -247,7 +247,7 @@ def run_enrichment(name: str, threads: int) -> dict[str, Any]:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--corpus", choices=["demo", "cnil", "docsfr"], default="demo")
+    parser.add_argument("--corpus", choices=["demo", "cnil", "docsfr", "docsfr2"], default="demo")
     parser.add_argument("--variants", default=",".join(VARIANTS), help="comma-separated, the first is the baseline")
     parser.add_argument("--out", type=Path, metavar="FILE", help="instead of results/levers_<set>.json")
     parser.add_argument("--enrich", action="store_true",

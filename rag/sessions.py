@@ -49,6 +49,7 @@ class SessionBook:
         self._tickets: dict[str, tuple[str, float, float]] = {}  # ticket -> (role, lifetime, expires)
         self._revoked: dict[str, float] = {}  # session id -> when it would have expired
         self._issued: dict[str, tuple[str, float]] = {}  # ticket -> (session id, expires): revoke_ticket()
+        self._devices: dict[str, str] = {}  # ticket -> the device token its page chose
         self._lock = threading.Lock()
 
     def _key(self, purpose: str, role: str, password: str) -> bytes:
@@ -74,14 +75,24 @@ class SessionBook:
         expected = _b64(hmac.new(key, body.encode("ascii"), hashlib.sha256).digest())
         return hmac.compare_digest(signature, expected)
 
-    def ticket(self, role: str, lifetime: float) -> str:
-        """A one-time ticket, valid TICKET_SECONDS, that redeem() trades for a session token."""
+    def ticket(self, role: str, lifetime: float, device: str | None = None) -> str:
+        """A one-time ticket, valid TICKET_SECONDS, that redeem() trades for a session token.
+        `device`: the device token the signing-in page already reads its reader by, for the
+        route to set as the browser's cookie (ticket_device)."""
         ticket = secrets.token_urlsafe(32)
         now = self._clock()
         with self._lock:
             self._tickets = {k: v for k, v in self._tickets.items() if v[2] > now}
             self._tickets[ticket] = (role, lifetime, now + TICKET_SECONDS)
+            if device:
+                self._devices = {k: v for k, v in self._devices.items() if k in self._tickets}
+                self._devices[ticket] = device
         return ticket
+
+    def ticket_device(self, ticket: str) -> str | None:
+        """The device token a live ticket carries (read before redeem(), which ends the ticket)."""
+        with self._lock:
+            return self._devices.get(ticket) if isinstance(ticket, str) and ticket in self._tickets else None
 
     def redeem(self, ticket: str, passwords: Passwords) -> tuple[str, int] | None:
         """The session token for a ticket and its lifetime in seconds; None for an unknown, used

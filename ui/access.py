@@ -11,6 +11,7 @@ import streamlit as st
 
 from rag import access
 from rag.errors import ConfigError
+from rag.journal.readers import device_reader
 from rag.sessions import DEVICE_COOKIE, SESSION_COOKIE
 from rag.throttle import Throttle, bucket, client_address, connection_peer
 from rag.i18n.numbers import duration
@@ -23,6 +24,7 @@ SESSION_TOKEN = "session_token"  # the cookie's token this session resumed from 
 PENDING_TICKET = "session_ticket"  # a ticket for the cookie, handed to the browser on the next run
 ISSUED_TICKET = "issued_ticket"  # the ticket this session handed over (revoked at sign-out)
 SIGNED_OUT = "signed_out"
+DEVICE_TOKEN = "device_token"  # the browser's device token: its cookie's, else one made for this session
 
 
 def _secrets() -> dict[str, Any]:
@@ -144,7 +146,8 @@ def _check_password(password: str) -> None:
     st.session_state[PASSWORD_OK] = opened
     hours = resources.base_settings().session_hours
     if hours > 0:  # the page hands the browser a one-time ticket for the cookie (see rag.sessions)
-        st.session_state[PENDING_TICKET] = st.session_state[ISSUED_TICKET] = sessions.BOOK.ticket(opened, hours * 3600)
+        st.session_state[PENDING_TICKET] = st.session_state[ISSUED_TICKET] = sessions.BOOK.ticket(
+            opened, hours * 3600, device=_device_token())
     st.rerun()
 
 
@@ -158,7 +161,7 @@ def keep_signed_in() -> None:
     """Once after a password sign-in: trade the ticket for the HttpOnly session cookie."""
     ticket = st.session_state.pop(PENDING_TICKET, None)
     if ticket:
-        _post(sessions.SESSION_PATH, ticket)
+        _post(sessions.served_path(sessions.SESSION_PATH), ticket)
 
 
 def _sign_out(auth_mode: str) -> None:
@@ -184,7 +187,7 @@ def login_screen(auth_mode: str) -> None:
     st.title(t("app.title"))
     if st.session_state.pop(SIGNED_OUT, False):
         st.success(t("login.signed_out"))
-        _post(sessions.SIGNOUT_PATH)  # the cookie too (its token is revoked already)
+        _post(sessions.served_path(sessions.SIGNOUT_PATH))  # the cookie too (its token is revoked already)
     if auth_mode == "oidc":
         st.write(t("login.oidc"))
         provider = access.login_provider(_secrets())
@@ -204,9 +207,24 @@ def identity(auth_mode: str) -> str | None:
     return None
 
 
+def _device_token() -> str:
+    """The browser's signed device token: its cookie's (set at a password sign-in through
+    serve.py), else one made for this session and handed to the cookie at sign-in."""
+    token = _text(st.context.cookies.get(DEVICE_COOKIE))
+    if sessions.BOOK.device_id(token) is None:
+        token = st.session_state.get(DEVICE_TOKEN)
+        if sessions.BOOK.device_id(token) is None:
+            token = st.session_state[DEVICE_TOKEN] = sessions.BOOK.device()
+    return token
+
+
 def reader_id(auth_mode: str) -> str:
     """The signed-in account's id as the journal records it: the verified e-mail (else the
-    provider's subject) with single sign-on; "" with a shared password or an open dashboard."""
+    provider's subject) with single sign-on; with a shared password, the browser (`device:…`),
+    so that readers sharing a password never see each other's conversations; "" on an open
+    dashboard, which has no readers to tell apart."""
+    if auth_mode == "password":
+        return device_reader(sessions.BOOK.device_id(_device_token()) or "")
     if auth_mode != "oidc" or not st.user.is_logged_in:
         return ""
     keys = access.identity_keys(_claims())

@@ -12,7 +12,7 @@ from typing import Any
 from rag import access
 from rag.sessions import DEVICE_COOKIE, DEVICE_SECONDS, SESSION_COOKIE, SessionBook
 
-SESSION_PATH, SIGNOUT_PATH = "/_rag/session", "/_rag/signout"
+SESSION_PATH, SIGNOUT_PATH = "/_rag/session", "/_rag/signout"  # under server.baseUrlPath
 MAX_BODY = 200  # bytes of a ticket
 
 BOOK = SessionBook()  # one per process: a restart signs everyone out
@@ -36,6 +36,7 @@ async def _session(request: Any) -> Any:
     from starlette.responses import Response
 
     ticket = (await request.body())[:MAX_BODY].decode("ascii", errors="replace").strip()
+    device = BOOK.ticket_device(ticket)
     traded = BOOK.redeem(ticket, password_of)
     if traded is None:
         return Response(status_code=403)
@@ -43,7 +44,10 @@ async def _session(request: Any) -> Any:
     response = Response(status_code=204)
     _cookie(response, request, SESSION_COOKIE, token, lifetime)
     if BOOK.device_id(request.cookies.get(DEVICE_COOKIE)) is None:
-        _cookie(response, request, DEVICE_COOKIE, BOOK.device(), int(DEVICE_SECONDS))
+        # The device the page already records this reader's conversations under, so that they
+        # are still theirs after a reload.
+        _cookie(response, request, DEVICE_COOKIE, device if BOOK.device_id(device) else BOOK.device(),
+                int(DEVICE_SECONDS))
     return response
 
 
@@ -56,7 +60,18 @@ async def _signout(request: Any) -> Any:
     return response
 
 
+def served_path(path: str) -> str:
+    """`path` under the app's server.baseUrlPath: behind a proxy that serves the dashboard at
+    /rag/, only what is under /rag/ reaches it (Streamlit mounts its own routes there too, and
+    st.App mounts ours as given)."""
+    from streamlit import config
+
+    base = str(config.get_option("server.baseUrlPath") or "").strip("/")
+    return f"/{base}{path}" if base else path
+
+
 def routes() -> list[Any]:
     from starlette.routing import Route
 
-    return [Route(SESSION_PATH, _session, methods=["POST"]), Route(SIGNOUT_PATH, _signout, methods=["POST"])]
+    return [Route(served_path(SESSION_PATH), _session, methods=["POST"]),
+            Route(served_path(SIGNOUT_PATH), _signout, methods=["POST"])]

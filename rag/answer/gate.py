@@ -1,22 +1,8 @@
 """The answerability gate: answer, or refuse before any model call, and say why.
 
-Signals, measured per question (benchmarks/README.md, "The answerability gate"):
-
-- `cosine`: the best dense cosine among the retrieved passages (the threshold of old);
-- `coverage`: the IDF-weighted share of the question's words that occur somewhere in the
-  collection the reader may see (a plain word by the most frequent of its inflected forms,
-  rag.store.terms.word_forms: "purgent" is known when chunks hold "purger"). Off-topic questions
-  name things the blog never mentions; the cosine cannot see that, the collection's vocabulary can;
-- `unknown_names`: the question's named things (Okta, S/4HANA, 0x80090308) that no chunk holds;
-- `passage_coverage`: the same share within the retrieved passages only;
-- `context_words`: the unknown words that describe the reader's situation, not the subject
-  (rag.answer.question_roles: "chez Airbus", "le serveur de Gérard", a date). They are set
-  aside: `core_coverage` and `core_passage_coverage` are the shares without them, and
-  `cosine_core` the retrieved passages' best cosine to the question without them (the context
-  dilutes the question's vector);
-- `unknown_subject`: the unknown names that are the thing asked about (Okta, S/4HANA, podman);
-- an acronym no chunk holds that a retrieved passage spells out ("CNI": "carte nationale
-  d'identité", rag.answer.acronyms) counts as held by those passages (`TermStat.spelled`).
+The signals are the passages' cosine and the question's words (rag.answer.gate_words: which words
+the collection and the passages hold, which are names, which describe the reader's situation),
+measured per question (benchmarks/README.md, "The answerability gate").
 
 Verdict (`decide_verdict`): refuse when an unknown name is the subject and the rest of the
 question is not what the passages are about, when the core coverage is below `min_coverage` by
@@ -31,20 +17,16 @@ it exists, and the core cosine is computed on passages the reader may see only.
 
 from __future__ import annotations
 
-import math
-from dataclasses import asdict, dataclass, field, replace
+from dataclasses import asdict, dataclass, replace
 from typing import Any, Mapping, Sequence
 
-from rag.answer.acronyms import is_acronym, spelled
-from rag.answer.language_words import common, ordinary, rare
-from rag.answer.question_roles import roles
+from rag.answer.gate_words import Signals, TermStat, signals_from, without_context
+from rag.answer.language_words import common
 from rag.answer.threshold import COLLECTION, MODEL_DEFAULT, SETTING, default_threshold
 from rag.i18n import language as in_language, t
 from rag.i18n.numbers import decimal
 from rag.store.filters import Where, match
-from rag.store.terms import (
-    EXACT_FROM, READABLE_VERSIONS, TERMS_FIELD, QuestionWord, passage_keys, question_keys, question_words,
-)
+from rag.store.terms import EXACT_FROM, READABLE_VERSIONS, TERMS_FIELD, question_keys, question_words
 from datetime import UTC
 
 # The cosine floor's default is the embedding model's (rag.threshold: scores are not comparable
@@ -68,6 +50,15 @@ COSINE_SLOPE = 6.0
 
 ANSWER, UNSURE, REFUSE = "answer", "unsure", "refuse"
 
+# Signals, TermStat and signals_from are read from here too, beside the decision they feed.
+__all__ = [
+    "ANSWER", "CLEAR_MARGIN", "COSINE_SLOPE", "DEFAULT_MIN_COVERAGE", "LEXICAL_SLACK", "LOW_COSINE", "LOW_COVERAGE",
+    "MAX_DOUBTFUL_NAMES", "NO_PASSAGE", "REFUSE", "SUBJECT_COVERED", "UNKNOWN_NAMES", "UNSURE", "UNSURE_BAND",
+    "Decision", "GateParams", "Signals", "TermStat", "core_cosine", "decide", "decide_verdict", "document_frequencies",
+    "exact_match", "explain", "gate", "gate_for", "has_exact_terms", "has_terms", "no_terms_note", "resolve_params",
+    "save_calibration", "signals_from",
+]
+
 
 # Refusal reasons (stable codes, in JSON); their sentences are the catalogue's `gate.<code>`.
 NO_PASSAGE, UNKNOWN_NAMES, LOW_COVERAGE, LOW_COSINE = "no_passage", "unknown_names", "low_coverage", "low_cosine"
@@ -84,50 +75,6 @@ class GateParams:
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
-
-
-@dataclass
-class TermStat:
-    word: str
-    keys: list[str]  # the keys counted for this word (the compound, else its parts)
-    df: int  # chunks (readable by the reader) holding the rarest of them
-    idf: float
-    named: bool
-    context: bool = False  # a detail of the situation (rag.answer.question_roles), set aside
-    spelled: str | None = None  # an acronym no chunk holds, spelled out by a retrieved passage thus
-
-
-@dataclass
-class Signals:
-    cosine: float | None
-    coverage: float | None  # None when the collection has no term statistics
-    passage_coverage: float | None
-    unknown_names: list[str] = field(default_factory=list)
-    missing: list[str] = field(default_factory=list)  # every word no readable chunk holds, as typed
-    known_names: list[str] = field(default_factory=list)  # named things some readable chunk holds
-    margin: float | None = None  # best cosine minus the last retrieved one
-    chunks: int | None = None  # chunks the reader may see
-    terms: list[TermStat] = field(default_factory=list)
-    context_words: list[str] = field(default_factory=list)  # unknown words of the situation, set aside
-    unknown_subject: list[str] = field(default_factory=list)  # unknown names that are the subject
-    core_coverage: float | None = None  # coverage without the context words
-    core_passage_coverage: float | None = None
-    cosine_core: float | None = None  # best cosine of the passages to the question without them
-    # Everyday words of the language no chunk holds ("reçois", "cesse"), and the shares of the core
-    # without them: what a small collection's vocabulary may lack, apart from the subject's words.
-    ordinary_words: list[str] = field(default_factory=list)
-    specific_coverage: float | None = None
-    specific_passage_coverage: float | None = None
-
-    def to_dict(self) -> dict[str, Any]:
-        data = asdict(self)
-        for key in ("cosine", "coverage", "passage_coverage", "margin", "core_coverage",
-                    "core_passage_coverage", "cosine_core", "specific_coverage", "specific_passage_coverage"):
-            if data[key] is not None:
-                data[key] = round(float(data[key]), 4)
-        for term in data["terms"]:
-            term["idf"] = round(term["idf"], 3)
-        return data
 
 
 @dataclass
@@ -153,131 +100,6 @@ class Decision:
 
 
 # -- pure ------------------------------------------------------------------------------------
-
-
-def idf(df: int, n: int) -> float:
-    """BM25's IDF, never negative; a term no chunk holds weighs the most."""
-    return math.log(1.0 + (n - df + 0.5) / (df + 0.5))
-
-
-def term_stats(words: Sequence[QuestionWord], df: Mapping[str, int], n: int,
-               context: set[str] | frozenset[str] = frozenset(), tools: set[str] | frozenset[str] = frozenset(),
-               exact: bool = False) -> list[TermStat]:
-    """One statistic per question word. A compound counts whole when some chunk holds it whole
-    (msDS-SupportedEncryptionTypes), else by its parts, each its own word (S/4HANA -> 4hana).
-    A plain word counts by the most frequent of its inflected forms ("purgent" is known when
-    chunks hold "purger"); `keys` stays the word's own key, as typed.
-
-    A word that neither the language nor the collection uses is a name, the thing asked about
-    (rag.answer.language_words: "keepalived", "cron"), and with `exact` (the collection holds
-    whole keys) a word rare in the language is looked up whole: "journalctl" is not "journal"."""
-    stats: list[TermStat] = []
-    seen: set[str] = set()
-    for w in words:
-        whole_word = exact and w.exact is not None and (w.named or w.text in tools or rare(w.text))
-        if whole_word:
-            keys = [w.exact]
-        else:
-            keys = [w.whole] if w.whole and df.get(w.whole, 0) > 0 else list(w.parts)
-        keys = [k for k in keys if k not in seen]
-        if not keys:
-            continue
-        seen.update(keys)
-        count = min(df.get(k, 0) for k in keys)  # an identifier is absent when one of its parts is
-        if w.forms and not whole_word:
-            count = max([count] + [df.get(k, 0) for k in w.forms])
-        named = w.named or w.text in tools or (count == 0 and w.text not in context and rare(w.text))
-        stats.append(TermStat(w.text, keys, count, idf(count, n), named, w.text in context and count == 0))
-    return stats
-
-
-def coverage(stats: Sequence[TermStat]) -> float | None:
-    """IDF-weighted share of the words some chunk holds; None for a question with no content word."""
-    total = sum(s.idf for s in stats)
-    if total <= 0:
-        return None
-    return sum(s.idf for s in stats if s.df > 0) / total
-
-
-def passage_coverage(words: Sequence[QuestionWord], stats: Sequence[TermStat], passage_texts: Sequence[str]) -> float | None:
-    found = passage_keys(list(passage_texts))
-    total = sum(s.idf for s in stats)
-    if total <= 0:
-        return None
-    # A plain word is in the passages when one of its forms is, as for the collection.
-    forms = {k: set(w.forms) for w in words if w.forms for k in w.parts}
-    return sum(s.idf for s in stats
-               if s.spelled or all(k in found or forms.get(k, set()) & found for k in s.keys)) / total
-
-
-def with_spelled_acronyms(stats: Sequence[TermStat], passage_texts: Sequence[str], n: int) -> list[TermStat]:
-    """The stats with each unknown acronym that a retrieved passage spells out ("CNI": "carte
-    nationale d'identité") counted as held by those passages: the reader used the short form of
-    what the articles write in full. Only the retrieved passages are read, and they are what the
-    reader may see (the access filter holds)."""
-    candidates = [s.word for s in stats if s.df == 0 and is_acronym(s.word)]
-    if not candidates:
-        return list(stats)
-    found = spelled(candidates, passage_texts)
-    out: list[TermStat] = []
-    for s in stats:
-        phrase = found.get(s.word.upper()) if s.df == 0 and is_acronym(s.word) else None
-        if phrase:
-            holding = sum(1 for t in passage_texts if spelled([s.word], [t]))
-            s = replace(s, df=holding, idf=idf(holding, n), spelled=phrase, context=False)
-        out.append(s)
-    return out
-
-
-def signals_from(
-    question: str, passages: Sequence[Any], df: Mapping[str, int] | None, n: int | None,
-    cosine_core: float | None = None, exact: bool = False,
-) -> Signals:
-    """The gate's signals from retrieved passages (`score`, `text`) and document frequencies.
-
-    `df` None: the collection has no term statistics (built before them); coverage is then None.
-    `cosine_core`: the passages' best cosine to the question without its context words.
-    """
-    scores = [float(p.score) for p in passages if getattr(p, "score", None) is not None]
-    best = max(scores) if scores else None
-    margin = (best - min(scores)) if len(scores) > 1 else None
-    if df is None or n is None:
-        return Signals(best, None, None, margin=margin)
-    words = question_words(question)
-    context, tools = roles(question)
-    texts = [getattr(p, "text", "") for p in passages]
-    stats = with_spelled_acronyms(term_stats(words, df, n, context, tools, exact), texts, n)
-    core = [s for s in stats if not s.context]
-    everyday = [s for s in core if s.df == 0 and not s.named and ordinary(s.word)]
-    specific = [s for s in core if s not in everyday]
-    return Signals(
-        cosine=best,
-        coverage=coverage(stats),
-        passage_coverage=passage_coverage(words, stats, texts),
-        unknown_names=[s.word for s in stats if s.named and s.df == 0],
-        known_names=[s.word for s in stats if s.named and s.df > 0],
-        missing=[s.word for s in stats if s.df == 0],
-        margin=margin,
-        chunks=n,
-        terms=stats,
-        context_words=[s.word for s in stats if s.context],
-        unknown_subject=[s.word for s in core if s.named and s.df == 0],
-        core_coverage=coverage(core),
-        core_passage_coverage=passage_coverage(words, core, texts),
-        cosine_core=cosine_core,
-        ordinary_words=[s.word for s in everyday],
-        specific_coverage=coverage(specific),
-        specific_passage_coverage=passage_coverage(words, specific, texts),
-    )
-
-
-def without_context(question: str, words: Sequence[str]) -> str:
-    """The question with its context words taken out (what `cosine_core` embeds)."""
-    import re
-
-    for w in sorted(set(words), key=len, reverse=True):
-        question = re.sub(r"(?<!\w)" + re.escape(w) + r"(?!\w)", " ", question)
-    return " ".join(question.split())
 
 
 def decide(signals: Signals, params: GateParams) -> tuple[bool, str | None]:

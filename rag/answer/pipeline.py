@@ -25,6 +25,7 @@ from rag.i18n.numbers import decimal
 from rag.answer import budget, citations, prompts
 from rag.errors import LLMError
 from rag.answer.gate import explain as gate_explain
+from rag.answer.threshold import source_words
 from rag.redact import known_secrets, redact
 
 log = logging.getLogger(__name__)
@@ -41,9 +42,6 @@ REFUSED_MODEL = "refused_model"  # the model wrote its refusal sentence
 PASSAGES_ONLY = "passages_only"  # no model call (retrieval only, no chat model): the passages are shown
 FAILED = "failed"  # the model call failed
 OUTCOMES = (ANSWERED, REFUSED_GATE, REFUSED_MODEL, PASSAGES_ONLY, FAILED)
-
-# Where the threshold came from, as a refusal names it.
-_SOURCE_KEYS = {"setting": "threshold.setting", "collection": "threshold.collection", "model default": "threshold.model_default"}
 
 
 @dataclass
@@ -223,7 +221,7 @@ def decide(
     elif not accepted or (decision is not None and not decision.answer):
         # Refused by the score: the best score against the threshold, and where that came from.
         with in_language(language):
-            source = t(_SOURCE_KEYS[threshold_source]) if threshold_source in _SOURCE_KEYS else threshold_source
+            source = source_words(threshold_source)
             reason = (t("answer.below", best=decimal(best, 3), threshold=decimal(threshold, 3), source=source)
                       if best is not None else t("gate.no_passage"))
         refusal = prompts.refusal_sentence(language)

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from rag.i18n import t
+
 # Cosine scores are not comparable across models: each family has its own range.
 # multilingual-e5 compresses scores high. Measured on docs-fr with the embedded model: best
 # passage 0.88-0.91 for questions the pages answer, 0.73-0.80 for unrelated ones, but 0.84-0.86
@@ -22,6 +24,13 @@ MODEL_DEFAULTS: list[tuple[str, float]] = [
 UNKNOWN_MODEL_DEFAULT = 0.5
 
 SETTING, COLLECTION, MODEL_DEFAULT = "setting", "collection", "model default"
+# Where the threshold came from, as a refusal and `rag ask`'s passages name it (catalogue keys).
+SOURCE_KEYS = {SETTING: "threshold.setting", COLLECTION: "threshold.collection", MODEL_DEFAULT: "threshold.model_default"}
+
+
+def source_words(source: str) -> str:
+    """Where the threshold came from, in the current language; a source without words as it is."""
+    return t(SOURCE_KEYS[source]) if source in SOURCE_KEYS else source
 
 
 def default_threshold(model_id: str | None) -> float:

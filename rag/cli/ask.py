@@ -14,13 +14,10 @@ from rag.answer.engine import ask
 from rag.journal.recorder import journal_recorder
 from rag.answer.pipeline import AskResult, refusal_line
 from rag.answer.citations import source_label
+from rag.answer.threshold import source_words
 from rag.config import Settings
 from rag.i18n import t
 from rag.i18n.numbers import decimal
-
-_SOURCE_KEYS = {"setting": "threshold.setting", "collection": "threshold.collection",
-                "model default": "threshold.model_default"}
-
 
 def register(subparsers: Commands) -> None:
     parser = subparsers.add_parser(
@@ -96,7 +93,7 @@ def print_result(result: AskResult, out: TextIO, already_streamed: bool = False,
     if result.llm_error or passages:
         if result.passages:
             say()
-            source = t(_SOURCE_KEYS[result.threshold_source]) if result.threshold_source in _SOURCE_KEYS else result.threshold_source
+            source = source_words(result.threshold_source)
             say(t("ask.passages", threshold=decimal(result.threshold, 3), source=source))
             scores = [p.score for p in result.passages]
             if any(a < b for a, b in zip(scores, scores[1:])):  # hybrid ranking: say why a lower score comes first

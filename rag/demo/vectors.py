@@ -25,6 +25,7 @@ from typing import Any, Mapping, Sequence
 import numpy as np
 
 from rag.embeddings.base import Embedder
+from rag.embeddings.wrapping import WrappingEmbedder
 
 VECTORS_PATH: Path = Path(__file__).resolve().parent / "vectors.npz"
 FORMAT = 2
@@ -116,24 +117,7 @@ def read(path: Path = VECTORS_PATH) -> ShippedVectors | None:
                           tables["doc"], tables["query"], {k: v for k, v in meta.items() if k not in known})
 
 
-class _AroundModel(Embedder):
-    """Ingestion asks an embedder for its window and tokenizer: the inner model's."""
-
-    inner: Embedder
-
-    @property
-    def max_tokens(self) -> int | None:
-        return getattr(self.inner, "max_tokens", None)
-
-    @property
-    def token_count(self):  # the inner model's tokenizer, when it has one (ingestion caps chunks)
-        return getattr(self.inner, "token_count", None)
-
-    def describe(self) -> str:
-        return self.inner.describe()
-
-
-class ReplayingEmbedder(_AroundModel):
+class ReplayingEmbedder(WrappingEmbedder):
     """An embedder around the real one that answers from the shipped vectors when it can.
 
     Everything ingestion asks besides vectors (model id, window, tokenizer, over-limit list) is
@@ -141,10 +125,8 @@ class ReplayingEmbedder(_AroundModel):
     """
 
     def __init__(self, inner: Embedder, shipped: ShippedVectors) -> None:
-        super().__init__(inner.expected_dimension, inner.expected_model)
-        self.inner = inner
+        super().__init__(inner, inner.expected_dimension, inner.expected_model)
         self.shipped = shipped
-        self.model_id = inner.model_id
         self.replayed = 0
         self.embedded = 0
 
@@ -192,13 +174,11 @@ def replaying(embedder: Embedder, strategy: str, chunk_settings: Mapping[str, An
     return ReplayingEmbedder(embedder, shipped)
 
 
-class RecordingEmbedder(_AroundModel):
+class RecordingEmbedder(WrappingEmbedder):
     """Embeds with the real model and keeps every text's vector: what the shipped file is made of."""
 
     def __init__(self, inner: Embedder) -> None:
-        super().__init__()
-        self.inner = inner
-        self.model_id = inner.model_id
+        super().__init__(inner)
         self.documents: dict[bytes, np.ndarray] = {}
         self.queries: dict[bytes, np.ndarray] = {}
 

@@ -10,7 +10,7 @@ the id are recognised by url, or by content for a post of the same source whose 
 A document never replaces another source's (the same id from elsewhere, or its url) unless
 `replace` says so; until then it is held back as a failure that says what it would replace.
 The decisions are pure functions beside this module (versions, strategy_choice, vector_checks,
-point_payload); this one reads the source and writes to the store.
+point_payload, window_cut); this one reads the source and writes to the store.
 """
 
 from __future__ import annotations
@@ -22,8 +22,6 @@ from typing import Any, Iterable, Iterator
 from rag.i18n import t, tn
 from rag.chunking import make_chunker
 from rag.chunking.base import Chunk
-from rag.chunking._measure import estimate_tokens
-from rag.chunking.token_cap import indexed_chunks
 from rag.embeddings.base import tokenizer_and_window
 from rag.embeddings.embedded import over_limit_note
 from rag.documents import SKIPPED, WARNING, Document, Problem
@@ -49,6 +47,7 @@ from rag.ingest.strategy_choice import resolve_strategy
 from rag.store.terms import TERMS_VERSION
 from rag.ingest.vector_checks import batch_problem, sample_problem, stored_vectors_usable
 from rag.ingest.versions import VERSION_KEYS, build_key, is_unchanged, needs_relink
+from rag.ingest.window_cut import window_chunks
 
 _EMBED_BATCH = 16  # chunks per embedding call: progress moves within long documents
 _VERIFY_SAMPLE = 5
@@ -265,26 +264,14 @@ class _Run:
                 return "unchanged"
             self.report.warnings.append(t("ingest.reembedded", url=doc.url))
         try:
-            pieces = indexed_chunks(self.chunker, doc.markdown, doc.title, *self.window)
-            chunks = [c for c, _ in pieces]
+            chunks, window_warnings = window_chunks(self.chunker, doc, self.window)
         except RagError as exc:
             self.report.failed.append((doc.url, t("ingest.chunking_failed", error=exc)))
             return "failed"
         if not chunks:
             self.report.failed.append((doc.url, t("ingest.no_chunks")))
             return "failed"
-        cut_from = {source for _, source in pieces if source is not None}
-        if cut_from and self.window[0] is estimate_tokens:
-            # A server model's window, cut by the estimate: said before anything of it is written
-            # (the bundled model's own cut is exact, and the preview shows it).
-            self.report.warnings.append(t("chunk.window_cut", url=doc.url, chunks=len(cut_from), n=self.window[1],
-                                          pieces=sum(1 for _, source in pieces if source is not None)))
-        if self.window[1] and self.window[0] is estimate_tokens:
-            # A header alone near the window (a small window, a table's repeated header rows)
-            # leaves a piece over it: the server would truncate it, so it is said now.
-            over = sum(1 for c, _ in pieces if estimate_tokens(c.embedding_text) > self.window[1])
-            if over:
-                self.report.warnings.append(t("chunk.window_over", url=doc.url, chunks=over, n=self.window[1]))
+        self.report.warnings.extend(window_warnings)  # said before anything of it is written
         # Hashed once: per chunk, a 5 MB document would be hashed thousands of times over.
         content_hash = doc.content_hash
         try:

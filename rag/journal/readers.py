@@ -5,6 +5,14 @@ from __future__ import annotations
 
 from typing import Callable, Sequence
 
+# A browser signed in with a shared password: it has no name to show, only its random device id.
+DEVICE_PREFIX = "device:"
+
+
+def device_reader(device_id: str) -> str:
+    """The journal's reader id of a browser signed in with a shared password."""
+    return DEVICE_PREFIX + device_id
+
 
 def reader_labels(readers: Sequence[str], show_names: bool, numbered: Callable[[int], str],
                   anonymous: str) -> dict[str, str]:
@@ -15,5 +23,5 @@ def reader_labels(readers: Sequence[str], show_names: bool, numbered: Callable[[
     for reader in readers:
         if reader and reader not in labels:
             n += 1
-            labels[reader] = reader if show_names else numbered(n)
+            labels[reader] = reader if show_names and not reader.startswith(DEVICE_PREFIX) else numbered(n)
     return labels

@@ -214,3 +214,24 @@ def test_a_conversation_is_its_readers_only_and_an_editor_can_delete_it(chat_env
     at.button(key=f"delete_{mine}").click().run()  # the open dashboard's user is an editor
     assert book.conversation(mine) is None and book.conversation(theirs.id) is not None
     assert not at.chat_message
+
+
+def test_readers_sharing_a_password_never_see_each_others_conversations(chat_env, lmstudio, monkeypatch):
+    from tests.ui.test_app_roles import READER_PASSWORD, sign_in
+
+    monkeypatch.setenv("RAG_APP_PASSWORD", READER_PASSWORD)
+    lmstudio.answer = "Aucun type de chiffrement commun [1]."
+    first = ask(sign_in(READER_PASSWORD), IN_BASE)
+    theirs = first.session_state["conversation_id"]
+    assert any(IN_BASE[:20] in b.label for b in first.sidebar.button)  # listed for its reader
+
+    second = sign_in(READER_PASSWORD)  # another browser, the same password
+    assert not any(IN_BASE[:20] in b.label for b in second.sidebar.button)
+    third = AppTest.from_file(APP, default_timeout=TIMEOUT)
+    third.query_params["conversation"] = theirs  # even named in the address
+    third.run().text_input[0].input(READER_PASSWORD)
+    third.button[0].click().run()
+    assert third.chat_input and not [m for m in third.chat_message] and "not yours" in texts(third.toast)
+    # The journal still tells the two readers apart, and names neither.
+    readers = {e.reader for e in journal(chat_env).entries()}
+    assert len(readers) == 1 and "" not in readers

@@ -5,6 +5,7 @@ with forged X-Forwarded-For addresses are still locked out."""
 from __future__ import annotations
 
 import os
+import re
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, Iterator
@@ -17,8 +18,7 @@ from tests.ui.test_browser import CHROMIUM, CHROMIUM_ARGS, MINUTE, settle
 READER_PASSWORD, EDITOR_PASSWORD = "reader horse battery", "editor staple"
 
 
-@pytest.fixture
-def served(tmp_path: Path) -> str:
+def _serve(tmp_path: Path, base_path: str = "") -> Iterator[str]:
     if not CHROMIUM.exists():
         missing = f"{CHROMIUM} is missing: install Debian's chromium (`make browser`)"
         if os.environ.get("CI", "").lower() in ("1", "true", "yes"):
@@ -30,8 +30,19 @@ def served(tmp_path: Path) -> str:
     env.update(RAG_DATA_DIR=str(tmp_path / "data"), RAG_EMBED_MODEL="embedded", RAG_EMBED_THREADS="1",
                RAG_LLM_URL="http://127.0.0.1:9/v1", RAG_APP_PASSWORD=READER_PASSWORD,
                RAG_EDITOR_PASSWORD=EDITOR_PASSWORD)
-    with streamlit_server("serve.py", env, tmp_path / "streamlit.log") as url:
+    with streamlit_server("serve.py", env, tmp_path / "streamlit.log", base_path=base_path) as url:
         yield url
+
+
+@pytest.fixture
+def served(tmp_path: Path) -> Iterator[str]:
+    yield from _serve(tmp_path)
+
+
+@pytest.fixture
+def served_under_a_path(tmp_path: Path) -> Iterator[str]:
+    """Served at /rag/, as behind a reverse proxy that forwards only that path."""
+    yield from _serve(tmp_path, base_path="rag")
 
 
 @contextmanager
@@ -116,3 +127,26 @@ def test_forged_forwarded_addresses_do_not_escape_the_lockout(served):
                 context.close()
         expect(page.get_by_text("Too many wrong passwords")).to_be_visible()
         expect(page.get_by_text("Signed in with")).to_have_count(0)
+
+
+@pytest.mark.slow  # a streamlit server and chromium
+@pytest.mark.timeout(900)
+def test_a_sign_in_survives_a_reload_when_the_dashboard_is_served_under_a_path(served_under_a_path):
+    from playwright.sync_api import expect
+
+    with chromium() as browser:
+        context = browser.new_context(locale="en-GB")
+        # What a reverse proxy serving the dashboard at /rag/ forwards: that path, nothing else.
+        outside = re.compile(r"^https?://[^/]+/(?!rag(/|$))")
+        context.route(outside, lambda route: route.fulfill(status=404, body="not behind this proxy"))
+        page = context.new_page()
+        page.set_default_timeout(MINUTE)
+        page.goto(served_under_a_path + "/")
+        settle(page)
+        _enter(page, READER_PASSWORD)
+        sidebar = page.get_by_test_id("stSidebar")
+        expect(sidebar).to_contain_text("Signed in with the reader password")
+        _session_cookie(context, page, present=True)  # the page's POST reached the app under /rag/
+        page.reload()
+        settle(page)
+        expect(sidebar).to_contain_text("Signed in with the reader password")

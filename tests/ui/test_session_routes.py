@@ -1,0 +1,45 @@
+"""serve.py's two routes, driven over HTTP: the cookie a password sign-in trades its ticket for,
+and the device the page already recorded the reader's conversations under."""
+
+from __future__ import annotations
+
+import pytest
+from starlette.applications import Starlette
+from starlette.testclient import TestClient
+
+from rag.journal.readers import device_reader, reader_labels
+from rag.sessions import DEVICE_COOKIE, SESSION_COOKIE
+from ui import sessions
+
+
+@pytest.fixture
+def client(monkeypatch):
+    monkeypatch.setenv("RAG_APP_PASSWORD", "reader horse battery")
+    with TestClient(Starlette(routes=sessions.routes())) as http:
+        yield http
+
+
+def test_the_cookie_names_the_device_the_signing_in_page_chose(client):
+    device = sessions.BOOK.device()
+    ticket = sessions.BOOK.ticket("reader", 3600, device=device)
+    response = client.post(sessions.SESSION_PATH, content=ticket)
+    assert response.status_code == 204
+    assert sessions.BOOK.role(response.cookies[SESSION_COOKIE], sessions.password_of) == "reader"
+    # After a reload the page reads this reader by the same device: their conversations stay theirs.
+    assert sessions.BOOK.device_id(response.cookies[DEVICE_COOKIE]) == sessions.BOOK.device_id(device)
+
+
+def test_a_ticket_without_a_device_or_with_a_forged_one_gets_a_new_device(client):
+    for device in (None, "forged.token"):
+        response = client.post(sessions.SESSION_PATH, content=sessions.BOOK.ticket("reader", 3600, device=device))
+        assert response.status_code == 204
+        assert sessions.BOOK.device_id(response.cookies[DEVICE_COOKIE])
+        client.cookies.clear()
+    assert client.post(sessions.SESSION_PATH, content="used-or-unknown").status_code == 403
+
+
+def test_a_browser_signed_in_with_a_shared_password_is_numbered_even_where_names_are_shown():
+    device = device_reader("Zq3x")
+    labels = reader_labels(["alice@example.com", device], show_names=True, numbered=lambda n: f"reader {n}",
+                           anonymous="anonymous")
+    assert labels == {"": "anonymous", "alice@example.com": "alice@example.com", device: "reader 2"}
