@@ -90,13 +90,42 @@ VARIANTS: dict[str, dict[str, Any]] = {
 KEYS = ("hit_at_1", "hit_at_3", "hit_at_k", "mrr", "answer_in_context")
 
 
-def context_chars(questions: list, store: Store, model: Any, options: dict[str, Any]) -> float:
-    """The mean characters of the six passages' text, in-base questions: what the context costs."""
-    from rag.answer.retrieve import retrieve
+# LM Studio loads a chat model with a 4096-token context unless told otherwise; the answer keeps
+# DEFAULT_MAX_TOKENS of it. What reaches such a model is what rag.answer.budget keeps.
+SMALL_CONTEXT = 4096
 
-    sizes = [sum(len(p.text) for p in retrieve(q.question, store, model, "levers", top_k=TOP_K, **options))
-             for q in questions if q.in_base]
-    return round(sum(sizes) / max(1, len(sizes)), 1)
+
+def context_figures(questions: list, store: Store, model: Any, options: dict[str, Any]) -> dict[str, Any]:
+    """The six passages' mean characters, and what a model loaded with SMALL_CONTEXT tokens is
+    sent (rag.answer.budget.fit_passages, the French prompt): the article in it, the answer in it,
+    the articles dropped, the characters sent. In-base questions."""
+    from rag.answer import budget, prompts
+    from rag.answer.pipeline import DEFAULT_MAX_TOKENS
+    from rag.answer.retrieve import retrieve
+    from rag.evaluate.metrics import contains_answer, hit_rank
+
+    system = prompts.load_system_prompt("fr")
+    sizes, sent_chars, hits, answers, dropped = [], [], [], [], []
+    for q in questions:
+        if not q.in_base:
+            continue
+        passages = retrieve(q.question, store, model, "levers", top_k=TOP_K, **options)
+        sizes.append(sum(len(p.text) for p in passages))
+        fit = budget.fit_passages(passages, lambda chosen: prompts.build_messages(q.question, chosen, "fr", system),
+                                  SMALL_CONTEXT, DEFAULT_MAX_TOKENS)
+        sent_chars.append(sum(len(p.text) for p in fit.kept))
+        hits.append(hit_rank([p.url for p in fit.kept], q.accepted_urls) is not None)
+        dropped.append(len(fit.dropped))
+        found = contains_answer(q.expected_answer, [p.text for p in fit.kept])
+        if found is not None:
+            answers.append(found)
+
+    def mean(values: list) -> float | None:
+        return round(sum(values) / len(values), 4) if values else None
+
+    return {"context_chars_mean": round(sum(sizes) / max(1, len(sizes)), 1),
+            f"sent_{SMALL_CONTEXT}": {"hit_at_k": mean(hits), "answer_in_context": mean(answers),
+                                      "passages_dropped_mean": mean(dropped), "chars_mean": mean(sent_chars)}}
 
 
 def run(name: str, variants: list[str], threads: int) -> dict[str, Any]:
@@ -130,7 +159,7 @@ def run(name: str, variants: list[str], threads: int) -> dict[str, Any]:
                 g = gate_figures(results)
                 row = {k: _round(s.get(k)) for k in KEYS}
                 row["options"] = options
-                row["context_chars_mean"] = context_chars(questions, store, model, options)
+                row.update(context_figures(questions, store, model, options))
                 row["gate_in_base_answered"] = g["default"]["in_base_answered"]
                 row["gate_off_topic_refused"] = g["default"]["off_topic_refused"]
                 row["gate_calibrated"] = g["calibrated"]
@@ -147,7 +176,8 @@ def run(name: str, variants: list[str], threads: int) -> dict[str, Any]:
                 report["variants"][variant] = row
                 say(f"  {variant}: " + ", ".join(f"{k} {row[k]}" for k in KEYS)
                     + f"; gate {row['gate_in_base_answered']} / {row['gate_off_topic_refused']}"
-                    + f"; context {row['context_chars_mean']} chars")
+                    + f"; context {row['context_chars_mean']} chars"
+                    + f"; sent at {SMALL_CONTEXT} tokens {row[f'sent_{SMALL_CONTEXT}']}")
         finally:
             store.close()
     return report

@@ -10,7 +10,7 @@ under-estimating gets a context overflow error or, worse, a silent truncation by
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Callable, Sequence
 
 CHARS_PER_TOKEN = 3.0
@@ -31,6 +31,7 @@ def estimate_messages(messages: Sequence[dict[str, str]]) -> int:
 class Fit:
     kept: list[Any]
     dropped: list[int] = field(default_factory=list)  # passage numbers left out, lowest score first
+    shortened: list[int] = field(default_factory=list)  # passages sent without their growth (their own chunk)
     messages: list[dict[str, str]] = field(default_factory=list)
     prompt_tokens: int = 0
     available_tokens: int | None = None  # None when the context length is unknown
@@ -43,10 +44,14 @@ def fit_passages(
     context_length: int | None,
     max_tokens: int,
 ) -> Fit:
-    """Drop the lowest-scored passages until the prompt plus the answer's room fits.
+    """Fit the prompt plus the answer's room: first the grown passages lose their growth (their
+    neighbours and the article's other chunks, `core_text`), the last passage first and the first
+    one's last, since that is where small-to-big puts the top article's answer; then the
+    lowest-scored passages are dropped whole, as before. An article is shed only when shrinking
+    every other passage was not enough.
 
     `build(passages)` returns the messages for a set of passages (kept in their given order).
-    `fits` is False when even the single best passage does not fit; then nothing is kept.
+    `fits` is False when even the single best passage, shrunk, does not fit; then nothing is kept.
     """
     kept = list(passages)
     messages = build(kept)
@@ -55,12 +60,32 @@ def fit_passages(
         return Fit(kept=kept, messages=messages, prompt_tokens=tokens)
     available = context_length - max_tokens - SAFETY_TOKENS
     dropped: list[int] = []
-    while tokens > available and kept:
-        weakest = min(kept, key=lambda p: (p.score, -p.n))
+    shortened: list[int] = []
+
+    def shrink(chosen: Callable[[list[Any]], list[Any]]) -> None:
+        nonlocal messages, tokens
+        for p in chosen(kept):
+            if tokens <= available:
+                return
+            if getattr(p, "core_text", "") and p.core_text != p.text:
+                kept[kept.index(p)] = replace(p, text=p.core_text, core_text="")
+                shortened.append(p.n)
+                messages = build(kept)
+                tokens = estimate_messages(messages)
+
+    shrink(lambda ps: sorted(ps[1:], key=lambda p: -p.n))  # all but the first, the last first
+    while tokens > available and len(kept) > 1:
+        weakest = min(kept[1:], key=lambda p: (p.score, -p.n))
         kept.remove(weakest)
         dropped.append(weakest.n)
         messages = build(kept)
         tokens = estimate_messages(messages)
+    shrink(lambda ps: ps[:1])
+    if tokens > available and kept:
+        dropped += [p.n for p in kept]
+        kept = []
+        messages = build(kept)
+        tokens = estimate_messages(messages)
     fits = bool(kept) and tokens <= available
-    return Fit(kept=kept, dropped=dropped, messages=messages if fits else [], prompt_tokens=tokens,
-               available_tokens=available, fits=fits)
+    return Fit(kept=kept, dropped=dropped, shortened=sorted(n for n in shortened if n in {p.n for p in kept}),
+               messages=messages if fits else [], prompt_tokens=tokens, available_tokens=available, fits=fits)

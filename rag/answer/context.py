@@ -116,7 +116,10 @@ def expand(
                 chosen.append(c)
                 taken.add((p.url, order))
                 article_left -= cost
-        out.append(replace(p, text=stitch(chosen)) if len(chosen) > 1 else p)
+        # The passage's own text is kept: a prompt too long for the model sheds the growth first
+        # (rag.answer.budget.fit_passages) before it sheds an article.
+        out.append(replace(p, text=stitch(chosen), core_text=getattr(p, "core_text", "") or p.text)
+                   if len(chosen) > 1 else p)
     return out
 
 

@@ -58,9 +58,14 @@ class Passage:
     id: str = ""
     rrf_score: float | None = None  # the fused rank score in hybrid mode
     rerank_score: float | None = None  # the reranker's relevance, when one ordered the passages
+    # The matched chunk's own text when neighbours or small-to-big grew `text` ("": not grown): what
+    # the prompt falls back to when it must shrink to fit (rag.answer.budget). Internal, not shown.
+    core_text: str = ""
 
     def to_dict(self) -> dict[str, Any]:
-        return asdict(self)
+        out = asdict(self)
+        out.pop("core_text")
+        return out
 
 
 def resolve_mode(mode: str, info: dict[str, Any]) -> str:

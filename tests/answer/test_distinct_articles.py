@@ -5,6 +5,8 @@ within the budgets (real embedded model, both store backends)."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 
 from rag.answer import budget, prompts
@@ -41,9 +43,11 @@ ARTICLES = [
     Document(url="delegation.md", title="Délégation contrainte", access=PUBLIC, markdown="La délégation "
              "contrainte laisse un service demander des tickets Kerberos au nom de l'utilisateur du poste."),
     Document(url="duree.md", title="Durée des tickets", access=PUBLIC, markdown="La durée de vie d'un ticket "
-             "Kerberos se règle dans la stratégie de domaine ; un ticket expiré est renouvelé par le poste."),
+             "Kerberos se règle dans la stratégie de domaine ; un ticket expiré est renouvelé par le poste."
+             + "\n\n## Détails\n\n" + PADDING * 5),
     Document(url="krbtgt.md", title="Compte krbtgt", access=PUBLIC, markdown="Changer deux fois le mot de passe "
-             "du compte krbtgt invalide tous les tickets Kerberos émis, ceux du cache du poste compris."),
+             "du compte krbtgt invalide tous les tickets Kerberos émis, ceux du cache du poste compris."
+             + "\n\n## Précautions\n\n" + PADDING * 5),
     # The best match of a question about the payroll's workstation, readable by that group only.
     Document(url="coffre.md", title="Procédure réservée", access=["paie"], markdown="Vider le cache des tickets "
              "Kerberos du poste de la paie : klist purge avec le compte Tournesol42.\n\n## Suite\n\n" + PADDING * 6
@@ -93,13 +97,28 @@ def test_what_is_added_stays_within_the_budgets(indexed):
         added = sum(len(g.text) - len(p.text) for g, p in zip(grown, plain))
         joints = sum(g.text.count("\n\n") for g in grown)
         assert 0 <= added <= article_chars + expand_chars + 2 * joints
-    # A chat model's small context keeps the grown first passage and drops the weakest ones.
+
+
+def test_a_small_model_context_sheds_the_growth_before_an_article(indexed):
     passages = _ask(indexed)
     build = lambda chosen: prompts.build_messages(QUESTION, chosen, "fr", "Réponds.")  # noqa: E731
-    room = budget.estimate_messages(build(passages[:2])) + 300 + budget.SAFETY_TOKENS
+    grown = [p.n for p in passages if p.core_text]
+    assert 1 in grown and len(grown) > 1
+    # Room for the first passage as grown and the others' own chunks: all six articles are sent,
+    # the others without their neighbours, the first with the answer small-to-big found.
+    shrunk = [passages[0]] + [replace(p, text=p.core_text or p.text) for p in passages[1:]]
+    room = budget.estimate_messages(build(shrunk)) + 300 + budget.SAFETY_TOKENS
     fit = budget.fit_passages(passages, build, context_length=room, max_tokens=300)
-    assert fit.fits and fit.dropped and passages[0] in fit.kept and ANSWER in fit.kept[0].text
+    assert fit.fits and not fit.dropped and [p.url for p in fit.kept] == [p.url for p in passages]
+    assert ANSWER in fit.kept[0].text and set(fit.shortened) <= set(grown) - {1} and fit.shortened
     assert fit.prompt_tokens <= fit.available_tokens
+    # Less room still: the weakest articles go, the first passage keeps its answer.
+    room = budget.estimate_messages(build(passages[:1])) + 300 + budget.SAFETY_TOKENS + 20
+    fit = budget.fit_passages(passages, build, context_length=room, max_tokens=300)
+    assert fit.fits and fit.dropped and fit.kept[0].url == "klist.md" and ANSWER in fit.kept[0].text
+    assert fit.prompt_tokens <= fit.available_tokens
+    # The prompt's text is the passage's: nothing of the growth is shown as an extra key.
+    assert "core_text" not in passages[0].to_dict()
 
 
 def test_a_reader_never_gets_an_article_or_chunk_they_may_not_read(indexed):
