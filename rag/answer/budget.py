@@ -13,6 +13,8 @@ import math
 from dataclasses import dataclass, field, replace
 from typing import Any, Callable, Sequence
 
+from rag.answer.context import stitch
+
 CHARS_PER_TOKEN = 3.0
 TOKENS_PER_MESSAGE = 8
 # Left free besides the answer: the estimate may still be wrong, and templates add tokens.
@@ -44,11 +46,11 @@ def fit_passages(
     context_length: int | None,
     max_tokens: int,
 ) -> Fit:
-    """Fit the prompt plus the answer's room: first the grown passages lose their growth (their
-    neighbours and the article's other chunks, `core_text`), the last passage first and the first
-    one's last, since that is where small-to-big puts the top article's answer; then the
-    lowest-scored passages are dropped whole, as before. An article is shed only when shrinking
-    every other passage was not enough.
+    """Fit the prompt plus the answer's room. First the other passages lose their growth (their
+    neighbours and small-to-big chunks, `pieces`), the last passage first; then the first passage
+    sheds its added chunks one by one, the last added first (small-to-big adds the article's best
+    first); only then are the lowest-scored passages dropped whole, as before. An article is shed
+    only when every passage is down to its own chunk.
 
     `build(passages)` returns the messages for a set of passages (kept in their given order).
     `fits` is False when even the single best passage, shrunk, does not fit; then nothing is kept.
@@ -60,32 +62,28 @@ def fit_passages(
         return Fit(kept=kept, messages=messages, prompt_tokens=tokens)
     available = context_length - max_tokens - SAFETY_TOKENS
     dropped: list[int] = []
-    shortened: list[int] = []
+    shortened: set[int] = set()
 
-    def shrink(chosen: Callable[[list[Any]], list[Any]]) -> None:
+    def cut(i: int, keep: int) -> None:
         nonlocal messages, tokens
-        for p in chosen(kept):
-            if tokens <= available:
-                return
-            if getattr(p, "core_text", "") and p.core_text != p.text:
-                kept[kept.index(p)] = replace(p, text=p.core_text, core_text="")
-                shortened.append(p.n)
-                messages = build(kept)
-                tokens = estimate_messages(messages)
+        p = kept[i]
+        pieces = tuple(getattr(p, "pieces", ()) or ())[:keep]
+        kept[i] = replace(p, text=stitch(pieces), pieces=pieces if len(pieces) > 1 else ())
+        shortened.add(p.n)
+        messages = build(kept)
+        tokens = estimate_messages(messages)
 
-    shrink(lambda ps: sorted(ps[1:], key=lambda p: -p.n))  # all but the first, the last first
-    while tokens > available and len(kept) > 1:
-        weakest = min(kept[1:], key=lambda p: (p.score, -p.n))
+    for i in range(len(kept) - 1, 0, -1):  # all but the first, the last first
+        if tokens > available and len(getattr(kept[i], "pieces", ()) or ()) > 1:
+            cut(i, 1)
+    while kept and tokens > available and len(getattr(kept[0], "pieces", ()) or ()) > 1:
+        cut(0, len(kept[0].pieces) - 1)
+    while tokens > available and kept:
+        weakest = min(kept[1:] or kept, key=lambda p: (p.score, -p.n))
         kept.remove(weakest)
         dropped.append(weakest.n)
         messages = build(kept)
         tokens = estimate_messages(messages)
-    shrink(lambda ps: ps[:1])
-    if tokens > available and kept:
-        dropped += [p.n for p in kept]
-        kept = []
-        messages = build(kept)
-        tokens = estimate_messages(messages)
     fits = bool(kept) and tokens <= available
-    return Fit(kept=kept, dropped=dropped, shortened=sorted(n for n in shortened if n in {p.n for p in kept}),
+    return Fit(kept=kept, dropped=dropped, shortened=sorted(shortened & {p.n for p in kept}),
                messages=messages if fits else [], prompt_tokens=tokens, available_tokens=available, fits=fits)

@@ -116,10 +116,9 @@ def expand(
                 chosen.append(c)
                 taken.add((p.url, order))
                 article_left -= cost
-        # The passage's own text is kept: a prompt too long for the model sheds the growth first
-        # (rag.answer.budget.fit_passages) before it sheds an article.
-        out.append(replace(p, text=stitch(chosen), core_text=getattr(p, "core_text", "") or p.text)
-                   if len(chosen) > 1 else p)
+        # The chunks are kept in the order they were added: a prompt too long for the model sheds
+        # the last added first (rag.answer.budget.fit_passages) before it sheds an article.
+        out.append(replace(p, text=stitch(chosen), pieces=tuple(chosen)) if len(chosen) > 1 else p)
     return out
 
 

@@ -58,13 +58,13 @@ class Passage:
     id: str = ""
     rrf_score: float | None = None  # the fused rank score in hybrid mode
     rerank_score: float | None = None  # the reranker's relevance, when one ordered the passages
-    # The matched chunk's own text when neighbours or small-to-big grew `text` ("": not grown): what
-    # the prompt falls back to when it must shrink to fit (rag.answer.budget). Internal, not shown.
-    core_text: str = ""
+    # When neighbours or small-to-big grew `text`: its chunks, its own first, in the order they were
+    # added; a prompt too long for the model sheds them from the last (rag.answer.budget). Internal.
+    pieces: tuple = ()
 
     def to_dict(self) -> dict[str, Any]:
         out = asdict(self)
-        out.pop("core_text")
+        out.pop("pieces")
         return out
 
 

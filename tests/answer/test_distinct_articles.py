@@ -10,7 +10,7 @@ from dataclasses import replace
 import pytest
 
 from rag.answer import budget, prompts
-from rag.answer.context import cap_per_document
+from rag.answer.context import cap_per_document, stitch
 from rag.answer.retrieve import Passage, retrieve, retrieve_options
 from rag.config import Settings
 from rag.documents import Document
@@ -102,23 +102,32 @@ def test_what_is_added_stays_within_the_budgets(indexed):
 def test_a_small_model_context_sheds_the_growth_before_an_article(indexed):
     passages = _ask(indexed)
     build = lambda chosen: prompts.build_messages(QUESTION, chosen, "fr", "Réponds.")  # noqa: E731
-    grown = [p.n for p in passages if p.core_text]
+    grown = [p.n for p in passages if p.pieces]
     assert 1 in grown and len(grown) > 1
     # Room for the first passage as grown and the others' own chunks: all six articles are sent,
     # the others without their neighbours, the first with the answer small-to-big found.
-    shrunk = [passages[0]] + [replace(p, text=p.core_text or p.text) for p in passages[1:]]
+    shrunk = [passages[0]] + [replace(p, text=stitch(p.pieces[:1]) if p.pieces else p.text) for p in passages[1:]]
     room = budget.estimate_messages(build(shrunk)) + 300 + budget.SAFETY_TOKENS
     fit = budget.fit_passages(passages, build, context_length=room, max_tokens=300)
     assert fit.fits and not fit.dropped and [p.url for p in fit.kept] == [p.url for p in passages]
     assert ANSWER in fit.kept[0].text and set(fit.shortened) <= set(grown) - {1} and fit.shortened
     assert fit.prompt_tokens <= fit.available_tokens
-    # Less room still: the weakest articles go, the first passage keeps its answer.
-    room = budget.estimate_messages(build(passages[:1])) + 300 + budget.SAFETY_TOKENS + 20
+    # Less room: the first passage sheds its added chunks, the last added first, before an article
+    # goes; its first small-to-big chunk, the answer's, is the last of them to go.
+    answer_at = next(i for i, c in enumerate(passages[0].pieces) if ANSWER in c["text"])
+    kept = replace(passages[0], text=stitch(passages[0].pieces[:answer_at + 1]))
+    room = budget.estimate_messages(build([kept] + shrunk[1:])) + 300 + budget.SAFETY_TOKENS
     fit = budget.fit_passages(passages, build, context_length=room, max_tokens=300)
-    assert fit.fits and fit.dropped and fit.kept[0].url == "klist.md" and ANSWER in fit.kept[0].text
+    assert fit.fits and not fit.dropped and len(fit.kept) == 6 and ANSWER in fit.kept[0].text
+    assert len(fit.kept[0].text) < len(passages[0].text) and 1 in fit.shortened
+    # Less still: every passage down to its own chunk, then the weakest articles go.
+    own = replace(passages[0], text=stitch(passages[0].pieces[:1]))
+    room = budget.estimate_messages(build([own, shrunk[1]])) + 300 + budget.SAFETY_TOKENS
+    fit = budget.fit_passages(passages, build, context_length=room, max_tokens=300)
+    assert fit.fits and fit.dropped and fit.kept[0].url == "klist.md" and fit.kept[0].text == own.text
     assert fit.prompt_tokens <= fit.available_tokens
-    # The prompt's text is the passage's: nothing of the growth is shown as an extra key.
-    assert "core_text" not in passages[0].to_dict()
+    # The growth's chunks are internal: the passage's keys for a program stay what they were.
+    assert "pieces" not in passages[0].to_dict()
 
 
 def test_a_reader_never_gets_an_article_or_chunk_they_may_not_read(indexed):
@@ -152,3 +161,23 @@ def test_the_setting_reaches_the_retrieval(monkeypatch):
     assert retrieve_options(Settings.from_env())["distinct"] == 0
     monkeypatch.setenv("RAG_DISTINCT_ARTICLES", "4")
     assert retrieve_options(Settings.from_env())["distinct"] == 4
+
+
+def test_a_model_loaded_with_a_small_context_gets_all_six_articles_and_the_reader_sees_what_it_read(
+        indexed, lmstudio):
+    from rag.answer.engine import answer_passages
+    from rag.servers.chat import LLMClient
+
+    passages = _ask(indexed)
+    system = prompts.load_system_prompt("fr")
+    full = budget.estimate_messages(prompts.build_messages(QUESTION, passages, "fr", system))
+    lmstudio.set_context_length(full + 300 + budget.SAFETY_TOKENS - 150)  # about 450 characters short
+    lmstudio.answer = "Exécutez klist purge [1]."
+    result = answer_passages(QUESTION, passages, LLMClient(lmstudio.url), 0.5, max_tokens=300)
+    assert result.llm_error is None and result.dropped_passages == [] and len(result.sent_passages) == 6
+    assert not result.notes  # nothing was left out, so nothing to warn about
+    assert ANSWER in result.passages[0].text
+    shown = [p.text for p in result.passages]
+    assert sum(map(len, shown)) < sum(len(p.text) for p in passages)  # some growth was shed
+    sent = "\n".join(str(m["content"]) for m in lmstudio.last_messages())
+    assert all(text.strip()[-120:] in sent for text in shown)  # each passage shown is the one the model read
