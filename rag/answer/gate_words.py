@@ -18,6 +18,9 @@ Signals, measured per question (benchmarks/README.md, "The answerability gate"):
 - `unknown_subject`: the unknown names that are the thing asked about (Okta, S/4HANA, podman);
 - an acronym no chunk holds that a retrieved passage spells out ("CNI": "carte nationale
   d'identité", rag.answer.acronyms) counts as held by those passages (`TermStat.spelled`);
+- a word no chunk holds, one letter away from a word a retrieved passage holds ("suprimer":
+  "supprimer", "mapage": "mappage"), counts as held by those passages (`TermStat.typo_of`): the
+  reader mistyped what the articles write;
 - `ordinary_words`: everyday words of the language no chunk holds (rag.answer.language_words),
   and `specific_coverage` / `specific_passage_coverage`, the core's shares without them.
 
@@ -32,9 +35,10 @@ from dataclasses import asdict, dataclass, field, replace
 from typing import Any, Mapping, Sequence
 
 from rag.answer.acronyms import is_acronym, spelled
-from rag.answer.language_words import ordinary, rare
+from rag.answer.language_words import TYPO_MIN_LENGTH, common, edits, ordinary, rare
 from rag.answer.question_roles import roles
-from rag.store.terms import QuestionWord, passage_keys, question_words
+from rag.store.sparse import _PART, _fold
+from rag.store.terms import QuestionWord, passage_keys, question_words, term_key
 
 
 @dataclass
@@ -46,6 +50,7 @@ class TermStat:
     named: bool
     context: bool = False  # a detail of the situation (rag.answer.question_roles), set aside
     spelled: str | None = None  # an acronym no chunk holds, spelled out by a retrieved passage thus
+    typo_of: str | None = None  # a word no chunk holds, one letter from this word of a retrieved passage
 
 
 @dataclass
@@ -133,7 +138,7 @@ def passage_coverage(words: Sequence[QuestionWord], stats: Sequence[TermStat], p
     # A plain word is in the passages when one of its forms is, as for the collection.
     forms = {k: set(w.forms) for w in words if w.forms for k in w.parts}
     return sum(s.idf for s in stats
-               if s.spelled or all(k in found or forms.get(k, set()) & found for k in s.keys)) / total
+               if s.spelled or s.typo_of or all(k in found or forms.get(k, set()) & found for k in s.keys)) / total
 
 
 def with_spelled_acronyms(stats: Sequence[TermStat], passage_texts: Sequence[str], n: int) -> list[TermStat]:
@@ -155,6 +160,46 @@ def with_spelled_acronyms(stats: Sequence[TermStat], passage_texts: Sequence[str
     return out
 
 
+def with_passage_typos(stats: Sequence[TermStat], passage_texts: Sequence[str], n: int) -> list[TermStat]:
+    """The stats with each word no chunk holds that is one letter missing, added, swapped or wrong
+    from a word of the retrieved passages ("suprimer": "supprimer"), or, for a word that is no
+    name, from another form of it ("interogeait": "interroge"), counted as held by the passages
+    holding that word. Words of
+    TYPO_MIN_LENGTH letters or more only (shorter ones have too many neighbours), letters only (a
+    digit of a version or a code is never a typo), that the language does not use, and only the
+    passages the reader may see are read."""
+    # A word the language uses is spelled as meant ("restaurer" is not "reseau" mistyped).
+    candidates = {s.word: _fold(s.word) for s in stats
+                  if s.df == 0 and len(s.word) >= TYPO_MIN_LENGTH and s.word.isalpha() and not common(s.word)}
+    if not candidates:
+        return list(stats)
+    held = [set(_PART.findall(_fold(text))) for text in passage_texts]
+    vocabulary = set().union(*held) if held else set()
+    # A mistyped form of a word the passages hold in another form ("interogeait": "interroge"):
+    # the same key (rag.store.terms.term_key) as one of their words.
+    by_key: dict[str, str] = {}
+    for w in sorted(vocabulary):
+        if len(w) >= TYPO_MIN_LENGTH:
+            by_key.setdefault(term_key(w), w)
+    out: list[TermStat] = []
+    for s in stats:
+        folded = candidates.get(s.word)
+        near: list[str] = []
+        if folded:
+            near = sorted(w for w in edits(folded) & vocabulary if len(w) >= TYPO_MIN_LENGTH)
+            if not near and not s.named:  # a name is looked up whole: "journalctl" is no form of "journal"
+                own = term_key(folded)
+                near = sorted({by_key[term_key(e)] for e in edits(folded)
+                               if term_key(e) != own and term_key(e) in by_key})
+        if near:
+            key = term_key(near[0])
+            holding = sum(1 for words in held if any(term_key(w) == key for w in words))
+            # What the articles write is the subject, whatever words stand around it.
+            s = replace(s, df=holding, idf=idf(holding, n), typo_of=near[0], context=False)
+        out.append(s)
+    return out
+
+
 def signals_from(
     question: str, passages: Sequence[Any], df: Mapping[str, int] | None, n: int | None,
     cosine_core: float | None = None, exact: bool = False,
@@ -172,7 +217,8 @@ def signals_from(
     words = question_words(question)
     context, tools = roles(question)
     texts = [getattr(p, "text", "") for p in passages]
-    stats = with_spelled_acronyms(term_stats(words, df, n, context, tools, exact), texts, n)
+    stats = with_passage_typos(with_spelled_acronyms(term_stats(words, df, n, context, tools, exact), texts, n),
+                               texts, n)
     core = [s for s in stats if not s.context]
     everyday = [s for s in core if s.df == 0 and not s.named and ordinary(s.word)]
     specific = [s for s in core if s not in everyday]

@@ -64,14 +64,16 @@ def _frequencies(lang: str) -> dict[str, float]:
     return {w: f for w, f in get_frequency_dict(lang).items() if f >= floor}
 
 
-def _edits(word: str) -> set[str]:
-    """Every string one deletion, transposition, substitution or insertion away (Norvig's)."""
+def edits(word: str) -> set[str]:
+    """Every string one deletion, transposition, substitution or insertion away (Norvig's) that
+    keeps the word's first two letters: typists rarely get a word's opening wrong, and a name
+    differs from a word there ("nftables" is not "notables" mistyped; "Qulle" is "quelle")."""
     splits = [(word[:i], word[i:]) for i in range(len(word) + 1)]
     deletes = {a + b[1:] for a, b in splits if b}
     transposes = {a + b[1] + b[0] + b[2:] for a, b in splits if len(b) > 1}
     replaces = {a + c + b[1:] for a, b in splits if b for c in _LETTERS}
     inserts = {a + c + b for a, b in splits for c in _LETTERS}
-    return (deletes | transposes | replaces | inserts) - {word}
+    return {e for e in deletes | transposes | replaces | inserts if e[:2] == word[:2]} - {word}
 
 
 @lru_cache(maxsize=1024)
@@ -81,7 +83,7 @@ def is_typo(word: str) -> bool:
     if not _available() or len(word) < TYPO_MIN_LENGTH or not word.isalpha():
         return False
     floor = 10 ** ((SHORT_TYPO_TARGET_ZIPF if len(word) < 6 else TYPO_TARGET_ZIPF) - 9)
-    candidates = _edits(word)
+    candidates = edits(word)
     return any(_frequencies(lang).get(c, 0.0) >= floor for lang in _LANGUAGES for c in candidates)
 
 
@@ -121,4 +123,5 @@ def common(word: str) -> bool:
     return z is None or z >= RARE_ZIPF
 
 
-__all__ = ["ORDINARY_ZIPF", "RARE_ZIPF", "common", "ordinary", "has_common_stem", "is_typo", "rare", "zipf"]
+__all__ = ["ORDINARY_ZIPF", "RARE_ZIPF", "TYPO_MIN_LENGTH", "common", "edits", "ordinary", "has_common_stem", "is_typo",
+           "rare", "zipf"]

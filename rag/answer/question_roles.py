@@ -15,6 +15,8 @@ difference with the words around a name, so the gate reads them (pure functions,
 - context too: a name after a title or a person's role, with the title ("le docteur Martin",
   "Maître Dupont", "Mme Durand", "M. Leroy", "le professeur Nguyen", "notre avocate Maître Roux"):
   a person of the reader's story, never a product ("la loi HIPAA" is not a title);
+- context too: a company's name closed by its legal form ("le client Durand SA", "Acme GmbH"),
+  and a host's name after a machine's noun ("le serveur SRV-LYON-02", "la VM web-prod-3");
 - context too: the subject of a relative or time clause ("la commande que Marc veut lancer",
   "que m'a envoyée Thomas", "quand Bruno le lance"), not after "est-ce que";
 - tools: a lower-case word after "avec", "with", "via", "using" ("avec podman"), or followed by a
@@ -48,6 +50,20 @@ monsieur m mm messieurs mademoiselle mlle collègue collègues collegue confrèr
 patron patronne directeur directrice avocat avocate notaire juge voisin voisine
 mr mrs ms miss sir doctor professor colleague boss
 """.split())
+# A company's legal form closes its name ("Durand SA", "Transports Martin SARL", "Acme GmbH"): the
+# reader's customer or employer, not a product. Case as written: "SA" is a form, "sa" a word.
+_LEGAL_FORMS = frozenset("""
+SA SAS SASU SARL EURL SCI SCOP SCA SNC SEM GIE EI EIRL GmbH AG KG OHG Inc Inc. Ltd Ltd. LLC LLP PLC
+plc BV NV SpA Srl SRL Oy AB ASA Sàrl
+""".split())
+# A machine's noun: the name after it, when it looks like a host's name, is the reader's machine.
+_MACHINES = frozenset("""
+serveur serveurs server servers hôte hote hôtes host hosts poste postes machine machines vm vms pc
+ordinateur portable laptop contrôleur controleur dc nœud noeud node station cluster domaine domain
+""".split())
+# Where a reader's machine stands, when no noun names it ("Sur SRV-BDX-07, …", "depuis WKS042",
+# "entre PC117 et FS-LYON-02"): the upper-case host's name after one is that machine.
+_MACHINE_PLACES = frozenset("sur depuis entre on from between".split())
 # Abbreviated titles take a full stop that does not end the sentence ("M. Leroy", "Dr. Watson").
 _ABBREVIATED = frozenset("m mm mme mmes mlle dr pr me mr mrs ms prof".split())
 _DETERMINERS = _ARTICLES | _POSSESSIVES
@@ -125,7 +141,8 @@ def roles(question: str) -> tuple[set[str], set[str]]:
                     j += 1
                 run = [t.rstrip("'") for t in tokens[i:j + 1]]
                 titled = _titled(tokens, start, i, j)
-                if not asks or titled or _in_context(tokens, start, i, j) or _owned(tokens, j, end):
+                if (not asks or titled or _in_context(tokens, start, i, j) or _owned(tokens, j, end)
+                        or _company(run) or _machine(tokens, start, i, j)):
                     context.update(run)
                     if titled and i > start and _bare(tokens[i - 1]) in _TITLES:
                         context.add(tokens[i - 1].rstrip("'"))  # "docteur": the title goes with the name
@@ -137,6 +154,8 @@ def roles(question: str) -> tuple[set[str], set[str]]:
                 continue
             if i > start and _bare(tokens[i - 1]) in _POSSESSIVES and word.islower() and word.isalpha():
                 context.add(word)  # "mon patron", "ma boutique": the reader's own situation
+            elif _machine(tokens, start, i, i):
+                context.add(word)  # "la VM web-prod-3"
             elif i > start and _bare(tokens[i - 1]) in _TOOL_BEFORE and word.islower() and len(word) > 2:
                 tools.add(word)
             elif word.islower() and i + 1 < end and _OPTION.match(tokens[i + 1]) and len(word) > 2:
@@ -155,6 +174,29 @@ def _owned(tokens: list[str], j: int, end: int) -> bool:
         return True
     return (j + 3 < end and _bare(tokens[j + 2]) in _DETERMINERS and tokens[j + 3].islower()
             and tokens[j + 3].isalpha() and common(tokens[j].rstrip("'")))
+
+
+def _company(run: list[str]) -> bool:
+    """A name closed by a company's legal form ("Durand SA", "Infogérance Ouest SAS")."""
+    return len(run) > 1 and run[-1] in _LEGAL_FORMS
+
+
+def _host_name(token: str) -> bool:
+    """Shaped like a host's name: letters and digits ("SRV-LYON-02", "DC02", "web-prod-3"). A
+    product after a machine's noun is a word ("le serveur Exchange", "le poste Windows")."""
+    return any(c.isdigit() for c in token) and any(c.isalpha() for c in token)
+
+
+def _machine(tokens: list[str], start: int, i: int, j: int) -> bool:
+    """One host-shaped name right after a machine's noun ("le serveur SRV-LYON-02", "l'hôte
+    HV-NANTES-03"), or upper-case after where a machine stands ("Sur SRV-BDX-07", "depuis
+    WKS042"): the reader's machine. "le serveur Exchange" names a product: no digit."""
+    if i != j or i <= start or not _host_name(tokens[i].rstrip("'")):
+        return False
+    before = _bare(tokens[i - 1])
+    if before in ("et", "and") and i - 3 >= start and _bare(tokens[i - 3]) in ("entre", "between"):
+        before = "entre"  # "entre PC117 et FS-LYON-02": the second of the pair
+    return before in _MACHINES or (before in _MACHINE_PLACES and tokens[i].rstrip("'").isupper())
 
 
 def _titled(tokens: list[str], start: int, i: int, j: int) -> bool:

@@ -54,6 +54,7 @@ def test_a_collection_built_before_whole_keys_is_still_read_by_prefix():
 
 @pytest.mark.parametrize("word, is_name", [
     ("keepalived", True), ("podman", True), ("rsync", True),
+    ("nftables", True),  # one letter from "notables", but not in its first two: a name
     ("transcation", False), ("aplication", False),  # typos of common words
     ("initialisant", False), ("cloturer", False),  # a rare form, a missing accent
     ("corbeille", False), ("Paul", False),
@@ -89,3 +90,32 @@ def test_everyday_words_a_small_collection_lacks_leave_the_question_to_the_model
     assert decide_verdict(_short_of_the_floor(1.0, 0.832), params)[0] == REFUSE
     # A specific word missing ("la corbeille Active Directory"): refused however close.
     assert decide_verdict(_short_of_the_floor(0.4, 0.87), params)[0] == REFUSE
+
+
+@pytest.mark.parametrize("question, typed, written", [
+    ("Comment traquer les doublns de SPN dans toute la foret avec setspn ?", "doublns", "doublons"),
+    ("Quelle option de setspn ajoute un SPN aprés avoir vérifé qu'il n'existe nulle part ailleurs ?",
+     "vérifé", "verifie"),
+    # Another form of the passages' word, mistyped: "interroge" there, "interogeait" typed.
+    ("Quelle option de setspn interogeait l'annuaire sur les comptes qui portent exactement un SPN ?",
+     "interogeait", "interroge"),
+])
+def test_a_word_mistyped_from_the_passages_is_read_as_the_passages_word(demo_index, question, typed, written):
+    result = _demo_ask(demo_index, question)
+    assert not result.refused, result.refusal_reason
+    terms = {t["word"]: t for t in result.gate["signals"]["terms"]}
+    assert terms[typed]["typo_of"] == written and terms[typed]["df"] > 0
+
+
+def test_a_name_two_letters_from_a_passages_word_is_still_unknown(demo_index):
+    # "nftables" is not "iptables" mistyped: two letters differ, and no article mentions it.
+    result = _demo_ask(demo_index, "Comment ouvrir le port 443 avec nftables ?")
+    assert result.refused and "nftables" in result.refusal_reason
+
+
+def test_a_word_of_the_language_is_never_read_as_a_passages_word_mistyped(demo_index):
+    # "restaurer" is one letter from a form of "réseau" by its stem, but French uses it as written:
+    # the question stays about a recycle bin no article mentions.
+    result = _demo_ask(demo_index, "Comment restaurer un utilisateur supprimé avec la corbeille Active Directory ?")
+    terms = {t["word"]: t for t in result.gate["signals"]["terms"]}
+    assert terms["restaurer"]["typo_of"] is None and result.gate["verdict"] != "answer"

@@ -46,10 +46,38 @@ def test_a_name_after_a_title_or_a_role_is_a_person_of_the_situation(question, c
     assert context <= roles(question)[0]
 
 
+@pytest.mark.parametrize("question, context", [
+    ("Pour le client Dupont SA, quelle syntaxe de ksetup impose AES-256 ?", {"Dupont", "SA"}),
+    ("Chez Transports Lefebvre SARL, comment purger les tickets Kerberos ?", {"Transports", "Lefebvre", "SARL"}),
+    ("Our supplier Acme GmbH asks which port LDAPS uses.", {"Acme", "GmbH"}),
+])
+def test_a_company_closed_by_its_legal_form_is_the_readers_customer(question, context):
+    found = roles(question)[0]
+    assert context <= found and not found & {"ksetup", "AES-256", "Kerberos", "LDAPS"}
+
+
+@pytest.mark.parametrize("question, host", [
+    ("Comment voir la RAM du serveur SRV-LYON-02 à distance ?", "SRV-LYON-02"),
+    ("Sur l'hôte HV-NANTES-03 l'attestation échoue, que vérifier ?", "HV-NANTES-03"),
+    ("Le contrôleur DC-TOURS-02 refuse les tickets, pourquoi ?", "DC-TOURS-02"),
+    ("Sur la VM web-prod-3, comment purger le cache Kerberos ?", "web-prod-3"),
+    ("Sur le contrôleur de domaine DC-TOURS-02, qui peut lire la stratégie d'audit ?", "DC-TOURS-02"),
+    ("Sur SRV-BDX-07, quelle commande copie une clé de registre ?", "SRV-BDX-07"),
+    ("Depuis WKS042, où sont les domaines Kerberos dans le registre ?", "WKS042"),
+    ("Entre PC117 et FS-LYON-02 on perd des paquets : quel outil ?", "FS-LYON-02"),
+])
+def test_a_hosts_name_after_a_machines_noun_is_the_readers_machine(question, host):
+    assert host in roles(question)[0]
+
+
 @pytest.mark.parametrize("question", [
     "Que prévoit la loi HIPAA sur les données de santé ?",
     "Comment supprimer un compte TikTok ?",
     "Comment configurer le client Outlook sur Windows ?",
+    "Comment migrer le serveur Exchange 2016 vers Exchange Online ?",  # a product: no digit in its name
+    "Comment migrer vers TLS1.3 ?",  # where a machine stands is "sur", "depuis", "entre", not "vers"
+    "Quel correctif du serveur corrige la CVE-2022-37966 ?",  # a code, not after a machine's noun
+    "Comment configurer des disques SAS en RAID 5 ?",  # a legal form alone closes no name
 ])
 def test_a_product_after_an_ordinary_noun_is_still_the_subject(question):
     assert roles(question)[0] == set()
