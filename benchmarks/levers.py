@@ -42,31 +42,90 @@ from rag.evaluate.runner import run_eval  # noqa: E402
 from rag.ingest.run import ingest  # noqa: E402
 from rag.store.store import Store  # noqa: E402
 
-BASE = {k: v for k, v in CONTEXT.items() if k != "reranker"}
+BASE = {k: v for k, v in CONTEXT.items() if k != "reranker"}  # the product's context, today's defaults
+# The defaults before six distinct articles: RRF, at most 3 passages an article, no small-to-big.
+BEFORE = {**BASE, "distinct": 0, "article_chars": 0, "fusion": "rrf"}
+# The new ranking and context: six distinct articles, the top two grown by 3,000 characters of their
+# own best chunks.
+SIX = {**BEFORE, "distinct": 6, "article_chars": 3000, "articles": 2}
+CONVEX = {"fusion": "convex", "fusion_weight": 0.5}
 # Small-to-big: the budget of characters and how many top articles are searched again.
 VARIANTS: dict[str, dict[str, Any]] = {
-    "baseline": {**BASE, "article_chars": 0},
-    "article_1000_x1": {**BASE, "article_chars": 1000, "articles": 1},
-    "article_2000_x1": {**BASE, "article_chars": 2000, "articles": 1},
-    "article_2000_x2": {**BASE, "article_chars": 2000, "articles": 2},
-    "article_3000_x2": {**BASE, "article_chars": 3000, "articles": 2},
-    "article_3000_x3": {**BASE, "article_chars": 3000, "articles": 3},
+    "baseline": BEFORE,
+    "article_1000_x1": {**BEFORE, "article_chars": 1000, "articles": 1},
+    "article_2000_x1": {**BEFORE, "article_chars": 2000, "articles": 1},
+    "article_2000_x2": {**BEFORE, "article_chars": 2000, "articles": 2},
+    "article_3000_x2": {**BEFORE, "article_chars": 3000, "articles": 2},
+    "article_3000_x3": {**BEFORE, "article_chars": 3000, "articles": 3},
     # The control: the same added characters given to the neighbours instead.
-    "expand_4000": {**BASE, "expand_chars": 4000, "article_chars": 0},
+    "expand_4000": {**BEFORE, "expand_chars": 4000},
     # Fusion of the dense and BM25 branches: convex combinations beside RRF (the baseline).
-    **{f"convex_{w}": {**BASE, "article_chars": 0, "fusion": "convex", "fusion_weight": w}
-       for w in (0.3, 0.5, 0.6, 0.7, 0.8, 0.9)},
+    **{f"convex_{w}": {**BEFORE, "fusion": "convex", "fusion_weight": w} for w in (0.3, 0.5, 0.6, 0.7, 0.8, 0.9)},
+    # RRF's constant (Qdrant's is 2), computed by the store on either backend.
+    **{f"rrf_k{k}": {**BEFORE, "rrf_k": k} for k in (10, 60)},
+    # Six distinct articles first (or the first 4), then the top articles grown by their own best
+    # chunks (small-to-big), so that showing more articles does not cost the top one its answer.
+    "distinct_6": {**BEFORE, "distinct": 6},
+    "distinct_4": {**BEFORE, "distinct": 4},
+    **{f"distinct_{d}_article_{c}_x{a}": {**BEFORE, "distinct": d, "article_chars": c, "articles": a}
+       for d, c, a in ((6, 2000, 1), (6, 2000, 2), (6, 3000, 2), (6, 4000, 2), (4, 2000, 1), (4, 3000, 2))},
+    # The control at about the characters before: fewer to the neighbours, the same to the top article.
+    "distinct_6_article_2000_x1_expand_1000": {**BEFORE, "distinct": 6, "article_chars": 2000, "articles": 1,
+                                               "expand_chars": 1000},
+    # ... combined with the fusion levers.
+    **{f"distinct_6_article_3000_x2_convex_{w}": {**SIX, "fusion": "convex", "fusion_weight": w}
+       for w in (0.5, 0.6, 0.7)},
+    **{f"distinct_{d}_article_{c}_x{a}_convex_0.5": {**SIX, **CONVEX, "distinct": d, "article_chars": c, "articles": a}
+       for d, c, a in ((6, 2000, 1), (6, 2000, 2), (6, 4000, 2), (4, 3000, 2))},
+    "distinct_6_article_2000_x1_expand_1000_convex_0.5": {**SIX, **CONVEX, "article_chars": 2000, "articles": 1,
+                                                          "expand_chars": 1000},
+    "six_rrf_k10": {**SIX, "rrf_k": 10},
+    "six_rrf_documents": {**SIX, "fusion_documents": True},
+    "six_rrf_k10_documents": {**SIX, "rrf_k": 10, "fusion_documents": True},
+    "six_convex_0.5_documents": {**SIX, **CONVEX, "fusion_documents": True},
+    "six_convex_0.7_documents": {**SIX, "fusion": "convex", "fusion_weight": 0.7, "fusion_documents": True},
+    # Today's defaults: six distinct articles, small-to-big 3,000 characters over the top two, convex 0.5.
+    "default": {**SIX, **CONVEX},
 }
 KEYS = ("hit_at_1", "hit_at_3", "hit_at_k", "mrr", "answer_in_context")
 
 
-def context_chars(questions: list, store: Store, model: Any, options: dict[str, Any]) -> float:
-    """The mean characters of the six passages' text, in-base questions: what the context costs."""
-    from rag.answer.retrieve import retrieve
+# LM Studio loads a chat model with a 4096-token context unless told otherwise; the answer keeps
+# DEFAULT_MAX_TOKENS of it. What reaches such a model is what rag.answer.budget keeps.
+SMALL_CONTEXT = 4096
 
-    sizes = [sum(len(p.text) for p in retrieve(q.question, store, model, "levers", top_k=TOP_K, **options))
-             for q in questions if q.in_base]
-    return round(sum(sizes) / max(1, len(sizes)), 1)
+
+def context_figures(questions: list, store: Store, model: Any, options: dict[str, Any]) -> dict[str, Any]:
+    """The six passages' mean characters, and what a model loaded with SMALL_CONTEXT tokens is
+    sent (rag.answer.budget.fit_passages, the French prompt): the article in it, the answer in it,
+    the articles dropped, the characters sent. In-base questions."""
+    from rag.answer import budget, prompts
+    from rag.answer.pipeline import DEFAULT_MAX_TOKENS
+    from rag.answer.retrieve import retrieve
+    from rag.evaluate.metrics import contains_answer, hit_rank
+
+    system = prompts.load_system_prompt("fr")
+    sizes, sent_chars, hits, answers, dropped = [], [], [], [], []
+    for q in questions:
+        if not q.in_base:
+            continue
+        passages = retrieve(q.question, store, model, "levers", top_k=TOP_K, **options)
+        sizes.append(sum(len(p.text) for p in passages))
+        fit = budget.fit_passages(passages, lambda chosen: prompts.build_messages(q.question, chosen, "fr", system),
+                                  SMALL_CONTEXT, DEFAULT_MAX_TOKENS)
+        sent_chars.append(sum(len(p.text) for p in fit.kept))
+        hits.append(hit_rank([p.url for p in fit.kept], q.accepted_urls) is not None)
+        dropped.append(len(fit.dropped))
+        found = contains_answer(q.expected_answer, [p.text for p in fit.kept])
+        if found is not None:
+            answers.append(found)
+
+    def mean(values: list) -> float | None:
+        return round(sum(values) / len(values), 4) if values else None
+
+    return {"context_chars_mean": round(sum(sizes) / max(1, len(sizes)), 1),
+            f"sent_{SMALL_CONTEXT}": {"hit_at_k": mean(hits), "answer_in_context": mean(answers),
+                                      "passages_dropped_mean": mean(dropped), "chars_mean": mean(sent_chars)}}
 
 
 def run(name: str, variants: list[str], threads: int) -> dict[str, Any]:
@@ -100,7 +159,7 @@ def run(name: str, variants: list[str], threads: int) -> dict[str, Any]:
                 g = gate_figures(results)
                 row = {k: _round(s.get(k)) for k in KEYS}
                 row["options"] = options
-                row["context_chars_mean"] = context_chars(questions, store, model, options)
+                row.update(context_figures(questions, store, model, options))
                 row["gate_in_base_answered"] = g["default"]["in_base_answered"]
                 row["gate_off_topic_refused"] = g["default"]["off_topic_refused"]
                 row["gate_calibrated"] = g["calibrated"]
@@ -117,7 +176,8 @@ def run(name: str, variants: list[str], threads: int) -> dict[str, Any]:
                 report["variants"][variant] = row
                 say(f"  {variant}: " + ", ".join(f"{k} {row[k]}" for k in KEYS)
                     + f"; gate {row['gate_in_base_answered']} / {row['gate_off_topic_refused']}"
-                    + f"; context {row['context_chars_mean']} chars")
+                    + f"; context {row['context_chars_mean']} chars"
+                    + f"; sent at {SMALL_CONTEXT} tokens {row[f'sent_{SMALL_CONTEXT}']}")
         finally:
             store.close()
     return report
