@@ -347,8 +347,7 @@ def run_enrichment(name: str, strategies: list[str], modes: list[str], threads: 
 # questions and normalisation; refusals at the plain cosine threshold for both (the model's
 # default, then each side's calibrated one). Ratios are ours / peer.
 
-PEER_OUT = {"demo": RESULTS / "quality_peer_demo.json", "cnil": RESULTS / "quality_peer_cnil.json",
-            "docsfr": RESULTS / "quality_peer_docsfr.json"}
+PEER_OUT = {name: RESULTS / f"quality_peer_{name}.json" for name in SETS}  # every set, the confirmation one too
 PEER_KEYS = ("hit_at_1", "hit_at_3", "hit_at_k", "mrr", "answer_in_context")
 
 

@@ -139,10 +139,13 @@ class Settings:
     expand_chars: int = 2000
     # Small-to-big: the top articles' first passages grown by each article's own best chunks
     # (searched again within it), this many characters in all (0 = off).
-    article_chars: int = 0
+    article_chars: int = 3000
+    # The first this many passages of the context come from as many different articles (0 = off):
+    # more articles reach the context, and small-to-big brings the top ones' other passages back.
+    distinct_articles: int = 6
     # How hybrid search fuses its dense and BM25 branches: "rrf" (ranks) or "convex" (normalised
-    # scores, `fusion_weight` the cosine's share; rag.store.fusion).
-    fusion: str = "rrf"
+    # scores, `fusion_weight` the cosine's share; rag.store.fusion). benchmarks/README.md 4c.
+    fusion: str = "convex"
     fusion_weight: float = 0.5
     # An optional /v1/rerank server (off when unset); its key goes to that URL only.
     rerank_url: str | None = None
@@ -205,8 +208,9 @@ class Settings:
             min_coverage=_float_or_none(env.get("RAG_MIN_COVERAGE"), "RAG_MIN_COVERAGE"),
             per_document=_int(env.get("RAG_PER_DOCUMENT"), "RAG_PER_DOCUMENT", 3),
             expand_chars=_int(env.get("RAG_EXPAND_CHARS"), "RAG_EXPAND_CHARS", 2000),
-            article_chars=_int(env.get("RAG_ARTICLE_CHARS"), "RAG_ARTICLE_CHARS", 0),
-            fusion=(env.get("RAG_FUSION") or "rrf").strip().lower(),
+            article_chars=_int(env.get("RAG_ARTICLE_CHARS"), "RAG_ARTICLE_CHARS", 3000),
+            distinct_articles=_int(env.get("RAG_DISTINCT_ARTICLES"), "RAG_DISTINCT_ARTICLES", 6),
+            fusion=(env.get("RAG_FUSION") or "convex").strip().lower(),
             fusion_weight=_weight(_float_or_none(env.get("RAG_FUSION_WEIGHT"), "RAG_FUSION_WEIGHT")),
             rerank_url=(env.get("RAG_RERANK_URL") or None),
             rerank_model=(env.get("RAG_RERANK_MODEL") or None),

@@ -10,7 +10,7 @@ from rag.servers.chat import LLMClient
 from rag.redact import strip_userinfo
 from rag.store.points import shown_time
 from rag.store.store import Store
-from rag.enrich import built_mode
+from rag.enrich import built_mode, enrichment_words
 from rag.i18n import t, tn
 from rag.i18n.numbers import decimal, integer
 
@@ -128,8 +128,7 @@ def format_status(status: dict[str, Any]) -> str:
     for c in q["collections"]:
         threshold = t("status.not_calibrated") if c.get("threshold") is None else decimal(c["threshold"], 3)
         default = t("status.default") if c["name"] == status.get("default_collection") else ""
-        mode = built_mode(c)
-        enriched = "" if mode == "none" else t("status.enrichment", mode=mode)
+        enriched = enrichment_words(built_mode(c))
         lines.append(t("status.collection", name=c["name"], default=default, points=integer(c["points"]),
                        model=c.get("embedding_model"), dimension=c.get("dimension"), strategy=c.get("strategy"),
                        enriched=enriched, threshold=threshold, updated=shown_time(c.get("updated"))))

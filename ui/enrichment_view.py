@@ -10,7 +10,8 @@ import streamlit as st
 
 from rag.chunking.base import Chunk
 from rag.documents import Document
-from rag.enrich import MODEL_MODES, MODES, NONE, built_mode, make_enricher
+from rag.enrich import AUTO, MODEL_MODES, MODES, NONE, built_mode, fit_context, make_enricher
+from rag.enrich.auto import has_sections, sectioned_count
 from rag.errors import RagError
 from ui import lang
 from rag.i18n.numbers import duration, integer
@@ -22,10 +23,17 @@ PREVIEW = "enrichment_preview"
 
 
 def choose(info: Mapping[str, Any] | None, column: Any) -> str:
-    """The mode to index with: the collection's own by default."""
-    default = built_mode(info) if info else NONE
+    """The mode to index with: the collection's own by default, `auto` for a new one."""
+    default = built_mode(info) if info and info.get("points") else AUTO
     return column.selectbox(t("enr.mode"), MODES, index=MODES.index(default), key=MODE_KEY,
                             format_func=formatter(MODES, lambda m: f"enr.{m}"), help=t("enr.help"))
+
+
+def plan(mode: str, items: Sequence[Any], column: Any) -> None:
+    """With `auto`, which of these documents will get a context, said under the choice."""
+    if mode == AUTO:
+        sectioned, documents = sectioned_count(items)
+        column.caption(t("enr.auto_plan", k=sectioned, n=documents))
 
 
 def mismatch(info: Mapping[str, Any] | None, mode: str, name: str) -> bool:
@@ -44,10 +52,11 @@ def _key(document: Document, chunks: Sequence[Chunk], mode: str) -> str:
     return f"{mode}:{digest.hexdigest()}"
 
 
-def preview(document: Document, chunks: Sequence[Chunk], mode: str, settings: Any) -> None:
+def preview(document: Document, chunks: Sequence[Chunk], mode: str, settings: Any,
+            window: tuple[Any, int | None] | None = None) -> None:
     """Each chunk's context for `mode`; with the chat model only on request (it costs a call
     a chunk, cached for the indexing that follows)."""
-    if mode == NONE or not chunks:
+    if mode == NONE or not chunks or (mode == AUTO and not has_sections(document.markdown)):
         return
     with st.expander(t("enr.preview", n=len(chunks), title=document.title)):
         if mode in MODEL_MODES:
@@ -75,6 +84,8 @@ def preview(document: Document, chunks: Sequence[Chunk], mode: str, settings: An
             st.caption(cost_line(stats))
         else:
             contexts = make_enricher(mode).contexts(document, list(chunks))
+        if window is not None:  # as indexed: a context yields to the body at the model's window
+            contexts = [fit_context(c, ctx, *window) for c, ctx in zip(chunks, contexts)]
         # Contexts are the model's (or the article's) text: shown in a table, never as Markdown.
         st.dataframe([{"#": c.index, t("enr.section"): c.section, t("enr.context"): ctx}
                       for c, ctx in zip(chunks, contexts)], hide_index=True, key="enrichment_contexts")

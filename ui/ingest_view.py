@@ -282,6 +282,7 @@ def index_section(items: Sequence[Document | Problem], previews: Sequence[tuple[
         cols[3].caption(t("ing.existing", points=tn("count.passages", int(info.get("points") or 0))))
     items = within_groups(items, groups, store, name)
     documents = sum(1 for i in items if isinstance(i, Document))
+    enrichment_view.plan(enrichment, items, cols[2])
     mismatch = bool(info) and settings_mismatch(info, strategy, chosen)
     other_enrichment = enrichment_view.mismatch(info, enrichment, name)
     if mismatch:
@@ -290,7 +291,7 @@ def index_section(items: Sequence[Document | Problem], previews: Sequence[tuple[
                      wanted=f"{strategy} ({document_display.settings_words(chosen or {})})"), icon=":material/warning:")
     if document is not None:
         chunks = dict((c.name, ch) for c, ch in previews).get(strategy) or []
-        enrichment_view.preview(document, chunks, enrichment, settings)
+        enrichment_view.preview(document, chunks, enrichment, settings, tokenizer())
     mismatch = mismatch or other_enrichment
     confirmed = _confirm_replacements(store, name, items)
     buttons = st.columns([1, 1, 3])

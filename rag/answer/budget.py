@@ -10,8 +10,10 @@ under-estimating gets a context overflow error or, worse, a silent truncation by
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Callable, Sequence
+
+from rag.answer.context import stitch
 
 CHARS_PER_TOKEN = 3.0
 TOKENS_PER_MESSAGE = 8
@@ -31,6 +33,7 @@ def estimate_messages(messages: Sequence[dict[str, str]]) -> int:
 class Fit:
     kept: list[Any]
     dropped: list[int] = field(default_factory=list)  # passage numbers left out, lowest score first
+    shortened: list[int] = field(default_factory=list)  # passages sent without their growth (their own chunk)
     messages: list[dict[str, str]] = field(default_factory=list)
     prompt_tokens: int = 0
     available_tokens: int | None = None  # None when the context length is unknown
@@ -43,10 +46,14 @@ def fit_passages(
     context_length: int | None,
     max_tokens: int,
 ) -> Fit:
-    """Drop the lowest-scored passages until the prompt plus the answer's room fits.
+    """Fit the prompt plus the answer's room. First the other passages lose their growth (their
+    neighbours and small-to-big chunks, `pieces`), the last passage first; then the first passage
+    sheds its added chunks one by one, the last added first (small-to-big adds the article's best
+    first); only then are the lowest-scored passages dropped whole, as before. An article is shed
+    only when every passage is down to its own chunk.
 
     `build(passages)` returns the messages for a set of passages (kept in their given order).
-    `fits` is False when even the single best passage does not fit; then nothing is kept.
+    `fits` is False when even the single best passage, shrunk, does not fit; then nothing is kept.
     """
     kept = list(passages)
     messages = build(kept)
@@ -55,12 +62,28 @@ def fit_passages(
         return Fit(kept=kept, messages=messages, prompt_tokens=tokens)
     available = context_length - max_tokens - SAFETY_TOKENS
     dropped: list[int] = []
+    shortened: set[int] = set()
+
+    def cut(i: int, keep: int) -> None:
+        nonlocal messages, tokens
+        p = kept[i]
+        pieces = tuple(getattr(p, "pieces", ()) or ())[:keep]
+        kept[i] = replace(p, text=stitch(pieces), pieces=pieces if len(pieces) > 1 else ())
+        shortened.add(p.n)
+        messages = build(kept)
+        tokens = estimate_messages(messages)
+
+    for i in range(len(kept) - 1, 0, -1):  # all but the first, the last first
+        if tokens > available and len(getattr(kept[i], "pieces", ()) or ()) > 1:
+            cut(i, 1)
+    while kept and tokens > available and len(getattr(kept[0], "pieces", ()) or ()) > 1:
+        cut(0, len(kept[0].pieces) - 1)
     while tokens > available and kept:
-        weakest = min(kept, key=lambda p: (p.score, -p.n))
+        weakest = min(kept[1:] or kept, key=lambda p: (p.score, -p.n))
         kept.remove(weakest)
         dropped.append(weakest.n)
         messages = build(kept)
         tokens = estimate_messages(messages)
     fits = bool(kept) and tokens <= available
-    return Fit(kept=kept, dropped=dropped, messages=messages if fits else [], prompt_tokens=tokens,
-               available_tokens=available, fits=fits)
+    return Fit(kept=kept, dropped=dropped, shortened=sorted(shortened & {p.n for p in kept}),
+               messages=messages if fits else [], prompt_tokens=tokens, available_tokens=available, fits=fits)

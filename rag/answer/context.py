@@ -3,7 +3,7 @@
 Two levers, measured in benchmarks/quality.py (answer_in_context, hit@k):
 
 - at most `per_document` passages of one document: the right article's wrong sections do not
-  crowd out the other articles;
+  crowd out the other articles; and, with `distinct`, the first slots one article each;
 - each passage grown by its neighbours in its document (the chunks just before and after it),
   within a budget of characters: the answer often sits right after the passage that matched;
 - small-to-big: the first passage of each of the top articles grown by that article's own best
@@ -24,8 +24,20 @@ NeighbourFn = Callable[[Any], Sequence[Chunk]]  # passage -> the chunks of its d
 ArticleFn = Callable[[Any], Sequence[int]]  # passage -> its document's chunk orders, best first
 
 
-def cap_per_document(passages: Sequence[Any], top_k: int, per_document: int | None) -> list[Any]:
-    """The first `top_k` passages, at most `per_document` of one url, renumbered from 1."""
+def cap_per_document(passages: Sequence[Any], top_k: int, per_document: int | None, distinct: int = 0) -> list[Any]:
+    """The first `top_k` passages, at most `per_document` of one url, renumbered from 1.
+
+    `distinct` > 0: the first `distinct` of them are the best passage of as many different
+    articles, in the articles' order, and only the slots left take a second passage of an
+    article; an article's other passages come in by small-to-big (`expand`) instead of
+    pushing another article out of the context."""
+    if distinct > 0:
+        firsts: dict[str, Any] = {}
+        for p in passages:
+            if p.url not in firsts and len(firsts) < min(distinct, top_k):
+                firsts[p.url] = p
+        chosen = {id(p) for p in firsts.values()}
+        passages = [*firsts.values(), *(p for p in passages if id(p) not in chosen)]
     kept: list[Any] = []
     seen: dict[str, int] = {}
     for p in passages:
@@ -104,7 +116,9 @@ def expand(
                 chosen.append(c)
                 taken.add((p.url, order))
                 article_left -= cost
-        out.append(replace(p, text=stitch(chosen)) if len(chosen) > 1 else p)
+        # The chunks are kept in the order they were added: a prompt too long for the model sheds
+        # the last added first (rag.answer.budget.fit_passages) before it sheds an article.
+        out.append(replace(p, text=stitch(chosen), pieces=tuple(chosen)) if len(chosen) > 1 else p)
     return out
 
 

@@ -285,6 +285,9 @@ def prepare(
         return prepared
     prepared.sent = fit.kept
     prepared.messages = fit.messages
+    if fit.shortened:  # the reader sees a passage the model read shortened as the model read it
+        sent = {p.n: p for p in fit.kept}
+        prepared.passages = [sent[p.n] if p.n in fit.shortened else p for p in prepared.passages]
     if fit.dropped:
         numbers = ", ".join(f"[{n}]" for n in sorted(fit.dropped))
         with in_language(prepared.language):

@@ -1,4 +1,4 @@
-"""Retrieval: the question's nearest passages, dense or hybrid (dense + BM25 fused by RRF).
+"""Retrieval: the question's nearest passages, dense or hybrid (dense + BM25, fused by their scores or by RRF).
 
 Whatever orders the results, `Passage.score` is the dense cosine similarity of that passage to
 the question: the score threshold is defined on it (RRF scores are ranks, not similarities).
@@ -36,7 +36,8 @@ def retrieve_options(settings: Any, llm: Any = None) -> dict[str, Any]:
 
     options = {"per_document": settings.per_document or None, "expand_chars": max(0, settings.expand_chars),
                "article_chars": max(0, settings.article_chars), "fusion": settings.fusion,
-               "fusion_weight": settings.fusion_weight, "reranker": Reranker.from_settings(settings)}
+               "fusion_weight": settings.fusion_weight, "distinct": max(0, settings.distinct_articles),
+               "reranker": Reranker.from_settings(settings)}
     return {**options, **chat_levers(settings, llm)}
 
 
@@ -84,9 +85,14 @@ class Passage:
     id: str = ""
     rrf_score: float | None = None  # the fused rank score in hybrid mode
     rerank_score: float | None = None  # the reranker's relevance, when one ordered the passages
+    # When neighbours or small-to-big grew `text`: its chunks, its own first, in the order they were
+    # added; a prompt too long for the model sheds them from the last (rag.answer.budget). Internal.
+    pieces: tuple = ()
 
     def to_dict(self) -> dict[str, Any]:
-        return asdict(self)
+        out = asdict(self)
+        out.pop("pieces")
+        return out
 
 
 def resolve_mode(mode: str, info: dict[str, Any]) -> str:
@@ -133,6 +139,9 @@ def retrieve(
     articles: int = 2,
     fusion: str = "rrf",
     fusion_weight: float | None = None,
+    distinct: int = 0,
+    rrf_k: float | None = None,
+    fusion_documents: bool = False,
     rewriter: Any = None,
     llm_reranker: Any = None,
 ) -> list[Passage]:
@@ -147,14 +156,18 @@ def retrieve(
     by that article's best chunks (searched again within it, under the same access filter), that
     many characters in all (rag.answer.context.expand). `fusion`: how hybrid mode fuses its two
     branches, "rrf" (ranks) or "convex" (scores, `fusion_weight` the cosine's; rag.store.fusion).
+    `distinct`: the first that many passages are the best of as many different articles
+    (rag.answer.context.cap_per_document), so that more articles reach the context. `rrf_k`,
+    `fusion_documents`: RRF's constant, and the fusion by documents (Store.search_hybrid).
     `rewriter` (rag.answer.query_rewrite): the dense search steered by the chat model's rewrite of
     the question; `llm_reranker` (rag.answer.llm_rerank): the RERANK_CANDIDATES ordered by the chat
     model, after the /v1/rerank reranker when both are set. Either one failing leaves a note.
     """
-    wanted = top_k if per_document is None else max(top_k * 4, 20)
+    wanted = top_k if per_document is None and not distinct else max(top_k * 4, 20)
     if reranker is not None or llm_reranker is not None:
         wanted = max(wanted, RERANK_CANDIDATES)
-    fused_by = {"fusion": fusion} if fusion_weight is None else {"fusion": fusion, "weight": fusion_weight}
+    fused_by: dict[str, Any] = {"fusion": fusion} if fusion_weight is None else {"fusion": fusion, "weight": fusion_weight}
+    fused_by.update({"rrf_k": rrf_k} if rrf_k else {}, **({"documents": True} if fusion_documents else {}))
     notes: list[str] = []
     steer = None if rewriter is None else (lambda vector: rewriter.steer(question.strip(), vector, embedder, notes))
     passages, query = _search(question, store, embedder, collection, wanted, mode, groups, candidates, fused_by,
@@ -165,9 +178,9 @@ def retrieve(
     if llm_reranker is not None:
         passages, note = llm_reranker.rerank(question.strip(), passages, top_k)
         notes += [note] if note else []
-    passages = cap_per_document(passages, top_k, per_document)
+    passages = cap_per_document(passages, top_k, per_document, distinct)
     if (expand_chars > 0 or article_chars > 0) and passages:
-        within = within_article(store, collection, query, groups) if article_chars > 0 else None
+        within = within_article(store, collection, query, groups, fused_by) if article_chars > 0 else None
         passages = expand(passages, neighbours_from_store(store, collection, groups), expand_chars,
                           article=within, article_chars=article_chars, articles=articles)
     return Passages(passages, notes)
@@ -198,10 +211,11 @@ class Query:
     sparse: Any = None
 
 
-def within_article(store: Store, collection: str, query: Query, groups: Sequence[str] | None):
+def within_article(store: Store, collection: str, query: Query, groups: Sequence[str] | None,
+                   fused_by: dict[str, Any] | None = None):
     """passage -> the orders of its article's chunks, best first for the question: the same
-    search (hybrid when the question was searched so), restricted to the article's url and to
-    what a reader of `groups` may see."""
+    search (hybrid when the question was searched so, fused the same way, `fused_by`), restricted
+    to the article's url and to what a reader of `groups` may see."""
     cache: dict[str, list[int]] = {}
 
     def ranked(passage: Any) -> list[int]:
@@ -209,7 +223,14 @@ def within_article(store: Store, collection: str, query: Query, groups: Sequence
             where = Where(must=(match("url", passage.url),))
             if query.sparse:
                 hits = store.search_hybrid(collection, query.vector, query.sparse, limit=ARTICLE_CANDIDATES,
-                                           groups=groups, where=where)
+                                           groups=groups, where=where,
+                                           **{k: v for k, v in (fused_by or {}).items() if k != "documents"})
+                # Fused scores tie among an article's few chunks: the closer in meaning first, so
+                # that the same question always grows its passage with the same chunks.
+                dense = store.search_dense(collection, query.vector, limit=len(hits), groups=groups,
+                                           ids=[h.id for h in hits])
+                cosine = {h.id: h.score for h in dense}
+                hits = sorted(hits, key=lambda h: (-round(h.score, 9), -cosine.get(h.id, 0.0), h.id))
             else:
                 hits = store.search_dense(collection, query.vector, limit=ARTICLE_CANDIDATES, groups=groups,
                                           where=where)

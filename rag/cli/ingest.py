@@ -17,8 +17,9 @@ from rag.errors import ConfigError
 from rag.config import Settings
 from rag.environment import raw_from_env, secrets_from_env
 from rag.embeddings.resolve import embedder_for_collection
-from rag.enrich import MODES as ENRICH_MODES
-from rag.enrich import make_enricher, resolve_enrichment
+from rag.enrich import AUTO, MODES as ENRICH_MODES
+from rag.enrich import enrichment_words, make_enricher, resolve_enrichment
+from rag.enrich.auto import sectioned_count
 from rag.ingest.run import ingest
 from rag.ingest.strategy_choice import resolve_strategy, settings_text
 from rag.ingest.progress import ProgressPrinter
@@ -142,8 +143,8 @@ def run(args: argparse.Namespace) -> int:
     embedder, sentence = embedder_for_collection(settings, info)
     print(sentence, file=sys.stderr, flush=True)
     shown = strategy + (f" ({settings_text(settings_given)})" if settings_given else "")
-    enriched = "" if mode == "none" else (t("ingest.enriched_by", mode=mode, model=enricher.model) if enricher.model
-                                          else t("status.enrichment", mode=mode))
+    enriched = (t("ingest.enriched_by", mode=mode, model=enricher.model) if enricher.model
+                else enrichment_words(mode))
     print(t("ingest.indexing", source=strip_userinfo(args.source), name=repr(collection), store=store.describe(),
             strategy=shown, enriched=enriched), file=sys.stderr, flush=True)
     options = _source_options(args)
@@ -154,6 +155,9 @@ def run(args: argparse.Namespace) -> int:
         ))
     else:
         items = list(open_source(args.source, **options))  # a folder is listed first: known total
+        if mode == AUTO:  # said before a long run: which documents will get a context
+            print(t("enrich.auto_plan", k=sectioned_count(items)[0], n=sectioned_count(items)[1]),
+                  file=sys.stderr, flush=True)
     report = ingest(
         items, store, embedder, collection, strategy=strategy if settings_given else args.strategy,
         chunk_settings=settings_given, full=args.full, prune=args.prune, progress=ProgressPrinter(sys.stderr),

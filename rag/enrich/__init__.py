@@ -5,9 +5,11 @@ payload's `text` stays the chunk's exact slice of the document, and the context 
 (payload key `context`). A collection is built with one mode, recorded in its metadata like the
 strategy: re-runs follow it, and another mode needs --full.
 
-Modes: `none`; `lead` (the heading trail and the article's lead paragraph, no model); `llm`
-(one or two sentences from the chat model that situate the chunk in its article); `questions`
-(the questions the chunk answers and its keywords, from the chat model).
+Modes: `auto`, the default of a new collection (rag.enrich.auto: `lead` for each document that
+has sections, nothing for one that has none); `none`; `lead` (the heading trail and the article's
+lead paragraph, no model); `llm` (one or two sentences from the chat model that situate the chunk
+in its article); `questions` (the questions the chunk answers and its keywords, from the chat
+model).
 """
 
 from __future__ import annotations
@@ -20,19 +22,21 @@ from rag.i18n.numbers import duration, integer
 from rag.chunking.base import Chunk
 from rag.config import Settings
 from rag.documents import Document
+from rag.enrich.auto import AUTO, has_sections
 from rag.enrich.cache import ContextCache
 from rag.enrich.lead import lead_context, lead_paragraph
 from rag.enrich.model import ModelContexts
 from rag.errors import ConfigError, LLMError
 
 NONE, LEAD, LLM, QUESTIONS = "none", "lead", "llm", "questions"
-MODES = (NONE, LEAD, LLM, QUESTIONS)
+MODES = (AUTO, NONE, LEAD, LLM, QUESTIONS)
 MODEL_MODES = (LLM, QUESTIONS)
-DEFAULT_MODE = NONE
+DEFAULT_MODE = AUTO  # of a new collection built by the command line, the Ingest page or the demo
 
 __all__ = [
-    "MODES", "MODEL_MODES", "NONE", "LEAD", "LLM", "QUESTIONS", "DEFAULT_MODE", "EnrichStats", "Enricher",
-    "enrichment_summary", "make_enricher", "resolve_enrichment", "enriched_text", "built_mode",
+    "MODES", "MODEL_MODES", "NONE", "LEAD", "LLM", "QUESTIONS", "AUTO", "DEFAULT_MODE", "EnrichStats",
+    "Enricher", "enrichment_summary", "make_enricher", "resolve_enrichment", "enriched_text", "built_mode",
+    "enrichment_words", "prepare_enricher", "fit_context",
 ]
 
 
@@ -48,6 +52,8 @@ class EnrichStats:
     prompt_tokens: int = 0
     completion_tokens: int = 0
     seconds: float = 0.0
+    documents: int = 0  # auto: the documents it saw, and those with sections (given lead)
+    sectioned: int = 0
 
     def to_dict(self) -> dict[str, Any]:
         data = asdict(self)
@@ -60,6 +66,9 @@ class EnrichStats:
 
 def enrichment_summary(stats: dict[str, Any]) -> str:
     """One line for the CLI: how many contexts, and what the chat model's cost."""
+    if stats.get("mode") == AUTO:
+        return t("enrich.summary_auto", k=stats.get("sectioned", 0), n=stats.get("documents", 0),
+                 chunks=stats.get("chunks", 0))
     if stats.get("mode") not in MODEL_MODES:
         return t("enrich.summary", mode=stats.get("mode"), n=stats.get("chunks", 0))
     return t("enrich.summary_model", mode=stats["mode"], model=stats.get("model"), n=stats.get("chunks", 0),
@@ -72,6 +81,23 @@ def enriched_text(chunk: Chunk, context: str) -> str:
     """What is embedded and indexed for BM25: the chunk's header, its context, then its body."""
     parts = [part for part in (chunk.header, context, chunk.text) if part]
     return "\n\n".join(parts)
+
+
+def fit_context(chunk: Chunk, context: str, count: Callable[[str], int], window: int | None) -> str:
+    """`context`, shortened from its end so that the embedded text stays within the model's
+    `window` (tokens by `count`): the body is what is cited and is embedded whole; the context,
+    a help to find it, yields. The chunks were already cut to the window without it."""
+    if not context or not window or count(enriched_text(chunk, context)) <= window:
+        return context
+    words = context.split(" ")
+    kept, over = 0, len(words)  # the most words that fit, by halving
+    while over - kept > 1:
+        middle = (kept + over) // 2
+        if count(enriched_text(chunk, " ".join(words[:middle]))) <= window:
+            kept = middle
+        else:
+            over = middle
+    return " ".join(words[:kept]).rstrip()
 
 
 class Enricher:
@@ -94,10 +120,15 @@ class Enricher:
     ) -> list[str]:
         """One context per chunk ("" with mode none). EnrichmentError when the model fails.
         `progress` is called after each context the model wrote (a long article takes minutes)."""
+        if self.mode == AUTO:
+            self.stats.documents += 1
+            if not has_sections(doc.markdown):
+                return ["" for _ in chunks]
+            self.stats.sectioned += 1
         if self.mode == NONE:
             return ["" for _ in chunks]
         self.stats.chunks += len(chunks)
-        if self.mode == LEAD:
+        if self.mode in (LEAD, AUTO):
             lead = lead_paragraph(doc.markdown)
             return [lead_context(doc.title, doc.markdown, c, lead) for c in chunks]
         assert self.model_contexts is not None
@@ -159,9 +190,17 @@ def built_mode(info: dict[str, Any] | None) -> str:
     return mode if mode in MODES else NONE
 
 
+def enrichment_words(mode: str) -> str:
+    """", enrichment lead" for `rag status` and the run's first line, with what `auto` does; "" for none."""
+    if mode == AUTO:
+        return t("status.enrichment_auto")
+    return "" if mode == NONE else t("status.enrichment", mode=mode)
+
+
 def resolve_enrichment(info: dict[str, Any] | None, requested: str | None, full: bool) -> str:
-    """The mode a run uses: the requested one, else the collection's own. A built collection
-    keeps its mode: mixing contexts of two modes would make its record, and evaluations, lie."""
+    """The mode a run uses: the requested one, else the collection's own, else DEFAULT_MODE for a
+    new collection (or a rebuild). A built collection keeps its mode: mixing contexts of two modes
+    would make its record, and evaluations, lie."""
     if requested is not None and requested not in MODES:
         raise ConfigError(t("enrich.unknown", mode=repr(requested), modes=", ".join(MODES)))
     built = built_mode(info) if (info or {}).get("points") else None
@@ -172,3 +211,16 @@ def resolve_enrichment(info: dict[str, Any] | None, requested: str | None, full:
         raise ConfigError(t("enrich.other", name=repr(name), built=built, requested=requested))
     return requested
 
+
+def prepare_enricher(info: dict[str, Any] | None, enricher: Enricher | None, full: bool, collection: str) -> Enricher:
+    """The enricher a run uses. No enricher: the collection's own mode, else none (a library
+    caller, a benchmark measuring one mode, gets what it names; the command line, the Ingest page
+    and the demo pass the default, `auto`). ConfigError: another mode than the collection's
+    without `full`, or a model mode without its enricher."""
+    if enricher is not None:
+        resolve_enrichment(info, enricher.mode, full)
+        return enricher
+    built = built_mode(info) if (info or {}).get("points") and not full else NONE
+    if built in MODEL_MODES:
+        raise ConfigError(t("ingest.needs_enricher", name=repr(collection), mode=built))
+    return make_enricher(built)

@@ -26,15 +26,14 @@ from rag.embeddings.base import tokenizer_and_window
 from rag.embeddings.embedded import over_limit_note
 from rag.documents import SKIPPED, WARNING, Document, Problem
 from rag.enrich import (
-    MODEL_MODES,
     NONE,
     Enricher,
     enriched_text,
-    make_enricher,
-    resolve_enrichment,
+    fit_context,
+    prepare_enricher,
 )
 from rag.enrich.model import EnrichmentError
-from rag.errors import ConfigError, EmbeddingError, RagError, SourceError
+from rag.errors import EmbeddingError, RagError, SourceError
 from rag.store.disk_space import DiskFullError
 from rag.store.collection_size import embedded_size_note
 from rag.ingest.report import IngestProgress, IngestReport, ProgressCallback
@@ -148,14 +147,21 @@ class _Run:
             self.store.ensure_collection(
                 self.collection, self.model, self.embedder.dimension, self.strategy, self.chunk_settings
             )
+            self.record_enrichment()
 
     def recreate_once(self) -> None:
         if self.full and not self.recreated:
             self.store.recreate_collection(
                 self.collection, self.model, self.embedder.dimension, self.strategy, self.chunk_settings
             )
+            self.record_enrichment()
             self.recreated = True
             self.created = True
+
+    def record_enrichment(self) -> None:
+        # At creation, not only at the end: a run killed midway leaves points whose contexts its
+        # re-run must keep making (a collection with no record would be read as built with none).
+        self.store.update_metadata(self.collection, enrichment=self.enricher.metadata())
 
     def iterate(self) -> Iterator[Document | Problem]:
         iterator = iter(self.items)
@@ -277,7 +283,8 @@ class _Run:
         try:
             if self.enricher.mode != NONE:
                 self.tell("enriching")
-            contexts = self.enricher.contexts(doc, chunks, content_hash, lambda: self.tell("enriching"))
+            contexts = [fit_context(c, ctx, *self.window) for c, ctx in
+                        zip(chunks, self.enricher.contexts(doc, chunks, content_hash, lambda: self.tell("enriching")))]
             texts = [enriched_text(c, ctx) for c, ctx in zip(chunks, contexts)]
             vectors = self.embed(doc, chunks, texts)
         except (EmbeddingError, EnrichmentError) as exc:
@@ -461,7 +468,8 @@ def ingest(
     so does ConfigError for a strategy that differs from the one the collection was built with.
 
     `enricher` (rag.enrich.make_enricher) writes each chunk's context; None: the collection's own
-    enrichment, which must then need no chat model (else ConfigError), or none for a new one.
+    enrichment, which must then need no chat model (else ConfigError), or none for a new one (the
+    command line, the Ingest page and the demo pass the default, `auto`: rag.enrich.auto).
     Another enrichment than the collection's needs `full`, like another strategy.
 
     `replace` lets a document replace another source's (same identity, or same url); without it
@@ -469,10 +477,6 @@ def ingest(
     """
     info = store.collection_info(collection)
     strategy, chunk_settings = resolve_strategy(info, strategy, chunk_settings, full)
-    mode = resolve_enrichment(info, enricher.mode if enricher is not None else None, full)
-    if enricher is None:
-        if mode in MODEL_MODES:
-            raise ConfigError(t("ingest.needs_enricher", name=repr(collection), mode=mode))
-        enricher = make_enricher(mode)
+    enricher = prepare_enricher(info, enricher, full, collection)
     return _Run(items, store, embedder, collection, strategy, chunk_settings, full, prune, progress, enricher,
                 replace).run()

@@ -1,4 +1,5 @@
-"""Fusing the dense and the BM25 candidates by their scores (convex combination).
+"""Fusing the dense and the BM25 candidates: by their scores (convex combination), by their ranks
+(RRF with any constant), and by documents.
 
 RRF (the store's own fusion) reads only ranks. The convex combination reads the scores: each
 branch's scores are min-max normalised over its candidates, then weighted,
@@ -10,7 +11,7 @@ a candidate absent from a branch counting 0 there. Pure functions; the store doe
 
 from __future__ import annotations
 
-from typing import Sequence
+from typing import Callable, Sequence
 
 Scored = Sequence[tuple[str, float]]  # (point id, score), any order
 
@@ -33,3 +34,36 @@ def convex(dense: Scored, sparse: Scored, weight: float, limit: int) -> list[tup
     fused = {i: weight * d.get(i, 0.0) + (1.0 - weight) * s.get(i, 0.0) for i in {*d, *s}}
     ranked = sorted(fused.items(), key=lambda x: (-x[1], order.get(x[0], len(order)), x[0]))
     return ranked[:limit]
+
+
+def rrf(dense: Scored, sparse: Scored, k: float, limit: int | None = None) -> list[tuple[str, float]]:
+    """Reciprocal rank fusion computed here, with any constant `k`: each id scores the sum of
+    1 / (k + rank) over the branches that hold it, rank 0 first (Qdrant's formula, whose own
+    fusion has k fixed at 2 on the server API). Ties: the dense order, then the id."""
+    fused: dict[str, float] = {}
+    for branch in (dense, sparse):
+        for rank, (i, _) in enumerate(sorted(branch, key=lambda x: -x[1])):
+            fused[i] = fused.get(i, 0.0) + 1.0 / (k + rank)
+    order = {i: n for n, (i, _) in enumerate(sorted(dense, key=lambda x: -x[1]))}
+    ranked = sorted(fused.items(), key=lambda x: (-x[1], order.get(x[0], len(order)), x[0]))
+    return ranked if limit is None else ranked[:limit]
+
+
+def by_documents(fused: Scored, dense: Scored, sparse: Scored, document: dict[str, str],
+                 fuse: Callable[[Scored, Scored], list[tuple[str, float]]]) -> list[tuple[str, float]]:
+    """The fused chunks ordered by their document's fused score first: each branch ranks the
+    documents by their best chunk, `fuse` fuses those two lists, and a document's chunks follow
+    in their own fused order. A document strong in one branch through one chunk and in the other
+    through another is no longer split between two middling ranks."""
+
+    def best(branch: Scored) -> list[tuple[str, float]]:
+        top: dict[str, float] = {}
+        for i, s in branch:
+            url = document.get(i)
+            if url is not None and s > top.get(url, float("-inf")):
+                top[url] = s
+        return list(top.items())
+
+    rank = {url: n for n, (url, _) in enumerate(fuse(best(dense), best(sparse)))}
+    within = {i: n for n, (i, _) in enumerate(fused)}
+    return sorted(fused, key=lambda x: (rank.get(document.get(x[0], ""), len(rank)), within[x[0]]))

@@ -20,10 +20,10 @@ from rag.i18n import t
 from rag.config import Settings
 from rag.errors import StoreError
 from rag.store.disk_space import DEFAULT_MIN_FREE_MB
-from rag.store.edge_store import EdgeBackend
+from rag.store.edge_store import RRF_K, EdgeBackend
 from rag.store.reader_idf import reader_sparse
 from rag.store.filters import Where, both, has_id, match, readable_by
-from rag.store.fusion import convex
+from rag.store.fusion import by_documents, convex, rrf
 from rag.store.points import (  # noqa: F401 - re-exported: the store's public types
     DENSE, DISTANCE, INDEXED_FIELDS, METADATA_KEYS, SPARSE, Hit, PointRecord, Sparse, StoredPoint, now_iso, point_id,
 )
@@ -275,22 +275,32 @@ class Store:
     def search_hybrid(
         self, name: str, vector: Sequence[float], sparse: Sparse, limit: int,
         groups: Sequence[str] | None = None, candidates: int | None = None, where: Where | None = None,
-        fusion: str = "rrf", weight: float = DENSE_WEIGHT,
+        fusion: str = "rrf", weight: float = DENSE_WEIGHT, rrf_k: float | None = None, documents: bool = False,
     ) -> list[Hit]:
         """Dense and BM25 candidates fused by RRF (ranks), or by `fusion` "convex": `weight` x the
         normalised cosine + (1 - `weight`) x the normalised BM25 score (rag.store.fusion). `score`
-        is the fused score here, not a similarity (see rag.answer.retrieve)."""
+        is the fused score here, not a similarity (see rag.answer.retrieve). `rrf_k`: RRF with that
+        constant, computed here on either backend (None: the store's own, k 2). `documents`: the
+        chunks ordered by their document's fused rank first (rag.store.fusion.by_documents)."""
         candidates = max(candidates or limit * 4, limit)
         sparse = reader_sparse(self._backend, name, sparse, groups)  # BM25 over what the reader may see
         flt = both(where, readable_by(groups))
-        if fusion == "rrf":
-            return self._backend.hybrid(name, vector, sparse, limit, candidates, flt)
-        if fusion != "convex":
+        if fusion not in ("rrf", "convex"):
             raise StoreError(t("store.unknown_fusion", fusion=repr(fusion), known="rrf, convex"))
+        if fusion == "rrf" and rrf_k is None and not documents:
+            return self._backend.hybrid(name, vector, sparse, limit, candidates, flt)
         dense = self._backend.search(name, vector, candidates, flt)
         lexical = self._backend.sparse_search(name, sparse, candidates, flt) if sparse and sparse[0] else []
-        fused = convex([(h.id, h.score) for h in dense], [(i, s) for i, s, _ in lexical], weight, limit)
+        branches = ([(h.id, h.score) for h in dense], [(i, s) for i, s, _ in lexical])
+
+        def fuse(d: Sequence[tuple[str, float]], s: Sequence[tuple[str, float]]) -> list[tuple[str, float]]:
+            return convex(d, s, weight, len(d) + len(s)) if fusion == "convex" else rrf(d, s, rrf_k or RRF_K)
+
+        fused = fuse(*branches) if documents else fuse(*branches)[:limit]
         payloads = {h.id: h.payload for h in dense}
         missing = [i for i, _ in fused if i not in payloads]
         payloads.update({p.id: p.payload for p in self._backend.retrieve(name, missing, False)} if missing else {})
+        if documents:
+            urls = {i: str((payloads.get(i) or {}).get("url") or "") for i, _ in fused}
+            fused = by_documents(fused, *branches, urls, fuse)[:limit]
         return [Hit(id=i, score=score, payload=dict(payloads.get(i) or {})) for i, score in fused if i in payloads]
