@@ -10,7 +10,7 @@ import streamlit as st
 
 from rag.chunking.base import Chunk
 from rag.documents import Document
-from rag.enrich import AUTO, MODEL_MODES, MODES, NONE, built_mode, fit_context, make_enricher
+from rag.enrich import AUTO, DEFAULT_MODE, MODEL_MODES, MODES, NONE, built_mode, fit_context, make_enricher
 from rag.enrich.auto import has_sections, sectioned_count
 from rag.errors import RagError
 from ui import lang
@@ -23,8 +23,8 @@ PREVIEW = "enrichment_preview"
 
 
 def choose(info: Mapping[str, Any] | None, column: Any) -> str:
-    """The mode to index with: the collection's own by default, `auto` for a new one."""
-    default = built_mode(info) if info and info.get("points") else AUTO
+    """The mode to index with: the collection's own by default, DEFAULT_MODE for a new one."""
+    default = built_mode(info) if info and info.get("points") else DEFAULT_MODE
     return column.selectbox(t("enr.mode"), MODES, index=MODES.index(default), key=MODE_KEY,
                             format_func=formatter(MODES, lambda m: f"enr.{m}"), help=t("enr.help"))
 

@@ -38,7 +38,7 @@ from rag.answer.acronyms import is_acronym, spelled
 from rag.answer.language_words import TYPO_MIN_LENGTH, common, edits, ordinary, rare
 from rag.answer.question_roles import roles
 from rag.store.sparse import _PART, _fold
-from rag.store.terms import QuestionWord, passage_keys, question_words, term_key
+from rag.store.terms import QuestionWord, passage_keys, question_words
 
 
 @dataclass
@@ -162,38 +162,24 @@ def with_spelled_acronyms(stats: Sequence[TermStat], passage_texts: Sequence[str
 
 def with_passage_typos(stats: Sequence[TermStat], passage_texts: Sequence[str], n: int) -> list[TermStat]:
     """The stats with each word no chunk holds that is one letter missing, added, swapped or wrong
-    from a word of the retrieved passages ("suprimer": "supprimer"), or, for a word that is no
-    name, from another form of it ("interogeait": "interroge"), counted as held by the passages
-    holding that word. Words of
-    TYPO_MIN_LENGTH letters or more only (shorter ones have too many neighbours), letters only (a
-    digit of a version or a code is never a typo), that the language does not use, and only the
-    passages the reader may see are read."""
-    # A word the language uses is spelled as meant ("restaurer" is not "reseau" mistyped).
+    from a word of the retrieved passages ("suprimer": "supprimer", "mapage": "mappage") counted
+    as held by the passages holding that word. Words of TYPO_MIN_LENGTH letters or more only
+    (shorter ones have too many neighbours), letters only (a digit of a version or a code is never
+    a typo), that the language does not use, and only the passages the reader may see are read.
+    A whole word, never a stem: "restaurer" is one letter from the stem of "réseau"."""
+    # A word the language uses is spelled as meant.
     candidates = {s.word: _fold(s.word) for s in stats
                   if s.df == 0 and len(s.word) >= TYPO_MIN_LENGTH and s.word.isalpha() and not common(s.word)}
     if not candidates:
         return list(stats)
     held = [set(_PART.findall(_fold(text))) for text in passage_texts]
     vocabulary = set().union(*held) if held else set()
-    # A mistyped form of a word the passages hold in another form ("interogeait": "interroge"):
-    # the same key (rag.store.terms.term_key) as one of their words.
-    by_key: dict[str, str] = {}
-    for w in sorted(vocabulary):
-        if len(w) >= TYPO_MIN_LENGTH:
-            by_key.setdefault(term_key(w), w)
     out: list[TermStat] = []
     for s in stats:
         folded = candidates.get(s.word)
-        near: list[str] = []
-        if folded:
-            near = sorted(w for w in edits(folded) & vocabulary if len(w) >= TYPO_MIN_LENGTH)
-            if not near and not s.named:  # a name is looked up whole: "journalctl" is no form of "journal"
-                own = term_key(folded)
-                near = sorted({by_key[term_key(e)] for e in edits(folded)
-                               if term_key(e) != own and term_key(e) in by_key})
+        near = sorted(w for w in edits(folded) & vocabulary if len(w) >= TYPO_MIN_LENGTH) if folded else []
         if near:
-            key = term_key(near[0])
-            holding = sum(1 for words in held if any(term_key(w) == key for w in words))
+            holding = sum(1 for words in held if near[0] in words)
             # What the articles write is the subject, whatever words stand around it.
             s = replace(s, df=holding, idf=idf(holding, n), typo_of=near[0], context=False)
         out.append(s)

@@ -64,15 +64,15 @@ def load_demo(store: Any, embedder: Any, *, use_shipped: bool = True, progress: 
     calibrate the collection; with `use_shipped`, the shipped vectors stand in for the model's
     wherever model, strategy, settings and text are the same."""
     from rag.chunking import DEFAULT_STRATEGY
-    from rag.enrich import AUTO, make_enricher
+    from rag.enrich import DEFAULT_MODE, make_enricher
     from rag.ingest.run import ingest
     from rag.sources.files import iter_folder
 
     used = demo_embedder(embedder) if use_shipped else embedder
     documents = list(iter_folder(DEMO_DIR)) if items is None else list(items)
-    # The enrichment a user's new collection gets: its articles are in sections, so `lead`.
+    # The enrichment a user's new collection gets.
     report = ingest(documents, store, used, collection, strategy=DEFAULT_STRATEGY, progress=progress,
-                    enricher=make_enricher(AUTO))
+                    enricher=make_enricher(DEFAULT_MODE))
     threshold = calibrate(store, used, collection) if report.ok else None
     return DemoLoad(report, threshold, getattr(used, "replayed", 0), getattr(used, "embedded", 0))
 

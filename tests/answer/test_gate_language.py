@@ -96,9 +96,6 @@ def test_everyday_words_a_small_collection_lacks_leave_the_question_to_the_model
     ("Comment traquer les doublns de SPN dans toute la foret avec setspn ?", "doublns", "doublons"),
     ("Quelle option de setspn ajoute un SPN aprés avoir vérifé qu'il n'existe nulle part ailleurs ?",
      "vérifé", "verifie"),
-    # Another form of the passages' word, mistyped: "interroge" there, "interogeait" typed.
-    ("Quelle option de setspn interogeait l'annuaire sur les comptes qui portent exactement un SPN ?",
-     "interogeait", "interroge"),
 ])
 def test_a_word_mistyped_from_the_passages_is_read_as_the_passages_word(demo_index, question, typed, written):
     result = _demo_ask(demo_index, question)

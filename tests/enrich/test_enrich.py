@@ -145,11 +145,11 @@ def test_a_collection_keeps_its_enrichment_and_another_needs_full():
     with pytest.raises(ConfigError, match="--full"):
         resolve_enrichment(built, LLM, full=False)
     assert resolve_enrichment(built, LLM, full=True) == LLM
-    assert resolve_enrichment(built, None, full=True) == AUTO  # a rebuild gets the default
+    assert resolve_enrichment(built, None, full=True) == NONE  # a rebuild gets the default
     with pytest.raises(ConfigError, match="--full"):
         resolve_enrichment(built, AUTO, full=False)  # auto is a mode of its own
     assert resolve_enrichment({"points": 5}, None, full=False) == NONE  # built before enrichment existed
-    assert resolve_enrichment({"points": 0}, None, full=False) == AUTO  # nothing built yet
+    assert resolve_enrichment({"points": 0}, None, full=False) == NONE  # nothing built yet: the default
     assert built_mode({"enrichment": {"mode": "questions"}}) == QUESTIONS
     with pytest.raises(ConfigError, match="choose one of"):
         resolve_enrichment(None, "summary", full=False)

@@ -52,7 +52,7 @@ def _sectioned(folder: Path) -> set[str]:
 
 def test_articles_with_sections_get_lead_and_the_run_says_so(tmp_path, fake_embeddings_env, data_dir, capsys):
     docs = _copy(DOCS_FR, tmp_path, "docs")
-    assert main(["ingest", str(docs), "--collection", "blog"]) == 0
+    assert main(["ingest", str(docs), "--collection", "blog", "--enrich", "auto"]) == 0
     out, err = capsys.readouterr()
     assert "Enrichment auto: 34 of 36 documents have sections and will get lead, the others none." in err
     assert "Enrichment auto: lead for the 34 of 36 documents with sections" in out
@@ -70,7 +70,7 @@ def test_articles_with_sections_get_lead_and_the_run_says_so(tmp_path, fake_embe
 def test_faq_pages_without_sections_get_none_said_in_french(tmp_path, fake_embeddings_env, data_dir, capsys,
                                                             monkeypatch):
     monkeypatch.setenv("RAG_UI_LANG", "fr")
-    assert main(["ingest", str(_copy(CNIL, tmp_path, "faq")), "--collection", "blog"]) == 0
+    assert main(["ingest", str(_copy(CNIL, tmp_path, "faq")), "--collection", "blog", "--enrich", "auto"]) == 0
     out, err = capsys.readouterr()
     assert "Enrichissement auto : 0 documents sur 12 ont des sections" in err
     assert "Enrichissement auto : lead pour les 0 documents sur 12 qui ont des sections" in out
@@ -83,7 +83,7 @@ def test_faq_pages_without_sections_get_none_said_in_french(tmp_path, fake_embed
 def test_later_runs_follow_the_rule_and_older_collections_keep_their_mode(tmp_path, fake_embeddings_env, data_dir,
                                                                           capsys):
     faq = _copy(CNIL, tmp_path, "faq")
-    assert main(["ingest", str(faq), "--collection", "blog"]) == 0
+    assert main(["ingest", str(faq), "--collection", "blog", "--enrich", "auto"]) == 0
     # Articles in sections join the FAQ later: they get lead, the FAQ pages stay as they were.
     shutil.copytree(DOCS_FR, faq / "articles")
     assert main(["ingest", str(faq), "--collection", "blog"]) == 0
@@ -92,9 +92,9 @@ def test_later_runs_follow_the_rule_and_older_collections_keep_their_mode(tmp_pa
     assert {p["url"] for p in payloads if p.get("context")} == {f"articles/{u}" for u in _sectioned(DOCS_FR)}
     assert _store(data_dir).collection_info("blog")["enrichment"]["mode"] == "auto"
 
-    # A collection built with none (by hand, or before auto existed) keeps none for every document.
+    # A collection built with none (the default) keeps none for every document.
     docs = _copy(DOCS_FR, tmp_path, "docs")
-    assert main(["ingest", str(docs), "--collection", "older", "--enrich", "none"]) == 0
+    assert main(["ingest", str(docs), "--collection", "older"]) == 0
     (docs / "new.md").write_text("# Nouveau\n\nUn article.\n\n## Une section\n\nDu texte ici.\n", encoding="utf-8")
     assert main(["ingest", str(docs), "--collection", "older"]) == 0
     assert all("context" not in p for p in _payloads(data_dir, "older"))
@@ -113,7 +113,8 @@ def test_an_explicit_choice_wins_over_the_documents(tmp_path, fake_embeddings_en
 
 
 def test_the_json_report_and_status_say_what_auto_did(tmp_path, fake_embeddings_env, data_dir, capsys):
-    assert main(["ingest", str(_copy(DOCS_FR, tmp_path, "docs")), "--collection", "blog", "--json"]) == 0
+    assert main(["ingest", str(_copy(DOCS_FR, tmp_path, "docs")), "--collection", "blog", "--enrich", "auto",
+                 "--json"]) == 0
     enrichment = json.loads(capsys.readouterr().out)["enrichment"]
     assert (enrichment["mode"], enrichment["documents"], enrichment["sectioned"]) == ("auto", 36, 34)
     assert main(["status", "--json"]) == 0

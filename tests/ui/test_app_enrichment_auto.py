@@ -25,9 +25,10 @@ def _page_with(files: list[tuple[str, bytes]]) -> AppTest:
     return at
 
 
-def test_a_new_collection_gets_lead_for_the_articles_with_sections_said_before_indexing(app_env_empty):
+def test_auto_gives_lead_to_the_articles_with_sections_said_before_indexing(app_env_empty):
     at = _page_with([("klist.md", SECTIONED), ("faq.md", FAQ)])
-    assert at.selectbox(key="target_enrichment").value == "auto"
+    assert at.selectbox(key="target_enrichment").value == "none"  # the measured default
+    at.selectbox(key="target_enrichment").set_value("auto").run()
     assert "1 of 2 documents have sections and will get lead, the others none." in [c.value for c in at.caption]
     at.selectbox(key="preview_doc").set_value("klist.md").run()
     assert table_with(at, "context")["context"][2].startswith("Tickets Kerberos > Purger\nCet article montre")
@@ -45,6 +46,7 @@ def test_a_new_collection_gets_lead_for_the_articles_with_sections_said_before_i
 
 def test_an_explicit_choice_wins(app_env_empty):
     at = _page_with([("faq.md", FAQ)])
+    at.selectbox(key="target_enrichment").set_value("auto").run()
     assert "0 of 1 documents have sections and will get lead, the others none." in [c.value for c in at.caption]
     at.selectbox(key="target_enrichment").set_value("lead").run()
     assert not any("will get lead" in c.value for c in at.caption)
