@@ -10,6 +10,11 @@ engine's retrieval with each variant of the context options, nothing else change
 variant: hit@1, hit@3, hit@6, MRR, answer in context, and the gate's in-base answered / off-topic
 refused at the model's defaults (a retrieval change moves the scores the gate reads), with the
 questions each variant wins and loses against the baseline. Writes levers_<set>.json.
+
+    RAG_LLM_URL=http://localhost:1234/v1 .venv/bin/python benchmarks/levers.py --corpus demo --chat
+
+adds the chat model's levers (the question rewritten, HyDE, the listwise rerank), each beside the
+baseline; without a chat model at RAG_LLM_URL they are written as skipped, with the reason.
 """
 
 from __future__ import annotations
@@ -88,6 +93,40 @@ VARIANTS: dict[str, dict[str, Any]] = {
     "default": {**SIX, **CONVEX},
 }
 KEYS = ("hit_at_1", "hit_at_3", "hit_at_k", "mrr", "answer_in_context")
+# The chat model's levers (rag.answer.query_rewrite, rag.answer.llm_rerank), measured only when a
+# chat model answers at RAG_LLM_URL (`--chat`, or named in --variants); skipped, and said so, otherwise.
+CHAT_VARIANTS: dict[str, dict[str, Any]] = {
+    "query_rewrite": {"query_rewrite": "rewrite"},
+    "hyde": {"query_rewrite": "hyde"},
+    "llm_rerank": {"llm_rerank": True},
+}
+
+
+def chat_model() -> tuple[Any, str | None]:
+    """The chat model at RAG_LLM_URL (and RAG_LLM_MODEL, RAG_LLM_API_KEY) with its id, or None and
+    why it cannot be measured."""
+    from rag.config import Settings
+    from rag.errors import LLMError
+    from rag.servers.chat import LLMClient
+
+    settings = Settings.from_env()
+    llm = LLMClient.from_settings(settings)
+    try:
+        return llm, llm.chat_model()
+    except LLMError as exc:
+        llm.close()
+        return None, f"skipped: no chat model answers at {llm.shown_url} ({type(exc).__name__}); set RAG_LLM_URL"
+
+
+def variant_options(variant: str, llm: Any) -> dict[str, Any]:
+    """The retrieve options of `variant`; a chat-model variant's levers built on `llm`."""
+    if variant not in CHAT_VARIANTS:
+        return VARIANTS[variant]
+    from rag.answer.retrieve import chat_levers
+    from rag.config import Settings
+
+    # Each lever on the product's own context (BASE, today's defaults): compare with --variants default,...
+    return {**BASE, **chat_levers(Settings().replace(**CHAT_VARIANTS[variant]), llm)}
 
 
 # LM Studio loads a chat model with a 4096-token context unless told otherwise; the answer keeps
@@ -129,6 +168,9 @@ def context_figures(questions: list, store: Store, model: Any, options: dict[str
 
 
 def run(name: str, variants: list[str], threads: int) -> dict[str, Any]:
+    from rag.answer.retrieve import options_record
+
+    llm, chat = chat_model() if any(v in CHAT_VARIANTS for v in variants) else (None, None)
     spec = SETS[name]
     docs = load_documents(spec["docs"]())
     questions = _questions(spec)
@@ -152,13 +194,20 @@ def run(name: str, variants: list[str], threads: int) -> dict[str, Any]:
             say(f"[{name}] {len(docs)} documents, {report['settings']['chunks']} chunks, {len(questions)} questions")
             per_q: dict[str, dict[str, Any]] = {}
             for variant in variants:
-                options = VARIANTS[variant]
+                if variant in CHAT_VARIANTS and llm is None:
+                    report["variants"][variant] = {"skipped": chat}
+                    say(f"  {variant}: {chat}")
+                    continue
+                options = variant_options(variant, llm)
                 results = run_eval(questions, store, model, "levers", top_k=TOP_K, mode="auto",
                                    question_set=spec["questions_label"], retrieve_options=options)
                 s = results["summary"]
                 g = gate_figures(results)
                 row = {k: _round(s.get(k)) for k in KEYS}
-                row["options"] = options
+                row["options"] = options_record(options)
+                if variant in CHAT_VARIANTS:  # what the lever costs: a chat call a question
+                    row["chat_model"] = chat
+                    row["seconds_per_question"] = round(s["seconds"] / max(1, len(questions)), 3)
                 row.update(context_figures(questions, store, model, options))
                 row["gate_in_base_answered"] = g["default"]["in_base_answered"]
                 row["gate_off_topic_refused"] = g["default"]["off_topic_refused"]
@@ -430,6 +479,9 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--corpus", choices=["demo", "cnil", "docsfr", "docsfr2"], default="demo")
     parser.add_argument("--variants", default=",".join(VARIANTS), help="comma-separated, the first is the baseline")
+    parser.add_argument("--chat", action="store_true",
+                        help="add the chat model's levers (" + ", ".join(CHAT_VARIANTS) + "): measured when a chat "
+                             "model answers at RAG_LLM_URL, skipped otherwise")
     parser.add_argument("--out", type=Path, metavar="FILE", help="instead of results/levers_<set>.json")
     parser.add_argument("--enrich", action="store_true",
                         help="compare enrichment none and lead instead, by the expected article's shape")
@@ -447,7 +499,12 @@ def main(argv: list[str] | None = None) -> int:
         report = run_enrichment(args.corpus, embed_threads(), no_trail=args.no_trail)
         finish(report, args.out or RESULTS / f"levers_enrich_{args.corpus}.json", started)
         return 0
-    report = run(args.corpus, args.variants.split(","), embed_threads())
+    variants = args.variants.split(",")
+    variants += [v for v in CHAT_VARIANTS if args.chat and v not in variants]
+    unknown = [v for v in variants if v not in VARIANTS and v not in CHAT_VARIANTS]
+    if unknown:
+        parser.error(f"unknown variants: {', '.join(unknown)} (known: {', '.join([*VARIANTS, *CHAT_VARIANTS])})")
+    report = run(args.corpus, variants, embed_threads())
     finish(report, args.out or RESULTS / f"levers_{args.corpus}.json", started)
     return 0
 

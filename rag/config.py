@@ -81,6 +81,19 @@ def _flag(raw: str | None, name: str) -> bool:
     raise ConfigError(t("config.not_flag", name=name, value=repr(raw)))
 
 
+QUERY_REWRITES = ("off", "rewrite", "hyde")  # RAG_QUERY_REWRITE (rag.answer.query_rewrite.MODES)
+
+
+def _choice(raw: str | None, name: str, choices: tuple[str, ...]) -> str:
+    """One of `choices` (the first when unset), whatever its case."""
+    value = (raw or "").strip().lower()
+    if not value:
+        return choices[0]
+    if value not in choices:
+        raise ConfigError(t("config.not_choice", name=name, value=repr(raw), choices=", ".join(choices)))
+    return value
+
+
 def _admins(raw: str | None) -> tuple[str, ...]:
     from rag.access import parse_admins  # access reads no setting: no cycle
 
@@ -138,6 +151,11 @@ class Settings:
     rerank_url: str | None = None
     rerank_model: str | None = None
     rerank_api_key: str | None = None
+    # The chat model's levers on retrieval (off by default; rag.answer.query_rewrite, llm_rerank):
+    # the dense search steered by its rewrite of the question ("rewrite") or by a hypothetical
+    # passage ("hyde"), and its listwise ranking of the 20 candidates.
+    query_rewrite: str = "off"
+    llm_rerank: bool = False
     # RAG_ADMINS: the identities that read every document in the dashboard (verified addresses,
     # "sub:" ids, "password:editor"); every other editor reads only their groups.
     admins: tuple[str, ...] = ()
@@ -196,6 +214,8 @@ class Settings:
             fusion_weight=_weight(_float_or_none(env.get("RAG_FUSION_WEIGHT"), "RAG_FUSION_WEIGHT")),
             rerank_url=(env.get("RAG_RERANK_URL") or None),
             rerank_model=(env.get("RAG_RERANK_MODEL") or None),
+            query_rewrite=_choice(env.get("RAG_QUERY_REWRITE"), "RAG_QUERY_REWRITE", QUERY_REWRITES),
+            llm_rerank=_flag(env.get("RAG_LLM_RERANK"), "RAG_LLM_RERANK"),
             prompt_file=(env.get("RAG_PROMPT_FILE") or None),
             query_prefix=escaped(env.get("RAG_QUERY_PREFIX")),
             document_prefix=escaped(env.get("RAG_DOCUMENT_PREFIX")),

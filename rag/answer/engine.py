@@ -196,7 +196,7 @@ class AnswerEngine:
         from rag.answer.retrieve import retrieve, retrieve_options
 
         if self._retrieve_options is None:  # built once: the reranker's client is reused
-            self._retrieve_options = retrieve_options(self.settings)
+            self._retrieve_options = retrieve_options(self.settings, self._llm)
         return retrieve(question, self.store, self.embedder, self.collection, top_k=self.top_k, mode=self.mode,
                         groups=self.groups, **self._retrieve_options)
 

@@ -20,10 +20,9 @@ from __future__ import annotations
 import re
 import unicodedata
 from dataclasses import dataclass, field
-from importlib import resources
 from typing import Any, Sequence
 
-from rag.answer.prompts import detect_language
+from rag.answer.prompts import detect_language, load_prompt, one_line
 from rag.errors import LLMError
 from rag.i18n import language as in_language, t
 from rag.store.sparse import STOP_WORDS
@@ -197,13 +196,10 @@ def with_terms(question: str, previous: Sequence[Turn]) -> Understood:
 
 
 def load_rewrite_prompt(language: str) -> str:
-    name = f"rewrite_{language if language in ('fr', 'en') else 'fr'}.txt"
-    return resources.files("rag.answer").joinpath("prompts", name).read_text(encoding="utf-8").strip()
+    return load_prompt("rewrite", language)
 
 
-def _cut(text: str, limit: int) -> str:
-    text = re.sub(r"\s+", " ", text or "").strip()
-    return text if len(text) <= limit else text[: limit - 1].rstrip() + "…"
+_cut = one_line
 
 
 def rewrite_messages(question: str, previous: Sequence[Turn], language: str) -> list[dict[str, str]]:

@@ -59,6 +59,28 @@ def load_system_prompt(language: str, prompt_file: str | os.PathLike[str] | None
     return template.replace("{refusal}", refusal_sentence(language)).strip()
 
 
+def load_prompt(stem: str, language: str) -> str:
+    """The rules of a side call to the chat model, `prompts/{stem}_{fr,en}.txt` (French for a
+    language the product does not speak): the follow-up's rewrite, the search's levers."""
+    name = f"{stem}_{language if language in ('fr', 'en') else 'fr'}.txt"
+    return resources.files("rag.answer").joinpath("prompts", name).read_text(encoding="utf-8").strip()
+
+
+def one_line(text: str, limit: int) -> str:
+    """`text` on one line, cut to `limit` characters with an ellipsis: what a prompt quotes."""
+    text = re.sub(r"\s+", " ", text or "").strip()
+    return text if len(text) <= limit else text[: limit - 1].rstrip() + "…"
+
+
+def without_thoughts(reply: str) -> str:
+    """A side call's reply without a reasoning model's thoughts (what precedes the last </think>);
+    empty when the reply was cut while it was still thinking."""
+    end = reply.rfind("</think>")
+    if end >= 0:
+        return reply[end + len("</think>"):]
+    return "" if reply.lstrip().startswith("<think>") else reply
+
+
 # The fence's tag in either language, however spaced: "</extrait>", "< /extrait>", "</ extract>".
 # One class of blanks and slashes after "<", read once (no two runs overlap): linear.
 _FENCE_TAG = re.compile(r"<([\s/]*)(extrait|extract)\b", re.IGNORECASE)

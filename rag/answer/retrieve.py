@@ -8,7 +8,7 @@ never leaves the store. `groups=None` means no filter: the CLI and admin tools s
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from typing import Any, Sequence
 
 from rag.i18n import t
@@ -28,15 +28,42 @@ ARTICLE_CANDIDATES = 8
 MAX_QUESTION_CHARS = 4000
 
 
-def retrieve_options(settings: Any) -> dict[str, Any]:
+def retrieve_options(settings: Any, llm: Any = None) -> dict[str, Any]:
     """The settings' context options as `retrieve` keywords: passages per document, neighbours'
-    characters, and the reranker when RAG_RERANK_URL is set."""
+    characters, the reranker when RAG_RERANK_URL is set, and the chat model's levers when
+    RAG_QUERY_REWRITE / RAG_LLM_RERANK are on (`llm`, else the settings' chat server)."""
     from rag.servers.rerank import Reranker
 
-    return {"per_document": settings.per_document or None, "expand_chars": max(0, settings.expand_chars),
-            "article_chars": max(0, settings.article_chars), "fusion": settings.fusion,
-            "fusion_weight": settings.fusion_weight, "distinct": max(0, settings.distinct_articles),
-            "reranker": Reranker.from_settings(settings)}
+    options = {"per_document": settings.per_document or None, "expand_chars": max(0, settings.expand_chars),
+               "article_chars": max(0, settings.article_chars), "fusion": settings.fusion,
+               "fusion_weight": settings.fusion_weight, "distinct": max(0, settings.distinct_articles),
+               "reranker": Reranker.from_settings(settings)}
+    return {**options, **chat_levers(settings, llm)}
+
+
+def chat_levers(settings: Any, llm: Any = None) -> dict[str, Any]:
+    """`rewriter` (rag.answer.query_rewrite) and `llm_reranker` (rag.answer.llm_rerank), None when off."""
+    from rag.answer import llm_rerank, query_rewrite
+
+    wanted = getattr(settings, "query_rewrite", "off") != "off" or getattr(settings, "llm_rerank", False)
+    if wanted and llm is None:
+        from rag.servers.chat import LLMClient
+
+        llm = LLMClient.from_settings(settings)
+    return {"rewriter": query_rewrite.from_settings(settings, llm),
+            "llm_reranker": llm_rerank.from_settings(settings, llm)}
+
+
+def options_record(options: dict[str, Any]) -> dict[str, Any]:
+    """`retrieve_options` as a results file keeps them: the rerankers and the rewrite by what they
+    are (their server's address, the rewrite's mode), never a client object."""
+    record: dict[str, Any] = {}
+    for key, value in options.items():
+        if value is None or isinstance(value, (str, int, float, bool)):
+            record[key] = value
+        else:
+            record[key] = getattr(value, "mode", None) or getattr(value, "shown_url", None) or type(value).__name__
+    return record
 
 
 class QuestionError(RagError):
@@ -115,6 +142,8 @@ def retrieve(
     distinct: int = 0,
     rrf_k: float | None = None,
     fusion_documents: bool = False,
+    rewriter: Any = None,
+    llm_reranker: Any = None,
 ) -> list[Passage]:
     """The `top_k` passages for `question`, best first, numbered from 1.
 
@@ -130,16 +159,24 @@ def retrieve(
     `distinct`: the first that many passages are the best of as many different articles
     (rag.answer.context.cap_per_document), so that more articles reach the context. `rrf_k`,
     `fusion_documents`: RRF's constant, and the fusion by documents (Store.search_hybrid).
+    `rewriter` (rag.answer.query_rewrite): the dense search steered by the chat model's rewrite of
+    the question; `llm_reranker` (rag.answer.llm_rerank): the RERANK_CANDIDATES ordered by the chat
+    model, after the /v1/rerank reranker when both are set. Either one failing leaves a note.
     """
     wanted = top_k if per_document is None and not distinct else max(top_k * 4, 20)
-    if reranker is not None:
+    if reranker is not None or llm_reranker is not None:
         wanted = max(wanted, RERANK_CANDIDATES)
     fused_by: dict[str, Any] = {"fusion": fusion} if fusion_weight is None else {"fusion": fusion, "weight": fusion_weight}
     fused_by.update({"rrf_k": rrf_k} if rrf_k else {}, **({"documents": True} if fusion_documents else {}))
-    passages, query = _search(question, store, embedder, collection, wanted, mode, groups, candidates, fused_by)
     notes: list[str] = []
+    steer = None if rewriter is None else (lambda vector: rewriter.steer(question.strip(), vector, embedder, notes))
+    passages, query = _search(question, store, embedder, collection, wanted, mode, groups, candidates, fused_by,
+                              steer)
     if reranker is not None:
         passages, note = _reranked(question.strip(), passages, reranker)
+        notes += [note] if note else []
+    if llm_reranker is not None:
+        passages, note = llm_reranker.rerank(question.strip(), passages, top_k)
         notes += [note] if note else []
     passages = cap_per_document(passages, top_k, per_document, distinct)
     if (expand_chars > 0 or article_chars > 0) and passages:
@@ -206,7 +243,10 @@ def within_article(store: Store, collection: str, query: Query, groups: Sequence
 def _search(
     question: str, store: Store, embedder: Any, collection: str, top_k: int, mode: str,
     groups: Sequence[str] | None, candidates: int | None, fused_by: dict[str, Any] | None = None,
+    steer: Any = None,
 ) -> tuple[list[Passage], Query]:
+    """`steer(vector)`: the vector the dense search looks with (rag.answer.query_rewrite), the
+    passages' scores staying their cosine to the question's own `vector`."""
     if not question or not question.strip():
         raise QuestionError(t("ask.empty"))
     if len(question.strip()) > MAX_QUESTION_CHARS:
@@ -223,12 +263,15 @@ def _search(
     if chosen == "hybrid":
         check_sparse_version(info)  # other terms than the collection's would match wrongly
     sparse = sparse_query(question) if chosen == "hybrid" else None
+    looking = steer(vector) if steer is not None else vector
     if chosen == "dense" or not sparse or not sparse[0]:
-        hits = store.search_dense(collection, vector, limit=top_k, groups=groups)
-        return [_passage(i, h, h.score, None) for i, h in enumerate(hits, start=1)], Query(vector)
+        hits = store.search_dense(collection, looking, limit=top_k, groups=groups)
+        if looking is not vector and hits:
+            hits = _rescored(store, collection, vector, hits, groups)
+        return [_passage(i, h, h.score, None) for i, h in enumerate(hits, start=1)], Query(looking)
 
-    query = Query(vector, sparse)
-    fused = store.search_hybrid(collection, vector, sparse, limit=top_k, groups=groups, candidates=candidates,
+    query = Query(looking, sparse)
+    fused = store.search_hybrid(collection, looking, sparse, limit=top_k, groups=groups, candidates=candidates,
                                 **(fused_by or {}))
     if not fused:
         return [], query
@@ -240,3 +283,11 @@ def _search(
     # next: the closer in meaning comes first.
     fused = sorted(fused, key=lambda h: (-round(h.score, 9), -cosine.get(h.id, 0.0), h.id))
     return [_passage(i, h, cosine.get(h.id, 0.0), h.score) for i, h in enumerate(fused, start=1)], query
+
+
+def _rescored(store: Store, collection: str, vector: list[float], hits: list[Hit],
+              groups: Sequence[str] | None) -> list[Hit]:
+    """`hits` in their order, each scored by its cosine to `vector` (computed by Qdrant)."""
+    cosine = {h.id: h.score for h in store.search_dense(collection, vector, limit=len(hits), groups=groups,
+                                                         ids=[h.id for h in hits])}
+    return [replace(h, score=cosine.get(h.id, 0.0)) for h in hits]

@@ -285,7 +285,7 @@ def run_eval(
     """
     from rag.answer.engine import AnswerEngine
     from rag.answer.gate import has_terms, resolve_params
-    from rag.answer.retrieve import resolve_mode
+    from rag.answer.retrieve import options_record, resolve_mode
     from rag.answer.threshold import SETTING
 
     settings = settings if settings is not None else Settings.from_env()
@@ -311,7 +311,7 @@ def run_eval(
     context["unknown_sources"] = unknown_sources(store, collection, questions, groups)
     context["groups"] = sorted(groups) if groups is not None else None
     context["threshold_source"] = threshold_source
-    context["retrieve_options"] = dict(retrieve_options or {})
+    context["retrieve_options"] = options_record(dict(retrieve_options or {}))
     if question_set:
         context["question_set"] = question_set
     context["gate_note"] = None if has_terms(info) else t("run.no_terms")
