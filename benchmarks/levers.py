@@ -306,7 +306,8 @@ def lead_without_trail() -> Any:
 
 def run_enrichment(name: str, threads: int, sample: int = 32, no_trail: bool = False) -> dict[str, Any]:
     from rag.chunking import make_chunker
-    from rag.enrich import AUTO, make_enricher
+    from rag.enrich import make_enricher
+    from rag.enrich.auto import AUTO
 
     spec = SETS[name]
     docs = load_documents(spec["docs"]())

@@ -10,7 +10,8 @@ import streamlit as st
 
 from rag.chunking.base import Chunk
 from rag.documents import Document
-from rag.enrich import AUTO, DEFAULT_MODE, MODEL_MODES, MODES, NONE, built_mode, fit_context, make_enricher
+from rag.enrich.auto import AUTO
+from rag.enrich import DEFAULT_MODE, MODEL_MODES, MODES, NONE, built_mode, fit_context, make_enricher
 from rag.enrich.auto import has_sections, sectioned_count
 from rag.errors import RagError
 from ui import lang

@@ -20,7 +20,7 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, replace
 from typing import Any, Mapping, Sequence
 
-from rag.answer.gate_words import Signals, TermStat, signals_from, without_context
+from rag.answer.gate_words import Signals, signals_from, without_context
 from rag.answer.language_words import common
 from rag.answer.threshold import COLLECTION, MODEL_DEFAULT, SETTING, default_threshold
 from rag.i18n import language as in_language, t
@@ -50,13 +50,12 @@ COSINE_SLOPE = 6.0
 
 ANSWER, UNSURE, REFUSE = "answer", "unsure", "refuse"
 
-# Signals, TermStat and signals_from are read from here too, beside the decision they feed.
 __all__ = [
     "ANSWER", "CLEAR_MARGIN", "COSINE_SLOPE", "DEFAULT_MIN_COVERAGE", "LEXICAL_SLACK", "LOW_COSINE", "LOW_COVERAGE",
     "MAX_DOUBTFUL_NAMES", "NO_PASSAGE", "REFUSE", "SUBJECT_COVERED", "UNKNOWN_NAMES", "UNSURE", "UNSURE_BAND",
-    "Decision", "GateParams", "Signals", "TermStat", "core_cosine", "decide", "decide_verdict", "document_frequencies",
+    "Decision", "GateParams", "core_cosine", "decide", "decide_verdict", "document_frequencies",
     "exact_match", "explain", "gate", "gate_for", "has_exact_terms", "has_terms", "no_terms_note", "resolve_params",
-    "save_calibration", "signals_from",
+    "save_calibration",
 ]
 
 

@@ -17,7 +17,8 @@ from rag.errors import ConfigError
 from rag.config import Settings
 from rag.environment import raw_from_env, secrets_from_env
 from rag.embeddings.resolve import embedder_for_collection
-from rag.enrich import AUTO, MODES as ENRICH_MODES
+from rag.enrich import MODES as ENRICH_MODES
+from rag.enrich.auto import AUTO
 from rag.enrich import enrichment_words, make_enricher, resolve_enrichment
 from rag.enrich.auto import sectioned_count
 from rag.ingest.run import ingest

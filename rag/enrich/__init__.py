@@ -39,7 +39,7 @@ MODEL_MODES = (LLM, QUESTIONS)
 DEFAULT_MODE = NONE
 
 __all__ = [
-    "MODES", "MODEL_MODES", "NONE", "LEAD", "LLM", "QUESTIONS", "AUTO", "DEFAULT_MODE", "EnrichStats",
+    "MODES", "MODEL_MODES", "NONE", "LEAD", "LLM", "QUESTIONS", "DEFAULT_MODE", "EnrichStats",
     "Enricher", "enrichment_summary", "make_enricher", "resolve_enrichment", "enriched_text", "built_mode",
     "enrichment_words", "prepare_enricher", "fit_context",
 ]

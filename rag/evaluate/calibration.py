@@ -134,8 +134,8 @@ KEEP_IN_BASE = 0.95
 
 
 def row_signals(row: QuestionRow | Mapping[str, Any]) -> Any:
-    """A results.json row's gate signals (rag.gate.Signals)."""
-    from rag.answer.gate import Signals
+    """A results.json row's gate signals (rag.answer.gate_words.Signals)."""
+    from rag.answer.gate_words import Signals
 
     r = QuestionRow.of(row)
     return Signals(cosine=r.cosine, coverage=r.coverage, passage_coverage=r.passage_coverage,

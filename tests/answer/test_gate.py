@@ -15,8 +15,9 @@ from rag.documents import Document
 from rag.embeddings.embedded import EmbeddedEmbedder
 from rag.evaluate.runner import run_eval
 from rag.answer.gate import (
-    LOW_COSINE, UNKNOWN_NAMES, GateParams, decide, explain, gate, resolve_params, save_calibration, signals_from,
+    LOW_COSINE, UNKNOWN_NAMES, GateParams, decide, explain, gate, resolve_params, save_calibration,
 )
+from rag.answer.gate_words import signals_from
 from rag.ingest.run import ingest
 from rag.evaluate.questions import load_questions
 from rag.store.store import Store

@@ -10,7 +10,8 @@ from __future__ import annotations
 import pytest
 
 from rag.answer.acronyms import spelled
-from rag.answer.gate import gate, resolve_params, signals_from
+from rag.answer.gate import gate, resolve_params
+from rag.answer.gate_words import signals_from
 from rag.answer.retrieve import retrieve
 from rag.config import Settings
 from rag.documents import Document

@@ -11,7 +11,8 @@ import json
 
 import pytest
 
-from rag.answer.gate import UNSURE, GateParams, Signals, TermStat, decide_verdict, gate, resolve_params, signals_from
+from rag.answer.gate import UNSURE, GateParams, decide_verdict, gate, resolve_params
+from rag.answer.gate_words import Signals, TermStat, signals_from
 from rag.answer.engine import answer_passages, ask
 from rag.answer.prompts import refusal_sentence
 from rag.answer.retrieve import retrieve

@@ -74,7 +74,7 @@ def test_est_ce_que_does_not_make_the_product_a_detail():
 
 
 def _short_of_the_floor(specific: float, cosine: float):
-    from rag.answer.gate import Signals
+    from rag.answer.gate_words import Signals
 
     return Signals(cosine=cosine, coverage=0.4, passage_coverage=0.4, core_coverage=0.4,
                    core_passage_coverage=0.4, specific_coverage=specific, specific_passage_coverage=specific)

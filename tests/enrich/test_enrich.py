@@ -9,8 +9,8 @@ from rag.chunking import make_chunker
 from rag.config import Settings
 from rag.demo import DEMO_DIR
 from rag.documents import Document
+from rag.enrich.auto import AUTO
 from rag.enrich import (
-    AUTO,
     LEAD,
     LLM,
     NONE,
