@@ -3,20 +3,39 @@ and the device the page already recorded the reader's conversations under."""
 
 from __future__ import annotations
 
+import asyncio
+
+import httpx
 import pytest
 from starlette.applications import Starlette
-from starlette.testclient import TestClient
 
 from rag.journal.readers import device_reader, reader_labels
 from rag.sessions import DEVICE_COOKIE, SESSION_COOKIE
 from ui import sessions
 
 
+class Client:
+    """The routes served in process over HTTP (httpx's ASGI transport), one browser's cookies."""
+
+    def __init__(self) -> None:
+        self.app = Starlette(routes=sessions.routes())
+        self.cookies = httpx.Cookies()
+
+    def post(self, path: str, content: str) -> httpx.Response:
+        async def send() -> httpx.Response:
+            async with httpx.AsyncClient(transport=httpx.ASGITransport(app=self.app), base_url="http://testserver",
+                                         cookies=self.cookies) as http:
+                response = await http.post(path, content=content)
+                self.cookies.update(response.cookies)
+                return response
+
+        return asyncio.run(send())
+
+
 @pytest.fixture
 def client(monkeypatch):
     monkeypatch.setenv("RAG_APP_PASSWORD", "reader horse battery")
-    with TestClient(Starlette(routes=sessions.routes())) as http:
-        yield http
+    return Client()
 
 
 def test_the_cookie_names_the_device_the_signing_in_page_chose(client):
