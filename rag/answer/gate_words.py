@@ -19,8 +19,9 @@ Signals, measured per question (benchmarks/README.md, "The answerability gate"):
 - an acronym no chunk holds that a retrieved passage spells out ("CNI": "carte nationale
   d'identité", rag.answer.acronyms) counts as held by those passages (`TermStat.spelled`);
 - a word no chunk holds, one letter away from a word a retrieved passage holds ("suprimer":
-  "supprimer", "mapage": "mappage"), counts as held by those passages (`TermStat.typo_of`): the
-  reader mistyped what the articles write;
+  "supprimer", "mapage": "mappage"), or from a word of the language of which a retrieved passage
+  holds a form ("initalise": "initialise", the passage writing "initialize"), counts as held by
+  those passages (`TermStat.typo_of`): the reader mistyped what the articles write;
 - `ordinary_words`: everyday words of the language no chunk holds (rag.answer.language_words),
   and `specific_coverage` / `specific_passage_coverage`, the core's shares without them.
 
@@ -50,7 +51,9 @@ class TermStat:
     named: bool
     context: bool = False  # a detail of the situation (rag.answer.question_roles), set aside
     spelled: str | None = None  # an acronym no chunk holds, spelled out by a retrieved passage thus
-    typo_of: str | None = None  # a word no chunk holds, one letter from this word of a retrieved passage
+    # A word no chunk holds, one letter from this word of a retrieved passage, or of the language
+    # when a retrieved passage holds a form of it.
+    typo_of: str | None = None
 
 
 @dataclass
