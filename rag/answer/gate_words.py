@@ -203,7 +203,8 @@ def with_passage_typos(stats: Sequence[TermStat], passage_texts: Sequence[str], 
             if meant:
                 word, forms = meant
                 holding = sum(1 for words in held if words & forms)
-                s = replace(s, df=holding, idf=idf(holding, n), typo_of=word, context=False)
+                # A word of the language mistyped, not a name: no exact match of a name (LEXICAL_SLACK).
+                s = replace(s, df=holding, idf=idf(holding, n), typo_of=word, context=False, named=False)
         out.append(s)
     return out
 

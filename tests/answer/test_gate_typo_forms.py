@@ -35,6 +35,7 @@ def test_a_typo_of_a_form_the_passages_write_otherwise_is_that_word():
     terms = _terms("quels modes d'attestation sont proposés quand on initalise le service Guardian hôte ?",
                    "Exécutez Initialize-HgsServer pour initialize le service Guardian hôte en mode clé.")
     assert terms["initalise"].typo_of == "initialise" and terms["initalise"].df == 1
+    assert not terms["initalise"].named  # a word of the language mistyped, not a product's name
 
 
 def test_another_form_of_the_passages_verb_mistyped_is_read_as_that_form():
