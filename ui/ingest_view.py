@@ -253,7 +253,7 @@ def _bad_new_name(name: str, documents: int) -> bool:
 
 def index_section(items: Sequence[Document | Problem], previews: Sequence[tuple[Any, list[Any]]],
                   settings: Any, store: Any, document: Document | None = None) -> None:
-    st.subheader(t("ing.index"))
+    st.subheader(t("ing.index_heading"))
     groups = resources.groups()  # an editor's groups bound what they index into (None: administrator)
     existing = [c for c in store.list_collections() if groups is None or store.count(c, groups=groups)]
     options = existing + [NEW_COLLECTION]
