@@ -132,7 +132,9 @@ def _entry_body(journal: Journal, entry: Entry, store: Any) -> None:
         for vote in entry.feedback:
             if vote.comment:
                 st.caption(("👍 " if vote.rating > 0 else "👎 ") + sanitize_markdown(vote.comment, images=False))
-    st.caption(t("jr.meta", collection=entry.collection or "—", origin=entry.origin, model=entry.model or "—"))
+    origins = {"ask": t("jr.origin_ask"), "cli": t("jr.origin_cli")}  # the journal keeps a code
+    st.caption(t("jr.meta", collection=entry.collection or "—", origin=origins.get(entry.origin, entry.origin),
+                 model=entry.model or "—"))
     to_question_set(entry, store)
     if st.button(t("jr.delete"), key=f"jr_delete_{entry.id}", icon=":material/delete:"):
         journal.delete_entry(entry.id)

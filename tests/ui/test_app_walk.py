@@ -26,3 +26,25 @@ def test_no_page_shows_a_field_left_unfilled(app_env_empty, monkeypatch, lang):
         assert not at.exception, [e.value for e in at.exception]
         left = sorted({line for line in shown(at).splitlines() if FIELD.search(line)})
         assert not left, f"{page} in {lang}: {left}"
+
+
+def _open_journal() -> AppTest:
+    at = AppTest.from_file(APP, default_timeout=TIMEOUT).run()
+    at.switch_page("app_pages/4_Journal.py").run()
+    assert not at.exception, [e.value for e in at.exception]
+    return at
+
+
+@pytest.mark.parametrize("lang, ask, cli", [("fr", "posée depuis la page Questions", "posée depuis la ligne de commande"),
+                                            ("en", "asked from the Ask page", "asked from the command line")])
+def test_the_journal_says_where_a_question_was_asked_in_words(app_env_empty, monkeypatch, lang, ask, cli):
+    from rag.journal.records import Entry
+    from rag.journal.store import Journal
+
+    monkeypatch.setenv("RAG_UI_LANG", lang)
+    journal = Journal.open(app_env_empty, secrets=[])
+    journal.record(Entry(question="Comment purger les tickets Kerberos ?", outcome="answered", origin="ask"))
+    journal.record(Entry(question="Que fait klist tgt ?", outcome="answered", origin="cli"))
+    captions = "\n".join(c.value for c in _open_journal().main.caption)
+    assert ask in captions and cli in captions
+    assert not re.search(r"(depuis|from) (ask|cli)\b", captions)
