@@ -116,6 +116,8 @@ def _entry_body(journal: Journal, entry: Entry, store: Any) -> None:
     outcome = report.outcome_label(entry.outcome)
     st.markdown(f"**{outcome}**" + (" · " + sanitize_markdown(entry.refusal_reason, images=False, links=False)
                                     if entry.refusal_reason else ""))
+    if entry.searched != entry.question:
+        st.caption(t("ask.understood", question=sanitize_markdown(entry.searched, images=False, links=False)))
     if entry.unknown_terms:
         st.caption(t("jr.unknown", words=", ".join(entry.unknown_terms)))
     if entry.id in st.session_state.get(HIDDEN, ()):
@@ -151,6 +153,7 @@ def to_question_set(entry: Entry, store: Any) -> None:
         names = list(dict.fromkeys([DEMO, *saved_sets(_data_dir())]))
         kinds = {"in_base": t("jr.qs_in_base"), "off_topic": t("jr.qs_off_topic")}
         name = st.selectbox(t("jr.qs_set"), names, key=f"jr_qs_set_{entry.id}", accept_new_options=True)
+        question = st.text_input(t("jr.qs_question"), value=entry.searched, key=f"jr_qs_question_{entry.id}")
         kind = st.radio(t("jr.qs_kind"), ("in_base", "off_topic"), index=1 if refused or not passages else 0,
                         horizontal=True, key=f"jr_qs_kind_{entry.id}",
                         format_func=kinds.get)
@@ -178,7 +181,7 @@ def to_question_set(entry: Entry, store: Any) -> None:
         st.error(t("jr.qs_span_missing"))
         return
     try:
-        added = add_question(_data_dir(), (name or DEMO).strip(), entry.question, in_base=in_base,
+        added = add_question(_data_dir(), (name or DEMO).strip(), question.strip() or entry.searched, in_base=in_base,
                              expected_source=source if in_base else None,
                              expected_answer=span.strip() or None, category=category.strip() or None)
     except QuestionSetError as exc:

@@ -48,3 +48,36 @@ def test_the_journal_says_where_a_question_was_asked_in_words(app_env_empty, mon
     captions = "\n".join(c.value for c in _open_journal().main.caption)
     assert ask in captions and cli in captions
     assert not re.search(r"(depuis|from) (ask|cli)\b", captions)
+
+
+def test_a_follow_up_reads_and_joins_a_question_set_as_it_was_understood(app_env_empty):
+    """"et sur Windows ?" means nothing out of its conversation: the editor reads what was searched,
+    and the question set gets that, which they may still correct."""
+    from rag.evaluate.question_sets import load_set
+    from rag.journal.records import Entry
+    from rag.journal.store import Journal
+
+    journal = Journal.open(app_env_empty, secrets=[])
+    journal.record(Entry(question="et sur Windows ?", standalone_question="Comment purger les tickets Kerberos sur Windows ?",
+                         outcome="answered", origin="ask", answer="klist purge [1].", citations=[1],
+                         passages=[{"n": 1, "title": "Kerberos : klist", "url": "kerberos-klist.md",
+                                    "text": "klist purge vide le cache."}]))
+    at = _open_journal()
+    (row,) = [e for e in at.main.expander if "et sur Windows ?" in e.label]
+    assert "understood as: Comment purger les tickets Kerberos sur Windows ?" in [c.value for c in row.caption]
+    (field,) = [w for w in row.text_input if w.key and w.key.startswith("jr_qs_question_")]
+    assert field.value == "Comment purger les tickets Kerberos sur Windows ?"
+    (add,) = [b for b in row.button if b.label == "Add to the set"]
+    add.click().run()
+    assert not at.exception
+    added = load_set(app_env_empty, "demo")[-1]
+    assert (added.question, added.in_base, added.expected_source) == (
+        "Comment purger les tickets Kerberos sur Windows ?", True, "kerberos-klist.md")
+
+    # Corrected by the editor before it is added.
+    (row,) = [e for e in at.main.expander if "et sur Windows ?" in e.label]
+    (field,) = [w for w in row.text_input if w.key and w.key.startswith("jr_qs_question_")]
+    field.input("Comment purger le cache Kerberos sous Windows ?")
+    (add,) = [b for b in row.button if b.label == "Add to the set"]
+    add.click().run()
+    assert load_set(app_env_empty, "demo")[-1].question == "Comment purger le cache Kerberos sous Windows ?"
