@@ -81,3 +81,39 @@ def test_a_follow_up_reads_and_joins_a_question_set_as_it_was_understood(app_env
     (add,) = [b for b in row.button if b.label == "Add to the set"]
     add.click().run()
     assert load_set(app_env_empty, "demo")[-1].question == "Comment purger le cache Kerberos sous Windows ?"
+
+
+def test_a_reader_says_why_after_a_thumb_and_the_editor_reads_it(app_env, lmstudio):
+    """A thumbs-down alone tells the editors nothing of what was wrong: after a vote the reader may
+    write why; the comment is kept with the vote (a new vote keeps it) and the journal shows it."""
+    import shutil
+
+    from rag.journal.store import Journal
+    from tests.ui.test_app_ask import IN_BASE, ask, start
+
+    shutil.rmtree(app_env.data_dir / "journal", ignore_errors=True)
+    try:
+        lmstudio.answer = "Aucun type de chiffrement commun [1]."
+        at = ask(start(), IN_BASE)
+        assert not [b for b in at.button if b.key == "feedback_comment_send_0"]  # no vote yet, nothing to comment
+        at.feedback[0].set_value(0).run()  # thumbs down
+        at.text_area(key="feedback_comment_0").input("Il manque la version de Windows concernée.")
+        at.button(key="feedback_comment_send_0").click().run()
+        assert not at.exception, [e.value for e in at.exception]
+        assert "your comment goes to the editors" in texts(at.toast)
+        (entry,) = Journal.open(app_env.data_dir, secrets=[]).entries()
+        assert [(f.rating, f.comment) for f in entry.feedback] == [(-1, "Il manque la version de Windows concernée.")]
+
+        at.feedback[0].set_value(1).run()  # the reader changes their mind: the comment stays
+        (entry,) = Journal.open(app_env.data_dir, secrets=[]).entries()
+        assert [(f.rating, f.comment) for f in entry.feedback] == [(1, "Il manque la version de Windows concernée.")]
+
+        at.switch_page("app_pages/4_Journal.py").run()
+        (row,) = [e for e in at.main.expander if IN_BASE in e.label]
+        assert "👍 Il manque la version de Windows concernée." in [c.value for c in row.caption]
+    finally:
+        shutil.rmtree(app_env.data_dir / "journal", ignore_errors=True)
+
+
+def texts(elements) -> str:
+    return "\n".join(str(e.value) for e in elements)
