@@ -8,7 +8,7 @@ from typing import Any, Callable
 import streamlit as st
 
 from ui.present import answer as answer_display
-from rag.answer import followup
+from rag.answer import followup, gate
 from rag.answer.pipeline import AskResult, finalize
 from ui.present.charts import score_chart
 from rag.chunking import DEFAULT_STRATEGY
@@ -260,7 +260,8 @@ def answer(question: str, settings: Any, store: Any, info: dict) -> AskResult | 
         st.markdown(sanitize_markdown(question, images=False))
     with st.chat_message("assistant"):
         llm = resources.llm(settings)
-        understood = followup.understand(question, previous_turns(), llm).to_dict()
+        holds = gate.term_holder(store, settings.collection, info, resources.groups())
+        understood = followup.understand(question, previous_turns(), llm, holds=holds).to_dict()
         understood_caption(understood)
         search = understood["standalone"]
         try:

@@ -117,3 +117,24 @@ def test_a_reader_says_why_after_a_thumb_and_the_editor_reads_it(app_env, lmstud
 
 def texts(elements) -> str:
     return "\n".join(str(e.value) for e in elements)
+
+
+@pytest.mark.parametrize("question", ["Comment faire une pâte à crêpes ?", "How do I make pancakes?"])
+def test_a_changed_subject_after_an_answer_is_refused_without_a_chat_model(app_env, monkeypatch, question):
+    """Without a chat model (the embedded default), a short off-topic question after an in-base one
+    was searched with the previous question's terms appended, and its Kerberos passages shown."""
+    import shutil
+
+    from rag.journal.store import Journal
+    from tests.ui.test_app_ask import IN_BASE, ask, start
+
+    monkeypatch.setenv("RAG_LLM_URL", "http://127.0.0.1:9/v1")  # nothing listens there
+    shutil.rmtree(app_env.data_dir / "journal", ignore_errors=True)
+    try:
+        at = ask(ask(start(), IN_BASE), question)
+        shown = "\n".join(c.value for c in at.caption)
+        assert "previous question's terms" not in shown
+        last = Journal.open(app_env.data_dir, secrets=[]).entries()[0]
+        assert (last.question, last.outcome, last.standalone_question) == (question, "refused_gate", question)
+    finally:
+        shutil.rmtree(app_env.data_dir / "journal", ignore_errors=True)
