@@ -138,3 +138,4 @@ def test_a_changed_subject_after_an_answer_is_refused_without_a_chat_model(app_e
         assert (last.question, last.outcome, last.standalone_question) == (question, "refused_gate", question)
     finally:
         shutil.rmtree(app_env.data_dir / "journal", ignore_errors=True)
+
