@@ -12,19 +12,13 @@ import pytest
 from rag.answer import followup
 from rag.journal.store import Journal
 from tests.ui.test_browser import CHROMIUM, CHROMIUM_ARGS, MINUTE, go, require_chromium, settle
-from tests.ui.test_browser_chat import QUESTION, chat_app  # noqa: F401  (the fixture)
+from tests.ui.test_browser_chat import QUESTION, _ask, chat_app  # noqa: F401  (the fixture)
 
 ANSWER = "MaxTokenSize se règle sous HKLM\\SYSTEM\\CurrentControlSet\\Control\\Lsa\\Kerberos\\Parameters [1]."
 FOLLOW_UP = "et sur Windows Server 2012 ?"
 REWRITTEN = "Quelle est la valeur par défaut de MaxTokenSize sur Windows Server 2012 ?"
 COMMENT = "Il manque la valeur exacte en octets."
 OFF_TOPIC = "Comment faire une pâte à crêpes ?"
-
-
-def _ask(page, question: str) -> None:
-    chat = page.get_by_test_id("stChatInputTextArea")
-    chat.fill(question)
-    chat.press("Enter")
 
 
 @pytest.mark.slow  # a streamlit server, chromium, the demo index
