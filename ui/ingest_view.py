@@ -36,6 +36,7 @@ WORDPRESS, UPLOAD, DEMO, PASTE = "wordpress", "upload", "demo", "paste"
 SOURCES = (WORDPRESS, UPLOAD, DEMO, PASTE)
 SOURCE = "ingest_source"  # session key of the chosen source (kept across pages)
 WP_ITEMS = "wp_items"
+WP_FORM = "wp_form"  # the site address and user last sent with "Read the posts"
 NEW_COLLECTION = "__new__"
 SETTINGS = ("chunk_size", "overlap", "min_size", "max_size")
 LABELS = {"chunk_size": "ing.chunk_size", "overlap": "ing.overlap", "min_size": "ing.min_size",
@@ -43,14 +44,19 @@ LABELS = {"chunk_size": "ing.chunk_size", "overlap": "ing.overlap", "min_size": 
 
 
 def _wordpress() -> list[Document | Problem] | None:
+    # A form's fields reach the session only when it is sent: the site and user sent last are
+    # drawn again when the form comes back (another source chosen meanwhile, the language
+    # switched). The application password is not kept: it is typed again.
+    last = st.session_state.get(WP_FORM, {})
     with st.form("wordpress"):
-        url = st.text_input(t("ing.site_url"), placeholder="https://blog.example.com")
+        url = st.text_input(t("ing.site_url"), value=last.get("url", ""), placeholder="https://blog.example.com")
         cols = st.columns(2)
-        user = cols[0].text_input(t("ing.wp_user"), help=t("ing.wp_user_help"))
+        user = cols[0].text_input(t("ing.wp_user"), value=last.get("user", ""), help=t("ing.wp_user_help"))
         password = cols[1].text_input(t("ing.wp_password"), type="password", help=t("ing.wp_password_help"))
         pages = st.checkbox(t("ing.wp_pages"), key="wp_pages")
         fetch = st.form_submit_button(t("ing.fetch"))
     if fetch:
+        st.session_state[WP_FORM] = {"url": url, "user": user}
         try:
             with st.spinner(t("ing.fetching")):
                 source = WordPressSource(url, username=user or None, app_password=password or None,

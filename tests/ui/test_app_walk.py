@@ -139,3 +139,26 @@ def test_a_changed_subject_after_an_answer_is_refused_without_a_chat_model(app_e
     finally:
         shutil.rmtree(app_env.data_dir / "journal", ignore_errors=True)
 
+
+
+def test_the_wordpress_site_and_user_come_back_after_another_source(app_env_empty, make_wp_server):
+    """An editor reads a site, looks at the demo, comes back (and switches the language): the
+    address and user they typed are still there, the password is typed again."""
+    from tests.fixtures.wordpress import load_real_posts
+
+    wp = make_wp_server(posts=load_real_posts("frontity")[:2], require_auth=True)
+    at = AppTest.from_file(APP, default_timeout=TIMEOUT).run()
+    at.switch_page("app_pages/2_Ingest.py").run()
+    at.radio(key="source_kind").set_value("wordpress").run()
+    at.text_input[0].input(wp.url)
+    at.text_input[1].input(wp.username)
+    at.text_input[2].input(wp.app_password)
+    at.form_submit_button[0].click().run()
+    assert len(at.dataframe[0].value) == 2
+    at.radio(key="source_kind").set_value("demo").run()
+    at.radio(key="source_kind").set_value("wordpress").run()
+    assert not at.exception, [e.value for e in at.exception]
+    assert [at.text_input[i].value for i in range(3)] == [wp.url, wp.username, ""]
+    at.sidebar.button_group(key="sidebar_lang").set_value("fr").run()  # the sidebar's language switch
+    assert at.text_input[0].label == "Adresse du site"
+    assert [at.text_input[i].value for i in range(2)] == [wp.url, wp.username]
