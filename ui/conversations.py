@@ -267,8 +267,12 @@ def sidebar_list(settings: Any, history_key: str, asked_key: str) -> None:
                 left, right = st.columns([5, 1], vertical_alignment="center")
             else:
                 left, right = st.container(), None
+            # The label is cut and many start alike ("Comment …"): the whole first question and
+            # the time of the last one tell them apart on hover.
+            whole = t("ask.conversation_help", title=escape_link_text(" ".join((conversation.title or "").split())),
+                      when=(conversation.updated or conversation.created or "")[:16].replace("T", " "))
             left.button(label, key=f"conversation_{conversation.id}", on_click=choose, args=(conversation.id,),
-                        type="primary" if here else "tertiary", icon=":material/chat:", width="stretch")
+                        type="primary" if here else "tertiary", icon=":material/chat:", width="stretch", help=whole)
             if right is not None:
                 right.button("", key=f"delete_{conversation.id}", on_click=delete, args=(conversation.id,),
                              icon=":material/delete:", help=t("ask.delete_help"), type="tertiary")

@@ -162,3 +162,29 @@ def test_the_wordpress_site_and_user_come_back_after_another_source(app_env_empt
     at.sidebar.button_group(key="sidebar_lang").set_value("fr").run()  # the sidebar's language switch
     assert at.text_input[0].label == "Adresse du site"
     assert [at.text_input[i].value for i in range(2)] == [wp.url, wp.username]
+
+
+def test_conversations_that_start_alike_are_told_apart_on_hover(app_env):
+    """The sidebar cuts a conversation's first question: two that start with the same words read
+    the same; each button's tooltip has the whole question and when it was last asked."""
+    import shutil
+
+    from rag.journal.records import Entry
+    from rag.journal.store import Journal
+    from tests.ui.test_app_ask import start
+
+    shutil.rmtree(app_env.data_dir / "journal", ignore_errors=True)
+    try:
+        journal = Journal.open(app_env.data_dir, secrets=[])
+        lead = "Comment purger les tickets Kerberos d'un utilisateur connecté à distance "
+        for i, (end, day) in enumerate((("sur un serveur RDS ?", 2), ("depuis une console élevée ?", 3))):
+            conversation = journal.start_conversation(collection="blog", title=lead + end)
+            journal.record(Entry(question=lead + end, outcome="answered", collection="blog", origin="ask",
+                                 conversation_id=conversation.id, time=f"2026-11-0{day}T09:1{i}:00+00:00"))
+        at = start()
+        listed = [b for b in at.sidebar.button if (b.key or "").startswith("conversation_")]
+        assert len(listed) == 2 and listed[0].label == listed[1].label  # cut alike
+        assert listed[0].help == f"{lead}depuis une console élevée ? · last question on 2026-11-03 09:11"
+        assert listed[1].help == f"{lead}sur un serveur RDS ? · last question on 2026-11-02 09:10"
+    finally:
+        shutil.rmtree(app_env.data_dir / "journal", ignore_errors=True)
