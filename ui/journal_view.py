@@ -213,7 +213,7 @@ def subjects(journal: Journal, entries: list[Entry]) -> list[Subject]:
     if not refused:
         return []
     with st.spinner(t("jr.grouping")):
-        vectors = _vectors(tuple(e.question for e in refused))
+        vectors = _vectors(tuple(e.searched for e in refused))  # as report.subjects_of embeds them
     return report.subjects_of(refused, journal.rechecks(), vectors=vectors)
 
 
@@ -231,7 +231,7 @@ def subjects_list(found: list[Subject], names: dict[str, str]) -> None:
                 st.success(t("jr.answered_now", n=subject.answered, total=len(subject.entries),
                              titles=", ".join(subject.answered_by)), icon=":material/task_alt:")
             for entry in subject.entries:
-                st.markdown(f"- {sanitize_markdown(entry.question, images=False, links=False)} "
+                st.markdown(f"- {sanitize_markdown(entry.searched, images=False, links=False)} "
                             f"· _{names.get(entry.reader, entry.reader)}, {entry.time[:10]}_")
 
 

@@ -81,7 +81,7 @@ def subjects_of(entries: Sequence[Entry], rechecks: dict[str, tuple[bool, list[s
     if not refused:
         return []
     if vectors is None:
-        vectors = embed_questions([e.question for e in refused], embedder)
+        vectors = embed_questions([e.searched for e in refused], embedder)  # a follow-up as understood
     subjects = group(refused, vectors)
     for subject in subjects:
         checked = [(rechecks or {}).get(e.id) for e in subject.entries]

@@ -188,3 +188,19 @@ def test_conversations_that_start_alike_are_told_apart_on_hover(app_env):
         assert listed[1].help == f"{lead}sur un serveur RDS ? · last question on 2026-11-02 09:10"
     finally:
         shutil.rmtree(app_env.data_dir / "journal", ignore_errors=True)
+
+
+def test_a_refused_follow_up_joins_the_subjects_as_it_was_understood(app_env_empty):
+    """"Et avec Okta ?" says nothing of the subject to write about: the subjects list it, and group
+    it, as the question it was understood as."""
+    from rag.journal.records import Entry
+    from rag.journal.store import Journal
+
+    journal = Journal.open(app_env_empty, secrets=[])
+    journal.record(Entry(question="Et avec Okta ?", standalone_question="Comment configurer Kerberos avec Okta ?",
+                         outcome="refused_gate", reader="a", unknown_terms=["Okta"]))
+    journal.record(Entry(question="Comment brancher Okta sur Kerberos ?", outcome="refused_gate", reader="b",
+                         unknown_terms=["Okta"]))
+    subjects = "\n".join(m.value for m in _open_journal().tabs[1].markdown)
+    assert "- Comment configurer Kerberos avec Okta ? ·" in subjects and "Et avec Okta" not in subjects
+    assert "**1. Okta** · 2 readers · 2 questions asked" in subjects
