@@ -204,3 +204,30 @@ def test_a_refused_follow_up_joins_the_subjects_as_it_was_understood(app_env_emp
     subjects = "\n".join(m.value for m in _open_journal().tabs[1].markdown)
     assert "- Comment configurer Kerberos avec Okta ? ·" in subjects and "Et avec Okta" not in subjects
     assert "**1. Okta** · 2 readers · 2 questions asked" in subjects
+
+
+def test_a_question_too_long_is_said_so_and_kept_to_shorten(app_env, lmstudio):
+    """A pasted log over the limit said "The search failed" (the reason one click away) and the
+    text was gone: now the reason is on screen and the question waits in a box to cut it down."""
+    import shutil
+
+    from tests.ui.test_app_ask import IN_BASE, ask, start
+
+    shutil.rmtree(app_env.data_dir / "journal", ignore_errors=True)
+    try:
+        lmstudio.answer = "Aucun type de chiffrement commun [1]."
+        pasted = IN_BASE + "\n" + "Event 4769 0x17 KDC_ERR_ETYPE_NOSUPP\n" * 150
+        at = ask(start(), pasted)
+        assert "search failed" not in texts(at.error).lower()
+        assert any(w.value.startswith("The question is ") and "limit is 4,000" in w.value for w in at.warning)
+        assert at.text_area(key="shorten_text").value == pasted
+        at.run()  # any other click: the box stays
+        assert at.text_area(key="shorten_text").value == pasted
+        at.text_area(key="shorten_text").input(IN_BASE)
+        at.button(key="shorten_send").click().run()
+        assert not at.exception, [e.value for e in at.exception]
+        assert [m.markdown[0].value for m in at.chat_message if m.name == "user"] == [IN_BASE]
+        assert "Aucun type de chiffrement commun" in texts(at.markdown)
+        assert not [w for w in at.warning if w.value.startswith("The question is ")]
+    finally:
+        shutil.rmtree(app_env.data_dir / "journal", ignore_errors=True)
