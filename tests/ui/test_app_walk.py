@@ -28,6 +28,34 @@ def test_no_page_shows_a_field_left_unfilled(app_env_empty, monkeypatch, lang):
         assert not left, f"{page} in {lang}: {left}"
 
 
+@pytest.mark.parametrize("lang", ["fr", "en"])
+def test_no_field_left_unfilled_once_the_pages_have_something_to_show(app_env, lmstudio, monkeypatch, lang):
+    """The same over the demo index: a turn answered and voted on, a refusal, the journal that
+    lists them, an evaluation run."""
+    import shutil
+
+    from tests.ui.test_app_ask import IN_BASE, OFF_TOPIC, ask, start
+
+    monkeypatch.setenv("RAG_UI_LANG", lang)
+    shutil.rmtree(app_env.data_dir / "journal", ignore_errors=True)
+    try:
+        lmstudio.answer = "Aucun type de chiffrement commun [1]."
+        at = ask(ask(start(), IN_BASE), OFF_TOPIC)
+        at.feedback[0].set_value(0).run()
+        pages = {"ask": at}
+        at = AppTest.from_file(APP, default_timeout=TIMEOUT).run()
+        pages["journal"] = at.switch_page("app_pages/4_Journal.py").run()
+        at = AppTest.from_file(APP, default_timeout=TIMEOUT).run()
+        at.switch_page("app_pages/3_Evaluate.py").run()
+        pages["evaluate"] = at.button(key="run_eval").click().run()
+        for name, at in pages.items():
+            assert not at.exception, [e.value for e in at.exception]
+            left = sorted({line for line in shown(at).splitlines() if FIELD.search(line)})
+            assert not left, f"{name} in {lang}: {left}"
+    finally:
+        shutil.rmtree(app_env.data_dir / "journal", ignore_errors=True)
+
+
 def _open_journal() -> AppTest:
     at = AppTest.from_file(APP, default_timeout=TIMEOUT).run()
     at.switch_page("app_pages/4_Journal.py").run()
