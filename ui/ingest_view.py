@@ -63,6 +63,8 @@ def _wordpress() -> list[Document | Problem] | None:
                                          types=("posts", "pages") if pages else ("posts",))
                 st.session_state[WP_ITEMS] = (url, list(source.iter_documents()))
         except RagError as exc:
+            # The posts of a site read before are not this site's: never offered under its address.
+            st.session_state.pop(WP_ITEMS, None)
             lang.error(t("ing.fetch_failed"), str(exc))
             return None
     fetched = st.session_state.get(WP_ITEMS)

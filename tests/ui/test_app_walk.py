@@ -191,6 +191,13 @@ def test_the_wordpress_site_and_user_come_back_after_another_source(app_env_empt
     assert at.text_input[0].label == "Adresse du site"
     assert [at.text_input[i].value for i in range(2)] == [wp.url, wp.username]
 
+    # Another site that cannot be read: the first site's posts are not offered under its address.
+    at.text_input[0].input("http://127.0.0.1:9/blog")
+    at.form_submit_button[0].click().run()
+    assert at.error and not at.dataframe
+    at.run()
+    assert not at.dataframe and at.text_input[0].value == "http://127.0.0.1:9/blog"
+
 
 def test_conversations_that_start_alike_are_told_apart_on_hover(app_env):
     """The sidebar cuts a conversation's first question: two that start with the same words read
