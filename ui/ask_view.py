@@ -8,7 +8,7 @@ from typing import Any, Callable
 import streamlit as st
 
 from ui.present import answer as answer_display
-from rag.answer import followup, gate
+from rag.answer import followup, gate, small_talk
 from rag.answer.pipeline import AskResult, finalize
 from ui.present.charts import score_chart
 from rag.chunking import DEFAULT_STRATEGY
@@ -260,6 +260,8 @@ def answer(question: str, settings: Any, store: Any, info: dict) -> AskResult | 
     turn = st.session_state.get(ASKED, 0)
     index = len(st.session_state.get(HISTORY, []))
     st.session_state.pop(TO_SHORTEN, None)  # another question: the one to shorten is given up
+    if reply_to_small_talk(question, settings):
+        return None
     user = st.chat_message("user")
     with user:
         st.markdown(sanitize_markdown(question, images=False))
@@ -303,6 +305,20 @@ def answer(question: str, settings: Any, store: Any, info: dict) -> AskResult | 
     with user:
         chat_actions.edit_button(item, index, _again())
     return result
+
+
+def reply_to_small_talk(message: str, settings: Any) -> bool:
+    """"Bonjour", "Merci !": a word back, nothing searched, refused or written to the journal."""
+    kind = small_talk.kind_of(message)
+    if kind is None:
+        return False
+    replies = {small_talk.GREETING: t("ask.hello", name=escape_link_text(settings.collection)),
+               small_talk.THANKS: t("ask.thanks_reply"), small_talk.GOODBYE: t("ask.goodbye_reply")}
+    with st.chat_message("user"):
+        st.markdown(sanitize_markdown(message, images=False))
+    with st.chat_message("assistant"):
+        st.markdown(replies[kind])
+    return True
 
 
 def _again() -> Any:

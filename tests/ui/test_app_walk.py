@@ -266,3 +266,27 @@ def test_a_question_too_long_is_said_so_and_kept_to_shorten(app_env, lmstudio):
         assert not [w for w in at.warning if w.value.startswith("The question is ")]
     finally:
         shutil.rmtree(app_env.data_dir / "journal", ignore_errors=True)
+
+
+def test_a_greeting_gets_a_word_back_not_a_refusal(app_env, lmstudio):
+    """"Bonjour" was refused ("No article mentions: Bonjour") and listed in the journal among the
+    subjects to write; "Merci !" the same."""
+    import shutil
+
+    from rag.journal.store import Journal
+    from tests.ui.test_app_ask import IN_BASE, ask, start
+
+    shutil.rmtree(app_env.data_dir / "journal", ignore_errors=True)
+    try:
+        lmstudio.answer = "Aucun type de chiffrement commun [1]."
+        at = ask(start(), "Bonjour !")
+        said = texts(at.markdown)
+        assert "Hello! I answer questions about the articles of the collection **blog**" in said
+        assert "cannot find" not in texts(at.info).lower() and "No article mentions" not in texts(at.caption)
+        at = ask(ask(at, IN_BASE), "Merci !")
+        assert "You're welcome. Another question about the articles?" in texts(at.markdown)
+        assert "Aucun type de chiffrement commun" in texts(at.markdown)  # the answer is still on screen
+        assert [e.question for e in Journal.open(app_env.data_dir, secrets=[]).entries()] == [IN_BASE]
+        assert lmstudio.chat_calls == 1
+    finally:
+        shutil.rmtree(app_env.data_dir / "journal", ignore_errors=True)
