@@ -1,5 +1,5 @@
 """A reader's day and an editor's, in a real browser (`streamlit run`, Debian's chromium), in French:
-a question and a follow-up, a thumbs-down with a word on why, a question on something else, then
+a hello, a question and a follow-up, a thumbs-down with a word on why, a question on something else, then
 the editor's journal (the follow-up as it was understood, where it was asked, the reader's
 comment, the changed subject refused) and the Ingest page's headings, every field filled."""
 
@@ -50,8 +50,13 @@ def test_a_readers_questions_and_comment_reach_the_editors_journal(chat_app, lms
             page.get_by_role("option", name="blog", exact=True).click()
             settle(page)
 
-            # A question, its follow-up, a thumbs-down and why.
+            # Hello first: a word back, nothing refused.
             messages = page.get_by_test_id("stChatMessage")
+            _ask(page, "Bonjour !")
+            expect(messages.nth(1)).to_contain_text("Bonjour ! Je réponds aux questions sur les articles de la collection blog")
+            settle(page)
+
+            # A question, its follow-up, a thumbs-down and why.
             _ask(page, QUESTION)
             expect(messages.nth(1)).to_contain_text("Kerberos\\Parameters [1]", timeout=MINUTE)
             settle(page)
