@@ -31,6 +31,7 @@ from rag.redact import known_secrets
 from ui import access, resources
 from ui.i18n import t
 from ui.present.safe_markdown import escape_link_text
+from ui.present.times import browser_zone, local_minute
 
 log = logging.getLogger(__name__)
 
@@ -270,7 +271,7 @@ def sidebar_list(settings: Any, history_key: str, asked_key: str) -> None:
             # The label is cut and many start alike ("Comment …"): the whole first question and
             # the time of the last one tell them apart on hover.
             whole = t("ask.conversation_help", title=escape_link_text(" ".join((conversation.title or "").split())),
-                      when=(conversation.updated or conversation.created or "")[:16].replace("T", " "))
+                      when=local_minute(conversation.updated or conversation.created or "", browser_zone()))
             left.button(label, key=f"conversation_{conversation.id}", on_click=choose, args=(conversation.id,),
                         type="primary" if here else "tertiary", icon=":material/chat:", width="stretch", help=whole)
             if right is not None:

@@ -22,6 +22,7 @@ from ui import lang
 from ui.i18n import t, tn
 from ui.present.charts import journal_weeks_chart
 from ui.present.safe_markdown import link_markdown, sanitize_markdown
+from ui.present.times import browser_zone, local_minute
 
 PAGE = 50  # entries shown before "show more"
 SHOWN = "journal_shown"
@@ -95,7 +96,7 @@ def visible(entries: list[Entry]) -> list[Entry]:
 
 
 def _label(entry: Entry, names: dict[str, str]) -> str:
-    when = entry.time[:16].replace("T", " ")
+    when = local_minute(entry.time, browser_zone())
     question = sanitize_markdown(entry.question, images=False, links=False).replace("\n", " ")
     return f"{when} · {names.get(entry.reader, entry.reader)} · {report.outcome_label(entry.outcome)} · {question}"
 
@@ -232,7 +233,7 @@ def subjects_list(found: list[Subject], names: dict[str, str]) -> None:
                              titles=", ".join(subject.answered_by)), icon=":material/task_alt:")
             for entry in subject.entries:
                 st.markdown(f"- {sanitize_markdown(entry.searched, images=False, links=False)} "
-                            f"· _{names.get(entry.reader, entry.reader)}, {entry.time[:10]}_")
+                            f"· _{names.get(entry.reader, entry.reader)}, {local_minute(entry.time, browser_zone())[:10]}_")
 
 
 def over_time(entries: list[Entry], found: list[Subject]) -> None:

@@ -11,6 +11,7 @@ import pytest
 
 from rag.answer import followup
 from rag.journal.store import Journal
+from ui.present.times import local_minute
 from tests.ui.test_browser import CHROMIUM, CHROMIUM_ARGS, MINUTE, go, require_chromium, settle
 from tests.ui.test_browser_chat import QUESTION, _ask, chat_app  # noqa: F401  (the fixture)
 
@@ -41,7 +42,8 @@ def test_a_readers_questions_and_comment_reach_the_editors_journal(chat_app, lms
     with sync_playwright() as p:
         browser = p.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
         try:
-            page = browser.new_page(viewport={"width": 1440, "height": 1400}, locale="fr-FR")
+            page = browser.new_page(viewport={"width": 1440, "height": 1400}, locale="fr-FR",
+                                    timezone_id="Europe/Paris")
             page.set_default_timeout(MINUTE)
             page.goto(url)
             settle(page)
@@ -90,6 +92,10 @@ def test_a_readers_questions_and_comment_reach_the_editors_journal(chat_app, lms
             followed.locator("summary").click()
             expect(followed).to_contain_text(f"question comprise : {REWRITTEN}")
             expect(followed).to_contain_text("posée depuis la page Questions")
+            # On the editor's clock (Paris), not UTC.
+            asked = next(e for e in Journal.open(data, secrets=[]).entries() if e.question == FOLLOW_UP)
+            expect(followed.locator("summary")).to_contain_text(f"{local_minute(asked.time, 'Europe/Paris')} · ")
+            assert local_minute(asked.time, "Europe/Paris") != local_minute(asked.time, "UTC")
             expect(followed).to_contain_text(f"👎 {COMMENT}")
             expect(followed.get_by_label("Question (telle qu'elle sera rejouée)")).to_have_value(REWRITTEN)
             expect(rows.filter(has_text=OFF_TOPIC).first).to_contain_text("refusé par le filtre")
