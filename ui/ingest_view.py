@@ -37,6 +37,7 @@ SOURCES = (WORDPRESS, UPLOAD, DEMO, PASTE)
 SOURCE = "ingest_source"  # session key of the chosen source (kept across pages)
 WP_ITEMS = "wp_items"
 WP_FORM = "wp_form"  # the site address and user last sent with "Read the posts"
+WP_FAILED = "wp_failed"  # the last reading failed: the hint says to correct, not to begin
 NEW_COLLECTION = "__new__"
 SETTINGS = ("chunk_size", "overlap", "min_size", "max_size")
 LABELS = {"chunk_size": "ing.chunk_size", "overlap": "ing.overlap", "min_size": "ing.min_size",
@@ -57,6 +58,7 @@ def _wordpress() -> list[Document | Problem] | None:
         fetch = st.form_submit_button(t("ing.fetch"))
     if fetch:
         st.session_state[WP_FORM] = {"url": url, "user": user}
+        st.session_state.pop(WP_FAILED, None)
         try:
             with st.spinner(t("ing.fetching")):
                 source = WordPressSource(url, username=user or None, app_password=password or None,
@@ -65,6 +67,7 @@ def _wordpress() -> list[Document | Problem] | None:
         except RagError as exc:
             # The posts of a site read before are not this site's: never offered under its address.
             st.session_state.pop(WP_ITEMS, None)
+            st.session_state[WP_FAILED] = True
             lang.error(t("ing.fetch_failed"), str(exc))
             return None
     fetched = st.session_state.get(WP_ITEMS)
@@ -93,7 +96,10 @@ _EMPTY_HINTS = {WORDPRESS: "ing.choose_wordpress", UPLOAD: "ing.choose_upload", 
 
 
 def empty_source_hint() -> str:
-    return t(_EMPTY_HINTS.get(st.session_state.get(SOURCE), "ing.choose"))
+    source = st.session_state.get(SOURCE)
+    if source == WORDPRESS and st.session_state.get(WP_FAILED):
+        return t("ing.wordpress_retry")
+    return t(_EMPTY_HINTS.get(source, "ing.choose"))
 
 
 def document_table(documents: Sequence[Document], problems: Sequence[Problem]) -> None:

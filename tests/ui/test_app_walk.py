@@ -195,6 +195,8 @@ def test_the_wordpress_site_and_user_come_back_after_another_source(app_env_empt
     at.text_input[0].input("http://127.0.0.1:9/blog")
     at.form_submit_button[0].click().run()
     assert at.error and not at.dataframe
+    # The hint below says to correct what was given, not to give an address.
+    assert at.info[0].value.startswith("Corrigez l'adresse ou les identifiants ci-dessus")
     at.run()
     assert not at.dataframe and at.text_input[0].value == "http://127.0.0.1:9/blog"
 
