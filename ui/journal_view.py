@@ -229,7 +229,7 @@ def subjects_list(found: list[Subject], names: dict[str, str]) -> None:
             st.markdown(f"**{i}. {sanitize_markdown(subject.label, images=False, links=False)}** · "
                         + tn("jr.readers", subject.readers) + " · " + tn("jr.questions", len(subject.entries)))
             if subject.answered:
-                st.success(t("jr.answered_now", n=subject.answered, total=len(subject.entries),
+                st.success(tn("jr.answered_now", len(subject.entries), answered=subject.answered,
                              titles=", ".join(subject.answered_by)), icon=":material/task_alt:")
             for entry in subject.entries:
                 st.markdown(f"- {sanitize_markdown(entry.searched, images=False, links=False)} "
