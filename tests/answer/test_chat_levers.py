@@ -161,6 +161,24 @@ def test_a_slow_model_times_out_once_and_is_then_left_alone_for_a_while(kb, lmst
     assert len(second.notes) == 2
 
 
+def test_a_server_stalling_on_its_model_list_holds_the_search_for_the_levers_timeout(kb, lmstudio):
+    # RAG_LLM_MODEL unset: the first lever call reads the model list, within the lever's timeout,
+    # not the client's RAG_TIMEOUT (an answer's long wait).
+    store, embedder = kb
+    plain = retrieve(PARAPHRASE, store, embedder, "kb", top_k=3, mode="dense")
+    lmstudio.answer, lmstudio.models_delay = model, 3.0
+    with LLMClient(lmstudio.url, timeout=60) as llm:
+        levers = {"rewriter": QueryRewriter(llm, REWRITE, timeout=0.3), "llm_reranker": LLMReranker(llm, timeout=0.3)}
+        began = time.monotonic()
+        passages = retrieve(PARAPHRASE, store, embedder, "kb", top_k=3, mode="dense", **levers)
+        waited = time.monotonic() - began
+    assert [p.url for p in passages] == [p.url for p in plain] and lmstudio.chat_calls == 0
+    rewrite_note, rerank_note = passages.notes
+    assert "question as asked" in rewrite_note and "took longer than 0.3 s to list its models" in rewrite_note
+    assert "search's own order" in rerank_note and "asked again in" in rerank_note
+    assert waited < 2.5  # generous: the stall is 3 s, the old wait 6 s (the list read twice)
+
+
 def test_a_dead_server_costs_nothing_and_the_question_keeps_its_passages(kb):
     store, embedder = kb
     settings = Settings(llm_url=f"http://127.0.0.1:{free_port()}/v1", query_rewrite="hyde", llm_rerank=True)
