@@ -11,6 +11,7 @@ import pytest
 
 from rag.answer import chat_backoff, llm_rerank, query_rewrite
 from rag.answer.llm_rerank import LLMReranker, parse_ranking
+from rag.answer.ordering import Ordering, order_note
 from rag.answer.query_rewrite import HYDE, REWRITE, QueryRewriter
 from rag.answer.retrieve import options_record, retrieve, retrieve_options
 from rag.config import Settings
@@ -89,6 +90,9 @@ def test_the_rewrite_finds_the_commands_article_for_a_paraphrase(kb, lmstudio):
         rewriter = QueryRewriter(llm, REWRITE)
         steered = retrieve(PARAPHRASE, store, embedder, "kb", top_k=8, mode="dense", rewriter=rewriter)
     assert steered[0].url == "ipconfig.md" and not steered.notes and rewriter.last == REWRITTEN
+    # A passage of lower cosine now comes first, and the line under the passages says why.
+    assert steered.ordering == Ordering("dense", steered=REWRITE)
+    assert "searched with the question and its rewrite by the chat model" in order_note(steered, steered.ordering)
     # The gate's scale is unchanged: each passage keeps its cosine to the question as asked.
     cosine = {p.url: p.score for p in plain}
     assert all(p.score == pytest.approx(cosine[p.url], abs=1e-6) for p in steered)
@@ -118,6 +122,8 @@ def test_the_listwise_order_is_applied_and_the_passages_are_fenced(kb, lmstudio)
         ranked = retrieve("Quelle commande pour Windows ?", store, embedder, "kb", top_k=8, mode="dense",
                           llm_reranker=LLMReranker(llm))
     assert [p.url for p in ranked] == [p.url for p in reversed(plain)] and not ranked.notes
+    assert ranked.ordering.ranked_by == "chat_model" and plain.ordering.ranked_by is None
+    assert order_note(ranked, ranked.ordering).startswith("Passages are ranked by the chat model")
     assert [p.n for p in ranked] == list(range(1, 9))
     assert [p.score for p in ranked] == [p.score for p in reversed(plain)]  # cosines, reordered
     user = chat_requests(lmstudio)[0]["body"]["messages"][1]["content"]
@@ -135,6 +141,7 @@ def test_a_garbage_reply_falls_back_with_a_note(kb, lmstudio, lever):
         option = {"rewriter": QueryRewriter(llm, REWRITE)} if lever == "rewrite" else {"llm_reranker": LLMReranker(llm)}
         passages = retrieve(PARAPHRASE, store, embedder, "kb", top_k=3, mode="dense", **option)
     assert [p.url for p in passages] == [p.url for p in plain]
+    assert passages.ordering == Ordering("dense")  # neither the rewrite nor the ranking ordered them
     (note,) = passages.notes
     if lever == "rewrite":
         assert "question as asked" in note and "not what was asked" in note
