@@ -39,6 +39,9 @@ def point_payload(
         # The answerability gate counts, under the reader's access filter, the chunks holding a term.
         TERMS_FIELD: chunk_terms(chunk.embedding_text),
     }
-    if context is not None:
-        payload["context"] = context  # embedded and indexed before the body, never cited
+    if context:
+        # Embedded and indexed before the body, never cited. Only when there is one: a chunk that
+        # got none (mode none, a page without sections under auto, a context cut to nothing at the
+        # model's window) has no field, the same way whatever the mode.
+        payload["context"] = context
     return payload

@@ -297,7 +297,6 @@ class _Run:
         self.embed_failures_in_a_row = 0
         self.tell("writing")
         self.ensure()
-        keep_context = self.enricher.mode != NONE
         records = [
             PointRecord(
                 id=point_id(key, position),
@@ -305,7 +304,7 @@ class _Run:
                 sparse=sparse_vector(text),
                 payload=point_payload(
                     doc, chunk, position, self.strategy, self.build, self.model, len(chunks), content_hash,
-                    context if keep_context else None,
+                    context,
                 ),
             )
             # Ids and `order` follow the position, so they are always 0..n-1 (is_unchanged relies on it).
