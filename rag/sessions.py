@@ -10,9 +10,9 @@ A second, longer cookie names the browser (a random id, signed, no rights attach
 signed in with a shared password is that browser (rag.journal.readers.device_reader), and the
 password throttle gives a browser that signed in before a bucket of its own (rag.throttle).
 
-Pure logic and the process's state (tickets, revocations); no web framework here. Revocations live
-in the process: a restart forgets them, so a cookie signed out of before a restart opens again
-until it expires, as long as its password is unchanged.
+Pure logic and the process's state (tickets, revocations); no web framework here. A book on a
+data folder also writes its sign-outs there (rag.session_revocations): a cookie signed out of
+before a restart stays closed after it.
 """
 
 from __future__ import annotations
@@ -28,6 +28,7 @@ from pathlib import Path
 from typing import Callable
 
 from rag.session_key import SessionKey, load
+from rag.session_revocations import RevocationFile
 
 SESSION_COOKIE = "rag_session"
 DEVICE_COOKIE = "rag_device"
@@ -52,6 +53,7 @@ class SessionBook:
     def __init__(self, secret: bytes | None = None, clock: Callable[[], float] = time.time) -> None:
         self._secret = secret or secrets.token_bytes(32)  # without one, this book's own: a restart voids it
         self.key: SessionKey | None = None  # where the secret is kept, and what is wrong with it (for_data_dir)
+        self._revocations: RevocationFile | None = None  # the sign-outs kept for the next start (for_data_dir)
         self._clock = clock
         self._tickets: dict[str, tuple[str, float, float]] = {}  # ticket -> (role, lifetime, expires)
         self._revoked: dict[str, float] = {}  # session id -> when it would have expired
@@ -66,6 +68,9 @@ class SessionBook:
         key = load(data_dir)
         book = cls(key.secret, clock)
         book.key = key
+        if key.kept:  # with a key of this process alone, its sign-outs end with it too
+            book._revocations = RevocationFile(data_dir)
+            book._revoked.update(book._revocations.load(clock()))
         return book
 
     def _key(self, purpose: str, role: str, password: str) -> bytes:
@@ -139,20 +144,30 @@ class SessionBook:
         expires = payload.get("e")
         if not isinstance(expires, (int, float)) or expires <= self._clock():
             return None
+        written = self._revocations.changed() if self._revocations else None  # another process's sign-outs
         with self._lock:
+            if written:
+                self._revoked.update(written)
             if payload.get("i") in self._revoked:
                 return None
         return payload["r"]
 
-    def revoke(self, token: str | None) -> None:
-        """End a session token now, wherever the cookie still is (sign-out)."""
-        payload = self._open(token)
-        if not payload or not isinstance(payload.get("i"), str):
+    def revoke(self, token: str | None, passwords: Passwords) -> None:
+        """End a session token now, wherever the cookie still is (sign-out), after a restart too.
+        Only a token this book would still open is recorded: anything else opens nothing already,
+        and a forged one must not write to the data folder."""
+        if self.role(token, passwords) is None:
             return
+        payload = self._open(token) or {}
+        self._end(payload["i"], float(payload["e"]))
+
+    def _end(self, session_id: str, expires: float) -> None:
         now = self._clock()
         with self._lock:
             self._revoked = {k: v for k, v in self._revoked.items() if v > now}
-            self._revoked[payload["i"]] = float(payload.get("e") or now + DEVICE_SECONDS)
+            self._revoked[session_id] = expires
+        if self._revocations:
+            self._revocations.add(session_id, expires)
 
     def revoke_ticket(self, ticket: str | None) -> None:
         """End whatever a ticket gave or would give: the session that signed in with the form
@@ -162,8 +177,8 @@ class SessionBook:
         with self._lock:
             self._tickets.pop(ticket, None)
             issued = self._issued.pop(ticket, None)
-            if issued:
-                self._revoked[issued[0]] = issued[1]
+        if issued:
+            self._end(*issued)
 
     def device(self) -> str:
         """A new device token: a random browser id, signed, valid DEVICE_SECONDS."""

@@ -1,6 +1,7 @@
 """The sign-in key kept in the data folder: what one start of the app signed, the next start
-accepts (sessions and shared-password readers' devices), on real files. A key file that cannot be
-used or written still lets the app start, and says what is wrong and what to do."""
+accepts (sessions and shared-password readers' devices), and what was signed out of stays closed,
+on real files. A key file that cannot be used or written still lets the app start, and says what
+is wrong and what to do."""
 
 from __future__ import annotations
 
@@ -18,6 +19,7 @@ from pathlib import Path
 from rag.i18n import language
 from rag.session_key import KEY_BYTES, KEY_FILE, load
 from rag.sessions import SessionBook
+from tests.test_roles import Clock
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -144,3 +146,57 @@ def test_a_full_disk_or_a_folder_that_cannot_be_written_still_lets_the_app_start
     (tmp_path / "not-a-folder").write_text("x")
     blocked = load(tmp_path / "not-a-folder")
     assert not blocked.kept and "cannot be saved" in blocked.message() and len(blocked.secret) == KEY_BYTES
+
+
+def test_a_session_signed_out_of_before_a_restart_stays_closed_after_it(tmp_path):
+    before = SessionBook.for_data_dir(tmp_path)
+    out, kept = signed_in(before), signed_in(before, "editor")
+    before.revoke(out, passwords)
+    ticket = before.ticket("reader", 3600)
+    handed = before.redeem(ticket, passwords)[0]  # the browser's cookie, the session saw only its ticket
+    before.revoke_ticket(ticket)
+    after = SessionBook.for_data_dir(tmp_path)
+    assert after.role(out, passwords) is None and after.role(handed, passwords) is None
+    assert after.role(kept, passwords) == "editor"
+    assert stat.S_IMODE((tmp_path / "session.revoked").stat().st_mode) == 0o600
+
+
+def test_a_sign_out_in_another_process_on_the_same_folder_closes_the_session_here(tmp_path):
+    here, there = SessionBook.for_data_dir(tmp_path), SessionBook.for_data_dir(tmp_path)
+    token = signed_in(here)
+    assert here.role(token, passwords) == "reader"
+    there.revoke(token, passwords)
+    assert here.role(token, passwords) is None
+
+
+def test_a_forged_or_foreign_token_signed_out_of_writes_nothing(tmp_path):
+    book = SessionBook.for_data_dir(tmp_path / "data")
+    foreign = signed_in(SessionBook.for_data_dir(tmp_path / "elsewhere"))
+    for token in ("forged.token", foreign, foreign.partition(".")[0] + ".x", "x" * 5000, None):
+        book.revoke(token, passwords)
+    assert not (tmp_path / "data" / "session.revoked").exists()
+
+
+def test_expired_sign_outs_are_dropped_at_start(tmp_path):
+    clock = Clock()
+    book = SessionBook.for_data_dir(tmp_path, clock)
+    short, _ = book.redeem(book.ticket("reader", 60), passwords)
+    long, _ = book.redeem(book.ticket("reader", 7200), passwords)
+    book.revoke(short, passwords)
+    book.revoke(long, passwords)
+    assert len((tmp_path / "session.revoked").read_text().splitlines()) == 2
+    clock.now += 600
+    later = SessionBook.for_data_dir(tmp_path, clock)
+    assert len((tmp_path / "session.revoked").read_text().splitlines()) == 1
+    assert later.role(long, passwords) is None and later.role(short, passwords) is None  # expired anyway
+
+
+def test_a_sign_out_that_cannot_be_saved_is_said_and_still_holds_here(tmp_path, caplog):
+    (tmp_path / "session.revoked").mkdir()  # nothing can be written there
+    book = SessionBook.for_data_dir(tmp_path)
+    token = signed_in(book)
+    with caplog.at_level(logging.WARNING, logger="rag.session_revocations"):
+        book.revoke(token, passwords)
+    assert book.role(token, passwords) is None
+    assert f"A sign-out cannot be saved in {tmp_path / 'session.revoked'} (Is a directory)" in caplog.text
+    assert "opens again until it expires" in caplog.text

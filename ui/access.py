@@ -169,7 +169,7 @@ def _sign_out(auth_mode: str) -> None:
         st.logout()
         return
     signer = sessions.book()
-    signer.revoke(st.session_state.pop(SESSION_TOKEN, None))
+    signer.revoke(st.session_state.pop(SESSION_TOKEN, None), sessions.password_of)
     signer.revoke_ticket(st.session_state.pop(ISSUED_TICKET, None))
     for key in (PASSWORD_OK, PENDING_TICKET, ROLE, GROUPS):
         st.session_state.pop(key, None)

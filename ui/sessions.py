@@ -74,7 +74,7 @@ async def _session(request: Any) -> Any:
 async def _signout(request: Any) -> Any:
     from starlette.responses import Response
 
-    book().revoke(request.cookies.get(SESSION_COOKIE))
+    book().revoke(request.cookies.get(SESSION_COOKIE), password_of)
     response = Response(status_code=204)
     response.delete_cookie(SESSION_COOKIE, path="/", httponly=True, samesite="strict")
     return response

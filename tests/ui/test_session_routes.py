@@ -68,6 +68,13 @@ def test_the_cookies_still_sign_in_and_name_the_same_reader_after_the_app_restar
     assert (data_dir / "session.key").is_file()
 
 
+def test_a_cookie_signed_out_of_before_the_app_restarts_stays_closed_after_it(client):
+    token = client.post(sessions.SESSION_PATH, content=sessions.book().ticket("reader", 3600)).cookies[SESSION_COOKIE]
+    assert client.post(sessions.SIGNOUT_PATH, content="").status_code == 204
+    sessions.BOOKS.clear()  # the app restarts
+    assert sessions.book().role(token, sessions.password_of) is None
+
+
 def test_a_browser_signed_in_with_a_shared_password_is_numbered_even_where_names_are_shown():
     device = device_reader("Zq3x")
     labels = reader_labels(["alice@example.com", device], show_names=True, numbered=lambda n: f"reader {n}",
