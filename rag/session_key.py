@@ -57,7 +57,10 @@ def load(data_dir: Path | str) -> SessionKey:
     Never raises for the file's sake: a key file that cannot be used gives a key of this process,
     with the problem said (and logged)."""
     path = Path(data_dir) / KEY_FILE
-    for _ in range(3):  # the file may vanish between two steps: a starting process removed its partial write
+    # The file may vanish between two steps (a starting process removed its partial write), or
+    # never be there to read (a link to a missing file): a few tries, then that is the problem.
+    key = _temporary(path, "session_key.unreadable", path=str(path), error=os.strerror(errno.ENOENT))
+    for _ in range(3):
         try:
             key = SessionKey(_create(path), path)
         except FileExistsError:
@@ -67,10 +70,10 @@ def load(data_dir: Path | str) -> SessionKey:
                 continue
         except OSError as exc:
             key = _temporary(path, "session_key.cannot_write", folder=str(path.parent), error=_why(exc))
-        if key.problem:
-            log.warning("%s", key.message())
-        return key
-    return _temporary(path, "session_key.cannot_write", folder=str(path.parent), error=str(path))
+        break
+    if key.problem:
+        log.warning("%s", key.message())
+    return key
 
 
 def _why(exc: OSError) -> str:

@@ -200,3 +200,11 @@ def test_a_sign_out_that_cannot_be_saved_is_said_and_still_holds_here(tmp_path, 
     assert book.role(token, passwords) is None
     assert f"A sign-out cannot be saved in {tmp_path / 'session.revoked'} (Is a directory)" in caplog.text
     assert "opens again until it expires" in caplog.text
+
+
+def test_a_key_file_that_links_to_nothing_is_said(tmp_path, caplog):
+    (tmp_path / KEY_FILE).symlink_to(tmp_path / "gone")
+    with caplog.at_level(logging.WARNING, logger="rag.session_key"):
+        key = load(tmp_path)
+    assert not key.kept and f"{tmp_path / KEY_FILE} cannot be read (No such file or directory)" in key.message()
+    assert key.message() in caplog.text
