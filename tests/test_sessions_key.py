@@ -69,14 +69,19 @@ def test_the_key_file_is_made_once_owner_only_whatever_the_umask(tmp_path):
 
 def test_processes_starting_together_agree_on_one_key(tmp_path):
     go = tmp_path / "go"
-    script = ("import os, sys, time\n"
-              "while not os.path.exists(sys.argv[1]): time.sleep(0.001)\n"
+    script = ("import os, pathlib, sys, time\n"
               "from rag.session_key import load\n"
+              "pathlib.Path(sys.argv[3]).touch()\n"
+              "while not os.path.exists(sys.argv[1]): time.sleep(0.001)\n"
               "print(load(sys.argv[2]).secret.hex())")
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
-    starts = [subprocess.Popen([sys.executable, "-c", script, str(go), str(tmp_path / "data")], env=env,
-                               stdout=subprocess.PIPE, text=True) for _ in range(4)]
-    go.touch()
+    ready = [tmp_path / f"ready-{n}" for n in range(4)]
+    starts = [subprocess.Popen([sys.executable, "-c", script, str(go), str(tmp_path / "data"), str(mark)], env=env,
+                               stdout=subprocess.PIPE, text=True) for mark in ready]
+    deadline = time.monotonic() + 60
+    while not all(mark.exists() for mark in ready) and time.monotonic() < deadline:
+        time.sleep(0.01)
+    go.touch()  # all started, then all at once
     keys = {start.communicate(timeout=60)[0].strip() for start in starts}
     assert keys == {(tmp_path / "data" / KEY_FILE).read_bytes().hex()}
 
