@@ -80,8 +80,11 @@ def sets_for(name: str) -> dict[str, tuple[list, list]]:
             return {"cnil": (inside, outside), "cnil+identifiers": (inside, outside + ids)}
         if name == "cnil_context_small":
             return {"cnil_context": (ctx, outside + ids)}
+        # cnil2: our set over 60 documents the public set does not use, the one FAQ levers are tuned on.
+        inside2 = load_questions(DATA / "cnil_questions_2.jsonl")
+        outside2 = load_questions(DATA / "cnil_off_topic_2.jsonl")
         return {"cnil": (inside, outside), "cnil+identifiers": (inside, outside + ids),
-                "cnil_context": (ctx, outside + ids)}
+                "cnil_context": (ctx, outside + ids), "cnil2": (inside2, outside2)}
     inside, outside = _split(DATA / "docsfr_questions.jsonl")
     if name == "docsfr":
         # docsfr2: the confirmation set, never tuned to; docsfr_details: the readers' details

@@ -478,7 +478,7 @@ def run_mixed(threads: int) -> dict[str, Any]:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--corpus", choices=["demo", "cnil", "docsfr", "docsfr2"], default="demo")
+    parser.add_argument("--corpus", choices=["demo", "cnil", "docsfr", "docsfr2", "cnil2"], default="demo")
     parser.add_argument("--variants", default=",".join(VARIANTS), help="comma-separated, the first is the baseline")
     parser.add_argument("--chat", action="store_true",
                         help="add the chat model's levers (" + ", ".join(CHAT_VARIANTS) + "): measured when a chat "
