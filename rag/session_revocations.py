@@ -90,5 +90,5 @@ class RevocationFile:
                 os.close(descriptor)
         except OSError as exc:
             log.warning("%s", t("session_key.revoked_unwritable", path=str(self.path), error=exc.strerror or exc))
-            return
-        self._seen = None if self._seen is None else self._stamp()
+        # _seen is left as it was: the next changed() reads the file again, with whatever another
+        # process wrote meanwhile.
