@@ -98,7 +98,11 @@ def _create(path: Path) -> bytes:
             rest = memoryview(secret)
             while rest:
                 rest = rest[os.write(descriptor, rest):]
-            os.fsync(descriptor)
+            try:
+                os.fsync(descriptor)
+            except OSError as exc:
+                if exc.errno not in (errno.EINVAL, errno.ENOTSUP):  # a file system without fsync: written all the same
+                    raise
         finally:
             os.close(descriptor)
     except OSError:
