@@ -92,13 +92,16 @@ def sets_for(name: str) -> dict[str, tuple[list, list]]:
     inside, outside = _split(DATA / "docsfr_questions.jsonl")
     if name == "docsfr":
         # docsfr2: the confirmation set, never tuned to; docsfr_details: the readers' details
-        # (machines, companies, typos), with off-topic questions carrying the same details.
+        # (machines, companies, typos), with off-topic questions carrying the same details;
+        # docsfr_typos: one or two typos a question, written before the rule for them and kept fixed.
         inside2, outside2 = _split(DATA / "docsfr_questions_2.jsonl")
         return {"docsfr": (inside, outside), "docsfr+identifiers": (inside, outside + ids),
                 "docsfr_context": (load_questions(DATA / "docsfr_context.jsonl"), outside + ids),
                 "docsfr2": (inside2, outside2),
                 "docsfr_details": (load_questions(DATA / "docsfr_details.jsonl"),
-                                   load_questions(DATA / "docsfr_details_off_topic.jsonl"))}
+                                   load_questions(DATA / "docsfr_details_off_topic.jsonl")),
+                # Typos of forms the passages may not hold ("initalise"), in-base and off topic.
+                "docsfr_typos": _split(DATA / "docsfr_typos.jsonl")}
     if name == "docsfr_small":
         return {"docsfr": (inside, outside), "docsfr+identifiers": (inside, outside + ids)}
     return {"docsfr_context": (load_questions(DATA / "docsfr_context.jsonl"), outside + ids)}

@@ -6,7 +6,8 @@ measured per question (benchmarks/README.md, "The answerability gate").
 
 Verdict (`decide_verdict`): refuse when an unknown name is the subject and the rest of the
 question is not what the passages are about, when the core coverage is below `min_coverage` by
-more than UNSURE_BAND, or when the cosine (or the core's) is below `min_cosine`; unsure when one
+more than UNSURE_BAND, when the cosine (or the core's) is below `min_cosine`, or when a word of
+the subject no chunk holds meets passages within CLEAR_MARGIN of that floor; unsure when one
 unknown name or a core coverage just under the floor leaves the question in doubt while its
 passages are close (the chat model then decides, with the prompt's refusal rule); else answer.
 Each refusal has its reason, said in the question's language. The statistics are document
@@ -149,7 +150,18 @@ def decide_verdict(signals: Signals, params: GateParams) -> tuple[str, str | Non
             return REFUSE, LOW_COVERAGE
     if not close:
         return REFUSE, LOW_COSINE
+    if params.min_coverage > 0 and cosine < params.min_cosine + CLEAR_MARGIN and _subject_missing(signals):
+        # A word of what is asked that no chunk holds, with passages not clearly closer than the
+        # floor: everyday off-topic questions score at the floor itself ("tailler une glycine",
+        # "entretenir un parquet ciré"), where the articles' other words make the share.
+        return REFUSE, LOW_COVERAGE
     return verdict, reason
+
+
+def _subject_missing(signals: Signals) -> bool:
+    """Whether a word no chunk holds is neither the reader's situation nor an everyday word."""
+    aside = set(signals.context_words) | set(signals.ordinary_words)
+    return any(w not in aside for w in signals.missing)
 
 
 def exact_match(signals: Signals) -> bool:

@@ -19,8 +19,9 @@ Signals, measured per question (benchmarks/README.md, "The answerability gate"):
 - an acronym no chunk holds that a retrieved passage spells out ("CNI": "carte nationale
   d'identité", rag.answer.acronyms) counts as held by those passages (`TermStat.spelled`);
 - a word no chunk holds, one letter away from a word a retrieved passage holds ("suprimer":
-  "supprimer", "mapage": "mappage"), counts as held by those passages (`TermStat.typo_of`): the
-  reader mistyped what the articles write;
+  "supprimer", "mapage": "mappage"), or from a word of the language of which a retrieved passage
+  holds a form ("initalise": "initialise", the passage writing "initialize"), counts as held by
+  those passages (`TermStat.typo_of`): the reader mistyped what the articles write;
 - `ordinary_words`: everyday words of the language no chunk holds (rag.answer.language_words),
   and `specific_coverage` / `specific_passage_coverage`, the core's shares without them.
 
@@ -35,10 +36,10 @@ from dataclasses import asdict, dataclass, field, replace
 from typing import Any, Mapping, Sequence
 
 from rag.answer.acronyms import is_acronym, spelled
-from rag.answer.language_words import TYPO_MIN_LENGTH, common, edits, ordinary, rare
+from rag.answer.language_words import FORM_TYPO_ZIPF, TYPO_MIN_LENGTH, common, edits, ordinary, rare, zipf
 from rag.answer.question_roles import roles
 from rag.store.sparse import _PART, _fold
-from rag.store.terms import QuestionWord, passage_keys, question_words
+from rag.store.terms import INFLECTIONS, QuestionWord, passage_keys, question_words
 
 
 @dataclass
@@ -50,7 +51,9 @@ class TermStat:
     named: bool
     context: bool = False  # a detail of the situation (rag.answer.question_roles), set aside
     spelled: str | None = None  # an acronym no chunk holds, spelled out by a retrieved passage thus
-    typo_of: str | None = None  # a word no chunk holds, one letter from this word of a retrieved passage
+    # A word no chunk holds, one letter from this word of a retrieved passage, or of the language
+    # when a retrieved passage holds a form of it.
+    typo_of: str | None = None
 
 
 @dataclass
@@ -160,13 +163,21 @@ def with_spelled_acronyms(stats: Sequence[TermStat], passage_texts: Sequence[str
     return out
 
 
-def with_passage_typos(stats: Sequence[TermStat], passage_texts: Sequence[str], n: int) -> list[TermStat]:
+def with_passage_typos(stats: Sequence[TermStat], passage_texts: Sequence[str], n: int,
+                       names: set[str] | frozenset[str] = frozenset()) -> list[TermStat]:
     """The stats with each word no chunk holds that is one letter missing, added, swapped or wrong
     from a word of the retrieved passages ("suprimer": "supprimer", "mapage": "mappage") counted
     as held by the passages holding that word. Words of TYPO_MIN_LENGTH letters or more only
     (shorter ones have too many neighbours), letters only (a digit of a version or a code is never
     a typo), that the language does not use, and only the passages the reader may see are read.
-    A whole word, never a stem: "restaurer" is one letter from the stem of "réseau"."""
+    A whole word, never a stem: "restaurer" is one letter from the stem of "réseau".
+
+    Else, for a word not written as a name (`names`: a capital inside or after the first word),
+    one letter from a word of the language whose form the passages hold ("initalise": French
+    writes "initialise", the passages "initialiser" or "initialize"): `typo_of` is that word of the
+    language. The correction is a real word (FORM_TYPO_ZIPF), one edit away keeping the first two
+    letters, and a passage's word is a form of it (`_is_form`): never a six-letter key, so
+    "interogeait" reads as "interrogeait" where a passage writes "interroge", never as "interdit"."""
     # A word the language uses is spelled as meant.
     candidates = {s.word: _fold(s.word) for s in stats
                   if s.df == 0 and len(s.word) >= TYPO_MIN_LENGTH and s.word.isalpha() and not common(s.word)}
@@ -174,6 +185,7 @@ def with_passage_typos(stats: Sequence[TermStat], passage_texts: Sequence[str], 
         return list(stats)
     held = [set(_PART.findall(_fold(text))) for text in passage_texts]
     vocabulary = set().union(*held) if held else set()
+    by_start: dict[str, set[str]] = {}
     out: list[TermStat] = []
     for s in stats:
         folded = candidates.get(s.word)
@@ -182,7 +194,66 @@ def with_passage_typos(stats: Sequence[TermStat], passage_texts: Sequence[str], 
             holding = sum(1 for words in held if near[0] in words)
             # What the articles write is the subject, whatever words stand around it.
             s = replace(s, df=holding, idf=idf(holding, n), typo_of=near[0], context=False)
+        elif folded and s.word not in names:
+            if not by_start:
+                for w in vocabulary:
+                    if len(w) >= TYPO_MIN_LENGTH and w.isalpha():
+                        by_start.setdefault(w[:TYPO_MIN_LENGTH], set()).add(w)
+            meant = _language_form(folded, passage_texts, by_start)
+            if meant:
+                word, forms = meant
+                holding = sum(1 for words in held if words & forms)
+                # A word of the language mistyped, not a name: no exact match of a name (LEXICAL_SLACK).
+                s = replace(s, df=holding, idf=idf(holding, n), typo_of=word, context=False, named=False)
         out.append(s)
+    return out
+
+
+# How many letters a passage's form of a word may have beyond their common beginning
+# ("initialis" + "ation"), and the word itself: two, or one inflection ("interroge" + "ait").
+FORM_TAIL, WORD_TAIL = 5, 2
+
+
+def _is_form(form: str, word: str) -> bool:
+    """Whether `form` (a passage's word) is a form of `word`: they share all but the word's last
+    two letters or one inflection (rag.store.terms.INFLECTIONS), TYPO_MIN_LENGTH letters at least,
+    and the form's ending is short: "initialize", "initialiser" and "initialisation" are forms of
+    "initialise", "initial" and "initiative" are not; "interroge" is a form of "interrogeait",
+    "interrompre" is not."""
+    shared = next((i for i, (a, b) in enumerate(zip(form, word)) if a != b), min(len(form), len(word)))
+    tail = word[shared:]
+    return (shared >= TYPO_MIN_LENGTH and len(form) - shared <= FORM_TAIL
+            and (len(tail) <= WORD_TAIL or tail in INFLECTIONS))
+
+
+def _language_form(folded: str, passage_texts: Sequence[str],
+                   by_start: Mapping[str, set[str]]) -> tuple[str, set[str]] | None:
+    """(the word of the language one edit from `folded`, the passages' words that are forms of
+    it: `by_start`, their words by their first letters), or None. Its accents are looked up as
+    the passages write them ("verifie" as "vérifié")."""
+    found: list[tuple[float, str, set[str]]] = []
+    for e in sorted(edits(folded)):
+        forms = {w for w in by_start.get(e[:TYPO_MIN_LENGTH], ()) if _is_form(w, e)}
+        if not forms:
+            continue
+        frequency = max([zipf(e) or 0.0] + [zipf(a) or 0.0 for a in _accented(e, forms, passage_texts)])
+        if frequency >= FORM_TYPO_ZIPF:
+            found.append((frequency, e, forms))
+    if not found:
+        return None
+    _, word, forms = max(found, key=lambda f: (f[0], f[1]))
+    return word, forms
+
+
+def _accented(folded: str, forms: set[str], passage_texts: Sequence[str]) -> set[str]:
+    """`folded` with the accents of the passages' forms on their common letters."""
+    out: set[str] = set()
+    for text in passage_texts:
+        for written in _PART.findall(text.lower()):
+            w = _fold(written)
+            if w in forms and len(w) == len(written):
+                common_length = next((i for i, (a, b) in enumerate(zip(w, folded)) if a != b), min(len(w), len(folded)))
+                out.add(written[:common_length] + folded[common_length:])
     return out
 
 
@@ -203,8 +274,9 @@ def signals_from(
     words = question_words(question)
     context, tools = roles(question)
     texts = [getattr(p, "text", "") for p in passages]
+    names = {w.text for w in words if w.named}
     stats = with_passage_typos(with_spelled_acronyms(term_stats(words, df, n, context, tools, exact), texts, n),
-                               texts, n)
+                               texts, n, names)
     core = [s for s in stats if not s.context]
     everyday = [s for s in core if s.df == 0 and not s.named and ordinary(s.word)]
     specific = [s for s in core if s not in everyday]

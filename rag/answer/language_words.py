@@ -28,6 +28,10 @@ ORDINARY_ZIPF = 4.0
 TYPO_TARGET_ZIPF = 3.5
 TYPO_MIN_LENGTH = 5
 SHORT_TYPO_TARGET_ZIPF = 4.5  # a five-letter word's correction must be very common ("Qulle": "quelle")
+# A typo's correction that is a rarer word of the language ("initialise" 1.7, French and English
+# both) counts only when the retrieved passages hold a form of it (rag.answer.gate_words): at
+# least this frequent, so the correction is a word the language writes, not a typo of the web's.
+FORM_TYPO_ZIPF = 1.5
 # A word sharing its stem (rag.store.terms.term_key, accents folded) with a word at least this
 # frequent is a form of that word.
 STEM_ZIPF = 2.5
@@ -123,5 +127,5 @@ def common(word: str) -> bool:
     return z is None or z >= RARE_ZIPF
 
 
-__all__ = ["ORDINARY_ZIPF", "RARE_ZIPF", "TYPO_MIN_LENGTH", "common", "edits", "ordinary", "has_common_stem", "is_typo",
+__all__ = ["FORM_TYPO_ZIPF", "ORDINARY_ZIPF", "RARE_ZIPF", "TYPO_MIN_LENGTH", "common", "edits", "ordinary", "has_common_stem", "is_typo",
            "rare", "zipf"]
