@@ -104,10 +104,10 @@ juillet août aout septembre octobre novembre décembre decembre hier demain mat
 monday tuesday wednesday thursday friday saturday sunday january february march april may june
 july august september october november december yesterday tomorrow
 """.split())
-# A token: a word or identifier as rag.store.sparse cuts them, or an elided article ("d'").
-_TOKEN = re.compile(r"[^\W_]+(?:[-_.:/\\@]+[^\W_]+)*'?|[.!?;]")
+# A token: a word or identifier as rag.store.sparse cuts them, or an elided article ("d'"); the
+# marks that end a sentence, and commas (which _tokens keeps apart from the tokens).
+_TOKEN = re.compile(r"[^\W_]+(?:[-_.:/\\@]+[^\W_]+)*'?|[.!?;,]")
 _OPTION = re.compile(r"(?:-{1,2}|/)[A-Za-z]")
-_COMMA = re.compile(r"[^\W_]+(?:[-_.:/\\@]+[^\W_]+)*'?|[.!?;,]")
 _APOSTROPHES = str.maketrans({"\u2019": "'", "\u2018": "'", "\u02bc": "'", "`": "'", "\u00b4": "'"})
 
 
@@ -115,15 +115,11 @@ def _capitalised(token: str) -> bool:
     return token[:1].isupper()
 
 
-def _tokens(question: str) -> list[str]:
-    return _tokens_and_commas(question)[0]
-
-
-def _tokens_and_commas(question: str) -> tuple[list[str], set[int]]:
+def _tokens(question: str) -> tuple[list[str], set[int]]:
     """The tokens, and the indices of the tokens a comma stands right before (commas are not
     tokens: the rules read the words either side of them as neighbours)."""
     text = unicodedata.normalize("NFKC", question or "").translate(_APOSTROPHES)
-    raw = _COMMA.findall(text)
+    raw = _TOKEN.findall(text)
     tokens: list[str] = []
     commas: set[int] = set()
     for k, t in enumerate(raw):
@@ -160,7 +156,7 @@ def _bare(token: str) -> str:
 def roles(question: str) -> tuple[set[str], set[str]]:
     """(context, tools): the words, as typed, that describe the situation, and the lower-case
     words that name a tool. A run of capitalised words ("Leroy Merlin") shares one role."""
-    tokens, commas = _tokens_and_commas(question)
+    tokens, commas = _tokens(question)
     context: set[str] = set()
     tools: set[str] = set()
     for start, end, asks in _sentences(tokens):
@@ -261,13 +257,10 @@ def _apposition(tokens: list[str], commas: set[int], start: int, end: int) -> se
     its noun ("Notre établissement, la Caisse d'épargne Bretagne, doit-il …"): the reader's own
     organisation or person, named."""
     found: set[str] = set()
-    for c in sorted(k for k in commas if start + 2 <= k < end):
-        if not (_bare(tokens[c - 2]) in _POSSESSIVES and tokens[c - 1].islower() and tokens[c - 1].isalpha()):
-            continue
-        close = min((k for k in commas if k > c), default=None)
-        if close is None or close > end:
-            continue  # an apposition is closed by a comma
-        found.update(t.rstrip("'") for t in tokens[c:close] if _capitalised(t) and t not in ".!?;")
+    inside = sorted(k for k in commas if start + 2 <= k <= end)
+    for c, close in zip(inside, inside[1:]):  # an apposition is closed by the next comma
+        if _bare(tokens[c - 2]) in _POSSESSIVES and tokens[c - 1].islower() and tokens[c - 1].isalpha():
+            found.update(t.rstrip("'") for t in tokens[c:close] if _capitalised(t) and t not in ".!?;")
     return found
 
 
