@@ -124,6 +124,7 @@ def test_a_legal_form_that_names_no_company_of_the_reader_stays_the_subject(ques
     ("Quelles formalités pour les fichiers des administrateurs du cabinet Moreau & Associés ?", {"Moreau", "Associés"}),
     ("Les associations doivent-elles respecter le RGPD, comme l'association Les Amis du Vélo ?", {"Les", "Amis", "Vélo"}),
     ("Peut-on interdire les photos de ma fille par l'école Jules-Ferry ?", {"Jules-Ferry"}),
+    ("Can the company Logistar film its drivers?", {"Logistar"}),
     # A bank's name: the reader's bank. Set aside only if no chunk holds "générale", which every
     # French collection does: the rule names the role, the collection decides.
     ("La société Générale peut-elle garder ma pièce d'identité ?", {"Générale"}),
@@ -183,6 +184,7 @@ def test_the_first_of_two_names_or_one_after_an_ordinary_word_stays_the_subject(
     ("Notre établissement, la Caisse d'épargne Bretagne, doit-il encore déclarer ses fichiers ?",
      {"Caisse", "Bretagne"}),
     ("Ma banque, le Crédit Agricole, peut-elle garder mon RIB ?", {"Crédit", "Agricole"}),
+    ("Our bank, Barclays, keeps a copy of my passport: is that allowed?", {"Barclays"}),
 ])
 def test_the_names_in_an_apposition_to_our_noun_are_the_readers_organisation(question, context):
     assert context <= roles(question)[0]
