@@ -83,8 +83,12 @@ def sets_for(name: str) -> dict[str, tuple[list, list]]:
         # cnil2: our set over 60 documents the public set does not use, the one FAQ levers are tuned on.
         inside2 = load_questions(DATA / "cnil_questions_2.jsonl")
         outside2 = load_questions(DATA / "cnil_off_topic_2.jsonl")
+        # cnil_details: the details readers add (a company with its legal form, a town, a family
+        # member, a colleague and a date, a brand), with off-topic questions carrying the same.
         return {"cnil": (inside, outside), "cnil+identifiers": (inside, outside + ids),
-                "cnil_context": (ctx, outside + ids), "cnil2": (inside2, outside2)}
+                "cnil_context": (ctx, outside + ids), "cnil2": (inside2, outside2),
+                "cnil_details": (load_questions(DATA / "cnil_details.jsonl"),
+                                 load_questions(DATA / "cnil_details_off_topic.jsonl"))}
     inside, outside = _split(DATA / "docsfr_questions.jsonl")
     if name == "docsfr":
         # docsfr2: the confirmation set, never tuned to; docsfr_details: the readers' details

@@ -1,15 +1,18 @@
 """A password sign-in that survives a reload, for a bounded time, with nothing secret in the URL.
 
 The dashboard keeps the signed-in role in a cookie the browser cannot read from a script
-(HttpOnly, SameSite=Strict): a token signed with a key of this process and the role's current
-password, so that it stops working when it expires, when the password changes, when the process
-restarts, or at sign-out (its id is revoked). The browser gets it by trading a one-time ticket,
-valid a minute, that the page hands to its own origin in a POST body.
+(HttpOnly, SameSite=Strict): a token signed with the data folder's key (rag.session_key) and the
+role's current password, so that it stops working when it expires, when the password changes, or
+at sign-out (its id is revoked), and still works after the app restarts. The browser gets it by
+trading a one-time ticket, valid a minute, that the page hands to its own origin in a POST body.
 
-A second, longer cookie names the browser (a random id, signed, no rights attached): the
+A second, longer cookie names the browser (a random id, signed, no rights attached): a reader
+signed in with a shared password is that browser (rag.journal.readers.device_reader), and the
 password throttle gives a browser that signed in before a bucket of its own (rag.throttle).
 
-Pure logic and the process's state; no web framework here.
+Pure logic and the process's state (tickets, revocations); no web framework here. A book on a
+data folder also writes its sign-outs there (rag.session_revocations): a cookie signed out of
+before a restart stays closed after it.
 """
 
 from __future__ import annotations
@@ -21,7 +24,11 @@ import json
 import secrets
 import threading
 import time
+from pathlib import Path
 from typing import Callable
+
+from rag.session_key import SessionKey, load
+from rag.session_revocations import RevocationFile
 
 SESSION_COOKIE = "rag_session"
 DEVICE_COOKIE = "rag_device"
@@ -44,13 +51,27 @@ class SessionBook:
     """Tickets, signed session and device tokens, and revocations, for one process."""
 
     def __init__(self, secret: bytes | None = None, clock: Callable[[], float] = time.time) -> None:
-        self._secret = secret or secrets.token_bytes(32)
+        self._secret = secret or secrets.token_bytes(32)  # without one, this book's own: a restart voids it
+        self.key: SessionKey | None = None  # where the secret is kept, and what is wrong with it (for_data_dir)
+        self._revocations: RevocationFile | None = None  # the sign-outs kept for the next start (for_data_dir)
         self._clock = clock
         self._tickets: dict[str, tuple[str, float, float]] = {}  # ticket -> (role, lifetime, expires)
         self._revoked: dict[str, float] = {}  # session id -> when it would have expired
         self._issued: dict[str, tuple[str, float]] = {}  # ticket -> (session id, expires): revoke_ticket()
         self._devices: dict[str, str] = {}  # ticket -> the device token its page chose
         self._lock = threading.Lock()
+
+    @classmethod
+    def for_data_dir(cls, data_dir: Path | str, clock: Callable[[], float] = time.time) -> SessionBook:
+        """The book signed with the key kept in `data_dir`: another book on the same folder (the app
+        after a restart) accepts what this one signed, a book on another folder does not."""
+        key = load(data_dir)
+        book = cls(key.secret, clock)
+        book.key = key
+        if key.kept:  # with a key of this process alone, its sign-outs end with it too
+            book._revocations = RevocationFile(data_dir)
+            book._revoked.update(book._revocations.load(clock()))
+        return book
 
     def _key(self, purpose: str, role: str, password: str) -> bytes:
         # The role's password is part of the key: changing it ends every session it opened.
@@ -123,20 +144,30 @@ class SessionBook:
         expires = payload.get("e")
         if not isinstance(expires, (int, float)) or expires <= self._clock():
             return None
+        written = self._revocations.changed() if self._revocations else None  # another process's sign-outs
         with self._lock:
+            if written:
+                self._revoked.update(written)
             if payload.get("i") in self._revoked:
                 return None
         return payload["r"]
 
-    def revoke(self, token: str | None) -> None:
-        """End a session token now, wherever the cookie still is (sign-out)."""
-        payload = self._open(token)
-        if not payload or not isinstance(payload.get("i"), str):
+    def revoke(self, token: str | None, passwords: Passwords) -> None:
+        """End a session token now, wherever the cookie still is (sign-out), after a restart too.
+        Only a token this book would still open is recorded: anything else opens nothing already,
+        and a forged one must not write to the data folder."""
+        if self.role(token, passwords) is None:
             return
+        payload = self._open(token) or {}
+        self._end(payload["i"], float(payload["e"]))
+
+    def _end(self, session_id: str, expires: float) -> None:
         now = self._clock()
         with self._lock:
             self._revoked = {k: v for k, v in self._revoked.items() if v > now}
-            self._revoked[payload["i"]] = float(payload.get("e") or now + DEVICE_SECONDS)
+            self._revoked[session_id] = expires
+        if self._revocations:
+            self._revocations.add(session_id, expires)
 
     def revoke_ticket(self, ticket: str | None) -> None:
         """End whatever a ticket gave or would give: the session that signed in with the form
@@ -146,8 +177,8 @@ class SessionBook:
         with self._lock:
             self._tickets.pop(ticket, None)
             issued = self._issued.pop(ticket, None)
-            if issued:
-                self._revoked[issued[0]] = issued[1]
+        if issued:
+            self._end(*issued)
 
     def device(self) -> str:
         """A new device token: a random browser id, signed, valid DEVICE_SECONDS."""

@@ -213,7 +213,7 @@ def test_a_session_token_ends_at_sign_out_a_password_change_or_a_forgery():
     forged = body + "." + signature[::-1]
     assert book.role(forged, _passwords) is None and book.role("x" * 5000, _passwords) is None
     assert SessionBook().role(token, _passwords) is None  # another process (a restart)
-    book.revoke(token)
+    book.revoke(token, _passwords)
     assert book.role(token, _passwords) is None
 
 

@@ -57,7 +57,7 @@ def _text(value: Any) -> str | None:
 def _resume_from_cookie() -> None:
     # A reload starts a new session: the signed cookie (set by serve.py's route) still names the role.
     token = _text(st.context.cookies.get(SESSION_COOKIE))
-    opened = sessions.BOOK.role(token, sessions.password_of) if token else None
+    opened = sessions.book().role(token, sessions.password_of) if token else None
     if opened in access.ROLES:
         st.session_state[PASSWORD_OK] = opened
         st.session_state[SESSION_TOKEN] = token
@@ -123,7 +123,7 @@ def _client() -> str:
 
 
 def _bucket() -> str:
-    device = sessions.BOOK.device_id(_text(st.context.cookies.get(DEVICE_COOKIE)))
+    device = sessions.book().device_id(_text(st.context.cookies.get(DEVICE_COOKIE)))
     return bucket("password", _client(), device)
 
 
@@ -146,7 +146,7 @@ def _check_password(password: str) -> None:
     st.session_state[PASSWORD_OK] = opened
     hours = resources.base_settings().session_hours
     if hours > 0:  # the page hands the browser a one-time ticket for the cookie (see rag.sessions)
-        st.session_state[PENDING_TICKET] = st.session_state[ISSUED_TICKET] = sessions.BOOK.ticket(
+        st.session_state[PENDING_TICKET] = st.session_state[ISSUED_TICKET] = sessions.book().ticket(
             opened, hours * 3600, device=_device_token())
     st.rerun()
 
@@ -168,8 +168,9 @@ def _sign_out(auth_mode: str) -> None:
     if auth_mode == "oidc":
         st.logout()
         return
-    sessions.BOOK.revoke(st.session_state.pop(SESSION_TOKEN, None))
-    sessions.BOOK.revoke_ticket(st.session_state.pop(ISSUED_TICKET, None))
+    signer = sessions.book()
+    signer.revoke(st.session_state.pop(SESSION_TOKEN, None), sessions.password_of)
+    signer.revoke_ticket(st.session_state.pop(ISSUED_TICKET, None))
     for key in (PASSWORD_OK, PENDING_TICKET, ROLE, GROUPS):
         st.session_state.pop(key, None)
     st.session_state[SIGNED_OUT] = True
@@ -210,11 +211,12 @@ def identity(auth_mode: str) -> str | None:
 def _device_token() -> str:
     """The browser's signed device token: its cookie's (set at a password sign-in through
     serve.py), else one made for this session and handed to the cookie at sign-in."""
+    signer = sessions.book()
     token = _text(st.context.cookies.get(DEVICE_COOKIE))
-    if sessions.BOOK.device_id(token) is None:
+    if signer.device_id(token) is None:
         token = st.session_state.get(DEVICE_TOKEN)
-        if sessions.BOOK.device_id(token) is None:
-            token = st.session_state[DEVICE_TOKEN] = sessions.BOOK.device()
+        if signer.device_id(token) is None:
+            token = st.session_state[DEVICE_TOKEN] = signer.device()
     return token
 
 
@@ -224,7 +226,7 @@ def reader_id(auth_mode: str) -> str:
     so that readers sharing a password never see each other's conversations; "" on an open
     dashboard, which has no readers to tell apart."""
     if auth_mode == "password":
-        return device_reader(sessions.BOOK.device_id(_device_token()) or "")
+        return device_reader(sessions.book().device_id(_device_token()) or "")
     if auth_mode != "oidc" or not st.user.is_logged_in:
         return ""
     keys = access.identity_keys(_claims())
@@ -275,6 +277,15 @@ def exposure_warning(auth_mode: str) -> str | None:
         return None
     where = t("access.where_on", address=address) if address else t("access.where_all")
     return t("access.exposed", where=where)
+
+
+def key_warning(auth_mode: str) -> str | None:
+    """With passwords, to editors: what is wrong with the sign-in key file, when anything is
+    (rag.session_key), so that sign-ins lost at the next restart are never a surprise."""
+    if auth_mode != "password" or not resources.can_edit():
+        return None
+    key = sessions.book().key
+    return key.message() if key else None
 
 
 def page_allowed_for(auth_mode: str, action: str) -> bool:

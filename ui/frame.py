@@ -31,7 +31,8 @@ def run() -> None:
     access.keep_signed_in()
     settings = resources.settings()
     store = resources.store(settings)
-    sidebar.render(settings, store, access.signed_in_caption(auth_mode), access.exposure_warning(auth_mode))
+    sidebar.render(settings, store, access.signed_in_caption(auth_mode),
+                   access.exposure_warning(auth_mode) or access.key_warning(auth_mode))
     access.sign_out_button(auth_mode)
 
 

@@ -3,19 +3,38 @@
 serve.py mounts the routes beside Streamlit's (st.App); the pages reach the same book through
 this module. Run without them (`streamlit run streamlit_app.py`, AppTest), signing in works as
 before and simply does not survive a reload.
+
+The book signs with the data folder's key (rag.session_key): a restart keeps every sign-in and
+every shared-password reader's conversations theirs.
 """
 
 from __future__ import annotations
 
+import threading
+from pathlib import Path
 from typing import Any
 
 from rag import access
+from rag.environment import raw_from_env
 from rag.sessions import DEVICE_COOKIE, DEVICE_SECONDS, SESSION_COOKIE, SessionBook
 
 SESSION_PATH, SIGNOUT_PATH = "/_rag/session", "/_rag/signout"  # under server.baseUrlPath
 MAX_BODY = 200  # bytes of a ticket
 
-BOOK = SessionBook()  # one per process: a restart signs everyone out
+BOOKS: dict[Path, SessionBook] = {}  # the process's book, by data folder; a restart starts it empty
+_BOOKS_LOCK = threading.Lock()
+
+
+def book() -> SessionBook:
+    """The process's book, signed with the key kept in the data folder (RAG_DATA_DIR), read or
+    made on first use."""
+    # The folder alone, as written: another variable's mistake must not stop the routes or the
+    # sign-in page (the page says it once signed in).
+    folder = Path(raw_from_env()["data_dir"] or "data").absolute()
+    with _BOOKS_LOCK:
+        if folder not in BOOKS:
+            BOOKS[folder] = SessionBook.for_data_dir(folder)
+        return BOOKS[folder]
 
 
 def password_of(role: str) -> str | None:
@@ -36,17 +55,18 @@ async def _session(request: Any) -> Any:
     from starlette.responses import Response
 
     ticket = (await request.body())[:MAX_BODY].decode("ascii", errors="replace").strip()
-    device = BOOK.ticket_device(ticket)
-    traded = BOOK.redeem(ticket, password_of)
+    signer = book()
+    device = signer.ticket_device(ticket)
+    traded = signer.redeem(ticket, password_of)
     if traded is None:
         return Response(status_code=403)
     token, lifetime = traded
     response = Response(status_code=204)
     _cookie(response, request, SESSION_COOKIE, token, lifetime)
-    if BOOK.device_id(request.cookies.get(DEVICE_COOKIE)) is None:
+    if signer.device_id(request.cookies.get(DEVICE_COOKIE)) is None:
         # The device the page already records this reader's conversations under, so that they
         # are still theirs after a reload.
-        _cookie(response, request, DEVICE_COOKIE, device if BOOK.device_id(device) else BOOK.device(),
+        _cookie(response, request, DEVICE_COOKIE, device if signer.device_id(device) else signer.device(),
                 int(DEVICE_SECONDS))
     return response
 
@@ -54,7 +74,7 @@ async def _session(request: Any) -> Any:
 async def _signout(request: Any) -> Any:
     from starlette.responses import Response
 
-    BOOK.revoke(request.cookies.get(SESSION_COOKIE))
+    book().revoke(request.cookies.get(SESSION_COOKIE), password_of)
     response = Response(status_code=204)
     response.delete_cookie(SESSION_COOKIE, path="/", httponly=True, samesite="strict")
     return response
@@ -73,5 +93,6 @@ def served_path(path: str) -> str:
 def routes() -> list[Any]:
     from starlette.routing import Route
 
+    book()  # the key read or made at start, where a problem with it is logged at once
     return [Route(served_path(SESSION_PATH), _session, methods=["POST"]),
             Route(served_path(SIGNOUT_PATH), _signout, methods=["POST"])]

@@ -6,8 +6,9 @@ measured per question (benchmarks/README.md, "The answerability gate").
 
 Verdict (`decide_verdict`): refuse when an unknown name is the subject and the rest of the
 question is not what the passages are about, when the core coverage is below `min_coverage` by
-more than UNSURE_BAND, when the cosine (or the core's) is below `min_cosine`, or when a word of
-the subject no chunk holds meets passages within CLEAR_MARGIN of that floor; unsure when one
+more than UNSURE_BAND, when the cosine (or the core's) is below `min_cosine`, when a word of
+the subject no chunk holds meets passages within CLEAR_MARGIN of that floor, or when only the
+core's cosine reaches the floor and by less than CLEAR_MARGIN; unsure when one
 unknown name or a core coverage just under the floor leaves the question in doubt while its
 passages are close (the chat model then decides, with the prompt's refusal rule); else answer.
 Each refusal has its reason, said in the question's language. The statistics are document
@@ -155,6 +156,14 @@ def decide_verdict(signals: Signals, params: GateParams) -> tuple[str, str | Non
         # floor: everyday off-topic questions score at the floor itself ("tailler une glycine",
         # "entretenir un parquet ciré"), where the articles' other words make the share.
         return REFUSE, LOW_COVERAGE
+    if (params.min_coverage > 0 and signals.context_words and signals.cosine < params.min_cosine
+            and cosine < params.min_cosine + CLEAR_MARGIN):
+        # The passages reach the floor only once the reader's details are set aside (the whole
+        # question under it, the core just over it): what is left is an everyday question the
+        # articles' words happen to make ("Quel temps fera-t-il à Lyon ce week-end ?", "les
+        # horaires du musée du Louvre le dimanche"); the details are what no article mentions.
+        # The core must clear the floor by CLEAR_MARGIN to lift the question.
+        return REFUSE, UNKNOWN_NAMES
     return verdict, reason
 
 
@@ -187,7 +196,7 @@ def explain(decision: Decision, language: str) -> str | None:
 def _why(decision: Decision) -> str:
     s = decision.signals
     if decision.reason == UNKNOWN_NAMES:
-        return t("gate.unknown_names", words=", ".join(s.unknown_subject or s.unknown_names))
+        return t("gate.unknown_names", words=", ".join(s.unknown_subject or s.unknown_names or s.context_words))
     if decision.reason == LOW_COVERAGE:
         missing = [w for w in s.missing if w not in s.context_words]
         if missing:

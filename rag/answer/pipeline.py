@@ -77,6 +77,7 @@ class AskResult:
     gate: dict[str, Any] | None = None  # the answerability gate's signals and decision (rag.gate)
     journal_id: str | None = None  # its entry in the journal (rag.journal), once recorded
     outcome: str = ANSWERED  # how it ended: one of OUTCOMES
+    ordering: Any = None  # what put the passages in their order (rag.answer.ordering.Ordering)
 
     def to_json(self) -> dict[str, Any]:
         """The `rag ask --json` contract, plus extra keys."""
@@ -151,6 +152,7 @@ class Prepared:
     log_dir: Path | None = None
     gate: dict[str, Any] | None = None
     unsure_note: str | None = None  # the gate was unsure: said with the passages when no model answers
+    ordering: Any = None  # rag.answer.ordering.Ordering of the passages, when the search said it
 
     def chat_params(self) -> dict[str, Any]:
         return {"model": self.model, "max_tokens": self.max_tokens, "temperature": TEMPERATURE}
@@ -163,6 +165,7 @@ class Prepared:
             language=self.language, model=self.model, notes=list(self.notes),
             warnings=list(self.warnings), sent_passages=[p.n for p in self.sent],
             accepted=[p.n for p in self.accepted], context_length=self.context_length, gate=self.gate,
+            ordering=self.ordering,
         )
         fields.update(values)
         if fields.get("outcome") == PASSAGES_ONLY and self.unsure_note:
@@ -233,11 +236,13 @@ def decide(
 
 def _keep_retrieval_notes(prepared: Prepared, passages: Sequence[Any]) -> None:
     """What retrieval had to say (rag.answer.retrieve.Passages.notes: a reranker that failed)
-    goes with the answer's warnings, a refusal's included."""
+    goes with the answer's warnings, a refusal's included, and what ordered the passages with them."""
     notes = list(getattr(passages, "notes", None) or [])
     prepared.warnings.extend(notes)
+    prepared.ordering = getattr(passages, "ordering", None)
     if prepared.result is not None:
         prepared.result.warnings.extend(notes)
+        prepared.result.ordering = prepared.ordering
 
 
 def prepare(

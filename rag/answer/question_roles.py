@@ -15,8 +15,19 @@ difference with the words around a name, so the gate reads them (pure functions,
 - context too: a name after a title or a person's role, with the title ("le docteur Martin",
   "Maître Dupont", "Mme Durand", "M. Leroy", "le professeur Nguyen", "notre avocate Maître Roux"):
   a person of the reader's story, never a product ("la loi HIPAA" is not a title);
-- context too: a company's name closed by its legal form ("le client Durand SA", "Acme GmbH"),
-  and a host's name after a machine's noun ("le serveur SRV-LYON-02", "la VM web-prod-3");
+- context too: a company's name closed or opened by its legal form ("le client Durand SA", "Acme
+  GmbH", "la SARL Transports Dupont"), a legal form after a first or second person possessive
+  ("notre SAS", "ma SCI"), a name after a noun of an organisation ("la société Logistar",
+  "l'entreprise Isolation Plus", "le cabinet Moreau", "l'association Les Amis"), and a host's name
+  after a machine's noun ("le serveur SRV-LYON-02", "la VM web-prod-3");
+- context too: a school grade after "en" ("ma fille est en CE2", "en terminale");
+- context too: the second of two names joined by "ou" ("quand je poste sur Facebook ou
+  Instagram"): another example of what the first names, set aside only when no chunk holds it,
+  while the first stays the subject ("Okta ou Azure AD" is refused by Okta when no article
+  names it);
+- context too: the names in an apposition to a first or second person possessive and its noun
+  ("Notre établissement, la Caisse d'épargne Bretagne, doit-il …", "Ma banque, le Crédit
+  Agricole, …");
 - context too: the subject of a relative or time clause ("la commande que Marc veut lancer",
   "que m'a envoyée Thomas", "quand Bruno le lance"), not after "est-ce que";
 - tools: a lower-case word after "avec", "with", "via", "using" ("avec podman"), or followed by a
@@ -56,6 +67,24 @@ _LEGAL_FORMS = frozenset("""
 SA SAS SASU SARL EURL SCI SCOP SCA SNC SEM GIE EI EIRL GmbH AG KG OHG Inc Inc. Ltd Ltd. LLC LLP PLC
 plc BV NV SpA Srl SRL Oy AB ASA Sàrl
 """.split())
+# In French the form may open the name ("la SARL Transports Dupont", "la SAS Boulangerie Martin"):
+# the French forms only, English and German ones close it.
+_LEADING_FORMS = frozenset("SA SAS SASU SARL EURL SCI SCOP SCM SNC SEM GIE EIRL SELARL SELAS".split())
+# Nouns of an organisation: the capitalised name right after one is the reader's company, school
+# or association ("la société Logistar", "l'école Jules-Ferry"). A closed class; nouns that also
+# name software or a rule ("le logiciel", "l'application", "la loi", "le service", "l'opérateur")
+# are not in it: "l'application TikTok" is what is asked about.
+_ORGANISATIONS = frozenset("""
+société sociétés entreprise entreprises cabinet association asso groupe banque mutuelle clinique
+hôpital hopital école ecole collège college lycée lycee université universite établissement
+etablissement compagnie firme enseigne agence magasin boutique club start-up startup pme tpe
+company firm
+""".split())
+# School grades: a child's class, after "en" ("ma fille est en CE2").
+_GRADES = frozenset("""
+cp ce1 ce2 cm1 cm2 6e 5e 4e 3e 6ème 5ème 4ème 3ème 6eme 5eme 4eme 3eme 2nde 1re 1ère seconde
+terminale maternelle
+""".split())
 # A machine's noun: the name after it, when it looks like a host's name, is the reader's machine.
 _MACHINES = frozenset("""
 serveur serveurs server servers hôte hote hôtes host hosts poste postes machine machines vm vms pc
@@ -75,8 +104,9 @@ juillet août aout septembre octobre novembre décembre decembre hier demain mat
 monday tuesday wednesday thursday friday saturday sunday january february march april may june
 july august september october november december yesterday tomorrow
 """.split())
-# A token: a word or identifier as rag.store.sparse cuts them, or an elided article ("d'").
-_TOKEN = re.compile(r"[^\W_]+(?:[-_.:/\\@]+[^\W_]+)*'?|[.!?;]")
+# A token: a word or identifier as rag.store.sparse cuts them, or an elided article ("d'"); the
+# marks that end a sentence, and commas (which _tokens keeps apart from the tokens).
+_TOKEN = re.compile(r"[^\W_]+(?:[-_.:/\\@]+[^\W_]+)*'?|[.!?;,]")
 _OPTION = re.compile(r"(?:-{1,2}|/)[A-Za-z]")
 _APOSTROPHES = str.maketrans({"\u2019": "'", "\u2018": "'", "\u02bc": "'", "`": "'", "\u00b4": "'"})
 
@@ -85,12 +115,23 @@ def _capitalised(token: str) -> bool:
     return token[:1].isupper()
 
 
-def _tokens(question: str) -> list[str]:
+def _tokens(question: str) -> tuple[list[str], set[int]]:
+    """The tokens, and the indices of the tokens a comma stands right before (commas are not
+    tokens: the rules read the words either side of them as neighbours)."""
     text = unicodedata.normalize("NFKC", question or "").translate(_APOSTROPHES)
-    tokens = _TOKEN.findall(text)
-    return [t for k, t in enumerate(tokens)
-            if not (t == "." and k > 0 and tokens[k - 1].lower() in _ABBREVIATED and k + 1 < len(tokens)
-                    and _capitalised(tokens[k + 1]))]
+    raw = _TOKEN.findall(text)
+    tokens: list[str] = []
+    commas: set[int] = set()
+    for k, t in enumerate(raw):
+        if t == ",":
+            commas.add(len(tokens))
+            continue
+        prev = raw[k - 1] if k > 0 else ""
+        nxt = raw[k + 1] if k + 1 < len(raw) else ""
+        if t == "." and prev.lower() in _ABBREVIATED and nxt and _capitalised(nxt):
+            continue
+        tokens.append(t)
+    return tokens, commas
 
 
 def _sentences(tokens: list[str]) -> list[tuple[int, int, bool]]:
@@ -115,10 +156,11 @@ def _bare(token: str) -> str:
 def roles(question: str) -> tuple[set[str], set[str]]:
     """(context, tools): the words, as typed, that describe the situation, and the lower-case
     words that name a tool. A run of capitalised words ("Leroy Merlin") shares one role."""
-    tokens = _tokens(question)
+    tokens, commas = _tokens(question)
     context: set[str] = set()
     tools: set[str] = set()
     for start, end, asks in _sentences(tokens):
+        context.update(_apposition(tokens, commas, start, end))
         i = start
         while i < end:
             tok = tokens[i]
@@ -141,8 +183,9 @@ def roles(question: str) -> tuple[set[str], set[str]]:
                     j += 1
                 run = [t.rstrip("'") for t in tokens[i:j + 1]]
                 titled = _titled(tokens, start, i, j)
-                if (not asks or titled or _in_context(tokens, start, i, j) or _owned(tokens, j, end)
-                        or _company(run) or _machine(tokens, start, i, j)):
+                if (not asks or titled or _in_context(tokens, start, i, j, commas) or _owned(tokens, j, end)
+                        or _company(run) or _machine(tokens, start, i, j) or _organisation(tokens, start, i, commas)
+                        or _grade(tokens, start, i, j) or _own_form(tokens, start, i, j) or _alternative(tokens, start, i)):
                     context.update(run)
                     if titled and i > start and _bare(tokens[i - 1]) in _TITLES:
                         context.add(tokens[i - 1].rstrip("'"))  # "docteur": the title goes with the name
@@ -156,6 +199,8 @@ def roles(question: str) -> tuple[set[str], set[str]]:
                 context.add(word)  # "mon patron", "ma boutique": the reader's own situation
             elif _machine(tokens, start, i, i):
                 context.add(word)  # "la VM web-prod-3"
+            elif i > start and _bare(tokens[i - 1]) == "en" and word.lower() in _GRADES:
+                context.add(word)  # "mon fils est en terminale"
             elif i > start and _bare(tokens[i - 1]) in _TOOL_BEFORE and word.islower() and len(word) > 2:
                 tools.add(word)
             elif word.islower() and i + 1 < end and _OPTION.match(tokens[i + 1]) and len(word) > 2:
@@ -177,8 +222,46 @@ def _owned(tokens: list[str], j: int, end: int) -> bool:
 
 
 def _company(run: list[str]) -> bool:
-    """A name closed by a company's legal form ("Durand SA", "Infogérance Ouest SAS")."""
-    return len(run) > 1 and run[-1] in _LEGAL_FORMS
+    """A name closed by a company's legal form ("Durand SA", "Infogérance Ouest SAS"), or opened by
+    a French one ("SARL Transports Dupont")."""
+    return len(run) > 1 and (run[-1] in _LEGAL_FORMS or run[0] in _LEADING_FORMS)
+
+
+def _own_form(tokens: list[str], start: int, i: int, j: int) -> bool:
+    """A legal form as a noun after a first or second person possessive ("notre SAS", "ma SCI"):
+    the reader's company. "des disques SAS", "créer une SCI" are what is asked about."""
+    return i == j and i > start and tokens[i] in _LEGAL_FORMS and _bare(tokens[i - 1]) in _POSSESSIVES
+
+
+def _organisation(tokens: list[str], start: int, i: int, commas: set[int]) -> bool:
+    """A name right after a noun of an organisation ("la société Logistar", "l'association Les
+    Amis du Vélo"), no comma between: the reader's company, school or club, not a product."""
+    return i > start and i not in commas and tokens[i - 1].islower() and _bare(tokens[i - 1]) in _ORGANISATIONS
+
+
+def _grade(tokens: list[str], start: int, i: int, j: int) -> bool:
+    """A school grade after "en" ("en CE2", "en CM1"): a child's class. "en Python", "en GPT" are
+    no grades."""
+    return i == j and i > start and _bare(tokens[i - 1]) == "en" and tokens[i].rstrip("'").lower() in _GRADES
+
+
+def _alternative(tokens: list[str], start: int, i: int) -> bool:
+    """A name after "ou" / "or" right after another name ("Facebook ou Instagram"): another
+    example of the same thing; the first name keeps its role."""
+    return (i - 2 >= start and _bare(tokens[i - 1]) in ("ou", "or") and _capitalised(tokens[i - 2])
+            and tokens[i - 2] not in ".!?;")
+
+
+def _apposition(tokens: list[str], commas: set[int], start: int, end: int) -> set[str]:
+    """The capitalised words between commas right after a first or second person possessive and
+    its noun ("Notre établissement, la Caisse d'épargne Bretagne, doit-il …"): the reader's own
+    organisation or person, named."""
+    found: set[str] = set()
+    inside = sorted(k for k in commas if start + 2 <= k <= end)
+    for c, close in zip(inside, inside[1:]):  # an apposition is closed by the next comma
+        if _bare(tokens[c - 2]) in _POSSESSIVES and tokens[c - 1].islower() and tokens[c - 1].isalpha():
+            found.update(t.rstrip("'") for t in tokens[c:close] if _capitalised(t) and t not in ".!?;")
+    return found
 
 
 def _host_name(token: str) -> bool:
@@ -207,7 +290,7 @@ def _titled(tokens: list[str], start: int, i: int, j: int) -> bool:
     return j > i and _bare(tokens[i]) in _TITLES
 
 
-def _in_context(tokens: list[str], start: int, i: int, j: int) -> bool:
+def _in_context(tokens: list[str], start: int, i: int, j: int, commas: set[int] | frozenset[int] = frozenset()) -> bool:
     before = _bare(tokens[i - 1]) if i > start else ""
     if before in _CONTEXT_BEFORE:
         return True
@@ -221,8 +304,10 @@ def _in_context(tokens: list[str], start: int, i: int, j: int) -> bool:
             break
     if tokens[j].endswith("'") and j + 2 < len(tokens) and tokens[j + 1] == "s" and tokens[j + 2].islower():
         return True  # "John's server", not "Let's Encrypt"
-    # "mon collègue Karim", "notre client Total": a possessive, a noun, the name.
-    return i - 2 >= start and _bare(tokens[i - 2]) in _POSSESSIVES and tokens[i - 1].islower()
+    # "mon collègue Karim", "notre client Total": a possessive, a noun, the name; not across a
+    # comma ("Pour notre client, Okta convient-il ?": Okta is what is asked about).
+    return (i - 2 >= start and _bare(tokens[i - 2]) in _POSSESSIVES and tokens[i - 1].islower()
+            and i not in commas and i - 1 not in commas)
 
 
 __all__ = ["roles"]

@@ -14,6 +14,7 @@ from typing import Any, Sequence
 from rag.i18n import t
 from rag.i18n.numbers import integer
 from rag.answer.context import cap_per_document, expand, neighbours_from_store
+from rag.answer.ordering import CHAT_MODEL, DENSE, HYBRID, RERANKER, Ordering
 from rag.servers.rerank import RERANK_CANDIDATES, RerankError, rerank_passages
 from rag.errors import RagError, StoreError
 from rag.store.sparse import check_sparse_version, sparse_query
@@ -172,26 +173,43 @@ def retrieve(
     steer = None if rewriter is None else (lambda vector: rewriter.steer(question.strip(), vector, embedder, notes))
     passages, query = _search(question, store, embedder, collection, wanted, mode, groups, candidates, fused_by,
                               steer)
+    ranked_by = None
     if reranker is not None:
         passages, note = _reranked(question.strip(), passages, reranker)
         notes += [note] if note else []
+        ranked_by = RERANKER if note is None else ranked_by
     if llm_reranker is not None:
         passages, note = llm_reranker.rerank(question.strip(), passages, top_k)
         notes += [note] if note else []
+        ranked_by = CHAT_MODEL if note is None else ranked_by
+    searched = passages
     passages = cap_per_document(passages, top_k, per_document, distinct)
+    ordering = Ordering(search=HYBRID if query.sparse else DENSE, ranked_by=ranked_by,
+                        steered=getattr(rewriter, "mode", None) if getattr(rewriter, "last", None) else None,
+                        articles=_moved(searched, passages))
     if (expand_chars > 0 or article_chars > 0) and passages:
         within = within_article(store, collection, query, groups, fused_by) if article_chars > 0 else None
         passages = expand(passages, neighbours_from_store(store, collection, groups), expand_chars,
                           article=within, article_chars=article_chars, articles=articles)
-    return Passages(passages, notes)
+    return Passages(passages, notes, ordering)
+
+
+def _moved(before: Sequence[Passage], after: Sequence[Passage]) -> bool:
+    """Whether `after` (a selection of `before`, renumbered) changed the order of those it kept."""
+    place = {(p.id, p.url, p.order): i for i, p in enumerate(before)}
+    places = [place.get((p.id, p.url, p.order), -1) for p in after]
+    return places != sorted(places)
 
 
 class Passages(list):
-    """The passages, best first, with `notes` a reader should see about how they were found."""
+    """The passages, best first, with `notes` a reader should see about how they were found and
+    their `ordering` (rag.answer.ordering: what put them in this order)."""
 
-    def __init__(self, passages: Sequence[Passage] = (), notes: Sequence[str] = ()) -> None:
+    def __init__(self, passages: Sequence[Passage] = (), notes: Sequence[str] = (),
+                 ordering: Ordering | None = None) -> None:
         super().__init__(passages)
         self.notes = list(notes)
+        self.ordering = ordering
 
 
 def _reranked(question: str, passages: list[Passage], reranker: Any) -> tuple[list[Passage], str | None]:

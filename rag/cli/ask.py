@@ -14,6 +14,7 @@ from rag.answer.engine import ask
 from rag.journal.recorder import journal_recorder
 from rag.answer.pipeline import AskResult, refusal_line
 from rag.answer.citations import source_label
+from rag.answer.ordering import order_note
 from rag.answer.threshold import source_words
 from rag.config import Settings
 from rag.i18n import t
@@ -95,9 +96,9 @@ def print_result(result: AskResult, out: TextIO, already_streamed: bool = False,
             say()
             source = source_words(result.threshold_source)
             say(t("ask.passages", threshold=decimal(result.threshold, 3), source=source))
-            scores = [p.score for p in result.passages]
-            if any(a < b for a, b in zip(scores, scores[1:])):  # hybrid ranking: say why a lower score comes first
-                say(t("ask.order_note"))
+            note = order_note(result.passages, result.ordering)  # why a lower score can come first
+            if note:
+                say("  " + note)
             for p in result.passages:
                 mark = "" if p.n in result.accepted else "  " + t("ask.below")
                 say(f"  [{p.n}] {decimal(p.score, 3)}  {source_label(p)} - {p.url}{mark}")

@@ -9,21 +9,19 @@ change) keeps its points, their url updated in place; collections written before
 the id are recognised by url, or by content for a post of the same source whose url changed.
 A document never replaces another source's (the same id from elsewhere, or its url) unless
 `replace` says so; until then it is held back as a failure that says what it would replace.
-The decisions are pure functions beside this module (versions, strategy_choice, vector_checks,
-point_payload, window_cut); this one reads the source and writes to the store.
+The decisions are pure beside this module (versions, strategy_choice, vector_checks, point_payload,
+window_cut, stored_index, run_progress); the embedding calls are in embedding_batches, the removals
+(withdrawn, pruned) in removals; this one reads the source and writes to the store.
 """
 
 from __future__ import annotations
 
 import time
-from collections.abc import Sized
 from typing import Any, Iterable, Iterator
 
-from rag.i18n import t, tn
+from rag.i18n import t
 from rag.chunking import make_chunker
-from rag.chunking.base import Chunk
 from rag.embeddings.base import tokenizer_and_window
-from rag.embeddings.embedded import over_limit_note
 from rag.documents import SKIPPED, WARNING, Document, Problem
 from rag.enrich import (
     NONE,
@@ -36,19 +34,21 @@ from rag.enrich.model import EnrichmentError
 from rag.errors import EmbeddingError, RagError, SourceError
 from rag.store.disk_space import DiskFullError
 from rag.store.collection_size import embedded_size_note
-from rag.ingest.report import IngestProgress, IngestReport, ProgressCallback
-from rag.ingest.point_payload import point_payload
-from rag.store.points import PointRecord, StoredPoint, point_id
-from rag.ingest.replacements import Replacement
-from rag.store.sparse import check_sparse_version, sparse_vector
+from rag.ingest.embedding_batches import EmbedTally, embed_chunks
+from rag.ingest.report import IngestReport, ProgressCallback
+from rag.ingest.point_payload import point_records
+from rag.ingest.removals import Removals
+from rag.ingest.run_progress import RunProgress
+from rag.ingest.stored_index import StoredIndex
+from rag.store.points import PointRecord, StoredPoint
+from rag.store.sparse import check_sparse_version
 from rag.store.store import Store
 from rag.ingest.strategy_choice import resolve_strategy
 from rag.store.terms import TERMS_VERSION
-from rag.ingest.vector_checks import batch_problem, sample_problem, stored_vectors_usable
+from rag.ingest.vector_checks import sample_problem, stored_vectors_usable
 from rag.ingest.versions import VERSION_KEYS, build_key, is_unchanged, needs_relink
 from rag.ingest.window_cut import window_chunks
 
-_EMBED_BATCH = 16  # chunks per embedding call: progress moves within long documents
 _VERIFY_SAMPLE = 5
 _MAX_EMBED_FAILURES_IN_A_ROW = 5  # the server is down, not one document bad: stop instead of failing all
 
@@ -69,56 +69,27 @@ class _Run:
         # What this source may remove on --prune (an anonymous reading of a site never saw its
         # private posts, a site never listed a folder's files); None: everything it did not list.
         self.prunable = getattr(items, "prunable", None)
-        self.progress = progress
+        self.progress = RunProgress(items, progress)
         self.model = embedder.model_id
         self.enricher = enricher
         self.build = build_key(strategy, self.chunk_settings, self.model, enricher.mode)
         self.report = IngestReport(collection=collection, strategy=strategy, embedding_model=self.model)
-        self.started = time.monotonic()
-        self.embed_seconds = 0.0
+        self.embedded = EmbedTally()
         self.docs_done = 0
-        self.chunks_done = 0
         self.current = ""
         self.written_ids: list[str] = []
         self.seen: set[str] = set()
-        self.index: dict[str, list[StoredPoint]] = {}  # identity (doc_id; earlier points: url) -> points
-        self.by_url: dict[str, set[str]] = {}  # url -> identities stored under it
-        self._by_content: dict[tuple[str, str], str] | None = None  # (source, hash) -> an id-less identity
+        self.stored = StoredIndex()  # what the collection held when the run began, by document
+        self.removals = Removals(store, collection, self.stored, self.report)
         self.recreated = False
         self.created = False  # this run made the collection: every point then carries term keys
         self.embed_failures_in_a_row = 0
-        self._sized_total: int | None = None
         # The model's tokenizer (else the estimate) and its window (the bundled model's cap, a
         # server's own word, else None: nothing cut).
         self.window = tokenizer_and_window(embedder)
 
-    # -- progress --------------------------------------------------------------------------
-
-    def _total(self) -> int | None:
-        if isinstance(self.items, Sized):
-            if self._sized_total is None:
-                # Warnings accompany a document; they are not documents themselves.
-                self._sized_total = sum(
-                    1 for x in self.items if not (isinstance(x, Problem) and x.level == WARNING)
-                )
-            return self._sized_total
-        total = getattr(self.items, "total", None)
-        return total if isinstance(total, int) else None
-
     def tell(self, phase: str, outcome: str = "") -> None:
-        if self.progress is None:
-            return
-        elapsed = time.monotonic() - self.started
-        rate = self.chunks_done / self.embed_seconds if self.embed_seconds > 0 else 0.0
-        total = self._total()
-        eta = None
-        if total is not None and self.docs_done:
-            eta = max(0.0, (total - self.docs_done) * elapsed / self.docs_done)
-        stats = self.enricher.stats
-        self.progress(
-            IngestProgress(self.docs_done, total, self.chunks_done, rate, eta, self.current, phase, outcome,
-                           stats.prompt_tokens + stats.completion_tokens, stats.seconds)
-        )
+        self.progress.tell(self.docs_done, self.embedded, self.current, phase, outcome, self.enricher.stats)
 
     # -- the run ---------------------------------------------------------------------------
 
@@ -134,12 +105,7 @@ class _Run:
         )
         check_sparse_version(info)  # new points must carry the terms its queries will use
         for point in self.store.scroll(self.collection, payload=VERSION_KEYS):
-            url = point.payload.get("url")
-            key = point.payload.get("doc_id") or url
-            if isinstance(key, str):
-                self.index.setdefault(key, []).append(point)
-                if isinstance(url, str):
-                    self.by_url.setdefault(url, set()).add(key)
+            self.stored.add(point)
 
     def ensure(self) -> None:
         """The collection exists before anything is written to it."""
@@ -198,7 +164,7 @@ class _Run:
                     self.tell("indexed", "skipped")
                 else:
                     if item.withdraw:
-                        self.withdraw(item.item)
+                        self.removals.withdraw(item.item)
                     else:
                         self.seen.add(item.item)  # a file that failed to read keeps its old points
                     self.report.failed.append((item.item, item.message))
@@ -222,8 +188,9 @@ class _Run:
         if self.report.aborted is None:
             self.ensure()  # a source read to the end with nothing new still gives its collection
         if self.prune and self.report.aborted is None and not self.full:
-            if self.seen or not self.index:
-                self.prune_unseen()
+            if self.seen or not self.stored.points:
+                self.tell("pruning")
+                self.removals.prune_unseen(self.seen, self.prunable, getattr(self.items, "prune_restricted", None))
             else:
                 # A site or folder that answers empty by mistake must not empty the collection.
                 self.report.warnings.append(t("ingest.nothing_listed"))
@@ -241,7 +208,7 @@ class _Run:
                 self.report.warnings.append(note)
         if self.enricher.mode != NONE:
             self.report.enrichment = self.enricher.stats.to_dict()
-        self.report.seconds = time.monotonic() - self.started
+        self.report.seconds = time.monotonic() - self.progress.started
         self.current = ""
         self.tell("done")
         return self.report
@@ -253,15 +220,15 @@ class _Run:
             self.report.warnings.append(t("ingest.twice", url=doc.url))
             return "warning"
         self.seen.add(key)
-        old = self.index.get(key) or self.earlier_points(doc)
-        taken = self.replaced(doc, old)
+        old = self.stored.points.get(key) or self.stored.earlier_points(doc, self.seen)
+        taken = self.stored.replaced(doc, old)
         if taken:
             if not self.replace:
                 self.seen.discard(key)
                 self.report.failed.append((doc.url, t("replace.held_back_run", sentence=taken.sentence())))
                 return "failed"
-            for other in sorted(self.by_url.get(doc.url, set()) - {key}):
-                self.withdraw(other, quiet=True)  # the replacement asked for: the other document goes
+            for other in self.stored.others_at(doc):
+                self.removals.withdraw(other, quiet=True)  # the replacement asked for: the other document goes
         if is_unchanged(doc, old, self.build):
             if self.vectors_usable(old):
                 if needs_relink(doc, old):
@@ -286,7 +253,8 @@ class _Run:
             contexts = [fit_context(c, ctx, *self.window) for c, ctx in
                         zip(chunks, self.enricher.contexts(doc, chunks, content_hash, lambda: self.tell("enriching")))]
             texts = [enriched_text(c, ctx) for c, ctx in zip(chunks, contexts)]
-            vectors = self.embed(doc, chunks, texts)
+            vectors = embed_chunks(self.embedder, doc, chunks, texts, self.embedded, lambda: self.tell("embedding"),
+                                   self.report.warnings.append)
         except (EmbeddingError, EnrichmentError) as exc:
             self.report.failed.append((doc.url, str(exc)))
             self.embed_failures_in_a_row += 1
@@ -297,20 +265,8 @@ class _Run:
         self.embed_failures_in_a_row = 0
         self.tell("writing")
         self.ensure()
-        keep_context = self.enricher.mode != NONE
-        records = [
-            PointRecord(
-                id=point_id(key, position),
-                dense=vector,
-                sparse=sparse_vector(text),
-                payload=point_payload(
-                    doc, chunk, position, self.strategy, self.build, self.model, len(chunks), content_hash,
-                    context if keep_context else None,
-                ),
-            )
-            # Ids and `order` follow the position, so they are always 0..n-1 (is_unchanged relies on it).
-            for position, (chunk, vector, text, context) in enumerate(zip(chunks, vectors, texts, contexts))
-        ]
+        records = point_records(key, doc, chunks, vectors, texts, contexts, self.strategy, self.build, self.model,
+                                content_hash)
         self.store.upsert(self.collection, records)
         new_ids = {r.id for r in records}
         stale = [p.id for p in old if p.id not in new_ids]
@@ -326,42 +282,6 @@ class _Run:
         self.report.new_urls.append(doc.url)
         return "new"
 
-    def earlier_points(self, doc: Document) -> list[StoredPoint]:
-        """The points of `doc` written before points carried their identity (keyed by url): under
-        its url, else (its url changed since) a same-source document of the same content. They
-        move to its identity, so that neither this run nor --prune takes them for another's."""
-        if doc.doc_id == doc.url:
-            return []
-        legacy = self.index.get(doc.url)
-        if not legacy or legacy[0].payload.get("doc_id") or legacy[0].payload.get("source") != doc.source:
-            if self._by_content is None:
-                self._by_content = {}
-                for k, points in self.index.items():
-                    first = points[0].payload
-                    if not first.get("doc_id") and isinstance(first.get("content_hash"), str):
-                        self._by_content.setdefault((str(first.get("source") or ""), first["content_hash"]), k)
-            found = self._by_content.pop((doc.source, doc.content_hash), None)
-            legacy = self.index.get(found) if found and found not in self.seen else None
-            if not legacy:
-                return []
-        old_key = str(legacy[0].payload.get("url"))
-        self.index.pop(old_key, None)
-        self.by_url.get(old_key, set()).discard(old_key)
-        self.index[doc.doc_id] = legacy
-        self.by_url.setdefault(old_key, set()).add(doc.doc_id)
-        return legacy
-
-    def replaced(self, doc: Document, old: list[StoredPoint]) -> Replacement | None:
-        """Another source's document that `doc` would replace: the same identity from another
-        source, or its url held by another source's document."""
-        others = [self.index[k][0] for k in sorted(self.by_url.get(doc.url, set()) - {doc.doc_id}) if k in self.index]
-        for point in ([old[0]] if old else []) + others:
-            if str(point.payload.get("source") or "") != doc.source:
-                access = point.payload.get("access") if isinstance(point.payload.get("access"), list) else []
-                return Replacement(doc.url, str(point.payload.get("source") or ""), tuple(access), doc.source,
-                                   tuple(doc.access))
-        return None
-
     def relink(self, doc: Document, points: list[StoredPoint]) -> None:
         """Write an unchanged document's new url, date and identity into its points, vectors kept."""
         stored = self.store.get_points(self.collection, [p.id for p in points], with_vectors=True)
@@ -371,63 +291,13 @@ class _Run:
             for p in stored
         ])
         self.store.commit(self.collection)
-        for old_url in {str(p.payload.get("url")) for p in points} - {doc.url}:
-            self.by_url.get(old_url, set()).discard(doc.doc_id)
-            self.report.relinked_urls.append(doc.url)
-        self.by_url.setdefault(doc.url, set()).add(doc.doc_id)
+        self.report.relinked_urls += [doc.url for _ in self.stored.relinked(doc, points)]
 
     def vectors_usable(self, points: list[StoredPoint]) -> bool:
         """Do the stored vectors of an otherwise unchanged document hold up? (Earlier versions
         stored NaN points from a server returning 1e308, and verification only samples.)"""
         stored = self.store.get_points(self.collection, [p.id for p in points], with_vectors=True)
         return stored_vectors_usable(stored, len(points), self.embedder.dimension)
-
-    def embed(self, doc: Document, chunks: list[Chunk], texts: list[str]) -> list[list[float]]:
-        dimension = self.embedder.dimension
-        vectors: list[list[float]] = []
-        for start in range(0, len(chunks), _EMBED_BATCH):
-            self.tell("embedding")
-            batch = chunks[start : start + _EMBED_BATCH]
-            labels = [f"{doc.url}#{c.index}" for c in batch]
-            began = time.monotonic()
-            got = self.embedder.embed_documents(texts[start : start + _EMBED_BATCH], labels=labels)
-            self.embed_seconds += time.monotonic() - began
-            truncated = getattr(self.embedder, "last_truncated", None) or []
-            for label in truncated:
-                self.report.warnings.append(t("doc.about", item=label, note=over_limit_note()))
-            problem = batch_problem(got, labels, dimension)
-            if problem is not None:
-                raise EmbeddingError(problem)
-            vectors.extend(got)
-            self.chunks_done += len(batch)
-        return vectors
-
-    def withdraw(self, key: str, quiet: bool = False) -> None:
-        """Remove what an earlier run indexed under `key` (a file's path, a post's identity): the
-        source now refuses it for safety, or another document replaces it."""
-        stale = self.index.pop(key, [])
-        if stale:
-            self.report.points_deleted += self.store.delete_points(self.collection, [p.id for p in stale])
-            self.store.commit(self.collection)
-            if not quiet:
-                self.report.warnings.append(t("ingest.withdrawn", url=key))
-
-    def prune_unseen(self) -> None:
-        self.tell("pruning")
-        kept = 0
-        for key, points in sorted(self.index.items()):
-            if key in self.seen:
-                continue
-            if self.prunable is not None and not self.prunable(points[0].payload):
-                kept += 1
-                continue
-            self.report.points_deleted += self.store.delete_points(self.collection, [p.id for p in points])
-            self.store.commit(self.collection)
-            self.report.pruned += 1
-            self.report.pruned_urls.append(str(points[0].payload.get("url") or key))
-        restricted = getattr(self.items, "prune_restricted", None)
-        if kept and restricted:
-            self.report.warnings.append(tn("ingest.kept_unlisted", kept, reason=restricted))
 
     def verify(self) -> None:
         """Read a sample of stored points back, vectors included, and check them."""

@@ -193,26 +193,33 @@ class LLMClient:
 
     # -- models -----------------------------------------------------------------------------
 
-    def models(self) -> ServerModels:
-        """What the server says about its models, with chat's advice when it cannot say."""
+    def _wait(self, seconds: float) -> httpx.Timeout:
+        """A request's own read timeout of `seconds`, connecting as long as the client does (a short
+        wait to connect would call a slow server unreachable)."""
+        return httpx.Timeout(seconds, connect=self.timeout.connect)
+
+    def models(self, timeout: float | None = None) -> ServerModels:
+        """What the server says about its models, with chat's advice when it cannot say.
+        `timeout`: this read's, when shorter than the client's (a lever's short call)."""
         try:
-            return read_models(self._http, self.base_url)
+            return read_models(self._http, self.base_url, timeout=None if timeout is None else self._wait(timeout))
         except ModelListError as exc:
             if exc.reason == "unreachable":
                 raise self._unreachable(exc.__cause__ or exc) from exc
             if exc.reason == "timeout":
-                raise self._timeout_error("list") from exc
+                raise self._timeout_error("list", timeout) from exc
             raise LLMError(f"{exc} " + t("llm.check_url_key" if exc.reason == "refused" else "llm.check_url")) from exc
 
     def list_models(self) -> list[ModelInfo]:
         """Every model the server knows, with type, state and context lengths where it says them."""
         return self.models().models
 
-    def chat_model(self) -> str:
-        """The configured model, else the chat model the server has loaded."""
+    def chat_model(self, timeout: float | None = None) -> str:
+        """The configured model, else the chat model the server has loaded (its list read within
+        `timeout` seconds when given, else the client's)."""
         if self.model:
             return self.model
-        return self._loaded_chat_model(self.models())
+        return self._loaded_chat_model(self.models(timeout))
 
     def context_length(self, model: str) -> int | None:
         """The context length `model` is loaded with, or None when the server does not say."""
@@ -235,8 +242,9 @@ class LLMClient:
 
     # -- chat -------------------------------------------------------------------------------
 
-    def _payload(self, messages: list[dict[str, str]], stream: bool, params: dict[str, Any]) -> dict[str, Any]:
-        payload: dict[str, Any] = {"model": params.pop("model", None) or self.chat_model(),
+    def _payload(self, messages: list[dict[str, str]], stream: bool, params: dict[str, Any],
+                 timeout: float | None = None) -> dict[str, Any]:
+        payload: dict[str, Any] = {"model": params.pop("model", None) or self.chat_model(timeout),
                                    "messages": messages, "stream": stream}
         if stream:
             payload["stream_options"] = {"include_usage": True}
@@ -320,10 +328,17 @@ class LLMClient:
                 yield piece
 
     def chat(self, messages: list[dict[str, str]], *, timeout: float | None = None, **params: Any) -> str:
-        """The whole answer in one request (no streaming). `timeout`: this request's read timeout,
-        when shorter than the client's (a short side request must not wait as long as an answer)."""
-        payload = self._payload(messages, False, dict(params))
-        request_timeout = self.timeout if timeout is None else httpx.Timeout(timeout, connect=self.timeout.connect)
+        """The whole answer in one request (no streaming). `timeout`: the seconds this call may take
+        in all, when shorter than the client's (a short side request must not wait as long as an
+        answer): the model list read first, without a configured model, takes its share of them."""
+        deadline = None if timeout is None else time.monotonic() + timeout
+        payload = self._payload(messages, False, dict(params), timeout)
+        request_timeout = self.timeout
+        if deadline is not None:
+            left = deadline - time.monotonic()
+            if left <= 0:
+                raise self._timeout_error("answer", timeout)
+            request_timeout = self._wait(left)
         try:
             response = bounded(self._http, "POST", f"{self.base_url}/chat/completions", SMALL_ANSWER_BYTES, LLMError,
                                json=payload, timeout=request_timeout)

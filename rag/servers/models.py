@@ -111,18 +111,20 @@ def list_models(base_url: str, api_key: str | None = None, timeout: float = LIST
         return read_models(http, base_url, api_key)
 
 
-def read_models(http: httpx.Client, base_url: str, api_key: str | None = None) -> ServerModels:
+def read_models(http: httpx.Client, base_url: str, api_key: str | None = None,
+                timeout: httpx.Timeout | None = None) -> ServerModels:
     """Ask /api/v0/models, else /api/v1/models, else the OpenAI /v1/models; `http` carries the
-    timeout and, without `api_key`, the key it sends. Raises ModelListError when nothing answers or the last one fails."""
+    timeout (unless `timeout` is given: a caller's shorter wait) and, without `api_key`, the key
+    it sends. Raises ModelListError when nothing answers or the last one fails."""
     base = normalize_base_url(base_url)
     root = server_root(base)
     for path, parse in (("/api/v0/models", _parse_v0), ("/api/v1/models", _parse_v1)):
-        response = _get(http, root + path, base, api_key)
+        response = _get(http, root + path, base, api_key, timeout)
         if response.status_code == 200:
             models = parse(json_body(response))
             if models is not None:
                 return ServerModels(base, LMSTUDIO, models)
-    response = _get(http, base + "/models", base, api_key)
+    response = _get(http, base + "/models", base, api_key, timeout)
     if response.status_code != 200:
         raise ModelListError(
             t("models.status", url=strip_userinfo(base), status=response.status_code,
@@ -144,12 +146,14 @@ class _TooLarge(RagError):
         super().__init__(message)
 
 
-def _get(http: httpx.Client, url: str, base: str, api_key: str | None) -> httpx.Response:
+def _get(http: httpx.Client, url: str, base: str, api_key: str | None,
+         timeout: httpx.Timeout | None = None) -> httpx.Response:
     shown = strip_userinfo(base)
     # `api_key` for the server at `base` only; without one, whatever key `http` carries.
     auth = KeyAuth(api_key, base) if api_key else httpx.USE_CLIENT_DEFAULT
+    wait = httpx.USE_CLIENT_DEFAULT if timeout is None else timeout
     try:
-        response = bounded(http, "GET", url, SMALL_ANSWER_BYTES, _TooLarge, auth=auth)
+        response = bounded(http, "GET", url, SMALL_ANSWER_BYTES, _TooLarge, auth=auth, timeout=wait)
     except (httpx.ConnectError, httpx.ConnectTimeout) as exc:
         raise ModelListError(t("models.nothing", url=shown, error=type(exc).__name__), "unreachable") from exc
     except httpx.TimeoutException as exc:

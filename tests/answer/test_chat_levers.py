@@ -11,6 +11,7 @@ import pytest
 
 from rag.answer import chat_backoff, llm_rerank, query_rewrite
 from rag.answer.llm_rerank import LLMReranker, parse_ranking
+from rag.answer.ordering import Ordering, order_note
 from rag.answer.query_rewrite import HYDE, REWRITE, QueryRewriter
 from rag.answer.retrieve import options_record, retrieve, retrieve_options
 from rag.config import Settings
@@ -89,6 +90,9 @@ def test_the_rewrite_finds_the_commands_article_for_a_paraphrase(kb, lmstudio):
         rewriter = QueryRewriter(llm, REWRITE)
         steered = retrieve(PARAPHRASE, store, embedder, "kb", top_k=8, mode="dense", rewriter=rewriter)
     assert steered[0].url == "ipconfig.md" and not steered.notes and rewriter.last == REWRITTEN
+    # A passage of lower cosine now comes first, and the line under the passages says why.
+    assert steered.ordering == Ordering("dense", steered=REWRITE)
+    assert "searched with the question and its rewrite by the chat model" in order_note(steered, steered.ordering)
     # The gate's scale is unchanged: each passage keeps its cosine to the question as asked.
     cosine = {p.url: p.score for p in plain}
     assert all(p.score == pytest.approx(cosine[p.url], abs=1e-6) for p in steered)
@@ -118,6 +122,8 @@ def test_the_listwise_order_is_applied_and_the_passages_are_fenced(kb, lmstudio)
         ranked = retrieve("Quelle commande pour Windows ?", store, embedder, "kb", top_k=8, mode="dense",
                           llm_reranker=LLMReranker(llm))
     assert [p.url for p in ranked] == [p.url for p in reversed(plain)] and not ranked.notes
+    assert ranked.ordering.ranked_by == "chat_model" and plain.ordering.ranked_by is None
+    assert order_note(ranked, ranked.ordering).startswith("Passages are ranked by the chat model")
     assert [p.n for p in ranked] == list(range(1, 9))
     assert [p.score for p in ranked] == [p.score for p in reversed(plain)]  # cosines, reordered
     user = chat_requests(lmstudio)[0]["body"]["messages"][1]["content"]
@@ -135,6 +141,7 @@ def test_a_garbage_reply_falls_back_with_a_note(kb, lmstudio, lever):
         option = {"rewriter": QueryRewriter(llm, REWRITE)} if lever == "rewrite" else {"llm_reranker": LLMReranker(llm)}
         passages = retrieve(PARAPHRASE, store, embedder, "kb", top_k=3, mode="dense", **option)
     assert [p.url for p in passages] == [p.url for p in plain]
+    assert passages.ordering == Ordering("dense")  # neither the rewrite nor the ranking ordered them
     (note,) = passages.notes
     if lever == "rewrite":
         assert "question as asked" in note and "not what was asked" in note
@@ -159,6 +166,24 @@ def test_a_slow_model_times_out_once_and_is_then_left_alone_for_a_while(kb, lmst
     assert "took longer" in first.notes[0]
     assert all("asked again in" in note for note in first.notes[1:] + second.notes)
     assert len(second.notes) == 2
+
+
+def test_a_server_stalling_on_its_model_list_holds_the_search_for_the_levers_timeout(kb, lmstudio):
+    # RAG_LLM_MODEL unset: the first lever call reads the model list, within the lever's timeout,
+    # not the client's RAG_TIMEOUT (an answer's long wait).
+    store, embedder = kb
+    plain = retrieve(PARAPHRASE, store, embedder, "kb", top_k=3, mode="dense")
+    lmstudio.answer, lmstudio.models_delay = model, 3.0
+    with LLMClient(lmstudio.url, timeout=60) as llm:
+        levers = {"rewriter": QueryRewriter(llm, REWRITE, timeout=0.3), "llm_reranker": LLMReranker(llm, timeout=0.3)}
+        began = time.monotonic()
+        passages = retrieve(PARAPHRASE, store, embedder, "kb", top_k=3, mode="dense", **levers)
+        waited = time.monotonic() - began
+    assert [p.url for p in passages] == [p.url for p in plain] and lmstudio.chat_calls == 0
+    rewrite_note, rerank_note = passages.notes
+    assert "question as asked" in rewrite_note and "took longer than 0.3 s to list its models" in rewrite_note
+    assert "search's own order" in rerank_note and "asked again in" in rerank_note
+    assert waited < 2.5  # generous: the stall is 3 s, the old wait 6 s (the list read twice)
 
 
 def test_a_dead_server_costs_nothing_and_the_question_keeps_its_passages(kb):

@@ -99,6 +99,14 @@ def test_a_slow_or_unusable_rewrite_falls_back_to_the_terms(lmstudio):
     assert down.method == TERMS and down.error
 
 
+def test_a_server_stalling_on_its_model_list_holds_the_rewrite_for_its_own_timeout_only(lmstudio):
+    lmstudio.answer, lmstudio.models_delay = REWRITTEN, 3.0
+    with LLMClient(lmstudio.url, timeout=60) as llm:  # no model configured: the list is read first
+        stalled = understand("Et pour un compte de service ?", [KERBEROS], llm, timeout=0.3)
+    assert stalled.method == TERMS and "msDS-SupportedEncryptionTypes" in stalled.standalone
+    assert "0.3 s" in stalled.error and lmstudio.chat_calls == 0
+
+
 def test_a_standalone_question_costs_no_rewrite_call(lmstudio):
     with LLMClient(lmstudio.url) as llm:
         understood = understand("Que signifie KRB_AP_ERR_MODIFIED ?", [KERBEROS], llm)

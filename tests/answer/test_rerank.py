@@ -83,6 +83,7 @@ def test_the_reranker_orders_twenty_candidates_down_to_top_k(kb, emulator):
     assert len(passages) == 3 and [p.n for p in passages] == [1, 2, 3]
     assert passages[0].url == "dns.md" and passages[0].rerank_score == 3.0
     assert 0 < passages[0].score <= 1  # still the dense cosine: the gate's scale
+    assert passages.ordering.ranked_by == "reranker"  # what the line under the passages names
 
 
 def test_off_by_default_and_an_unreachable_reranker_keeps_the_search_order_with_a_note(kb):
@@ -96,6 +97,7 @@ def test_off_by_default_and_an_unreachable_reranker_keeps_the_search_order_with_
     assert [p.url for p in passages] == [p.url for p in plain] and [p.n for p in passages] == [1, 2, 3]
     (note,) = passages.notes
     assert "search's own order" in note and "did not answer" in note
+    assert passages.ordering.ranked_by is None
 
 
 def test_a_failing_reranker_is_noted_under_the_answer(kb, lmstudio):

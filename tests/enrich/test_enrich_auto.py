@@ -122,6 +122,25 @@ def test_the_json_report_and_status_say_what_auto_did(tmp_path, fake_embeddings_
     assert blog["enrichment"]["mode"] == "auto"
 
 
+def test_a_page_without_sections_stores_no_context_field_as_with_none(tmp_path, fake_embeddings_env, data_dir,
+                                                                       capsys):
+    # A small mixed folder, on the embedded store (Qdrant Edge): two articles in sections, two FAQ pages.
+    folder = tmp_path / "mixed"
+    for source in sorted(DOCS_FR.rglob("*.md"))[:2] + sorted(CNIL.glob("*.md"))[:2]:
+        (folder / source.parent.name).mkdir(parents=True, exist_ok=True)
+        shutil.copy(source, folder / source.parent.name / source.name)
+    sectioned = _sectioned(folder)
+    assert 0 < len(sectioned) < 4
+    assert main(["ingest", str(folder), "--collection", "blog", "--enrich", "auto"]) == 0
+    capsys.readouterr()
+    payloads = _payloads(data_dir)
+    assert {p["url"] for p in payloads} == {path.relative_to(folder).as_posix() for path in folder.rglob("*.md")}
+    # A context is stored where one was embedded before the chunk, and only there: a page that got
+    # none has no field, as in a collection built with none (not an empty one to tell apart).
+    assert all(p["context"] for p in payloads if p["url"] in sectioned)
+    assert all("context" not in p for p in payloads if p["url"] not in sectioned)
+
+
 @pytest.mark.parametrize("markdown, sections", [
     ("# Titre\n\nUn paragraphe.\n\n## Une section\n\nTexte.", True),
     ("# Titre\n\nUne réponse courte, sans sections.", False),

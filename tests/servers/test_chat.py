@@ -157,6 +157,23 @@ def test_a_slow_server_times_out_with_a_clear_message(lmstudio):
         "".join(client.stream_chat(MESSAGES))
 
 
+def test_a_short_calls_timeout_covers_the_model_list_it_reads_first(lmstudio):
+    # No model configured: the call reads the server's list before asking. Its timeout (a lever's
+    # few seconds) is the whole call's, never the client's long RAG_TIMEOUT.
+    lmstudio.models_delay, lmstudio.delay = 3.0, 0.0
+    with LLMClient(lmstudio.url, timeout=60) as client, pytest.raises(LLMTimeout) as info:
+        client.chat(MESSAGES, timeout=0.3)
+    assert "0.3 s to list its models" in str(info.value) and lmstudio.chat_calls == 0
+    # Each part alone within it, both together past it: the call still stops at its timeout.
+    lmstudio.models_delay, lmstudio.delay = 0.6, 0.6
+    with LLMClient(lmstudio.url, timeout=60) as client, pytest.raises(LLMTimeout) as info:
+        client.chat(MESSAGES, timeout=1.0)
+    assert "1 s to answer" in str(info.value)
+    lmstudio.models_delay = lmstudio.delay = 0.0
+    with LLMClient(lmstudio.url, timeout=60) as client:
+        assert client.chat(MESSAGES, timeout=1.0) == lmstudio.answer
+
+
 def test_pasted_endpoint_urls_are_accepted(lmstudio):
     client = LLMClient(lmstudio.url + "/chat/completions/")
     assert client.base_url == lmstudio.url

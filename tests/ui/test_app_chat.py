@@ -235,3 +235,22 @@ def test_readers_sharing_a_password_never_see_each_others_conversations(chat_env
     # The journal still tells the two readers apart, and names neither.
     readers = {e.reader for e in journal(chat_env).entries()}
     assert len(readers) == 1 and "" not in readers
+
+
+def test_a_password_readers_conversation_is_still_in_their_sidebar_after_the_app_restarts(chat_env, lmstudio,
+                                                                                         monkeypatch):
+    from tests.ui.test_app_roles import READER_PASSWORD, sign_in
+    from ui import sessions
+
+    monkeypatch.setenv("RAG_APP_PASSWORD", READER_PASSWORD)
+    lmstudio.answer = "Aucun type de chiffrement commun [1]."
+    before = ask(sign_in(READER_PASSWORD), IN_BASE)
+    device = before.session_state["device_token"]  # what the browser's device cookie holds
+    sessions.BOOKS.clear()  # the editor restarts the app: a new process signs with the key it reads
+
+    after = AppTest.from_file(APP, default_timeout=TIMEOUT)
+    after.session_state["device_token"] = device  # the reload after the restart sends the cookie back
+    after.run().text_input[0].input(READER_PASSWORD)
+    after.button[0].click().run()
+    assert not after.exception and after.chat_input
+    assert any(IN_BASE[:20] in b.label for b in after.sidebar.button)

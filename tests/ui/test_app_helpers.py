@@ -288,10 +288,25 @@ def test_a_refusal_is_shown_in_the_reader_language_with_its_reason():
 
 
 def test_a_line_says_why_scores_and_ranks_disagree():
-    ranked = SimpleNamespace(passages=[_passage(1, 0.91), _passage(2, 0.88)])
-    hybrid = SimpleNamespace(passages=[_passage(1, 0.86), _passage(2, 0.9)])
+    from rag.answer.ordering import Ordering
+
+    ranked = SimpleNamespace(passages=[_passage(1, 0.91), _passage(2, 0.88)], ordering=Ordering("hybrid"))
+    rising = [_passage(1, 0.86), _passage(2, 0.9)]
+    hybrid = SimpleNamespace(passages=rising, ordering=Ordering("hybrid"))
     assert answer_display.order_note(ranked) is None
-    assert "keywords and meaning" in answer_display.order_note(hybrid)
+    assert "keywords and meaning together:" in answer_display.order_note(hybrid)
+    # What really ordered them: the chat model's ranking, its rewrite, the distinct articles.
+    by_model = SimpleNamespace(passages=rising, ordering=Ordering("hybrid", steered="rewrite", ranked_by="chat_model"))
+    assert answer_display.order_note(by_model).startswith("Passages are ranked by the chat model")
+    rewritten = SimpleNamespace(passages=rising, ordering=Ordering("dense", steered="rewrite"))
+    assert "its rewrite by the chat model" in answer_display.order_note(rewritten)
+    assert "keywords" not in answer_display.order_note(rewritten)
+    articles = SimpleNamespace(passages=rising, ordering=Ordering("dense", articles=True))
+    assert answer_display.order_note(articles).startswith("Passages are ranked by meaning, the best passage of each")
+    restored = SimpleNamespace(passages=rising)  # a turn read back from the journal: no ordering kept
+    assert answer_display.order_note(restored).startswith("Passages are in the order the search gave them")
+    with rag.i18n.language("fr"):
+        assert answer_display.order_note(by_model).startswith("Les passages sont classés par le modèle de chat")
     assert "RRF" not in answer_display.passage_markdown(_passage(1, 0.857), True, 0.83)
 
 

@@ -23,11 +23,11 @@ def test_a_password_user_signs_out_back_to_the_sign_in_page(app_env, monkeypatch
 
 def test_a_resumed_session_token_is_revoked_at_sign_out(app_env, monkeypatch):
     monkeypatch.setenv("RAG_APP_PASSWORD", READER_PASSWORD)
-    token, _ = sessions.BOOK.redeem(sessions.BOOK.ticket("reader", 3600), sessions.password_of)
+    token, _ = sessions.book().redeem(sessions.book().ticket("reader", 3600), sessions.password_of)
     at = sign_in(READER_PASSWORD)
     at.session_state["session_token"] = token  # as a reload resumed from the cookie records it
     ok(at.sidebar.button(key="sign_out").click().run())
-    assert sessions.BOOK.role(token, sessions.password_of) is None
+    assert sessions.book().role(token, sessions.password_of) is None
 
 
 def test_an_oidc_user_signs_out_with_the_provider_session(app_env):

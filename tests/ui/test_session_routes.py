@@ -33,28 +33,46 @@ class Client:
 
 
 @pytest.fixture
-def client(monkeypatch):
+def client(monkeypatch, data_dir):
     monkeypatch.setenv("RAG_APP_PASSWORD", "reader horse battery")
     return Client()
 
 
 def test_the_cookie_names_the_device_the_signing_in_page_chose(client):
-    device = sessions.BOOK.device()
-    ticket = sessions.BOOK.ticket("reader", 3600, device=device)
+    device = sessions.book().device()
+    ticket = sessions.book().ticket("reader", 3600, device=device)
     response = client.post(sessions.SESSION_PATH, content=ticket)
     assert response.status_code == 204
-    assert sessions.BOOK.role(response.cookies[SESSION_COOKIE], sessions.password_of) == "reader"
+    assert sessions.book().role(response.cookies[SESSION_COOKIE], sessions.password_of) == "reader"
     # After a reload the page reads this reader by the same device: their conversations stay theirs.
-    assert sessions.BOOK.device_id(response.cookies[DEVICE_COOKIE]) == sessions.BOOK.device_id(device)
+    assert sessions.book().device_id(response.cookies[DEVICE_COOKIE]) == sessions.book().device_id(device)
 
 
 def test_a_ticket_without_a_device_or_with_a_forged_one_gets_a_new_device(client):
     for device in (None, "forged.token"):
-        response = client.post(sessions.SESSION_PATH, content=sessions.BOOK.ticket("reader", 3600, device=device))
+        response = client.post(sessions.SESSION_PATH, content=sessions.book().ticket("reader", 3600, device=device))
         assert response.status_code == 204
-        assert sessions.BOOK.device_id(response.cookies[DEVICE_COOKIE])
+        assert sessions.book().device_id(response.cookies[DEVICE_COOKIE])
         client.cookies.clear()
     assert client.post(sessions.SESSION_PATH, content="used-or-unknown").status_code == 403
+
+
+def test_the_cookies_still_sign_in_and_name_the_same_reader_after_the_app_restarts(client, data_dir):
+    device = sessions.book().device()
+    response = client.post(sessions.SESSION_PATH, content=sessions.book().ticket("reader", 3600, device=device))
+    reader = sessions.book().device_id(device)
+    sessions.BOOKS.clear()  # the app restarts: a new process, a new book
+    after = sessions.book()
+    assert after.role(response.cookies[SESSION_COOKIE], sessions.password_of) == "reader"
+    assert reader and after.device_id(response.cookies[DEVICE_COOKIE]) == reader
+    assert (data_dir / "session.key").is_file()
+
+
+def test_a_cookie_signed_out_of_before_the_app_restarts_stays_closed_after_it(client):
+    token = client.post(sessions.SESSION_PATH, content=sessions.book().ticket("reader", 3600)).cookies[SESSION_COOKIE]
+    assert client.post(sessions.SIGNOUT_PATH, content="").status_code == 204
+    sessions.BOOKS.clear()  # the app restarts
+    assert sessions.book().role(token, sessions.password_of) is None
 
 
 def test_a_browser_signed_in_with_a_shared_password_is_numbered_even_where_names_are_shown():

@@ -9,6 +9,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from rag.answer import ordering
 from rag.answer.citations import CITATION, citation_numbers
 from rag.answer.prompts import refusal_sentence
 from rag.i18n import current
@@ -142,11 +143,9 @@ def passage_markdown(passage: Any, accepted: bool, threshold: float | None) -> s
 
 
 def order_note(result: Any) -> str | None:
-    """A line saying why the shown scores are not in decreasing order (hybrid ranking), if they are not."""
-    scores = [float(p.score) for p in getattr(result, "passages", None) or []]
-    if all(a >= b for a, b in zip(scores, scores[1:])):
-        return None
-    return t("ask.order_note")
+    """A line saying what ordered the passages when the shown scores do not decrease (the hybrid
+    ranking, a reranker, the chat model's rewrite or ranking, the distinct articles)."""
+    return ordering.order_note(getattr(result, "passages", None) or [], getattr(result, "ordering", None))
 
 
 def demote_headings(markdown: str) -> str:
