@@ -3,12 +3,7 @@ why and what to do, in the page's language, with the pages that index a collecti
 
 from __future__ import annotations
 
-from rag.config import Settings
-from rag.documents import Document
-from rag.embeddings.embedded import EmbeddedEmbedder
-from rag.ingest.run import ingest
-from rag.store.store import Store
-from tests.fixtures.apptest import open_page
+from tests.fixtures.apptest import one_document_collection, open_page
 
 EVALUATE = "app_pages/3_Evaluate.py"
 
@@ -20,13 +15,6 @@ def _infos(at) -> str:
 def _page_links(at) -> list[tuple[str, str]]:
     """(label, address) of each link to a page; the default page (Ask) is the app's root, ""."""
     return [(link.proto.label, link.proto.page) for link in at.get("page_link")]
-
-
-def _collection(name: str) -> None:
-    store = Store(Settings.from_env())
-    docs = [Document("klist.md", "klist", "# klist\n\nklist purge efface les tickets Kerberos de la session.")]
-    assert ingest(docs, store, EmbeddedEmbedder(threads=1), name, strategy="sections").new == 1
-    store.close()
 
 
 def test_with_nothing_indexed_the_page_says_where_to_index_or_load_the_demo(app_env_empty, monkeypatch):
@@ -47,7 +35,7 @@ def test_with_nothing_indexed_the_page_says_where_to_index_or_load_the_demo(app_
 
 
 def test_an_empty_sidebar_collection_is_named_and_choosing_another_enables_the_run(app_env_empty):
-    _collection("notes")  # the sidebar's collection, "blog", stays empty
+    one_document_collection("notes")  # the sidebar's collection, "blog", stays empty
     at = open_page(EVALUATE)
     assert at.multiselect(key="eval_collections").value == []
     assert at.button(key="run_eval").disabled
@@ -60,7 +48,7 @@ def test_an_empty_sidebar_collection_is_named_and_choosing_another_enables_the_r
 
 
 def test_a_cleared_choice_or_an_upload_not_yet_made_is_the_reason_given(app_env_empty):
-    _collection("blog")
+    one_document_collection("blog")
     at = open_page(EVALUATE)
     assert not at.button(key="run_eval").disabled and not at.info
     at.multiselect(key="eval_collections").set_value([]).run()
