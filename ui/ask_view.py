@@ -130,7 +130,8 @@ def _sources(result: AskResult, turn: int, compact: bool) -> None:
     answer_display.citation_anchor), followed in the last turn by the cited passage itself, so
     that the jump lands on text the reader can see, outside the collapsed list of passages."""
     st.markdown(f"**{t('ask.sources')}**")
-    with st.container(gap=None if compact else "small"):
+    st.html(answer_display.SOURCE_HEADINGS_CSS)  # style only: Streamlit adds it without taking room
+    with st.container(gap=None if compact else "small", key=answer_display.sources_key(turn)):
         for p in result.sources:
             anchor = answer_display.citation_anchor(result.collection or "", turn, p.n)
             st.subheader(answer_display.source_heading(p), anchor=anchor)
