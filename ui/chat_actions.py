@@ -13,6 +13,7 @@ from typing import Any, Callable
 
 import streamlit as st
 
+from rag.answer import followup
 from rag.answer.citations import source_line
 from rag.answer.pipeline import REFUSED_GATE
 from ui import conversations
@@ -102,9 +103,11 @@ def gate_inputs(settings: Any, info: dict[str, Any] | None, mode: str, groups: l
 def same_refusal_again(item: dict[str, Any], now: list[Any]) -> bool:
     """Whether asking this turn's question again could only give its gate refusal again: the gate
     decides without the model, so the same question on the same articles and settings is refused
-    the same way. An answer, a model's refusal or a missing model may come out otherwise."""
+    the same way. An answer, a model's refusal or a missing model may come out otherwise, and so
+    may a follow-up the model rewrote (it may rewrite it otherwise)."""
     result = item["result"]
-    return getattr(result, "outcome", None) == REFUSED_GATE and item.get("gate_inputs") == now
+    rewritten = (item.get("understood") or {}).get("method") == followup.MODEL
+    return getattr(result, "outcome", None) == REFUSED_GATE and item.get("gate_inputs") == now and not rewritten
 
 
 def regenerate_button(item: dict[str, Any], index: int, again: Callable[[int, str], None],

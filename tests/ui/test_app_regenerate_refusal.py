@@ -5,6 +5,7 @@ settings change, it is offered again, and says why."""
 
 from __future__ import annotations
 
+from rag.answer import followup
 from rag.config import Settings
 from rag.documents import Document
 from rag.embeddings.embedded import EmbeddedEmbedder
@@ -67,4 +68,16 @@ def test_an_answer_keeps_its_regenerate(app_env_empty, lmstudio):
     at = ask(start(), IN_BASE)
     assert at.session_state["history"][-1]["result"].outcome == "answered"
     assert [b.key for b in _regenerate(at)] == ["regenerate_0"] and not _regenerate(at)[0].help
+    assert "would be refused again" not in texts(at.caption)
+
+
+def test_a_follow_up_the_model_rewrote_keeps_its_regenerate_when_refused(app_env_empty, lmstudio):
+    """The rewrite is the model's: asked again, the follow-up may be understood otherwise."""
+    one_document_collection()
+    rewrite = "Quelle est la recette de la tarte tatin aux pommes caramélisées ?"
+    lmstudio.answer = lambda messages: rewrite if followup.is_rewrite_request(messages) else "Avec klist purge [1]."
+    at = ask(ask(start(), IN_BASE), "Et pour la tarte tatin ?")
+    last = at.session_state["history"][-1]
+    assert last["understood"]["method"] == followup.MODEL and _refused(at)
+    assert [b.key for b in _regenerate(at)] == ["regenerate_1"]
     assert "would be refused again" not in texts(at.caption)
