@@ -76,9 +76,9 @@ def why_no_run(picked: Any, chosen: Sequence[str], names: Sequence[str], session
         return
     st.info("\n\n".join(reasons), icon=":material/info:")
     if not chosen and session_collection not in names:  # nothing indexed to choose: the pages that index
-        cols = st.columns(2)
-        cols[0].page_link("app_pages/2_Ingest.py", label=t("nav.ingest"), icon=":material/upload_file:")
-        cols[1].page_link("app_pages/1_Ask.py", label=t("nav.ask"), icon=":material/forum:")
+        with st.container(horizontal=True):
+            st.page_link("app_pages/2_Ingest.py", label=t("nav.ingest"), icon=":material/upload_file:")
+            st.page_link("app_pages/1_Ask.py", label=t("nav.ask"), icon=":material/forum:")
 
 
 def run(questions: Sequence[Question], label: str, collections: Sequence[str], with_llm: bool,
