@@ -7,7 +7,12 @@ Both sides: the demo set's own questions (standalone, in base and off topic), ea
 question before it, go through the same detection: a standalone question taken for a follow-up
 would be searched with another question's terms.
 
-Pairs: benchmarks/data/followup_pairs.jsonl (written before any tuning, kept fixed).
+Pairs: benchmarks/data/followup_pairs.jsonl (written before any tuning, kept fixed). Short
+everyday questions off the subject, each after an in-base one ("Comment faire une pâte à crêpes ?"
+after a question on klist): benchmarks/data/followup_offtopic.jsonl (written before the rule that
+reads them, kept fixed). Each side is measured with the detection alone ("before") and with the
+articles' words (`holds`, rag.answer.gate.term_holder: a short question naming only words no
+article holds is no follow-up by its shortness).
 
     .venv/bin/python benchmarks/followup.py      # ~1 min with cached vectors
 """
@@ -38,8 +43,8 @@ from _common import (  # noqa: E402
 )
 
 from rag.answer.followup import Turn, is_follow_up, understand  # noqa: E402
-from rag.answer.gate import gate_for  # noqa: E402
-from rag.answer.retrieve import retrieve  # noqa: E402
+from rag.answer.gate import gate_for, term_holder  # noqa: E402
+from rag.answer.retrieve import retrieve, retrieve_options  # noqa: E402
 from rag.chunking import DEFAULT_STRATEGY  # noqa: E402
 from rag.demo import DEMO_DIR, QUESTIONS_PATH  # noqa: E402
 from rag.embeddings.embedded import EmbeddedEmbedder  # noqa: E402
@@ -49,6 +54,7 @@ from rag.ingest.run import ingest  # noqa: E402
 from rag.store.store import Store  # noqa: E402
 
 PAIRS = ROOT / "benchmarks" / "data" / "followup_pairs.jsonl"
+OFF_TOPIC = ROOT / "benchmarks" / "data" / "followup_offtopic.jsonl"
 TOP_K = 6
 COLLECTION = "bench_followup"
 
@@ -82,19 +88,24 @@ def main(argv: list[str] | None = None) -> int:
             report = ingest(docs, store, model, COLLECTION, strategy=DEFAULT_STRATEGY, full=True)
             assert report.ok, report.summary()
             info = store.collection_info(COLLECTION)
+            options = retrieve_options(settings)
 
             def search(text: str, source: str | None, also: tuple[str, ...] = ()) -> dict[str, Any]:
-                passages = retrieve(text, store, model, COLLECTION, top_k=TOP_K, **settings.retrieve_options())
+                passages = retrieve(text, store, model, COLLECTION, top_k=TOP_K, **options)
                 decision = gate_for(text, passages, settings, store, COLLECTION, info, model.model_id, None)
                 rank = hit_rank([p.url for p in passages], [source, *also]) if source else None
                 return {"searched": text, "rank": rank, "answer": bool(decision.answer)}
 
+            holds = term_holder(store, COLLECTION, info, None)
             rows = []
             for pair in pairs:
-                fallback = understand(pair["follow_up"], [Turn(pair["previous"])], llm=None)
+                before = understand(pair["follow_up"], [Turn(pair["previous"])], llm=None)
+                fallback = understand(pair["follow_up"], [Turn(pair["previous"])], llm=None, holds=holds)
                 rows.append({
-                    "id": pair["id"], "follow_up": pair["follow_up"], "detected": is_follow_up(pair["follow_up"]),
+                    "id": pair["id"], "follow_up": pair["follow_up"], "detected": is_follow_up(pair["follow_up"], holds),
+                    "detected_before": is_follow_up(pair["follow_up"]),
                     "as_asked": search(pair["follow_up"], pair["expected_source"]),
+                    "fallback_before": search(before.standalone, pair["expected_source"]),
                     "fallback": search(fallback.standalone, pair["expected_source"]),
                     "standalone": search(pair["standalone"], pair["expected_source"]),
                 })
@@ -103,20 +114,39 @@ def main(argv: list[str] | None = None) -> int:
             # The other side: the demo's standalone questions, each after the one before it.
             others = []
             for before, question in zip(questions, questions[1:]):
-                understood = understand(question.question, [Turn(before.question)], llm=None)
+                understood = understand(question.question, [Turn(before.question)], llm=None, holds=holds)
                 others.append({
                     "id": question.id, "in_base": question.in_base, "taken_for_follow_up": understood.rewritten,
                     "as_asked": search(question.question, question.expected_source, tuple(question.also_in)),
                     "understood": search(understood.standalone, question.expected_source, tuple(question.also_in)),
                 })
+            changed = []
+            for row in (json.loads(line) for line in OFF_TOPIC.read_text(encoding="utf-8").splitlines() if line.strip()):
+                before = understand(row["question"], [Turn(row["previous"])], llm=None)
+                after = understand(row["question"], [Turn(row["previous"])], llm=None, holds=holds)
+                changed.append({
+                    "id": row["id"], "question": row["question"], "taken_before": before.rewritten,
+                    "taken": after.rewritten, "as_asked": search(row["question"], None),
+                    "understood_before": search(before.standalone, None), "understood": search(after.standalone, None),
+                })
+                say(f"{row['id']}: taken before {before.rewritten}, after {after.rewritten}, "
+                    f"refused before {not changed[-1]['understood_before']['answer']}, "
+                    f"after {not changed[-1]['understood']['answer']}")
         finally:
             store.close()
     in_base = [r for r in others if r["in_base"]]
     off_topic = [r for r in others if not r["in_base"]]
+    refused = lambda key: round(sum(1 for r in changed if not r[key]["answer"]) / len(changed), 3)  # noqa: E731
     summary = {
-        "follow_ups": {"detected": sum(r["detected"] for r in rows), "of": len(rows),
-                       "as_asked": _figures(rows, "as_asked"), "fallback": _figures(rows, "fallback"),
+        "follow_ups": {"detected": sum(r["detected"] for r in rows), "detected_before": sum(r["detected_before"] for r in rows),
+                       "of": len(rows), "as_asked": _figures(rows, "as_asked"),
+                       "fallback_before": _figures(rows, "fallback_before"), "fallback": _figures(rows, "fallback"),
                        "standalone": _figures(rows, "standalone")},
+        "changed_subject": {"taken_for_follow_ups_before": sum(r["taken_before"] for r in changed),
+                            "taken_for_follow_ups": sum(r["taken"] for r in changed), "of": len(changed),
+                            "gate_refuses_as_asked": refused("as_asked"),
+                            "gate_refuses_understood_before": refused("understood_before"),
+                            "gate_refuses_understood": refused("understood")},
         "standalone_questions": {
             "taken_for_follow_ups": sum(r["taken_for_follow_up"] for r in others), "of": len(others),
             "in_base_as_asked": _figures(in_base, "as_asked"), "in_base_understood": _figures(in_base, "understood"),
@@ -131,10 +161,13 @@ def main(argv: list[str] | None = None) -> int:
         "machine": machine(),
         "settings": {"top_k": TOP_K, "strategy": DEFAULT_STRATEGY, "embedding_model": model.model_id,
                      "embed_threads": threads, "pairs": "benchmarks/data/followup_pairs.jsonl",
-                     "questions": "rag/demo/questions.jsonl", "retrieve": settings.retrieve_options()},
+                     "changed_subject": "benchmarks/data/followup_offtopic.jsonl",
+                     "questions": "rag/demo/questions.jsonl", "retrieve": {k: v for k, v in options.items()
+                                                                  if k not in ("reranker", "rewriter", "llm_reranker")}},
         "summary": summary,
         "pairs": rows,
         "standalone_questions": others,
+        "changed_subject": changed,
     }
     finish(results, args.out, started)
     return 0

@@ -8,13 +8,14 @@ from typing import Any, Callable
 import streamlit as st
 
 from ui.present import answer as answer_display
-from rag.answer import followup
+from rag.answer import followup, gate, small_talk
 from rag.answer.pipeline import AskResult, finalize
 from ui.present.charts import score_chart
 from rag.chunking import DEFAULT_STRATEGY
 from rag.demo import DEMO_COLLECTION, DEMO_DIR, QUESTIONS_PATH
 from rag.demo import calibrate as demo_calibrate
 from rag.demo import demo_embedder
+from rag.answer.retrieve import QuestionError
 from rag.errors import LLMError, RagError
 from rag.evaluate.questions import load_questions
 from ui.present.safe_markdown import sanitize_markdown
@@ -30,6 +31,8 @@ HISTORY = "history"
 # never reuses the link anchors of the last one (the page's URL may still name one).
 ASKED = "turns_asked"
 CHOSEN = "example_chosen"
+TO_SHORTEN = "question_to_shorten"  # (question, why) the search refused as asked: kept to be edited
+SHORTENED = "shorten_text"
 EXAMPLES = 4
 PASSAGES_HEIGHT = 520  # px: the passages scroll in their own box, the page stays short
 EARLIER_PASSAGE_HEIGHT = 180  # px: a cited passage of an earlier turn, in its own scrolling box
@@ -74,6 +77,7 @@ def _load_demo(settings: Any, store: Any) -> None:
 def new_conversation_button() -> None:
     def clear() -> None:
         st.session_state[HISTORY] = []
+        st.session_state.pop(TO_SHORTEN, None)
         conversations.forget_current()
 
     st.button(t("ask.new"), icon=":material/add_comment:", key="new_conversation", on_click=clear, width="stretch",
@@ -255,12 +259,16 @@ def answer(question: str, settings: Any, store: Any, info: dict) -> AskResult | 
     and render the turn."""
     turn = st.session_state.get(ASKED, 0)
     index = len(st.session_state.get(HISTORY, []))
+    st.session_state.pop(TO_SHORTEN, None)  # another question: the one to shorten is given up
+    if reply_to_small_talk(question, settings):
+        return None
     user = st.chat_message("user")
     with user:
         st.markdown(sanitize_markdown(question, images=False))
     with st.chat_message("assistant"):
         llm = resources.llm(settings)
-        understood = followup.understand(question, previous_turns(), llm).to_dict()
+        holds = gate.term_holder(store, settings.collection, info, resources.groups())
+        understood = followup.understand(question, previous_turns(), llm, holds=holds).to_dict()
         understood_caption(understood)
         search = understood["standalone"]
         try:
@@ -269,6 +277,11 @@ def answer(question: str, settings: Any, store: Any, info: dict) -> AskResult | 
             engine = resources.answer_engine(settings, store, info, reader=access.reader_id(access.mode()),
                                              recorders=[])
             response = engine.ask(search)
+        except QuestionError as exc:  # the reader's to fix (a pasted log too long): said, and kept to edit
+            st.session_state[TO_SHORTEN] = (question, str(exc))
+            st.session_state[SHORTENED] = question
+            to_shorten()
+            return None
         except RagError as exc:
             lang.error(t("ask.search_failed"), str(exc))
             return None
@@ -294,8 +307,40 @@ def answer(question: str, settings: Any, store: Any, info: dict) -> AskResult | 
     return result
 
 
+def reply_to_small_talk(message: str, settings: Any) -> bool:
+    """"Bonjour", "Merci !": a word back, nothing searched, refused or written to the journal."""
+    kind = small_talk.kind_of(message)
+    if kind is None:
+        return False
+    replies = {small_talk.GREETING: t("ask.hello", name=escape_link_text(settings.collection)),
+               small_talk.THANKS: t("ask.thanks_reply"), small_talk.GOODBYE: t("ask.goodbye_reply")}
+    with st.chat_message("user"):
+        st.markdown(sanitize_markdown(message, images=False))
+    with st.chat_message("assistant"):
+        st.markdown(replies[kind])
+    return True
+
+
 def _again() -> Any:
     return chat_actions.ask_again(HISTORY, CHOSEN)
+
+
+def to_shorten() -> None:
+    """The question the search could not take as it was, with why, in a box to edit and send
+    again: a reader who pasted a long log keeps it, and cuts it down there."""
+    pending = st.session_state.get(TO_SHORTEN)
+    if not pending:
+        return
+
+    def resend() -> None:
+        text = (st.session_state.get(SHORTENED) or "").strip()
+        if text:
+            st.session_state.pop(TO_SHORTEN, None)
+            st.session_state[CHOSEN] = text
+
+    st.warning(pending[1], icon=":material/short_text:")
+    st.text_area(t("ask.shorten_label"), key=SHORTENED, height=200)
+    st.button(t("ask.resend"), key="shorten_send", icon=":material/send:", type="primary", on_click=resend)
 
 
 def history(settings: Any, compact_all: bool = False) -> None:
@@ -311,3 +356,6 @@ def history(settings: Any, compact_all: bool = False) -> None:
             understood_caption(item.get("understood"))
             render_result(item["result"], item["turn"], compact=not last)
             chat_actions.turn_actions(item, i, last, settings, _again())
+    if st.session_state.get(TO_SHORTEN) and not compact_all:
+        with st.chat_message("assistant"):
+            to_shorten()

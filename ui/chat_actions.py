@@ -1,5 +1,5 @@
-"""The gestures of a chat under each turn of the Ask page: copy, thumbs up/down, regenerate, edit
-and resend, stop a streaming answer.
+"""The gestures of a chat under each turn of the Ask page: copy, thumbs up/down (then a comment),
+regenerate, edit and resend, stop a streaming answer.
 
 A regenerated or edited question is asked again through the page's usual path (`ask_view.CHOSEN`,
 as an example question is): the turns from it on leave the conversation first. Stop is any new run
@@ -18,6 +18,7 @@ from ui import conversations
 from ui.i18n import t
 
 STREAMING = "answer_streaming"  # the stream in progress: what a stop keeps
+COMMENT_CHARS = 1000  # a reader's comment on an answer: a few sentences, not an article
 
 
 def answer_text(result: Any) -> str:
@@ -51,10 +52,29 @@ def thumbs(item: dict[str, Any], settings: Any) -> None:
         value = st.session_state.get(key)
         rating = None if value is None else (1 if value == 1 else -1)
         item["rating"] = rating
-        conversations.vote(settings, item.get("entry_id"), rating)
+        if rating is None:
+            item["comment"] = ""
+        conversations.vote(settings, item.get("entry_id"), rating, item.get("comment") or "")
 
     st.feedback("thumbs", key=key, default=_rating_value(item.get("rating")), on_change=voted,
                 disabled=not item.get("entry_id"))
+
+
+def comment_button(item: dict[str, Any], settings: Any) -> None:
+    """Once a reader has voted, a few words on why: the editors read them beside the vote."""
+    key = f"feedback_comment_{item['turn']}"
+
+    def send() -> None:
+        text = (st.session_state.get(key) or "").strip()
+        if text and item.get("rating"):
+            item["comment"] = text
+            conversations.vote(settings, item.get("entry_id"), item["rating"], text, thanks="ask.comment_saved")
+
+    with st.popover(t("ask.comment"), icon=":material/rate_review:", type="tertiary"):
+        st.text_area(t("ask.comment_label"), value=item.get("comment") or "", key=key, max_chars=COMMENT_CHARS,
+                     placeholder=t("ask.comment_hint"))
+        st.button(t("ask.comment_send"), key=f"feedback_comment_send_{item['turn']}", icon=":material/send:",
+                  type="primary", on_click=send)
 
 
 def ask_again(history_key: str, chosen_key: str) -> Callable[[int, str], None]:
@@ -94,6 +114,8 @@ def turn_actions(item: dict[str, Any], index: int, last: bool, settings: Any,
         if has_answer(result):
             copy_button(result, item["turn"])
         thumbs(item, settings)
+        if item.get("rating") and item.get("entry_id"):
+            comment_button(item, settings)
         if last:
             regenerate_button(item, index, again)
     if item.get("stopped"):

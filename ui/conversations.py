@@ -31,6 +31,7 @@ from rag.redact import known_secrets
 from ui import access, resources
 from ui.i18n import t
 from ui.present.safe_markdown import escape_link_text
+from ui.present.times import browser_zone, local_minute
 
 log = logging.getLogger(__name__)
 
@@ -93,8 +94,10 @@ def show_notice() -> None:
         st.toast(t(key, **values), icon=icon)
 
 
-def vote(settings: Any, entry_id: str | None, rating: int | None) -> None:
-    """A reader's thumbs on a turn: +1, -1, or None to withdraw it (a callback)."""
+def vote(settings: Any, entry_id: str | None, rating: int | None, comment: str = "",
+         thanks: str = "ask.feedback_saved") -> None:
+    """A reader's thumbs on a turn: +1, -1, or None to withdraw it (a callback), with what they
+    wrote about it."""
     try:
         if not entry_id:
             raise RagError("—")
@@ -102,12 +105,12 @@ def vote(settings: Any, entry_id: str | None, rating: int | None) -> None:
         if rating is None:
             book.withdraw_feedback(entry_id, reader())
         else:
-            book.feedback(entry_id, reader(), rating)
+            book.feedback(entry_id, reader(), rating, comment)
     except (RagError, OSError) as exc:
         notify("ask.feedback_failed", ":material/warning:", error=str(exc))
         return
     if rating is not None:
-        notify("ask.feedback_saved", ":material/thumb_up:" if rating > 0 else ":material/thumb_down:")
+        notify(thanks, ":material/thumb_up:" if rating > 0 else ":material/thumb_down:")
 
 
 # -- from the journal back to the page --------------------------------------------------------
@@ -163,13 +166,14 @@ def _my_conversation(settings: Any, conversation_id: str) -> tuple[Any, list[Ent
 def _turn_items(entries: Sequence[Entry], first_turn: int) -> list[dict[str, Any]]:
     items = []
     for i, entry in enumerate(entries):
-        rating = next((f.rating for f in entry.feedback if f.reader == reader()), None)
+        mine = next((f for f in entry.feedback if f.reader == reader()), None)
         understood = None
         if entry.standalone_question and entry.standalone_question != entry.question:
             understood = {"asked": entry.question, "standalone": entry.standalone_question, "method": "journal",
                           "terms": []}
         items.append({"question": entry.question, "result": result_from_entry(entry), "turn": first_turn + i,
-                      "entry_id": entry.id, "understood": understood, "rating": rating})
+                      "entry_id": entry.id, "understood": understood, "rating": mine.rating if mine else None,
+                      "comment": mine.comment if mine else ""})
     return items
 
 
@@ -264,8 +268,12 @@ def sidebar_list(settings: Any, history_key: str, asked_key: str) -> None:
                 left, right = st.columns([5, 1], vertical_alignment="center")
             else:
                 left, right = st.container(), None
+            # The label is cut and many start alike ("Comment …"): the whole first question and
+            # the time of the last one tell them apart on hover.
+            whole = t("ask.conversation_help", title=escape_link_text(" ".join((conversation.title or "").split())),
+                      when=local_minute(conversation.updated or conversation.created or "", browser_zone()))
             left.button(label, key=f"conversation_{conversation.id}", on_click=choose, args=(conversation.id,),
-                        type="primary" if here else "tertiary", icon=":material/chat:", width="stretch")
+                        type="primary" if here else "tertiary", icon=":material/chat:", width="stretch", help=whole)
             if right is not None:
                 right.button("", key=f"delete_{conversation.id}", on_click=delete, args=(conversation.id,),
                              icon=":material/delete:", help=t("ask.delete_help"), type="tertiary")

@@ -319,7 +319,7 @@ def false_refusals_table(name: str, rows: Sequence[QuestionRow]) -> None:
     if not found:
         st.caption(t("eval.false_refusals_none"))
         return
-    st.caption(t("eval.false_refusals_help", n=len(found)))
+    st.caption(tn("eval.false_refusals_help", len(found)))
     st.dataframe([{t("eval.fr_question"): f.question, t("eval.fr_words"): ", ".join(f.words),
                    t("eval.fr_reason"): t(f"eval.fr_reason.{f.reason}"),
                    t("eval.fr_score"): decimal(f.cosine, 3) if f.cosine is not None else ""}

@@ -36,6 +36,8 @@ WORDPRESS, UPLOAD, DEMO, PASTE = "wordpress", "upload", "demo", "paste"
 SOURCES = (WORDPRESS, UPLOAD, DEMO, PASTE)
 SOURCE = "ingest_source"  # session key of the chosen source (kept across pages)
 WP_ITEMS = "wp_items"
+WP_FORM = "wp_form"  # the site address and user last sent with "Read the posts"
+WP_FAILED = "wp_failed"  # the last reading failed: the hint says to correct, not to begin
 NEW_COLLECTION = "__new__"
 SETTINGS = ("chunk_size", "overlap", "min_size", "max_size")
 LABELS = {"chunk_size": "ing.chunk_size", "overlap": "ing.overlap", "min_size": "ing.min_size",
@@ -43,20 +45,29 @@ LABELS = {"chunk_size": "ing.chunk_size", "overlap": "ing.overlap", "min_size": 
 
 
 def _wordpress() -> list[Document | Problem] | None:
+    # A form's fields reach the session only when it is sent: the site and user sent last are
+    # drawn again when the form comes back (another source chosen meanwhile, the language
+    # switched). The application password is not kept: it is typed again.
+    last = st.session_state.get(WP_FORM, {})
     with st.form("wordpress"):
-        url = st.text_input(t("ing.site_url"), placeholder="https://blog.example.com")
+        url = st.text_input(t("ing.site_url"), value=last.get("url", ""), placeholder="https://blog.example.com")
         cols = st.columns(2)
-        user = cols[0].text_input(t("ing.wp_user"), help=t("ing.wp_user_help"))
+        user = cols[0].text_input(t("ing.wp_user"), value=last.get("user", ""), help=t("ing.wp_user_help"))
         password = cols[1].text_input(t("ing.wp_password"), type="password", help=t("ing.wp_password_help"))
         pages = st.checkbox(t("ing.wp_pages"), key="wp_pages")
         fetch = st.form_submit_button(t("ing.fetch"))
     if fetch:
+        st.session_state[WP_FORM] = {"url": url, "user": user}
+        st.session_state.pop(WP_FAILED, None)
         try:
             with st.spinner(t("ing.fetching")):
                 source = WordPressSource(url, username=user or None, app_password=password or None,
                                          types=("posts", "pages") if pages else ("posts",))
                 st.session_state[WP_ITEMS] = (url, list(source.iter_documents()))
         except RagError as exc:
+            # The posts of a site read before are not this site's: never offered under its address.
+            st.session_state.pop(WP_ITEMS, None)
+            st.session_state[WP_FAILED] = True
             lang.error(t("ing.fetch_failed"), str(exc))
             return None
     fetched = st.session_state.get(WP_ITEMS)
@@ -85,7 +96,10 @@ _EMPTY_HINTS = {WORDPRESS: "ing.choose_wordpress", UPLOAD: "ing.choose_upload", 
 
 
 def empty_source_hint() -> str:
-    return t(_EMPTY_HINTS.get(st.session_state.get(SOURCE), "ing.choose"))
+    source = st.session_state.get(SOURCE)
+    if source == WORDPRESS and st.session_state.get(WP_FAILED):
+        return t("ing.wordpress_retry")
+    return t(_EMPTY_HINTS.get(source, "ing.choose"))
 
 
 def document_table(documents: Sequence[Document], problems: Sequence[Problem]) -> None:
@@ -253,7 +267,7 @@ def _bad_new_name(name: str, documents: int) -> bool:
 
 def index_section(items: Sequence[Document | Problem], previews: Sequence[tuple[Any, list[Any]]],
                   settings: Any, store: Any, document: Document | None = None) -> None:
-    st.subheader(t("ing.index"))
+    st.subheader(t("ing.index_heading"))
     groups = resources.groups()  # an editor's groups bound what they index into (None: administrator)
     existing = [c for c in store.list_collections() if groups is None or store.count(c, groups=groups)]
     options = existing + [NEW_COLLECTION]

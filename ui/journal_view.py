@@ -22,6 +22,7 @@ from ui import lang
 from ui.i18n import t, tn
 from ui.present.charts import journal_weeks_chart
 from ui.present.safe_markdown import link_markdown, sanitize_markdown
+from ui.present.times import browser_zone, local_minute
 
 PAGE = 50  # entries shown before "show more"
 SHOWN = "journal_shown"
@@ -95,7 +96,7 @@ def visible(entries: list[Entry]) -> list[Entry]:
 
 
 def _label(entry: Entry, names: dict[str, str]) -> str:
-    when = entry.time[:16].replace("T", " ")
+    when = local_minute(entry.time, browser_zone())
     question = sanitize_markdown(entry.question, images=False, links=False).replace("\n", " ")
     return f"{when} · {names.get(entry.reader, entry.reader)} · {report.outcome_label(entry.outcome)} · {question}"
 
@@ -116,6 +117,8 @@ def _entry_body(journal: Journal, entry: Entry, store: Any) -> None:
     outcome = report.outcome_label(entry.outcome)
     st.markdown(f"**{outcome}**" + (" · " + sanitize_markdown(entry.refusal_reason, images=False, links=False)
                                     if entry.refusal_reason else ""))
+    if entry.searched != entry.question:
+        st.caption(t("ask.understood", question=sanitize_markdown(entry.searched, images=False, links=False)))
     if entry.unknown_terms:
         st.caption(t("jr.unknown", words=", ".join(entry.unknown_terms)))
     if entry.id in st.session_state.get(HIDDEN, ()):
@@ -132,7 +135,9 @@ def _entry_body(journal: Journal, entry: Entry, store: Any) -> None:
         for vote in entry.feedback:
             if vote.comment:
                 st.caption(("👍 " if vote.rating > 0 else "👎 ") + sanitize_markdown(vote.comment, images=False))
-    st.caption(t("jr.meta", collection=entry.collection or "—", origin=entry.origin, model=entry.model or "—"))
+    origins = {"ask": t("jr.origin_ask"), "cli": t("jr.origin_cli")}  # the journal keeps a code
+    st.caption(t("jr.meta", collection=entry.collection or "—", origin=origins.get(entry.origin, entry.origin),
+                 model=entry.model or "—"))
     to_question_set(entry, store)
     if st.button(t("jr.delete"), key=f"jr_delete_{entry.id}", icon=":material/delete:"):
         journal.delete_entry(entry.id)
@@ -149,6 +154,7 @@ def to_question_set(entry: Entry, store: Any) -> None:
         names = list(dict.fromkeys([DEMO, *saved_sets(_data_dir())]))
         kinds = {"in_base": t("jr.qs_in_base"), "off_topic": t("jr.qs_off_topic")}
         name = st.selectbox(t("jr.qs_set"), names, key=f"jr_qs_set_{entry.id}", accept_new_options=True)
+        question = st.text_input(t("jr.qs_question"), value=entry.searched, key=f"jr_qs_question_{entry.id}")
         kind = st.radio(t("jr.qs_kind"), ("in_base", "off_topic"), index=1 if refused or not passages else 0,
                         horizontal=True, key=f"jr_qs_kind_{entry.id}",
                         format_func=kinds.get)
@@ -176,7 +182,7 @@ def to_question_set(entry: Entry, store: Any) -> None:
         st.error(t("jr.qs_span_missing"))
         return
     try:
-        added = add_question(_data_dir(), (name or DEMO).strip(), entry.question, in_base=in_base,
+        added = add_question(_data_dir(), (name or DEMO).strip(), question.strip() or entry.searched, in_base=in_base,
                              expected_source=source if in_base else None,
                              expected_answer=span.strip() or None, category=category.strip() or None)
     except QuestionSetError as exc:
@@ -208,7 +214,7 @@ def subjects(journal: Journal, entries: list[Entry]) -> list[Subject]:
     if not refused:
         return []
     with st.spinner(t("jr.grouping")):
-        vectors = _vectors(tuple(e.question for e in refused))
+        vectors = _vectors(tuple(e.searched for e in refused))  # as report.subjects_of embeds them
     return report.subjects_of(refused, journal.rechecks(), vectors=vectors)
 
 
@@ -223,11 +229,11 @@ def subjects_list(found: list[Subject], names: dict[str, str]) -> None:
             st.markdown(f"**{i}. {sanitize_markdown(subject.label, images=False, links=False)}** · "
                         + tn("jr.readers", subject.readers) + " · " + tn("jr.questions", len(subject.entries)))
             if subject.answered:
-                st.success(t("jr.answered_now", n=subject.answered, total=len(subject.entries),
+                st.success(tn("jr.answered_now", len(subject.entries), answered=subject.answered,
                              titles=", ".join(subject.answered_by)), icon=":material/task_alt:")
             for entry in subject.entries:
-                st.markdown(f"- {sanitize_markdown(entry.question, images=False, links=False)} "
-                            f"· _{names.get(entry.reader, entry.reader)}, {entry.time[:10]}_")
+                st.markdown(f"- {sanitize_markdown(entry.searched, images=False, links=False)} "
+                            f"· _{names.get(entry.reader, entry.reader)}, {local_minute(entry.time, browser_zone())[:10]}_")
 
 
 def over_time(entries: list[Entry], found: list[Subject]) -> None:

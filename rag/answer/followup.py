@@ -20,7 +20,7 @@ from __future__ import annotations
 import re
 import unicodedata
 from dataclasses import dataclass, field
-from typing import Any, Sequence
+from typing import Any, Callable, Sequence
 
 from rag.answer.prompts import detect_language, load_prompt, one_line
 from rag.errors import LLMError
@@ -38,6 +38,8 @@ VAGUE_TERMS = 2  # a question naming this little of its own (_specificity) leans
 LEAN_TERMS = 4  # above this, a pronoun in the question refers to something the question names
 
 AS_ASKED, MODEL, TERMS = "as_asked", "model", "terms"
+
+Holds = Callable[[Sequence[str]], bool]  # do the articles hold any of these terms?
 
 _WORD = re.compile(r"[^\W_]+(?:['’\-][^\W_]+)*")
 # A term: letter/digit runs joined by - _ . : / \ @ (msDS-SupportedEncryptionTypes, 0x80090308).
@@ -142,9 +144,13 @@ def _specificity(question: str) -> int:
     return sum(3 if _IDENTIFIER.search(term) else 1 for term in own_terms(question))
 
 
-def is_follow_up(question: str) -> bool:
+def is_follow_up(question: str, holds: Holds | None = None) -> bool:
     """Does `question` lean on an earlier turn? A connector first; else, when it names little of
-    its own (at most LEAN_TERMS), a pronoun that refers back or almost nothing named at all."""
+    its own (at most LEAN_TERMS), a pronoun that refers back or almost nothing named at all.
+
+    `holds(terms)`: do the articles hold any of these terms? A short question naming only what
+    they never mention ("Comment faire une pâte à crêpes ?") changes the subject: it is a
+    follow-up only by a connector or a pronoun, never for being short."""
     words = _words(question)
     if not words:
         return False
@@ -153,8 +159,10 @@ def is_follow_up(question: str) -> bool:
         return True
     specificity = _specificity(question)
     if len(words) <= SHORT_WORDS or specificity <= VAGUE_TERMS:
-        return True
-    if specificity > LEAN_TERMS:  # a question that says this much has its referent in it
+        terms = own_terms(question)
+        if holds is None or not terms or holds(terms):
+            return True
+    elif specificity > LEAN_TERMS:  # a question that says this much has its referent in it
         return False
     for i, word in enumerate(words):
         if word in _ANAPHORS:
@@ -252,10 +260,11 @@ def rewrite(question: str, previous: Sequence[Turn], llm: Any, language: str | N
 
 
 def understand(question: str, previous: Sequence[Turn], llm: Any = None, language: str | None = None,
-               timeout: float = REWRITE_TIMEOUT) -> Understood:
+               timeout: float = REWRITE_TIMEOUT, holds: Holds | None = None) -> Understood:
     """What to search for `question` asked after `previous` turns: as asked when it stands alone,
-    else the model's rewrite, else (no model, or its call failed) the previous question's terms."""
-    if not previous or not is_follow_up(question):
+    else the model's rewrite, else (no model, or its call failed) the previous question's terms.
+    `holds`: as for is_follow_up (rag.answer.gate.term_holder gives it for a collection)."""
+    if not previous or not is_follow_up(question, holds):
         return Understood(question, question)
     error: str | None = None
     if llm is not None:

@@ -20,7 +20,7 @@ it exists, and the core cosine is computed on passages the reader may see only.
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass, replace
-from typing import Any, Mapping, Sequence
+from typing import Any, Callable, Mapping, Sequence
 
 from rag.answer.gate_words import Signals, signals_from, without_context
 from rag.answer.language_words import common
@@ -259,6 +259,19 @@ def document_frequencies(
     reader of `groups` may see (None: every point), exact."""
     n = store.count(collection, groups=groups)
     return {k: store.count(collection, where=Where(must=(match(TERMS_FIELD, k),)), groups=groups) for k in keys}, n
+
+
+def term_holder(store: Any, collection: str, collection_info: Mapping[str, Any] | None,
+                groups: Sequence[str] | None) -> Callable[[Sequence[str]], bool] | None:
+    """holds(terms): does a chunk a reader of `groups` may see hold one of `terms`, keyed as the
+    gate keys a question's words? None for a collection without term statistics."""
+    if store is None or not collection or not has_terms(collection_info):
+        return None
+
+    def holds(terms: Sequence[str]) -> bool:
+        keys = question_keys(question_words(" ".join(terms)))
+        return any(store.count(collection, where=Where(must=(match(TERMS_FIELD, k),)), groups=groups) for k in keys)
+    return holds
 
 
 def core_cosine(

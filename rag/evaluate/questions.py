@@ -90,6 +90,17 @@ def _optional_text(value: Any, name: str, line: int, problems: _Problems) -> str
     return value or None
 
 
+def json_problem(exc: json.JSONDecodeError) -> str:
+    """What json found wrong, in the run's language: json words it in English ("Expecting ','
+    delimiter" in a French sentence), which the English catalogue keeps word for word; a message
+    not known here as json wrote it."""
+    words = {"Expecting ',' delimiter": t("qs.json_comma"), "Expecting ':' delimiter": t("qs.json_colon"),
+             "Expecting property name enclosed in double quotes": t("qs.json_name"),
+             "Expecting value": t("qs.json_value"), "Unterminated string starting at": t("qs.json_string"),
+             "Extra data": t("qs.json_extra"), "Invalid control character at": t("qs.json_control")}
+    return words.get(exc.msg, exc.msg)
+
+
 def _type_name(value: Any) -> str:
     return {bool: "true/false", int: "a number", float: "a number", list: "a list", dict: "an object"}.get(
         type(value), type(value).__name__
@@ -183,7 +194,7 @@ def parse_jsonl(text: str, source: str | None = None) -> list[Question]:
         try:
             obj = json.loads(raw)
         except json.JSONDecodeError as exc:
-            problems.add(number, t("qs.bad_json", error=exc.msg, column=exc.colno))
+            problems.add(number, t("qs.bad_json", error=json_problem(exc), column=exc.colno))
             continue
         if not isinstance(obj, dict):
             problems.add(number, t("qs.not_object", kind=_type_name(obj)))
@@ -211,7 +222,7 @@ def _cell_list(value: str, line: int, problems: _Problems) -> list[str] | None:
         try:
             parsed = json.loads(value)
         except json.JSONDecodeError as exc:
-            problems.add(line, t("qs.also_in_json", error=exc.msg))
+            problems.add(line, t("qs.also_in_json", error=json_problem(exc)))
             return None
         return parsed
     return [part.strip() for part in value.split(";") if part.strip()]

@@ -57,6 +57,12 @@ class Entry:
         return self.outcome in ("refused_gate", "refused_model")
 
     @property
+    def searched(self) -> str:
+        """The question as it was searched: a follow-up's standalone form ("et sur Windows ?" means
+        nothing out of its conversation), else the question as asked."""
+        return self.standalone_question or self.question
+
+    @property
     def rating(self) -> int:
         """The sum of the readers' votes (0 without any)."""
         return sum(f.rating for f in self.feedback)

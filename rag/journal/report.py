@@ -67,7 +67,9 @@ def row(entry: Entry, reader: str) -> dict[str, Any]:
     up, down = votes(entry)
     return {
         "id": entry.id, "time": entry.time, "reader": reader, "collection": entry.collection,
-        "origin": entry.origin, "question": entry.question, "outcome": entry.outcome,
+        "origin": entry.origin, "question": entry.question,
+        "standalone_question": entry.standalone_question if entry.searched != entry.question else "",
+        "outcome": entry.outcome,
         "refusal_reason": entry.refusal_reason, "unknown_terms": list(entry.unknown_terms),
         "articles": articles(entry), "answer": entry.answer, "thumbs_up": up, "thumbs_down": down,
         "comments": [f.comment for f in entry.feedback if f.comment],
@@ -81,7 +83,7 @@ def subjects_of(entries: Sequence[Entry], rechecks: dict[str, tuple[bool, list[s
     if not refused:
         return []
     if vectors is None:
-        vectors = embed_questions([e.question for e in refused], embedder)
+        vectors = embed_questions([e.searched for e in refused], embedder)  # a follow-up as understood
     subjects = group(refused, vectors)
     for subject in subjects:
         checked = [(rechecks or {}).get(e.id) for e in subject.entries]
@@ -120,7 +122,7 @@ def weekly(entries: Iterable[Entry]) -> list[dict[str, Any]]:
             for week in sorted(weeks)]
 
 
-CSV_COLUMNS = ("time", "reader", "collection", "origin", "question", "outcome", "refusal_reason",
+CSV_COLUMNS = ("time", "reader", "collection", "origin", "question", "standalone_question", "outcome", "refusal_reason",
                "unknown_terms", "articles", "answer", "thumbs_up", "thumbs_down", "comments")
 
 

@@ -48,11 +48,11 @@ class Subject:
 
     @property
     def questions(self) -> list[str]:
-        return [e.question for e in self.entries]
+        return [e.searched for e in self.entries]
 
     @property
     def label(self) -> str:
-        return ", ".join(self.terms) if self.terms else self.entries[0].question
+        return ", ".join(self.terms) if self.terms else self.entries[0].searched
 
     @property
     def last(self) -> str:

@@ -163,3 +163,14 @@ def test_a_french_reader_reads_every_problem_in_french():
     with language("fr"), pytest.raises(QuestionSetError) as info:
         questions_from_bytes(b"id,question,in_base\nx,Q ?,\n", "set.csv")
     assert info.value.problems == ["ligne 2 : champ 'in_base' manquant (true ou false)"]
+
+
+def test_a_json_problem_is_said_in_french_to_a_french_editor():
+    """"JSON invalide (Expecting ',' delimiter à la colonne 17)": json's English inside French."""
+    from rag.i18n import language
+
+    with language("fr"), pytest.raises(QuestionSetError) as info:
+        parse_jsonl('{"question": "x"\n{oops\n{"id": "a" "question": "Q ?"}\n', "set.jsonl")
+    assert info.value.problems == ["ligne 1 : JSON invalide (une virgule manque à la colonne 17)",
+                                   "ligne 2 : JSON invalide (un nom de champ entre guillemets doubles est attendu à la colonne 2)",
+                                   "ligne 3 : JSON invalide (une virgule manque à la colonne 12)"]

@@ -24,6 +24,10 @@ def test_false_refusals_come_first_with_the_name_that_decided(app_env):
     assert list(table["Question"]) == ["Comment configurer Okta avec SAP S/4HANA pour klist ?"]
     assert "S/4HANA" in table["Word or name that decided"][0]
     assert table["Reason"][0] == "a name no article mentions"
+    # Said in words that agree with the count: not "1 question(s) ... were refused".
+    captions = "\n".join(c.value for c in at.caption)
+    assert "1 question the articles answer was refused: the word or name that decided the refusal is beside it." \
+        in captions and "(s)" not in captions
 
 
 def test_refusals_for_a_word_are_listed_before_refusals_by_score():

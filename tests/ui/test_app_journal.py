@@ -98,7 +98,7 @@ def test_subjects_ranked_by_readers_and_what_a_new_article_answers(app_env_empty
     heading = texts(subjects.markdown)
     assert "1. Veeam** · 2 readers · 3 questions asked" in heading
     assert "Comment restaurer une sauvegarde Veeam A ?" in heading
-    assert "now answers 1 of its 3 question(s): Veeam : restaurer un contrôleur de domaine" in texts(subjects.success)
+    assert "now answers 1 of its 3 questions: Veeam : restaurer un contrôleur de domaine" in texts(subjects.success)
     weeks = at.tabs[2]
     assert len(weeks.get("plotly_chart")) == 1 and "1. Veeam (2 readers)" in texts(weeks.markdown)
 

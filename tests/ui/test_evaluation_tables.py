@@ -209,11 +209,11 @@ def test_a_saved_threshold_keeps_its_third_decimal_in_the_comparison_and_the_run
 def test_the_gate_chart_legend_names_every_colour_and_mark():
     """Bug: the legend said blue dot = article, red cross = trap, and left red dots and blue
     crosses (a question naming something no article mentions) unexplained."""
-    from ui.present.charts import IN_BASE, OFF_TOPIC, gate_chart
+    from ui.present.charts import IN_BASE, OFF_TOPIC, calibration_chart, gate_chart
 
     def row(i, in_base, names):
         return {"id": f"r{i}", "question": "?", "in_base": in_base, "cosine": 0.8 + i / 100, "coverage": 0.5,
-                "unknown_names": names}
+                "unknown_names": names, "top1_score": 0.8 + i / 100}
 
     rows = [row(0, True, []), row(1, True, ["Okta"]), row(2, False, []), row(3, False, ["Okta"]), row(4, False, ["X"])]
     traces = gate_chart(rows, 0.85, 0.5).data
@@ -223,6 +223,11 @@ def test_the_gate_chart_legend_names_every_colour_and_mark():
     assert legend[(OFF_TOPIC, "circle")] == "trick question: 1"
     assert legend[(IN_BASE, "x")] == "an article answers, names what no article mentions (×, refused): 1"
     assert legend[(OFF_TOPIC, "x")].endswith("names what no article mentions (×, refused): 2")
+    with rag.i18n.language("fr"):  # French puts a space before the colon
+        names = {tr.name for tr in gate_chart(rows, 0.85, 0.5).data}
+        scores = {tr.name for tr in calibration_chart(rows[:3], current=0.85).data}
+    assert "un article répond : 1" in names and "question piège : 1" in names
+    assert {"un article répond : 2", "question piège : 1"} <= scores
 
 
 def test_chart_labels_have_room_and_do_not_overlap():

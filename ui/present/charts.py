@@ -97,7 +97,7 @@ def calibration_chart(
                 x=[float(r.top1_score) for r, _ in group],
                 y=[lane + _jitter(i) for i in range(len(group))],
                 mode="markers",
-                name=f"{name}: {len(group)}",
+                name=t("chart.legend_count", name=name, n=len(group)),
                 marker=dict(color=color, size=9, opacity=0.75, line=dict(width=1, color="white")),
                 hovertext=[f"{r.id}: {str(r.question or '')[:80]}"
                            + ("<br>" + t("chart.exact", slack=decimal(LEXICAL_SLACK, 2)) if exact else "")
@@ -149,7 +149,7 @@ def _gate_trace(fig: go.Figure, group: Sequence[QuestionRow], name: str, color: 
     fig.add_trace(go.Scatter(
         x=[float(r.cosine) for r in group],
         y=[float(r.coverage) + _jitter(i) / 40 for i, r in enumerate(group)],
-        mode="markers", name=f"{name}: {len(group)}",
+        mode="markers", name=t("chart.legend_count", name=name, n=len(group)),
         marker=dict(color=color, size=9, opacity=0.75, symbol="x" if unknown else "circle",
                     line=dict(width=1, color="white")),
         hovertext=[f"{r.id}: {str(r.question or '')[:80]}"
