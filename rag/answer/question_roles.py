@@ -111,7 +111,7 @@ july august september october november december yesterday tomorrow
 """.split())
 # A token: a word or identifier as rag.store.sparse cuts them, or an elided article ("d'"); the
 # marks that end a sentence, and commas (which _tokens keeps apart from the tokens).
-_TOKEN = re.compile(r"[^\W_]+(?:[-_.:/\\@]+[^\W_]+)*'?|[.!?;,]")
+_TOKEN = re.compile(r"[^\W_]+(?:[-_.:/\\@]+[^\W_]+)*'?|[.!?;,:]")
 _OPTION = re.compile(r"(?:-{1,2}|/)[A-Za-z]")
 _APOSTROPHES = str.maketrans({"\u2019": "'", "\u2018": "'", "\u02bc": "'", "`": "'", "\u00b4": "'"})
 
@@ -128,7 +128,7 @@ def _tokens(question: str) -> tuple[list[str], set[int]]:
     tokens: list[str] = []
     commas: set[int] = set()
     for k, t in enumerate(raw):
-        if t == ",":
+        if t in ",:":  # a colon parts words as a comma does ("chez Gmail : SPF ou DKIM")
             commas.add(len(tokens))
             continue
         prev = raw[k - 1] if k > 0 else ""
@@ -184,7 +184,9 @@ def roles(question: str) -> tuple[set[str], set[str]]:
             # A capital opens every sentence; in a sentence that asks nothing, it may be a name.
             if _capitalised(word) and (not first or not asks):
                 j = i
-                while j + 1 < end and _capitalised(tokens[j + 1]) and tokens[j + 1] not in ".!?;":
+                # A run of capitalised words does not cross a comma or a colon.
+                while j + 1 < end and _capitalised(tokens[j + 1]) and tokens[j + 1] not in ".!?;" \
+                        and j + 1 not in commas:
                     j += 1
                 run = [t.rstrip("'") for t in tokens[i:j + 1]]
                 titled = _titled(tokens, start, i, j)
