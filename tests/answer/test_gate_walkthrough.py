@@ -113,8 +113,9 @@ def test_english_typos_read_as_the_english_words_the_passages_hold():
 
 
 def test_the_journal_keeps_a_product_set_aside_as_an_alternative_but_not_the_customer():
-    decision, _ = _refusal("Comment installer Okta chez le client Airbus ?", {"Okta", "Airbus"}, 0.85)
+    decision, why = _refusal("Comment installer Okta chez le client Airbus ?", {"Okta", "Airbus"}, 0.85)
     assert decision.verdict == REFUSE and unknown_terms(decision.to_dict()) == ["Okta"]
+    assert why == "aucun article ne parle de : Okta"  # the subject, not the customer
     decision, _ = _refusal("Faut-il OpenVPN ou WireGuard pour le télétravail ?", {"OpenVPN", "WireGuard"}, 0.8)
     assert set(unknown_terms(decision.to_dict())) == {"OpenVPN", "WireGuard"}
 
@@ -129,7 +130,9 @@ def test_journal_terms_of_signals_recorded_before_the_subject_words_key():
 def test_a_run_of_names_stops_at_a_colon_or_a_comma():
     context = roles("Nos mails partent en spam chez Gmail : SPF ou DKIM mal configuré ?")[0]
     assert "Gmail" in context and "SPF" not in context  # SPF is what is asked about
-    assert "Okta" not in roles("Chez Airbus, Okta convient-il ?")[0]
+    assert roles("Chez Airbus, Okta convient-il ?")[0] == {"Airbus"}  # the product is not set aside
+    assert roles("À Lyon, Okta est-il utilisé ?")[0] == {"Lyon"}
+    assert roles("Sur SRV-BDX-07, Okta plante : pourquoi ?")[0] == {"SRV-BDX-07"}  # the machine is
 
 
 def test_the_machine_before_a_comma_is_set_aside_and_what_follows_keeps_its_role():
@@ -139,3 +142,16 @@ def test_the_machine_before_a_comma_is_set_aside_and_what_follows_keeps_its_role
     signals = _signals(question, {"WKS042", "Excel"})
     assert signals.unknown_subject == ["Excel"]
     assert decide_verdict(signals, PARAMS) == (REFUSE, UNKNOWN_NAMES)  # refused by what it asks, not the machine
+
+
+@pytest.mark.parametrize("question, details", [
+    ("My colleague Jean-Marc Rousseau asks how to purge Kerberos tickets", {"colleague", "Jean-Marc", "Rousseau"}),
+    ("Our customer Airbus asks how to purge Kerberos tickets", {"customer", "Airbus"}),
+    ("How do I purge Kerberos tickets at Acme Ltd?", {"Acme", "Ltd"}),
+    ("How do I purge Kerberos tickets for Globex Inc?", {"Globex", "Inc"}),
+    ("How do I purge Kerberos tickets at Initech LLC?", {"Initech", "LLC"}),
+])
+def test_english_forms_of_the_situation_are_set_aside_as_the_french_ones(question, details):
+    signals = _signals(question, details)
+    assert set(signals.context_words) == details and signals.unknown_subject == []
+    assert decide_verdict(signals, PARAMS)[0] != REFUSE
