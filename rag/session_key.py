@@ -3,8 +3,9 @@ reboot) every sign-in still holds, and every browser that signed in with a share
 the same reader, its conversations still in its sidebar.
 
 `$RAG_DATA_DIR/session.key` holds 32 random bytes, readable by the app's account only (0600),
-made on first use and read at every later start. Two processes starting together agree: the file
-is created with O_EXCL, so one of them writes it and the other reads what the first wrote.
+made on first use and read at every later start. Two processes starting together agree: each
+writes a key whole to a file of its own and links it to `session.key`, which only one link can make,
+so the other reads the first one's key, never half of it.
 
 A key file that cannot be used is never replaced behind the editor's back, and never ignored in
 silence: the app still starts, on a key of its own process, and says what is wrong and what to do,
@@ -85,13 +86,37 @@ def _temporary(where: Path, problem: str, **values: str) -> SessionKey:
 
 
 def _create(path: Path) -> bytes:
-    """A new key written to a new file at `path`; FileExistsError when another process made it first."""
+    """A new key written to a new file at `path`; FileExistsError when another process made it first.
+
+    The key is written whole to a file of this process's own, then linked to `path` (which fails
+    when `path` exists): a process starting at the same moment never reads a half-written key, however
+    long this one's write and fsync take on a busy disk. Where the file system has no hard links,
+    the file is created at `path` directly and a reader waits for its bytes (`_read`)."""
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
     except FileExistsError as exc:  # a file where the folder should be: not another process's key
         raise NotADirectoryError(errno.ENOTDIR, os.strerror(errno.ENOTDIR), str(path.parent)) from exc
-    descriptor = os.open(path, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o600)
+    if path.exists():
+        raise FileExistsError(errno.EEXIST, os.strerror(errno.EEXIST), str(path))
     secret = secrets.token_bytes(KEY_BYTES)
+    own = path.with_name(f".{path.name}.{os.getpid()}.{secrets.token_hex(4)}")
+    _write_new(own, secret)
+    try:
+        os.link(own, path)
+    except FileExistsError:
+        raise
+    except OSError as exc:
+        if exc.errno not in (errno.EPERM, errno.ENOTSUP, errno.EOPNOTSUPP, errno.EXDEV, errno.EMLINK):
+            raise
+        _write_new(path, secret)  # no hard links here: O_EXCL on the key file itself
+    finally:
+        own.unlink(missing_ok=True)
+    return secret
+
+
+def _write_new(path: Path, secret: bytes) -> None:
+    """`secret` in a new owner-only file at `path` (FileExistsError when there is one), synced."""
+    descriptor = os.open(path, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o600)
     try:
         try:
             os.fchmod(descriptor, 0o600)  # whatever the umask
@@ -109,7 +134,6 @@ def _create(path: Path) -> bytes:
         # A short key would read as damaged at the next start: none is better (a full disk).
         path.unlink(missing_ok=True)
         raise
-    return secret
 
 
 def _read(path: Path) -> SessionKey:

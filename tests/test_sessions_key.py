@@ -86,6 +86,30 @@ def test_processes_starting_together_agree_on_one_key(tmp_path):
     assert keys == {(tmp_path / "data" / KEY_FILE).read_bytes().hex()}
 
 
+def test_a_start_during_a_slow_first_write_gets_the_same_key(tmp_path, monkeypatch):
+    # A busy machine: the first start is held between making its file and writing the key, longer
+    # than a reader waits for a short file.
+    real_fchmod = os.fchmod
+    first_writing = threading.Event()
+
+    def slow_fchmod(descriptor, mode):
+        first_writing.set()
+        time.sleep(2.5)
+        real_fchmod(descriptor, mode)
+
+    monkeypatch.setattr(os, "fchmod", slow_fchmod)
+    keys = {}
+    first = threading.Thread(target=lambda: keys.setdefault("first", load(tmp_path)))
+    first.start()
+    assert first_writing.wait(10)
+    monkeypatch.setattr(os, "fchmod", real_fchmod)  # the second start is not held
+    keys["second"] = load(tmp_path)
+    first.join()
+    assert keys["first"].kept and keys["second"].kept
+    assert keys["first"].secret == keys["second"].secret == (tmp_path / KEY_FILE).read_bytes()
+    assert sorted(p.name for p in tmp_path.iterdir()) == [KEY_FILE]  # nothing of the write left behind
+
+
 def test_a_start_that_finds_the_key_file_being_written_waits_for_it(tmp_path):
     path = tmp_path / KEY_FILE
     path.touch(mode=0o600)  # the other process has created it and not written it yet
