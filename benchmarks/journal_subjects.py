@@ -31,6 +31,7 @@ from rag.answer.gate_words import signals_from  # noqa: E402
 from rag.chunking import make_chunker  # noqa: E402
 from rag.demo import DEMO_DIR  # noqa: E402
 from rag.store.terms import chunk_terms, question_keys, question_words  # noqa: E402
+from rag.journal.answers import unknown_terms  # noqa: E402
 from rag.journal.records import Entry  # noqa: E402
 from rag.journal.subjects import JOIN_AT, SHARED_TERM_BONUS, embed_questions, group  # noqa: E402
 
@@ -71,7 +72,7 @@ def main() -> None:
     for row in rows:
         counts = {k: df.get(k, 0) for k in question_keys(question_words(row["question"]))}
         signals = signals_from(row["question"], [type("P", (), {"score": 1.0, "text": ""})()], counts, len(chunks))
-        terms = list(dict.fromkeys([*signals.missing, *signals.unknown_names]))
+        terms = unknown_terms({"signals": signals.to_dict()})  # as the journal records them
         entries.append(Entry(question=row["question"], outcome="refused_gate", reader=row["reader"],
                              unknown_terms=terms, id=row["id"], time="2026-11-30T10:00:00+00:00"))
     truth = {row["id"]: row["subject"] for row in rows}

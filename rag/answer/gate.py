@@ -22,7 +22,7 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, replace
 from typing import Any, Callable, Mapping, Sequence
 
-from rag.answer.gate_words import Signals, signals_from, without_context
+from rag.answer.gate_words import Signals, asked_words, by_rarity, signals_from, without_context
 from rag.answer.language_words import common
 from rag.answer.threshold import COLLECTION, MODEL_DEFAULT, SETTING, default_threshold
 from rag.i18n import language as in_language, t
@@ -194,13 +194,21 @@ def explain(decision: Decision, language: str) -> str | None:
 
 
 def _why(decision: Decision) -> str:
+    """The words named are what the reader asked about, the rarest in the language first; never
+    an everyday word ("fera", "make") while a distinctive one is missing."""
     s = decision.signals
     if decision.reason == UNKNOWN_NAMES:
-        return t("gate.unknown_names", words=", ".join(s.unknown_subject or s.unknown_names or s.context_words))
+        return t("gate.unknown_names", words=", ".join(by_rarity(s.unknown_subject or s.unknown_names or s.context_words)))
     if decision.reason == LOW_COVERAGE:
-        missing = [w for w in s.missing if w not in s.context_words]
-        if missing:
-            return t("gate.low_coverage", words=", ".join(missing))
+        asked = asked_words(s.missing, s.context_words, s.ordinary_words)
+        if not asked and max(s.cosine or 0.0, s.cosine_core or 0.0) < decision.params.min_cosine:
+            # Only everyday words are missing ("Quel temps fera-t-il demain à Lyon ?"): naming them
+            # says nothing of the subject; the passages' distance does.
+            return _low_cosine(decision)
+        if asked:
+            return t("gate.low_coverage", words=", ".join(asked))
+        if [w for w in s.missing if w not in s.context_words]:
+            return t("gate.everyday_words")
         return _low_cosine(decision)
     if decision.reason == LOW_COSINE:
         return _low_cosine(decision)

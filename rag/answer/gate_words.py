@@ -23,7 +23,9 @@ Signals, measured per question (benchmarks/README.md, "The answerability gate"):
   holds a form ("initalise": "initialise", the passage writing "initialize"), counts as held by
   those passages (`TermStat.typo_of`): the reader mistyped what the articles write;
 - `ordinary_words`: everyday words of the language no chunk holds (rag.answer.language_words),
-  and `specific_coverage` / `specific_passage_coverage`, the core's shares without them.
+  and `specific_coverage` / `specific_passage_coverage`, the core's shares without them;
+- `subject_words`: the words no chunk holds that say what is asked (neither the situation nor
+  everyday words), the rarest in the language first: what a refusal names.
 
 Pure functions: the document frequencies come from the caller (rag.answer.gate counts them in the
 store under the reader's access filter).
@@ -77,6 +79,10 @@ class Signals:
     ordinary_words: list[str] = field(default_factory=list)
     specific_coverage: float | None = None
     specific_passage_coverage: float | None = None
+    # What the question asks that no chunk holds: the missing words neither of the situation nor
+    # everyday, the rarest in the language first ("pancakes", not "make"). What a refusal names
+    # and the journal's subjects are made of.
+    subject_words: list[str] = field(default_factory=list)
 
     def to_dict(self) -> dict[str, Any]:
         data = asdict(self)
@@ -298,7 +304,22 @@ def signals_from(
         ordinary_words=[s.word for s in everyday],
         specific_coverage=coverage(specific),
         specific_passage_coverage=passage_coverage(words, specific, texts),
+        subject_words=asked_words([s.word for s in stats if s.df == 0], [s.word for s in stats if s.context],
+                                  [s.word for s in everyday]),
     )
+
+
+def asked_words(missing: Sequence[str], context: Sequence[str], everyday: Sequence[str]) -> list[str]:
+    """The missing words that say what is asked: neither the situation nor everyday words, the
+    rarest first (`Signals.subject_words`; the journal reads older signals through it too)."""
+    aside = set(context) | set(everyday)
+    return by_rarity([w for w in missing if w not in aside])
+
+
+def by_rarity(words: Sequence[str]) -> list[str]:
+    """`words` the rarest in the language first (the most distinctive: a name, then a specific
+    word), in their order where the language does not tell (no wordfreq, or equally rare)."""
+    return sorted(words, key=lambda w: zipf(w.lower()) or 0.0)
 
 
 def without_context(question: str, words: Sequence[str]) -> str:

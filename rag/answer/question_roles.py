@@ -9,7 +9,8 @@ difference with the words around a name, so the gate reads them (pure functions,
 - context: a name after a preposition of place, owner or beneficiary ("chez Airbus", "le serveur
   de Gérard", "à Toulouse", "pour Veolia", "John's server"), with the noun it qualifies ("la
   pizzeria de Luigi"); after a possessive and a noun ("mon collègue Karim", "notre client
-  Total"); a name followed by its owner ("le ThinkPad de Léa", "la Surface de la directrice"); in a sentence of the question
+  Total"), or after where someone is and the noun of their role ("chez le client Airbus", "at the
+  customer Airbus"); a name followed by its owner ("le ThinkPad de Léa", "la Surface de la directrice"); in a sentence of the question
   that asks nothing ("C'est pour le client Renault."); the noun after a first or second person
   possessive ("mon patron", "ma boutique"); and dates (days, months, the numbers beside them);
 - context too: a name after a title or a person's role, with the title ("le docteur Martin",
@@ -52,6 +53,10 @@ _POSSESSIVES = frozenset("mon ma mes notre nos votre vos my our your".split())
 # ("est-ce que Okta …", "savoir quand Okta …"), where it is what is asked about.
 _CLAUSE = frozenset("que qu quand lorsque lorsqu".split())
 _NOT_RELATIVE = frozenset("est-ce ce savoir dire vérifier verifier sûr sur".split())
+# Where a person or a company is, before the noun of their role: the name after "chez le client",
+# "at the customer", "auprès du fournisseur" is the reader's customer, never a product ("le client
+# Okta" alone may name Okta's client software).
+_AT_SOMEONE = frozenset("chez at auprès aupres".split())
 _ARTICLES = frozenset("le la les l un une the".split())
 # Titles and roles of a person: the capitalised word after one is that person's name. A closed
 # class of the language (a role that also names software, "client", "serveur", is not in it).
@@ -106,7 +111,7 @@ july august september october november december yesterday tomorrow
 """.split())
 # A token: a word or identifier as rag.store.sparse cuts them, or an elided article ("d'"); the
 # marks that end a sentence, and commas (which _tokens keeps apart from the tokens).
-_TOKEN = re.compile(r"[^\W_]+(?:[-_.:/\\@]+[^\W_]+)*'?|[.!?;,]")
+_TOKEN = re.compile(r"[^\W_]+(?:[-_.:/\\@]+[^\W_]+)*'?|[.!?;,:]")
 _OPTION = re.compile(r"(?:-{1,2}|/)[A-Za-z]")
 _APOSTROPHES = str.maketrans({"\u2019": "'", "\u2018": "'", "\u02bc": "'", "`": "'", "\u00b4": "'"})
 
@@ -123,7 +128,7 @@ def _tokens(question: str) -> tuple[list[str], set[int]]:
     tokens: list[str] = []
     commas: set[int] = set()
     for k, t in enumerate(raw):
-        if t == ",":
+        if t in ",:":  # a colon parts words as a comma does ("chez Gmail : SPF ou DKIM")
             commas.add(len(tokens))
             continue
         prev = raw[k - 1] if k > 0 else ""
@@ -179,7 +184,9 @@ def roles(question: str) -> tuple[set[str], set[str]]:
             # A capital opens every sentence; in a sentence that asks nothing, it may be a name.
             if _capitalised(word) and (not first or not asks):
                 j = i
-                while j + 1 < end and _capitalised(tokens[j + 1]) and tokens[j + 1] not in ".!?;":
+                # A run of capitalised words does not cross a comma or a colon.
+                while j + 1 < end and _capitalised(tokens[j + 1]) and tokens[j + 1] not in ".!?;" \
+                        and j + 1 not in commas:
                     j += 1
                 run = [t.rstrip("'") for t in tokens[i:j + 1]]
                 titled = _titled(tokens, start, i, j)
@@ -304,6 +311,9 @@ def _in_context(tokens: list[str], start: int, i: int, j: int, commas: set[int] 
             break
     if tokens[j].endswith("'") and j + 2 < len(tokens) and tokens[j + 1] == "s" and tokens[j + 2].islower():
         return True  # "John's server", not "Let's Encrypt"
+    if (i - 3 >= start and _bare(tokens[i - 3]) in _AT_SOMEONE and _bare(tokens[i - 2]) in _DETERMINERS | {"du", "des"}
+            and tokens[i - 1].islower() and tokens[i - 1].isalpha() and not {i, i - 1} & commas):
+        return True  # "chez le client Airbus", "at the customer Airbus"
     # "mon collègue Karim", "notre client Total": a possessive, a noun, the name; not across a
     # comma ("Pour notre client, Okta convient-il ?": Okta is what is asked about).
     return (i - 2 >= start and _bare(tokens[i - 2]) in _POSSESSIVES and tokens[i - 1].islower()

@@ -8,6 +8,8 @@ from __future__ import annotations
 import logging
 from typing import Any
 
+from rag.answer.gate_words import asked_words, by_rarity
+from rag.answer.language_words import common
 from rag.errors import RagError
 from rag.journal.records import Entry
 from rag.journal.store import Journal
@@ -45,10 +47,22 @@ def _verdict(gate: dict[str, Any] | None) -> str:
     return "answer" if gate.get("answer") else "refuse"
 
 
-def _unknown_terms(gate: dict[str, Any] | None) -> list[str]:
+def unknown_terms(gate: dict[str, Any] | None) -> list[str]:
+    """The words of a gate's signals (`rag ask --json`'s `gate`) that say what no article covers:
+    the subject's words no chunk holds, the rarest first, never a person or a place of the reader's
+    situation ("Airbus" after "chez le client", "Jean-Marc") nor an everyday word ("asks", "off",
+    "fera"), which would make subjects of their own on the Journal page."""
     signals = (gate or {}).get("signals") or {}
-    terms = list(signals.get("missing") or [])
-    for name in signals.get("unknown_names") or []:
+    if "subject_words" in signals:
+        terms = list(signals.get("subject_words") or [])
+    else:  # signals of before the key: the same choice from what they hold
+        terms = asked_words(list(signals.get("missing") or []), list(signals.get("context_words") or []),
+                            list(signals.get("ordinary_words") or []))
+    # A name the language does not use, set aside as the situation ("OpenVPN ou WireGuard", "la
+    # restauration Veeam d'un DC"), may still be what editors could write about; a person's or a
+    # town's name ("Jean-Marc", "Lyon") is not.
+    names = [w for w in signals.get("context_words") or [] if not common(w)]
+    for name in by_rarity([*(signals.get("unknown_subject") or []), *names]):
         if name not in terms:
             terms.append(name)
     return terms
@@ -68,7 +82,7 @@ def entry_from_result(result: Any, *, origin: str, reader: str = "", collection:
         question=result.question, outcome=outcome_of(result), collection=collection or result.collection or "",
         reader=reader, origin=origin, answer=(result.raw_answer or result.answer or ""),
         verdict=_verdict(result.gate), refusal_reason=(result.refusal_reason or "") if refused else "",
-        unknown_terms=_unknown_terms(result.gate), passages=passages, citations=list(result.cited),
+        unknown_terms=unknown_terms(result.gate), passages=passages, citations=list(result.cited),
         model=result.model or "", threshold=result.threshold, language=result.language or "",
         standalone_question=standalone_question, conversation_id=conversation_id,
     )

@@ -26,7 +26,8 @@ class Entry:
     """One question asked and what the product did with it.
 
     `passages` is a list of {n, title, section, url, doc_id, score, text}; `citations` the numbers
-    the answer cites; `unknown_terms` the question's words and names no article mentions.
+    the answer cites; `unknown_terms` what the question asks that no article mentions
+    (rag.journal.answers.unknown_terms).
     `id` and `time` are filled by `Journal.record` when empty; `turn` too, inside a conversation.
     `feedback` is read back from the feedback table (it is not a column of the entry).
     """
