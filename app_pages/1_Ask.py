@@ -26,7 +26,7 @@ ask_view.finish_stopped(settings)
 # buttons would otherwise linger, greyed, under the streaming answer until the run ends.
 examples = st.empty()
 question = st.chat_input(t("ask.input")) or ask_view.chosen_example()
-ask_view.history(settings, compact_all=bool(question))
+ask_view.history(settings, compact_all=bool(question), info=info)
 if question:
     ask_view.answer(question, settings, store, info)
 else:

@@ -23,6 +23,7 @@ if picked and chosen:
     st.caption(eval_view.estimate(len(picked[0]), len(chosen), with_llm, settings))
 if st.button(t("eval.run"), type="primary", disabled=not (picked and chosen), key="run_eval"):
     eval_view.run(picked[0], picked[1], chosen, with_llm, settings, store)
+eval_view.why_no_run(picked, chosen, names, settings.collection)
 
 results = st.session_state.get(eval_view.RESULTS)
 if results:

@@ -130,7 +130,8 @@ def _sources(result: AskResult, turn: int, compact: bool) -> None:
     answer_display.citation_anchor), followed in the last turn by the cited passage itself, so
     that the jump lands on text the reader can see, outside the collapsed list of passages."""
     st.markdown(f"**{t('ask.sources')}**")
-    with st.container(gap=None if compact else "small"):
+    st.html(answer_display.SOURCE_HEADINGS_CSS)  # style only: Streamlit adds it without taking room
+    with st.container(gap=None if compact else "small", key=answer_display.sources_key(turn)):
         for p in result.sources:
             anchor = answer_display.citation_anchor(result.collection or "", turn, p.n)
             st.subheader(answer_display.source_heading(p), anchor=anchor)
@@ -195,13 +196,15 @@ def understood_caption(understood: dict[str, Any] | None) -> None:
 
 
 def _keep(question: str, result: AskResult, turn: int, understood: dict[str, Any] | None, settings: Any,
-          stopped: bool = False) -> dict[str, Any]:
-    """The finished turn into the journal and the conversation."""
+          stopped: bool = False, gate_inputs: list[Any] | None = None) -> dict[str, Any]:
+    """The finished turn into the journal and the conversation, with what its gate decided on."""
     history = st.session_state.setdefault(HISTORY, [])
     entry_id = conversations.record(settings, result, index=len(history),
                                     standalone=(understood or {}).get("standalone") or "")
     item = {"question": question, "result": result, "turn": turn, "understood": understood,
             "entry_id": entry_id, "stopped": stopped, "rating": None}
+    if gate_inputs is not None:
+        item["gate_inputs"] = gate_inputs
     history.append(item)
     st.session_state[ASKED] = max(st.session_state.get(ASKED, 0), turn + 1)
     return item
@@ -300,8 +303,9 @@ def answer(question: str, settings: Any, store: Any, info: dict) -> AskResult | 
         result.question = question
         result.collection = settings.collection
         render_result(result, turn, slot)
-        item = _keep(question, result, turn, understood, settings)
-        chat_actions.turn_actions(item, index, True, settings, _again())
+        now = _gate_inputs(settings, info)
+        item = _keep(question, result, turn, understood, settings, gate_inputs=now)
+        chat_actions.turn_actions(item, index, True, settings, _again(), now)
     with user:
         chat_actions.edit_button(item, index, _again())
     return result
@@ -325,6 +329,10 @@ def _again() -> Any:
     return chat_actions.ask_again(HISTORY, CHOSEN)
 
 
+def _gate_inputs(settings: Any, info: dict | None) -> list[Any]:
+    return chat_actions.gate_inputs(settings, info, resources.mode(), resources.groups())
+
+
 def to_shorten() -> None:
     """The question the search could not take as it was, with why, in a box to edit and send
     again: a reader who pasted a long log keeps it, and cuts it down there."""
@@ -343,10 +351,11 @@ def to_shorten() -> None:
     st.button(t("ask.resend"), key="shorten_send", icon=":material/send:", type="primary", on_click=resend)
 
 
-def history(settings: Any, compact_all: bool = False) -> None:
+def history(settings: Any, compact_all: bool = False, info: dict | None = None) -> None:
     """The conversation so far: earlier turns compact, the last one in full unless a new
-    question follows in this run; the gestures under each."""
+    question follows in this run; the gestures under each. `info`: the collection as it stands."""
     turns = st.session_state.get(HISTORY, [])
+    now = _gate_inputs(settings, info)
     for i, item in enumerate(turns):
         last = i == len(turns) - 1 and not compact_all
         with st.chat_message("user"):
@@ -355,7 +364,7 @@ def history(settings: Any, compact_all: bool = False) -> None:
         with st.chat_message("assistant"):
             understood_caption(item.get("understood"))
             render_result(item["result"], item["turn"], compact=not last)
-            chat_actions.turn_actions(item, i, last, settings, _again())
+            chat_actions.turn_actions(item, i, last, settings, _again(), now)
     if st.session_state.get(TO_SHORTEN) and not compact_all:
         with st.chat_message("assistant"):
             to_shorten()

@@ -13,7 +13,9 @@ from typing import Any, Callable
 
 import streamlit as st
 
+from rag.answer import followup
 from rag.answer.citations import source_line
+from rag.answer.pipeline import REFUSED_GATE
 from ui import conversations
 from ui.i18n import t
 
@@ -88,9 +90,31 @@ def ask_again(history_key: str, chosen_key: str) -> Callable[[int, str], None]:
     return again
 
 
-def regenerate_button(item: dict[str, Any], index: int, again: Callable[[int, str], None]) -> None:
+def gate_inputs(settings: Any, info: dict[str, Any] | None, mode: str, groups: list[str] | None) -> list[Any]:
+    """What the gate's refusal was decided on, besides the question: the collection as it stands
+    (indexing and a saved threshold change its `points` or `updated`), the session's threshold,
+    passages and retrieval mode, and the reader's groups. Kept with a turn (a list: it is
+    stored in the session's state as it is)."""
+    info = info or {}
+    return [settings.collection, info.get("points"), info.get("updated"), settings.threshold, settings.top_k, mode,
+            sorted(groups) if groups is not None else None]
+
+
+def same_refusal_again(item: dict[str, Any], now: list[Any]) -> bool:
+    """Whether asking this turn's question again could only give its gate refusal again: the gate
+    decides without the model, so the same question on the same articles and settings is refused
+    the same way. An answer, a model's refusal or a missing model may come out otherwise, and so
+    may a follow-up the model rewrote (it may rewrite it otherwise)."""
+    result = item["result"]
+    rewritten = (item.get("understood") or {}).get("method") == followup.MODEL
+    return getattr(result, "outcome", None) == REFUSED_GATE and item.get("gate_inputs") == now and not rewritten
+
+
+def regenerate_button(item: dict[str, Any], index: int, again: Callable[[int, str], None],
+                      changed: bool = False) -> None:
+    """`changed`: a gate refusal asked again because the articles or the settings have changed since."""
     st.button(t("ask.regenerate"), key=f"regenerate_{item['turn']}", icon=":material/refresh:", type="tertiary",
-              on_click=again, args=(index, item["question"]))
+              on_click=again, args=(index, item["question"]), help=t("ask.regenerate_changed") if changed else None)
 
 
 def edit_button(item: dict[str, Any], index: int, again: Callable[[int, str], None]) -> None:
@@ -107,17 +131,23 @@ def edit_button(item: dict[str, Any], index: int, again: Callable[[int, str], No
 
 
 def turn_actions(item: dict[str, Any], index: int, last: bool, settings: Any,
-                 again: Callable[[int, str], None]) -> None:
-    """The row under an answer: copy, thumbs, and on the last turn regenerate."""
+                 again: Callable[[int, str], None], now: list[Any] | None = None) -> None:
+    """The row under an answer: copy, thumbs, and on the last turn regenerate. `now`: the gate's
+    inputs as they stand (gate_inputs): a gate refusal they leave unchanged gets no "Regenerate",
+    which would only refuse it again, but a word on what can change the answer."""
     result = item["result"]
+    same = now is not None and same_refusal_again(item, now)
     with st.container(horizontal=True, vertical_alignment="center", gap="small"):
         if has_answer(result):
             copy_button(result, item["turn"])
         thumbs(item, settings)
         if item.get("rating") and item.get("entry_id"):
             comment_button(item, settings)
-        if last:
-            regenerate_button(item, index, again)
+        if last and not same:
+            regenerate_button(item, index, again,
+                              changed=getattr(result, "outcome", None) == REFUSED_GATE and "gate_inputs" in item)
+    if last and same:
+        st.caption(f":material/info: {t('ask.same_refusal')}")
     if item.get("stopped"):
         st.caption(f":material/stop_circle: {t('ask.stopped')}")
 

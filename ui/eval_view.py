@@ -69,6 +69,18 @@ def estimate(questions: int, collections: int, with_llm: bool, settings: Any) ->
     return tn("eval.eta", collections, questions=questions, estimate=evaluation.duration_text(seconds))
 
 
+def why_no_run(picked: Any, chosen: Sequence[str], names: Sequence[str], session_collection: str) -> None:
+    """Under a greyed-out run button: what is missing and where to get it."""
+    reasons = evaluation.why_no_run(bool(picked), chosen, names, session_collection)
+    if not reasons:
+        return
+    st.info("\n\n".join(reasons), icon=":material/info:")
+    if not chosen and session_collection not in names:  # nothing indexed to choose: the pages that index
+        with st.container(horizontal=True):
+            st.page_link("app_pages/2_Ingest.py", label=t("nav.ingest"), icon=":material/upload_file:")
+            st.page_link("app_pages/1_Ask.py", label=t("nav.ask"), icon=":material/forum:")
+
+
 def run(questions: Sequence[Question], label: str, collections: Sequence[str], with_llm: bool,
         settings: Any, store: Any) -> None:
     """Replay the set on each collection, keep the results in the session and in the run history.

@@ -7,6 +7,8 @@ from typing import Any
 import streamlit as st
 
 from rag.config import normalize_base_url
+from rag.embeddings.embedded import MODEL_ID as EMBEDDED_MODEL_ID
+from rag.embeddings.resolve import EMBEDDED
 from rag.errors import ConfigError
 from rag.redact import strip_userinfo
 from rag.store.collection_size import embedded_size_note
@@ -21,13 +23,57 @@ from ui.i18n import formatter, t, tn
 from ui.kept import kept
 
 
-def _llm_lines(llm: dict[str, Any], editor: bool) -> None:
+def questions_model(info: dict[str, Any] | None, settings: Any, llm: dict[str, Any]) -> str | None:
+    """The embedding model the questions on the collection are searched with: the one that built
+    it, else the one a new collection gets (RAG_EMBED_MODEL; unset, LM Studio's embedding model
+    when it serves one, else the bundled one). None: a server at another address decides."""
+    built = (info or {}).get("embedding_model")
+    if built:
+        return str(built)
+    choice = (settings.embed_model or "").strip()
+    if choice.lower() == EMBEDDED:
+        return EMBEDDED_MODEL_ID
+    if choice:
+        return choice
+    if settings.embed_url != settings.llm_url:
+        return None
+    return llm.get("embedding_pick") or EMBEDDED_MODEL_ID  # LM Studio down or without one: the bundled model
+
+
+def needs_lmstudio_embeddings(model: str | None, settings: Any) -> bool:
+    """Whether the questions' embedding model is LM Studio's (the chat server's): then its
+    embedding models, and LM Studio answering at all, decide whether questions can be searched."""
+    return model is not None and model != EMBEDDED_MODEL_ID and settings.embed_url == settings.llm_url
+
+
+def _model_captions(label: str, group: list[dict[str, Any]]) -> None:
+    if not group:
+        st.caption(t("side.no_model", what=label))
+    for m in group:
+        ctx = f" · {t('side.context', n=m['context_length'])}" if m.get("context_length") else ""
+        st.caption(f"{label} · `{m['id']}`{ctx}")
+
+
+def _embedding_lines(llm: dict[str, Any], model: str | None, server_needed: bool) -> None:
+    """Which model the questions are embedded with. The bundled one runs here: LM Studio's
+    embedding models are then beside the point ("none loaded" read as a fault)."""
+    if model == EMBEDDED_MODEL_ID:
+        st.caption(t("side.embed_bundled", model=f"`{EMBEDDED_MODEL_ID.split(':', 1)[1]}`"))
+        return
+    group = llm["embedding_models"]
+    _model_captions(t("side.embeddings"), group)
+    if server_needed and model not in {m["id"] for m in group}:
+        st.caption(f":orange-badge[:material/warning:] {t('side.embed_missing', model=f'`{model}`')}")
+
+
+def _llm_lines(llm: dict[str, Any], editor: bool, model: str | None = None, server_needed: bool = False) -> None:
     """Is the chat model answering; its address, its models and how to start it for editors only
-    (a reader can do nothing with them)."""
+    (a reader can do nothing with them). `model`: the questions' embedding model; `server_needed`:
+    it is LM Studio's, so without LM Studio questions cannot even be searched."""
     where = f" `{strip_userinfo(llm['url'])}`" if editor else ""
     if not llm["reachable"]:
         st.markdown(f":red-badge[:material/error: {t('side.llm_down')}] **LM Studio**{where}")
-        st.caption(t("side.llm_down_short"))
+        st.caption(t("side.llm_down_search" if server_needed else "side.llm_down_short"))
         if editor:
             with st.expander(t("side.help")):
                 st.markdown(lmstudio_steps(strip_userinfo(llm["url"])))
@@ -38,12 +84,8 @@ def _llm_lines(llm: dict[str, Any], editor: bool) -> None:
     st.markdown(f":green-badge[:material/check_circle: {t('side.llm_up')}] **LM Studio**{where}")
     if not editor:
         return
-    for label, group in ((t("side.chat"), llm["chat_models"]), (t("side.embeddings"), llm["embedding_models"])):
-        if not group:
-            st.caption(t("side.no_model", what=label))
-        for m in group:
-            ctx = f" · {t('side.context', n=m['context_length'])}" if m.get("context_length") else ""
-            st.caption(f"{label} · `{m['id']}`{ctx}")
+    _model_captions(t("side.chat"), llm["chat_models"])
+    _embedding_lines(llm, model, server_needed)
 
 
 def lmstudio_steps(url: str) -> str:
@@ -109,8 +151,10 @@ def render(settings: Any, store: Store | None, caption: str, warning: str | None
         st.caption(escape_link_text(caption))
         if warning:
             st.warning(warning, icon=":material/warning:")
-        _llm_lines(status["llm"], editor)
         q = status["qdrant"]
+        here = next((c for c in q.get("collections") or [] if c["name"] == settings.collection), None)
+        model = questions_model(here, settings, status["llm"])
+        _llm_lines(status["llm"], editor, model, needs_lmstudio_embeddings(model, settings))
         where = t("side.embedded") if q["backend"] == "embedded" else t("side.server")
         badge = (f":green-badge[:material/check_circle: {t('side.qdrant_open')}]" if q["reachable"]
                  else f":red-badge[:material/error: {t('side.qdrant_down')}]")

@@ -17,7 +17,7 @@ from rag.evaluate.runs import list_runs
 from rag.ingest.run import ingest
 from rag.store.store import Store
 from tests.evaluate.eval_corpus import QUESTIONS_JSONL, build_collection
-from tests.fixtures.apptest import open_page, table_with
+from tests.fixtures.apptest import one_document_collection, open_page, table_with
 from ui.present import evaluation
 
 TIMEOUT = 180
@@ -241,10 +241,7 @@ def test_runs_with_the_chat_model_are_compared_on_prompt_tokens_and_first_word(a
 
 
 def _one_document_collection() -> None:
-    store = Store(Settings.from_env())
-    docs = [Document("klist.md", "klist", "# klist\n\nklist purge efface les tickets Kerberos de la session.")]
-    assert ingest(docs, store, EmbeddedEmbedder(threads=1), "blog", strategy="sections").new == 1
-    store.close()
+    one_document_collection("blog")
 
 
 def test_the_evaluate_page_s_pickers_say_choose_in_french(app_env_empty, monkeypatch):

@@ -129,6 +129,20 @@ def article_link(passage: Any) -> str:
     return f' [:material/open_in_new: {t("ask.article")}]({destination} "{_link_title(t("ask.article_title"))}")'
 
 
+SOURCES_KEY = "answer-sources"  # the key (so the CSS class, st-key-…) of a turn's sources list
+# A source's heading is an h3 (the element that takes our anchor) holding small type: at the h3's
+# own size and line height (28 px, 1.2) a long title wrapped with 34 px between its 14 px lines.
+# Sized as the text it holds, inside the sources list only; the anchor and its id are untouched.
+SOURCE_HEADINGS_CSS = (
+    f"<style>[class*='st-key-{SOURCES_KEY}-'] h3 {{font-size: 0.875rem; line-height: 1.5; "
+    "padding: 0.5rem 0 0.125rem; overflow-wrap: anywhere;}</style>"
+)
+
+
+def sources_key(turn: int) -> str:
+    return f"{SOURCES_KEY}-{turn}"
+
+
 def source_heading(passage: Any) -> str:
     """source_markdown for the heading a citation's link jumps to, in small type: it reads as a
     source line, not as a section title; a web article gets its own link after it."""

@@ -18,6 +18,7 @@ from rag.evaluate.results import Comparison, GateShares, MetricDelta, QuestionRo
 from rag.evaluate.runs import run_date
 from rag.i18n.numbers import decimal, duration, integer, percent, threshold_text
 from ui.i18n import t
+from ui.present.safe_markdown import escape_link_text
 
 ALL, MISSED, WRONGLY_REFUSED, WRONGLY_ACCEPTED = "all", "missed", "wrongly_refused", "wrongly_accepted"
 FILTERS = (ALL, MISSED, WRONGLY_REFUSED, WRONGLY_ACCEPTED)
@@ -369,3 +370,20 @@ def duration_text(seconds: float) -> str:
     if seconds < 90:
         return duration(max(1, round(seconds)))
     return duration(round(seconds / 60) * 60)
+
+
+def why_no_run(has_set: bool, chosen: Sequence[str], names: Sequence[str], session_collection: str) -> list[str]:
+    """Why "Run the evaluation" is greyed out, and what to do, one sentence a missing piece
+    (empty when it can run): a button greyed out with no word reads as broken."""
+    reasons = []
+    if not chosen:
+        if not names:
+            reasons.append(t("eval.why_no_collection", ingest=t("nav.ingest"), ask=t("nav.ask")))
+        elif session_collection not in names:
+            reasons.append(t("eval.why_session_empty", name=escape_link_text(session_collection),
+                             ingest=t("nav.ingest"), ask=t("nav.ask")))
+        else:
+            reasons.append(t("eval.why_choose_collection"))
+    if not has_set:
+        reasons.append(t("eval.why_no_set"))
+    return reasons
