@@ -155,6 +155,7 @@ def test_the_walk_through_in_french_then_english(app_url, lmstudio, tmp_path):
             # Refused by its own words: the refusal names those no article holds.
             expect(refusal).to_contain_text("Aucun article ne parle de : recette, tarte, tatin")
             expect(page.get_by_test_id("stChatMessage")).to_have_count(4)
+            settle(page)  # the refused turn's run is over: a click during it is pinned back to the bottom
             shots.append(shoot(page, "fr-3-questions-conversation"))
             # The first turn, now short, keeps its links: [1] jumps to its own source line [1].
             jump_to_citation(page, answer, 1, "cite-demo-t0-1", out_of_sight=False)
