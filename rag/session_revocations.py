@@ -14,6 +14,7 @@ import logging
 import os
 from pathlib import Path
 
+from rag import owner_only
 from rag.i18n import t
 
 log = logging.getLogger(__name__)
@@ -61,15 +62,11 @@ class RevocationFile:
         every = self._read()
         live = {k: v for k, v in every.items() if v > now}
         if len(live) < len(every):
-            temporary = self.path.with_name(f".{REVOKED_FILE}.{os.getpid()}")
             try:
-                descriptor = os.open(temporary, os.O_CREAT | os.O_TRUNC | os.O_WRONLY, 0o600)
-                with os.fdopen(descriptor, "w", encoding="ascii") as file:
-                    file.writelines(f"{k} {v:.0f}\n" for k, v in live.items())
-                os.replace(temporary, self.path)
+                owner_only.replace(self.path, "".join(f"{k} {v:.0f}\n" for k, v in live.items()).encode("ascii"))
                 self._seen = self._stamp()
             except OSError:
-                temporary.unlink(missing_ok=True)  # kept as it was: expired lines are harmless
+                pass  # kept as it was: expired lines are harmless
         return live
 
     def changed(self) -> dict[str, float] | None:

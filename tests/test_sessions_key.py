@@ -5,6 +5,7 @@ is wrong and what to do."""
 
 from __future__ import annotations
 
+import errno
 import logging
 import os
 import resource
@@ -237,3 +238,58 @@ def test_a_key_file_that_links_to_nothing_is_said(tmp_path, caplog):
         key = load(tmp_path)
     assert not key.kept and f"{tmp_path / KEY_FILE} cannot be read (No such file or directory)" in key.message()
     assert key.message() in caplog.text
+
+
+def test_a_file_system_without_hard_links_still_makes_one_owner_only_key(tmp_path, monkeypatch):
+    def no_links(source, target):
+        raise OSError(errno.EPERM, os.strerror(errno.EPERM))
+
+    monkeypatch.setattr(os, "link", no_links)  # as on FAT or some network shares
+    first = load(tmp_path)
+    assert first.kept and first.message() is None
+    assert stat.S_IMODE((tmp_path / KEY_FILE).stat().st_mode) == 0o600
+    assert sorted(p.name for p in tmp_path.iterdir()) == [KEY_FILE]  # nothing of the write left behind
+    assert load(tmp_path).secret == first.secret == (tmp_path / KEY_FILE).read_bytes()
+
+
+def _two_sign_outs_one_expiring(tmp_path, clock):
+    book = SessionBook.for_data_dir(tmp_path, clock)
+    short, _ = book.redeem(book.ticket("reader", 60), passwords)
+    long, _ = book.redeem(book.ticket("reader", 7200), passwords)
+    book.revoke(short, passwords)
+    book.revoke(long, passwords)
+    clock.now += 600
+    return long
+
+
+def test_sign_outs_rewritten_at_start_stay_owner_only_whatever_the_umask(tmp_path):
+    clock = Clock()
+    long = _two_sign_outs_one_expiring(tmp_path, clock)
+    previous = os.umask(0o277)  # one that would leave the owner unable to write it
+    try:
+        later = SessionBook.for_data_dir(tmp_path, clock)  # the expired line is dropped: the file is rewritten
+    finally:
+        os.umask(previous)
+    path = tmp_path / "session.revoked"
+    assert len(path.read_text().splitlines()) == 1
+    assert stat.S_IMODE(path.stat().st_mode) == 0o600
+    assert sorted(p.name for p in tmp_path.iterdir()) == [KEY_FILE, "session.revoked"]  # no temporary file left
+    assert later.role(long, passwords) is None
+
+
+def test_sign_outs_that_cannot_be_rewritten_at_start_are_kept_whole(tmp_path):
+    clock = Clock()
+    long = _two_sign_outs_one_expiring(tmp_path, clock)
+    path = tmp_path / "session.revoked"
+    before = path.read_bytes()
+    limits = resource.getrlimit(resource.RLIMIT_FSIZE)
+    ignored = signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
+    resource.setrlimit(resource.RLIMIT_FSIZE, (0, limits[1]))  # a full disk
+    try:
+        later = SessionBook.for_data_dir(tmp_path, clock)
+    finally:
+        resource.setrlimit(resource.RLIMIT_FSIZE, limits)
+        signal.signal(signal.SIGXFSZ, ignored)
+    assert path.read_bytes() == before  # not half of the new content: the old one, expired line and all
+    assert sorted(p.name for p in tmp_path.iterdir()) == [KEY_FILE, "session.revoked"]
+    assert later.role(long, passwords) is None

@@ -13,6 +13,7 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any, Iterable, Iterator, Sequence
 
+from rag import owner_only
 from rag.errors import RagError
 from rag.i18n import t
 from rag.journal.records import Conversation, Entry, Feedback, OUTCOMES
@@ -106,8 +107,9 @@ class Journal:
                 raise JournalError(t("journal.missing", path=str(path)))
             folder.mkdir(mode=0o700, parents=True, exist_ok=True)
             _owner_only(folder, 0o700)
-            if not path.exists():
-                os.close(os.open(path, os.O_CREAT | os.O_WRONLY, 0o600))
+            # Owner-only before SQLite opens it (it would make the file with the umask's mode); its WAL
+            # files copy this mode.
+            owner_only.create(path)
             _owner_only(path, 0o600)
             if not os.access(path, os.R_OK | os.W_OK):
                 raise PermissionError(path)
