@@ -1,5 +1,6 @@
-"""Small files readable by the app's account only (0600, whatever the umask), written whole or not
-at all: the sign-in key, the sign-outs, the journal's database before SQLite opens it.
+"""Files readable by the app's account only (0600, whatever the umask), written whole or not at
+all: the sign-in key, the sign-outs, the journal's database before SQLite opens it, a collection's
+metadata, the question sets, the enrichment cache, the posts `rag fetch` saves.
 
 Each write goes to a new file of this process's own, is synced, then linked or renamed into place,
 so another process never reads half of it; a write that fails (a full disk) leaves nothing behind.
@@ -16,9 +17,9 @@ from pathlib import Path
 _NO_HARD_LINKS = (errno.EPERM, errno.ENOTSUP, errno.EOPNOTSUPP, errno.EXDEV, errno.EMLINK)
 
 
-def write_new(path: Path, data: bytes) -> None:
-    """`data` in a new owner-only file at `path` (FileExistsError when there is one), synced.
-    When the write fails, the file is removed: a short file would read as damaged later."""
+def write_new(path: Path, data: bytes, *, sync: bool = True) -> None:
+    """`data` in a new owner-only file at `path` (FileExistsError when there is one), synced unless
+    `sync` is false. When the write fails, the file is removed: a short file would read as damaged later."""
     descriptor = os.open(path, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o600)
     try:
         try:
@@ -27,13 +28,14 @@ def write_new(path: Path, data: bytes) -> None:
             while rest:
                 rest = rest[os.write(descriptor, rest):]
             try:
-                os.fsync(descriptor)
+                if sync:
+                    os.fsync(descriptor)
             except OSError as exc:
                 if exc.errno not in (errno.EINVAL, errno.ENOTSUP):  # a file system without fsync: written all the same
                     raise
         finally:
             os.close(descriptor)
-    except OSError:
+    except BaseException:  # an interrupted write too
         path.unlink(missing_ok=True)
         raise
 
@@ -62,15 +64,16 @@ def link_new(path: Path, data: bytes) -> None:
         own.unlink(missing_ok=True)
 
 
-def replace(path: Path, data: bytes) -> None:
+def replace(path: Path, data: bytes, *, sync: bool = True) -> None:
     """`path` holding `data` only, owner-only: written whole to a file of this process's own, then
     renamed over `path`, so a reader finds the old content or the new, never a mix. On an error
-    `path` is left as it was."""
+    `path` is left as it was. `sync=False` for what can be made again (a cache): a crash may then
+    leave an empty file, but never half of one, and many writes do not wait for the disk."""
     own = _own(path)
-    write_new(own, data)
+    write_new(own, data, sync=sync)
     try:
         os.replace(own, path)
-    except OSError:
+    except BaseException:
         own.unlink(missing_ok=True)
         raise
 
@@ -87,4 +90,4 @@ def create(path: Path) -> None:
 def _own(path: Path) -> Path:
     # Hidden beside `path` (same folder, so the same file system for link and rename), and unique to
     # this process and this call: two threads writing at once do not share it.
-    return path.with_name(f".{path.name}.{os.getpid()}.{secrets.token_hex(4)}")
+    return path.with_name(f".{path.name}.{os.getpid()}.{secrets.token_hex(4)}.tmp")

@@ -8,8 +8,6 @@ from __future__ import annotations
 import errno
 import logging
 import os
-import resource
-import signal
 import stat
 import subprocess
 import sys
@@ -20,6 +18,7 @@ from pathlib import Path
 from rag.i18n import language
 from rag.session_key import KEY_BYTES, KEY_FILE, load
 from rag.sessions import SessionBook
+from tests.fixtures.disk import full_disk
 from tests.test_roles import Clock
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -159,14 +158,8 @@ def test_a_key_file_readable_by_others_is_used_made_owner_only_and_said(tmp_path
 
 def test_a_full_disk_or_a_folder_that_cannot_be_written_still_lets_the_app_start(tmp_path):
     # A file that may not grow, as on a full disk: the key cannot be written, and no half key is left.
-    limits = resource.getrlimit(resource.RLIMIT_FSIZE)
-    ignored = signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
-    resource.setrlimit(resource.RLIMIT_FSIZE, (0, limits[1]))
-    try:
+    with full_disk():
         full = SessionBook.for_data_dir(tmp_path)
-    finally:
-        resource.setrlimit(resource.RLIMIT_FSIZE, limits)
-        signal.signal(signal.SIGXFSZ, ignored)
     assert not full.key.kept and f"cannot be saved in {tmp_path} (File too large)" in full.key.message()
     assert "will not survive the next restart" in full.key.message()
     assert not (tmp_path / KEY_FILE).exists()
@@ -282,14 +275,8 @@ def test_sign_outs_that_cannot_be_rewritten_at_start_are_kept_whole(tmp_path):
     long = _two_sign_outs_one_expiring(tmp_path, clock)
     path = tmp_path / "session.revoked"
     before = path.read_bytes()
-    limits = resource.getrlimit(resource.RLIMIT_FSIZE)
-    ignored = signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
-    resource.setrlimit(resource.RLIMIT_FSIZE, (0, limits[1]))  # a full disk
-    try:
+    with full_disk():
         later = SessionBook.for_data_dir(tmp_path, clock)
-    finally:
-        resource.setrlimit(resource.RLIMIT_FSIZE, limits)
-        signal.signal(signal.SIGXFSZ, ignored)
     assert path.read_bytes() == before  # not half of the new content: the old one, expired line and all
     assert sorted(p.name for p in tmp_path.iterdir()) == [KEY_FILE, "session.revoked"]
     assert later.role(long, passwords) is None
