@@ -173,10 +173,8 @@ class Journal:
     def _touch_conversation(self, db: sqlite3.Connection, entry: Entry) -> None:
         found = db.execute("SELECT id FROM conversations WHERE id=?", (entry.conversation_id,)).fetchone()
         if found is None:
-            db.execute("INSERT INTO conversations(id, reader, collection, title, created, updated) "
-                       "VALUES(?, ?, ?, ?, ?, ?)",
-                       (entry.conversation_id, entry.reader, entry.collection, entry.question[:120],
-                        entry.time, entry.time))
+            _insert_conversation(db, Conversation(entry.conversation_id, entry.reader, entry.collection,
+                                                  entry.question[:120], entry.time, entry.time))
         else:
             db.execute("UPDATE conversations SET updated=? WHERE id=?", (entry.time, entry.conversation_id))
         if entry.turn is None:
@@ -189,9 +187,7 @@ class Journal:
         moment = now()
         conversation = Conversation(uuid.uuid4().hex, reader, collection, self._clean(title), moment, moment)
         with self._connect() as db:
-            db.execute("INSERT INTO conversations(id, reader, collection, title, created, updated) "
-                       "VALUES(?, ?, ?, ?, ?, ?)",
-                       (conversation.id, reader, collection, conversation.title, moment, moment))
+            _insert_conversation(db, conversation)
         return conversation
 
     def rename_conversation(self, conversation_id: str, title: str) -> None:
@@ -296,14 +292,12 @@ class Journal:
         with self._connect() as db:
             rows = db.execute("SELECT * FROM conversations WHERE reader=? ORDER BY updated DESC, rowid DESC",
                               (reader,)).fetchall()
-        return [Conversation(r["id"], r["reader"] or "", r["collection"] or "", r["title"] or "",
-                             r["created"] or "", r["updated"] or "") for r in rows]
+        return [_conversation(r) for r in rows]
 
     def conversation(self, conversation_id: str) -> Conversation | None:
         with self._connect() as db:
-            r = db.execute("SELECT * FROM conversations WHERE id=?", (conversation_id,)).fetchone()
-        return Conversation(r["id"], r["reader"] or "", r["collection"] or "", r["title"] or "",
-                            r["created"] or "", r["updated"] or "") if r else None
+            row = db.execute("SELECT * FROM conversations WHERE id=?", (conversation_id,)).fetchone()
+        return _conversation(row) if row else None
 
     def turns(self, conversation_id: str) -> list[Entry]:
         """The entries of a conversation, first turn first."""
@@ -370,6 +364,16 @@ def _entry(row: sqlite3.Row) -> Entry:
                  "verdict", "refusal_reason", "answer", "model", "origin"):
         values[name] = values[name] or ""
     return Entry(**values)
+
+
+def _conversation(row: sqlite3.Row) -> Conversation:
+    return Conversation(row["id"], row["reader"] or "", row["collection"] or "", row["title"] or "",
+                        row["created"] or "", row["updated"] or "")
+
+
+def _insert_conversation(db: sqlite3.Connection, c: Conversation) -> None:
+    db.execute("INSERT INTO conversations(id, reader, collection, title, created, updated) VALUES(?, ?, ?, ?, ?, ?)",
+               (c.id, c.reader, c.collection, c.title, c.created, c.updated))
 
 
 def _owner_only(path: Path, mode: int) -> None:
