@@ -200,15 +200,21 @@ def test_a_forged_or_foreign_token_signed_out_of_writes_nothing(tmp_path):
     assert not (tmp_path / "data" / "session.revoked").exists()
 
 
-def test_expired_sign_outs_are_dropped_at_start(tmp_path):
-    clock = Clock()
+def _two_sign_outs_one_expiring(tmp_path, clock):
+    """Two sessions signed out of, then the clock past the first one's expiry: (short, long)."""
     book = SessionBook.for_data_dir(tmp_path, clock)
     short, _ = book.redeem(book.ticket("reader", 60), passwords)
     long, _ = book.redeem(book.ticket("reader", 7200), passwords)
     book.revoke(short, passwords)
     book.revoke(long, passwords)
-    assert len((tmp_path / "session.revoked").read_text().splitlines()) == 2
     clock.now += 600
+    return short, long
+
+
+def test_expired_sign_outs_are_dropped_at_start(tmp_path):
+    clock = Clock()
+    short, long = _two_sign_outs_one_expiring(tmp_path, clock)
+    assert len((tmp_path / "session.revoked").read_text().splitlines()) == 2
     later = SessionBook.for_data_dir(tmp_path, clock)
     assert len((tmp_path / "session.revoked").read_text().splitlines()) == 1
     assert later.role(long, passwords) is None and later.role(short, passwords) is None  # expired anyway
@@ -245,19 +251,9 @@ def test_a_file_system_without_hard_links_still_makes_one_owner_only_key(tmp_pat
     assert load(tmp_path).secret == first.secret == (tmp_path / KEY_FILE).read_bytes()
 
 
-def _two_sign_outs_one_expiring(tmp_path, clock):
-    book = SessionBook.for_data_dir(tmp_path, clock)
-    short, _ = book.redeem(book.ticket("reader", 60), passwords)
-    long, _ = book.redeem(book.ticket("reader", 7200), passwords)
-    book.revoke(short, passwords)
-    book.revoke(long, passwords)
-    clock.now += 600
-    return long
-
-
 def test_sign_outs_rewritten_at_start_stay_owner_only_whatever_the_umask(tmp_path):
     clock = Clock()
-    long = _two_sign_outs_one_expiring(tmp_path, clock)
+    _, long = _two_sign_outs_one_expiring(tmp_path, clock)
     previous = os.umask(0o277)  # one that would leave the owner unable to write it
     try:
         later = SessionBook.for_data_dir(tmp_path, clock)  # the expired line is dropped: the file is rewritten
@@ -272,7 +268,7 @@ def test_sign_outs_rewritten_at_start_stay_owner_only_whatever_the_umask(tmp_pat
 
 def test_sign_outs_that_cannot_be_rewritten_at_start_are_kept_whole(tmp_path):
     clock = Clock()
-    long = _two_sign_outs_one_expiring(tmp_path, clock)
+    _, long = _two_sign_outs_one_expiring(tmp_path, clock)
     path = tmp_path / "session.revoked"
     before = path.read_bytes()
     with full_disk():
