@@ -4,6 +4,7 @@ metadata, the question sets, the enrichment cache, the posts `rag fetch` saves.
 
 Each write goes to a new file of this process's own, is synced, then linked or renamed into place,
 so another process never reads half of it; a write that fails (a full disk) leaves nothing behind.
+Only an append (a line of a log: the sign-outs) goes to the file itself.
 """
 
 from __future__ import annotations
@@ -24,9 +25,7 @@ def write_new(path: Path, data: bytes, *, sync: bool = True) -> None:
     try:
         try:
             os.fchmod(descriptor, 0o600)  # whatever the umask
-            rest = memoryview(data)
-            while rest:
-                rest = rest[os.write(descriptor, rest):]
+            _write_all(descriptor, data)
             try:
                 if sync:
                     os.fsync(descriptor)
@@ -85,6 +84,23 @@ def create(path: Path) -> None:
         write_new(path, b"")
     except FileExistsError:
         pass
+
+
+def append(path: Path, data: bytes) -> None:
+    """`data` added at the end of the owner-only file at `path`, made when absent. Not synced: an
+    append is a line of a log, which a crash may cut (its reader skips a cut line)."""
+    create(path)
+    descriptor = os.open(path, os.O_APPEND | os.O_WRONLY)
+    try:
+        _write_all(descriptor, data)
+    finally:
+        os.close(descriptor)
+
+
+def _write_all(descriptor: int, data: bytes) -> None:
+    rest = memoryview(data)
+    while rest:
+        rest = rest[os.write(descriptor, rest):]
 
 
 def _own(path: Path) -> Path:

@@ -11,7 +11,6 @@ in this process.
 from __future__ import annotations
 
 import logging
-import os
 from pathlib import Path
 
 from rag import owner_only
@@ -80,11 +79,7 @@ class RevocationFile:
     def add(self, session_id: str, expires: float) -> None:
         """Write one sign-out; a failure is logged (the sign-out then holds until the app restarts)."""
         try:
-            descriptor = os.open(self.path, os.O_CREAT | os.O_APPEND | os.O_WRONLY, 0o600)
-            try:
-                os.write(descriptor, f"{session_id} {expires:.0f}\n".encode("ascii"))
-            finally:
-                os.close(descriptor)
+            owner_only.append(self.path, f"{session_id} {expires:.0f}\n".encode("ascii"))
         except OSError as exc:
             log.warning("%s", t("session_key.revoked_unwritable", path=str(self.path), error=exc.strerror or exc))
         # _seen is left as it was: the next changed() reads the file again, with whatever another

@@ -184,6 +184,21 @@ def test_a_session_signed_out_of_before_a_restart_stays_closed_after_it(tmp_path
     assert stat.S_IMODE((tmp_path / "session.revoked").stat().st_mode) == 0o600
 
 
+def test_the_first_sign_out_makes_the_file_owner_only_whatever_the_umask(tmp_path):
+    book = SessionBook.for_data_dir(tmp_path)
+    first, second = signed_in(book), signed_in(book)
+    previous = os.umask(0o277)  # one that would leave the owner unable to add the next sign-out
+    try:
+        book.revoke(first, passwords)
+    finally:
+        os.umask(previous)
+    assert stat.S_IMODE((tmp_path / "session.revoked").stat().st_mode) == 0o600
+    book.revoke(second, passwords)
+    after = SessionBook.for_data_dir(tmp_path)
+    assert after.role(first, passwords) is None and after.role(second, passwords) is None
+    assert len((tmp_path / "session.revoked").read_text().splitlines()) == 2
+
+
 def test_a_sign_out_in_another_process_on_the_same_folder_closes_the_session_here(tmp_path):
     here, there = SessionBook.for_data_dir(tmp_path), SessionBook.for_data_dir(tmp_path)
     token = signed_in(here)
