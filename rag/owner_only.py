@@ -4,7 +4,7 @@ metadata, the question sets, the enrichment cache, the posts `rag fetch` saves.
 
 Each write goes to a new file of this process's own, is synced, then linked or renamed into place,
 so another process never reads half of it; a write that fails (a full disk) leaves nothing behind.
-Only an append (a line of a log: the sign-outs) goes to the file itself.
+Only an append (a log's line: the sign-outs, answers.jsonl) goes to the file itself.
 """
 
 from __future__ import annotations
