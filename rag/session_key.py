@@ -27,6 +27,7 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from rag import owner_only
 from rag.i18n import t
 
 log = logging.getLogger(__name__)
@@ -88,52 +89,16 @@ def _temporary(where: Path, problem: str, **values: str) -> SessionKey:
 def _create(path: Path) -> bytes:
     """A new key written to a new file at `path`; FileExistsError when another process made it first.
 
-    The key is written whole to a file of this process's own, then linked to `path` (which fails
-    when `path` exists): a process starting at the same moment never reads a half-written key, however
-    long this one's write and fsync take on a busy disk. Where the file system has no hard links,
-    the file is created at `path` directly and a reader waits for its bytes (`_read`)."""
+    Linked into place whole (rag.owner_only.link_new): a process starting at the same moment never
+    reads a half-written key. Where the file system has no hard links, the file is created at `path`
+    directly and a reader waits for its bytes (`_read`)."""
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
     except FileExistsError as exc:  # a file where the folder should be: not another process's key
         raise NotADirectoryError(errno.ENOTDIR, os.strerror(errno.ENOTDIR), str(path.parent)) from exc
-    if path.exists():
-        raise FileExistsError(errno.EEXIST, os.strerror(errno.EEXIST), str(path))
     secret = secrets.token_bytes(KEY_BYTES)
-    own = path.with_name(f".{path.name}.{os.getpid()}.{secrets.token_hex(4)}")
-    _write_new(own, secret)
-    try:
-        os.link(own, path)
-    except FileExistsError:
-        raise
-    except OSError as exc:
-        if exc.errno not in (errno.EPERM, errno.ENOTSUP, errno.EOPNOTSUPP, errno.EXDEV, errno.EMLINK):
-            raise
-        _write_new(path, secret)  # no hard links here: O_EXCL on the key file itself
-    finally:
-        own.unlink(missing_ok=True)
+    owner_only.link_new(path, secret)  # a short key would read as damaged: none is left (a full disk)
     return secret
-
-
-def _write_new(path: Path, secret: bytes) -> None:
-    """`secret` in a new owner-only file at `path` (FileExistsError when there is one), synced."""
-    descriptor = os.open(path, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o600)
-    try:
-        try:
-            os.fchmod(descriptor, 0o600)  # whatever the umask
-            rest = memoryview(secret)
-            while rest:
-                rest = rest[os.write(descriptor, rest):]
-            try:
-                os.fsync(descriptor)
-            except OSError as exc:
-                if exc.errno not in (errno.EINVAL, errno.ENOTSUP):  # a file system without fsync: written all the same
-                    raise
-        finally:
-            os.close(descriptor)
-    except OSError:
-        # A short key would read as damaged at the next start: none is better (a full disk).
-        path.unlink(missing_ok=True)
-        raise
 
 
 def _read(path: Path) -> SessionKey:

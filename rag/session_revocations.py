@@ -11,9 +11,9 @@ in this process.
 from __future__ import annotations
 
 import logging
-import os
 from pathlib import Path
 
+from rag import owner_only
 from rag.i18n import t
 
 log = logging.getLogger(__name__)
@@ -61,15 +61,11 @@ class RevocationFile:
         every = self._read()
         live = {k: v for k, v in every.items() if v > now}
         if len(live) < len(every):
-            temporary = self.path.with_name(f".{REVOKED_FILE}.{os.getpid()}")
             try:
-                descriptor = os.open(temporary, os.O_CREAT | os.O_TRUNC | os.O_WRONLY, 0o600)
-                with os.fdopen(descriptor, "w", encoding="ascii") as file:
-                    file.writelines(f"{k} {v:.0f}\n" for k, v in live.items())
-                os.replace(temporary, self.path)
+                owner_only.replace(self.path, "".join(f"{k} {v:.0f}\n" for k, v in live.items()).encode("ascii"))
                 self._seen = self._stamp()
             except OSError:
-                temporary.unlink(missing_ok=True)  # kept as it was: expired lines are harmless
+                pass  # kept as it was: expired lines are harmless
         return live
 
     def changed(self) -> dict[str, float] | None:
@@ -83,11 +79,7 @@ class RevocationFile:
     def add(self, session_id: str, expires: float) -> None:
         """Write one sign-out; a failure is logged (the sign-out then holds until the app restarts)."""
         try:
-            descriptor = os.open(self.path, os.O_CREAT | os.O_APPEND | os.O_WRONLY, 0o600)
-            try:
-                os.write(descriptor, f"{session_id} {expires:.0f}\n".encode("ascii"))
-            finally:
-                os.close(descriptor)
+            owner_only.append(self.path, f"{session_id} {expires:.0f}\n".encode("ascii"))
         except OSError as exc:
             log.warning("%s", t("session_key.revoked_unwritable", path=str(self.path), error=exc.strerror or exc))
         # _seen is left as it was: the next changed() reads the file again, with whatever another

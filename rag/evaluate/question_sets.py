@@ -8,13 +8,12 @@ The demo set is the shipped file until an editor changes it; from then on its ed
 from __future__ import annotations
 
 import json
-import os
 import re
-import tempfile
 import unicodedata
 from pathlib import Path
 from typing import Any, Iterable, Sequence
 
+from rag import owner_only
 from rag.demo import QUESTIONS_PATH
 from rag.errors import QuestionSetError
 from rag.evaluate.questions import Question, load_questions, parse_jsonl
@@ -71,14 +70,7 @@ def save_set(data_dir: Path, name: str, questions: Sequence[Question]) -> Path:
     parse_jsonl(text, name)  # the same checks as loading: duplicate ids, in_base without a source...
     path = set_path(data_dir, name)
     path.parent.mkdir(parents=True, exist_ok=True)
-    handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{name}.", suffix=".tmp")
-    try:
-        with os.fdopen(handle, "w", encoding="utf-8") as out:
-            out.write(text)
-        os.replace(temporary, path)
-    except BaseException:
-        Path(temporary).unlink(missing_ok=True)
-        raise
+    owner_only.replace(path, text.encode("utf-8"))
     return path
 
 
