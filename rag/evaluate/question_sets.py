@@ -65,12 +65,17 @@ def to_jsonl(questions: Iterable[Question]) -> str:
 
 def save_set(data_dir: Path, name: str, questions: Sequence[Question]) -> Path:
     """Write the set (validated as a hand-written one would be) in one step: a crash leaves the
-    previous version whole."""
+    previous version whole. A write the disk refuses (full, read-only) is a QuestionSetError that
+    says so, for the page to show: the edits are still on screen to save again."""
     text = to_jsonl(questions)
     parse_jsonl(text, name)  # the same checks as loading: duplicate ids, in_base without a source...
     path = set_path(data_dir, name)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    owner_only.replace(path, text.encode("utf-8"))
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        owner_only.replace(path, text.encode("utf-8"))
+    except OSError as exc:
+        raise QuestionSetError(t("qsets.not_written", name=repr(name), path=str(path),
+                                 error=exc.strerror or exc)) from exc
     return path
 
 

@@ -85,7 +85,7 @@ def test_a_save_that_cannot_be_written_leaves_the_previous_set_whole_and_owner_o
     questions = load_set(tmp_path, "demo")[:3]
     path = save_set(tmp_path, "mine", questions)
     before = path.read_bytes()
-    with full_disk(), pytest.raises(OSError):
+    with full_disk(), pytest.raises(QuestionSetError, match="could not be saved to .*mine.jsonl.*previous version is kept"):
         save_set(tmp_path, "mine", questions[:1])
     assert path.read_bytes() == before and load_set(tmp_path, "mine") == questions
     assert [p.name for p in path.parent.iterdir()] == ["mine.jsonl"]  # no temporary file left
