@@ -170,7 +170,7 @@ def render(settings: Any, store: Store | None, caption: str, warning: str | None
         names = sorted(set(infos) | ({current_name} if editor or not infos else set()))
         if current_name not in names:
             st.session_state[resources.COLLECTION] = current_name = names[0]
-        _synced(st.selectbox, t("side.collection"), resources.COLLECTION, options=names)
+        _synced(st.selectbox, t("side.collection"), resources.COLLECTION, options=names, placeholder=t("select.choose"))
         _collection_lines(infos.get(st.session_state[resources.COLLECTION]), st.session_state[resources.COLLECTION],
                           q["backend"] == "embedded", editor)
         if not editor:
@@ -183,4 +183,5 @@ def render(settings: Any, store: Store | None, caption: str, warning: str | None
                 format="%.3f", placeholder=t("side.threshold_placeholder"), help=t("side.threshold_help"),
             )
             _synced(st.selectbox, t("side.mode"), resources.MODE, options=list(RETRIEVAL_MODES),
-                    format_func=formatter(RETRIEVAL_MODES, lambda m: f"mode.{m}"), help=t("side.mode_help"))
+                    format_func=formatter(RETRIEVAL_MODES, lambda m: f"mode.{m}"), help=t("side.mode_help"),
+                    placeholder=t("select.choose"))
