@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import time
 from typing import Any
 
 from rag.config import Settings
@@ -13,6 +14,8 @@ from rag.store.store import Store
 from rag.enrich import built_mode, enrichment_words
 from rag.i18n import t, tn
 from rag.i18n.numbers import decimal, integer
+from rag.session_key import inspect as inspect_session_key
+from rag.session_revocations import RevocationFile
 
 LLM_STATUS_TIMEOUT = 5.0  # status must answer quickly even when LM Studio hangs
 
@@ -99,6 +102,9 @@ def gather_status(settings: Settings, store: Store | None = None) -> dict[str, A
         },
         "qdrant": store_status(settings, store),
         "default_collection": settings.collection,
+        # Whether sign-ins survive a restart; never the key itself.
+        "session_key": inspect_session_key(settings.data_dir),
+        "sign_outs": RevocationFile(settings.data_dir).inspect(time.time()),
     }
 
 
@@ -117,6 +123,7 @@ def format_status(status: dict[str, Any]) -> str:
             lines.append(f"  {llm['error']}")
     emb = status["embeddings"]
     lines.append(t("status.embeddings", choice=emb["choice"]))
+    lines.extend(session_lines(status))
     q = status["qdrant"]
     where = t("status.embedded_at" if q["backend"] == "embedded" else "status.server_at", location=q["location"])
     if not q["reachable"]:
@@ -133,3 +140,24 @@ def format_status(status: dict[str, Any]) -> str:
                        model=c.get("embedding_model"), dimension=c.get("dimension"), strategy=c.get("strategy"),
                        enriched=enriched, threshold=threshold, updated=shown_time(c.get("updated"))))
     return "\n".join(lines)
+
+
+_KEY_LINES = {"kept": "status.key_kept", "missing": "status.key_missing", "open_mode": "status.key_open"}
+
+
+def session_lines(status: dict[str, Any]) -> list[str]:
+    """The sign-in key and the saved sign-outs: whether sign-ins survive a restart, and what to
+    do when they would not."""
+    lines: list[str] = []
+    key = status.get("session_key")
+    if key:
+        lines.append(t(_KEY_LINES.get(key["state"], "status.key_unusable"), path=key["path"]))
+        if key.get("problem"):
+            lines.append(f"  {key['problem']}")
+    sign_outs = status.get("sign_outs")
+    if sign_outs:
+        if sign_outs.get("problem"):
+            lines.append(sign_outs["problem"])
+        elif sign_outs["in_force"]:
+            lines.append(tn("status.sign_outs", sign_outs["in_force"], path=sign_outs["path"]))
+    return lines
