@@ -60,7 +60,13 @@ class IncompleteAnswer(LLMError):
 
 
 class LLMTimeout(LLMError):
-    """The server took longer than the read timeout to answer."""
+    """The server took longer than the read timeout to answer. `what` (`answer`, `list`, ...) and
+    `seconds`: what it was doing and how long it was given, for a caller that words it its own way."""
+
+    def __init__(self, message: str, what: str = "answer", seconds: float | None = None) -> None:
+        super().__init__(message)
+        self.what = what
+        self.seconds = seconds
 
 
 class RunawayAnswer(LLMError):
@@ -182,7 +188,8 @@ class LLMClient:
     def _timeout_error(self, what: str, seconds: float | None = None) -> LLMError:
         waited = self.timeout.read if seconds is None else seconds
         return LLMTimeout(
-            t("llm.timeout", url=self.shown_url, time=duration(waited, 1, trim=True), what=t(f"llm.to_{what}"))
+            t("llm.timeout", url=self.shown_url, time=duration(waited, 1, trim=True), what=t(f"llm.to_{what}")),
+            what, waited,
         )
 
     def _transport_error(self, exc: httpx.TransportError, what: str, seconds: float | None = None) -> LLMError:
