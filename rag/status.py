@@ -24,9 +24,10 @@ def llm_status(settings: Settings) -> dict[str, Any]:
     # Closed at once: the dashboard asks for the status every few seconds.
     with LLMClient.from_settings(settings.replace(timeout=min(settings.timeout, LLM_STATUS_TIMEOUT))) as client:
         result: dict[str, Any] = {"url": client.shown_url, "reachable": False, "error": None, "models": [],
-                                  "chat_models": [], "embedding_models": [], "embedding_pick": None}
+                                  "chat_models": [], "embedding_models": [], "embedding_not_loaded": [],
+                                  "loads_on_demand": None, "embedding_pick": None}
         try:
-            server = client.models()
+            server = client.models(on_demand=True)
         except RagError as exc:
             result["error"] = str(exc)
             return result
@@ -36,6 +37,9 @@ def llm_status(settings: Settings) -> dict[str, Any]:
         models=[m.to_json() for m in server.models],
         chat_models=[m.to_json() for m in server.chat_models],
         embedding_models=[m.to_json() for m in server.ready_embedding_models],
+        # Downloaded, not loaded: LM Studio loads one at the first question when loads_on_demand.
+        embedding_not_loaded=[m.to_json() for m in server.unloaded_embedding_models],
+        loads_on_demand=server.loads_on_demand,
         embedding_pick=pick.id if pick else None,
     )
     return result
@@ -113,8 +117,11 @@ def format_status(status: dict[str, Any]) -> str:
     llm = status["llm"]
     if llm["reachable"]:
         lines.append(tn("status.llm_up", len(llm["models"]), url=llm["url"]))
+        # Not loaded: with Just-In-Time loading, LM Studio loads it at its first request.
+        not_loaded = {True: "status.not_loaded_on_demand", False: "status.not_loaded_by_hand"}.get(
+            llm.get("loads_on_demand"), "status.not_loaded")
         for m in llm["models"]:
-            state = t({True: "status.loaded", False: "status.not_loaded", None: "status.state_unknown"}[m["loaded"]])
+            state = t({True: "status.loaded", False: not_loaded, None: "status.state_unknown"}[m["loaded"]])
             ctx = t("status.context", n=m["context_length"]) if m.get("context_length") else ""
             lines.append(f"  - {m['id']} ({m.get('type') or t('status.unknown_type')}, {state}{ctx})")
     else:

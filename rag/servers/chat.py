@@ -205,11 +205,13 @@ class LLMClient:
         wait to connect would call a slow server unreachable)."""
         return httpx.Timeout(seconds, connect=self.timeout.connect)
 
-    def models(self, timeout: float | None = None) -> ServerModels:
+    def models(self, timeout: float | None = None, on_demand: bool = False) -> ServerModels:
         """What the server says about its models, with chat's advice when it cannot say.
-        `timeout`: this read's, when shorter than the client's (a lever's short call)."""
+        `timeout`: this read's, when shorter than the client's (a lever's short call); `on_demand`:
+        learn whether LM Studio loads a model at its first request too (rag.servers.models)."""
         try:
-            return read_models(self._http, self.base_url, timeout=None if timeout is None else self._wait(timeout))
+            return read_models(self._http, self.base_url, timeout=None if timeout is None else self._wait(timeout),
+                               on_demand=on_demand)
         except ModelListError as exc:
             if exc.reason == "unreachable":
                 raise self._unreachable(exc.__cause__ or exc) from exc
