@@ -1,7 +1,7 @@
 """A file uploader with its limits said in the page's language.
 
-Streamlit draws the uploader's own words ("Drag and drop files here", "Browse files", "Limit 200MB
-per file • MD, HTML") in English whatever the page's language: they are fixed in its browser code,
+Streamlit draws the uploader's own words ("Upload", "Drag and drop files here", "200MB per file •
+MD, HTML") in English whatever the page's language: they are fixed in its browser code,
 with no setting or parameter to change them. The label and a caption under the widget are ours:
 there the reader learns, in the page's language, which files are taken and how large they may be.
 """

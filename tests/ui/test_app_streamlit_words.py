@@ -1,8 +1,8 @@
 """Streamlit's own English words on a French page, where the app can replace them: every choice
 list shows its placeholder in the page's language (never "Choose an option", "Choose or add an
 option", "No options to select"), and every file uploader is followed by a caption that says,
-in the page's language, which files it takes and how large a file is used (Streamlit's own "Limit
-200MB per file" is English and cannot be changed)."""
+in the page's language, which files it takes and how large a file is used (Streamlit's own "200MB
+per file" is English and cannot be changed)."""
 
 from __future__ import annotations
 
