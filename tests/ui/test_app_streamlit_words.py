@@ -69,3 +69,16 @@ def test_the_uploader_caption_is_english_on_an_english_page(app_env, lmstudio):
     at = open_page("app_pages/2_Ingest.py")
     at.radio(key="source_kind").set_value("upload").run()
     assert "Accepted formats: .md, .markdown, .html, .htm. Maximum size: 10 MB per file." in _caption_after_uploader(at)
+
+
+def test_the_journal_set_list_that_takes_a_new_name_says_so_in_french(app_env_empty, monkeypatch):
+    """The set list of each entry's form takes a new set's name: empty, Streamlit would say "Add
+    an option" or "Choose or add an option"."""
+    from tests.ui.test_app_journal import fill
+
+    monkeypatch.setenv("RAG_UI_LANG", "fr")
+    fill(app_env_empty)
+    at = open_page("app_pages/4_Journal.py")
+    sets = [w for w in at.selectbox if w.key and w.key.startswith("jr_qs_set_")]
+    assert sets and all(w.proto.placeholder == "Choisissez un jeu ou tapez le nom d'un nouveau" for w in sets)
+    assert all(w.proto.placeholder.strip() for w in choice_lists(at))
