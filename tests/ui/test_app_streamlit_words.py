@@ -82,3 +82,26 @@ def test_the_journal_set_list_that_takes_a_new_name_says_so_in_french(app_env_em
     sets = [w for w in at.selectbox if w.key and w.key.startswith("jr_qs_set_")]
     assert sets and all(w.proto.placeholder == "Choisissez un jeu ou tapez le nom d'un nouveau" for w in sets)
     assert all(w.proto.placeholder.strip() for w in choice_lists(at))
+
+
+def test_no_cache_shows_streamlits_english_spinner():
+    """A cached function shows Streamlit's "Running `name(...)`." while it runs unless told not to:
+    every cache of the dashboard says show_spinner=False (its own spinner, if any, is in the page's language)."""
+    import ast
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[2]
+    caches = 0
+    for path in [*(root / "ui").rglob("*.py"), *(root / "app_pages").glob("*.py"), root / "streamlit_app.py"]:
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                continue
+            for decorator in node.decorator_list:
+                call = decorator if isinstance(decorator, ast.Call) else None
+                target = call.func if call else decorator
+                if not (isinstance(target, ast.Attribute) and target.attr in ("cache_data", "cache_resource")):
+                    continue
+                caches += 1
+                spinner = {k.arg: k.value for k in call.keywords}.get("show_spinner") if call else None
+                assert isinstance(spinner, ast.Constant) and spinner.value is False, f"{path.name}:{node.lineno}"
+    assert caches >= 5
