@@ -26,6 +26,7 @@ import stat
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from rag import owner_only
 from rag.i18n import t
@@ -101,8 +102,9 @@ def _create(path: Path) -> bytes:
     return secret
 
 
-def _read(path: Path) -> SessionKey:
-    """The key of an existing file; FileNotFoundError when it is gone."""
+def _read(path: Path, tighten: bool = True) -> SessionKey:
+    """The key of an existing file; FileNotFoundError when it is gone. `tighten`: a file readable
+    by other accounts is made owner-only (False: only said, for a look without side effects)."""
     deadline = time.monotonic() + WRITING_S
     while True:
         try:
@@ -123,7 +125,7 @@ def _read(path: Path) -> SessionKey:
             continue
         if size != KEY_BYTES or len(data) != KEY_BYTES:
             return _temporary(path, "session_key.damaged", path=str(path), size=str(size), expected=str(KEY_BYTES))
-        return SessionKey(data, path, problem=_owner_only(path, info))
+        return SessionKey(data, path, problem=_owner_only(path, info) if tighten else _open_mode(path, info))
 
 
 def _owner_only(path: Path, info: os.stat_result) -> tuple[str, dict[str, str]] | None:
@@ -136,3 +138,45 @@ def _owner_only(path: Path, info: os.stat_result) -> tuple[str, dict[str, str]] 
     except OSError:
         return "session_key.exposed", {"path": str(path), "mode": f"{mode:04o}"}
     return "session_key.tightened", {"path": str(path), "mode": f"{mode:04o}"}
+
+
+def _open_mode(path: Path, info: os.stat_result) -> tuple[str, dict[str, str]] | None:
+    mode = stat.S_IMODE(info.st_mode)
+    return ("session_key.open_mode", {"path": str(path), "mode": f"{mode:04o}"}) if mode & 0o077 else None
+
+
+def _writable_folder(folder: Path) -> OSError | None:
+    """Why the key could not be made in `folder` (or the first folder of it that exists), else None."""
+    while not folder.exists() and folder != folder.parent:
+        folder = folder.parent
+    if not folder.is_dir():
+        return NotADirectoryError(errno.ENOTDIR, os.strerror(errno.ENOTDIR), str(folder))
+    if not os.access(folder, os.W_OK | os.X_OK):
+        return PermissionError(errno.EACCES, os.strerror(errno.EACCES), str(folder))
+    return None
+
+
+def inspect(data_dir: Path | str) -> dict[str, Any]:
+    """What the app would make of `data_dir`'s key file at its next start, without making, reading
+    out or changing anything (`rag status`): `state` is `kept` (sign-ins survive a restart),
+    `missing` (made at the app's first start), `damaged`, `unreadable`, `cannot_write` (missing, and
+    the folder is not writable) or `open_mode` (used, but readable by other accounts); `usable`
+    whether sign-ins survive a restart with it; `problem` what is wrong and what to do, or None.
+    Never the key itself."""
+    path = Path(data_dir) / KEY_FILE
+    result: dict[str, Any] = {"path": str(path), "state": "kept", "usable": True, "problem": None}
+    if not os.path.lexists(path):
+        why = _writable_folder(path.parent)
+        if why is None:
+            return {**result, "state": "missing"}
+        key = _temporary(path, "session_key.cannot_write", folder=str(path.parent), error=_why(why))
+    else:
+        try:
+            key = _read(path, tighten=False)
+        except FileNotFoundError:  # a link to nothing
+            key = _temporary(path, "session_key.unreadable", path=str(path), error=os.strerror(errno.ENOENT))
+    if key.problem:
+        state = {"session_key.open_mode": "open_mode", "session_key.cannot_write": "cannot_write",
+                 "session_key.damaged": "damaged"}.get(key.problem[0], "unreadable")
+        result.update(state=state, usable=key.kept, problem=key.message())
+    return result

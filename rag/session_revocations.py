@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import logging
 from pathlib import Path
+from typing import Any
 
 from rag import owner_only
 from rag.i18n import t
@@ -36,24 +37,30 @@ class RevocationFile:
             return None
         return info.st_mtime_ns, info.st_size
 
-    def _read(self) -> dict[str, float]:
-        revoked: dict[str, float] = {}
+    def _text(self) -> str:
+        """The file's text, empty when there is none; OSError when it cannot be read."""
         try:
             with self.path.open("rb") as file:
-                text = file.read(MAX_BYTES).decode("ascii", errors="replace")
+                return file.read(MAX_BYTES).decode("ascii", errors="replace")
         except FileNotFoundError:
-            return revoked
+            return ""
+
+    def _read(self) -> dict[str, float]:
+        try:
+            return _parse(self._text())
         except OSError as exc:
             log.warning("%s", t("session_key.revoked_unreadable", path=str(self.path), error=exc.strerror or exc))
-            return revoked
-        for line in text.splitlines():
-            parts = line.split()
-            try:
-                if len(parts) == 2:
-                    revoked[parts[0]] = float(parts[1])
-            except ValueError:
-                continue  # a line cut short by a full disk: the others still count
-        return revoked
+            return {}
+
+    def inspect(self, now: float) -> dict[str, Any]:
+        """The saved sign-outs, without changing the file (`rag status`): `in_force`, how many
+        tokens it still refuses (None when it cannot be read), and `problem`, what to do then."""
+        try:
+            live = sum(1 for expires in _parse(self._text()).values() if expires > now)
+        except OSError as exc:
+            return {"path": str(self.path), "in_force": None,
+                    "problem": t("session_key.revoked_unreadable", path=str(self.path), error=exc.strerror or exc)}
+        return {"path": str(self.path), "in_force": live, "problem": None}
 
     def load(self, now: float) -> dict[str, float]:
         """The ids still to refuse; the file rewritten without the expired ones."""
@@ -84,3 +91,15 @@ class RevocationFile:
             log.warning("%s", t("session_key.revoked_unwritable", path=str(self.path), error=exc.strerror or exc))
         # _seen is left as it was: the next changed() reads the file again, with whatever another
         # process wrote meanwhile.
+
+
+def _parse(text: str) -> dict[str, float]:
+    revoked: dict[str, float] = {}
+    for line in text.splitlines():
+        parts = line.split()
+        try:
+            if len(parts) == 2:
+                revoked[parts[0]] = float(parts[1])
+        except ValueError:
+            continue  # a line cut short by a full disk: the others still count
+    return revoked
