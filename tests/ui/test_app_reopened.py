@@ -4,26 +4,17 @@ greetings and thanks in their place."""
 
 from __future__ import annotations
 
-import shutil
-
-import pytest
 from streamlit.testing.v1 import AppTest
 
 from rag.journal.records import Entry
 from rag.journal.store import Journal
 from tests.ui.test_app_ask import APP, IN_BASE, TIMEOUT, ask, start
+from tests.ui.test_app_chat import chat_env  # noqa: F401 - the fixture: a journal of its own per test
 
 JOURNAL = "app_pages/4_Journal.py"
 FOLLOW_UP = "et pour Linux ?"
 CREPES = "Comment faire une pâte à crêpes ?"
 WEATHER = "Quel temps fera-t-il demain à Lyon ?"
-
-
-@pytest.fixture
-def chat_env(app_env):
-    shutil.rmtree(app_env.data_dir / "journal", ignore_errors=True)
-    yield app_env
-    shutil.rmtree(app_env.data_dir / "journal", ignore_errors=True)
 
 
 def reasons(at: AppTest) -> list[str]:
@@ -47,7 +38,7 @@ def users(at: AppTest) -> list[str]:
     return [m.markdown[0].value for m in at.chat_message if m.name == "user"]
 
 
-def test_a_reload_says_the_refusal_reasons_read_before_it_and_keeps_the_thanks(chat_env, lmstudio):
+def test_a_reload_says_the_refusal_reasons_read_before_it_and_keeps_the_thanks(chat_env, lmstudio):  # noqa: F811
     """Reopened, a refusal by the question's words became "no passage close enough (best score
     0.908, threshold 0.834)", a score above its threshold; "Merci !" and its reply were gone."""
     lmstudio.answer = "Aucun type de chiffrement commun [1]."
@@ -68,7 +59,7 @@ def test_a_reload_says_the_refusal_reasons_read_before_it_and_keeps_the_thanks(c
     assert lmstudio.chat_calls == calls  # nothing was asked again
 
 
-def test_the_journal_says_the_reason_the_reader_read_in_the_editors_language(chat_env, lmstudio):
+def test_the_journal_says_the_reason_the_reader_read_in_the_editors_language(chat_env, lmstudio):  # noqa: F811
     """The Journal said "aucun passage n'est assez proche… (0,772 < seuil 0,834)" where the reader
     read other words, and in French on an English page."""
     at = ask(ask(start(), CREPES), WEATHER)
