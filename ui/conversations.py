@@ -164,8 +164,10 @@ def result_from_entry(entry: Entry) -> AskResult:
         invalid = [n for n in cited if n not in above]
         uncited = bool(entry.answer) and not [n for n in cited if n in above]
     no_answer = entry.outcome in ("passages_only", "failed")
+    notes = [str(n) for n in checks.get("notes") or []]
+    shown = "\n\n".join([entry.answer, "\n".join(notes)]) if entry.answer and notes else entry.answer
     return AskResult(
-        answer=None if no_answer else (entry.answer or None), refused=False,
+        answer=None if no_answer else (shown or None), refused=False, notes=notes,
         sources=[p for p in passages if p.n in cited and p.n in sent], model=entry.model or None,
         raw_answer=entry.answer or None, cited=cited, sent_passages=sent,
         invalid_citations=[] if no_answer else invalid, uncited=uncited and not no_answer,

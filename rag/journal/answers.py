@@ -103,6 +103,7 @@ def checks_of(result: Any) -> dict[str, Any]:
         "answer_urls": [str(u) for u in getattr(result, "answer_urls", None) or []],
         "dropped_passages": [int(n) for n in getattr(result, "dropped_passages", None) or []],
         "warnings": [str(w) for w in getattr(result, "warnings", None) or []],
+        "notes": [str(n) for n in getattr(result, "notes", None) or []],
     }
 
 

@@ -192,6 +192,10 @@ class Journal:
                                                   entry.question[:120], entry.time, entry.time))
         else:
             db.execute("UPDATE conversations SET updated=? WHERE id=?", (entry.time, entry.conversation_id))
+            asked = db.execute("SELECT 1 FROM entries WHERE conversation_id=? AND COALESCE(small_talk, '')=''",
+                               (entry.conversation_id,)).fetchone()
+            if not entry.small_talk and asked is None:  # "Bonjour" first: the first question names it
+                db.execute("UPDATE conversations SET title=? WHERE id=?", (entry.question[:120], entry.conversation_id))
         if entry.turn is None:
             last = db.execute("SELECT MAX(turn) FROM entries WHERE conversation_id=?",
                               (entry.conversation_id,)).fetchone()[0]

@@ -57,9 +57,11 @@ def test_greetings_in_a_conversation_are_kept_for_it_and_left_out_of_the_lists(t
     from rag.journal.answers import small_talk_entry
 
     book = Journal.open(tmp_path, secrets=[])
+    book.record(small_talk_entry("Bonjour", "greeting", conversation_id="c1"))
     book.record(Entry(question="Que signifie KDC_ERR_ETYPE_NOSUPP ?", outcome="answered", conversation_id="c1"))
     book.record(small_talk_entry("Merci !", "thanks", conversation_id="c1"))
     assert [(e.question, e.small_talk) for e in book.turns("c1")] == [
-        ("Que signifie KDC_ERR_ETYPE_NOSUPP ?", ""), ("Merci !", "thanks")]
+        ("Bonjour", "greeting"), ("Que signifie KDC_ERR_ETYPE_NOSUPP ?", ""), ("Merci !", "thanks")]
+    assert book.conversation("c1").title == "Que signifie KDC_ERR_ETYPE_NOSUPP ?"  # not "Bonjour"
     assert [e.question for e in book.entries()] == ["Que signifie KDC_ERR_ETYPE_NOSUPP ?"]
-    assert len(book.entries(small_talk=True)) == 2
+    assert len(book.entries(small_talk=True)) == 3

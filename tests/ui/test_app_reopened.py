@@ -98,6 +98,9 @@ def test_a_reopened_answer_citing_a_passage_never_sent_shows_no_source_and_the_w
         assert result.sources == []
         flags = answer_flags(result)
         assert len(flags) == 1 and "[1]" in flags[0] and "matches no passage" in flags[0], flags
+    # The notes said with the answer come back with it.
+    noted = result_from_entry(_typo_entry(**live, notes=["Passages [3] left out."]))
+    assert noted.answer == "Utilisez klist purge [1].\n\nPassages [3] left out."
 
 
 def test_an_answer_citing_only_a_passage_never_sent_gets_one_warning_not_two():
