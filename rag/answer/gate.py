@@ -136,6 +136,10 @@ def decide_verdict(signals: Signals, params: GateParams) -> tuple[str, str | Non
         else:
             return REFUSE, UNKNOWN_NAMES
     share = signals.core_coverage if signals.core_coverage is not None else signals.coverage
+    if signals.other_language and signals.specific_coverage is not None:
+        # An English question on French articles: its everyday words ("shows", "listening") are
+        # words of another language, which the articles cannot hold; its specific words decide.
+        share = signals.specific_coverage
     if share is not None and share < params.min_coverage:
         # The closer the passages, the more of the question's words a small vocabulary may lack;
         # and everyday words it lacks ("reçois", "cesse") leave the doubt, while a missing

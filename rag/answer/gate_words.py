@@ -19,13 +19,16 @@ Signals, measured per question (benchmarks/README.md, "The answerability gate"):
 - an acronym no chunk holds that a retrieved passage spells out ("CNI": "carte nationale
   d'identité", rag.answer.acronyms) counts as held by those passages (`TermStat.spelled`);
 - a word no chunk holds, one letter away from a word a retrieved passage holds ("suprimer":
-  "supprimer", "mapage": "mappage"), or from a word of the language of which a retrieved passage
-  holds a form ("initalise": "initialise", the passage writing "initialize"), counts as held by
+  "supprimer", "mapage": "mappage"), or spelled as it sounds ("suprimmer", "rafrechir"), or from a
+  word of the language of which a retrieved passage holds a form ("initalise": "initialise", the
+  passage writing "initialize"), counts as held by
   those passages (`TermStat.typo_of`): the reader mistyped what the articles write;
 - `ordinary_words`: everyday words of the language no chunk holds (rag.answer.language_words),
   and `specific_coverage` / `specific_passage_coverage`, the core's shares without them;
 - `subject_words`: the words no chunk holds that say what is asked (neither the situation nor
-  everyday words), the rarest in the language first: what a refusal names.
+  everyday words), the rarest in the language first: what a refusal names;
+- `other_language`: the question is in another language than its passages (rag.i18n.detect), so
+  its everyday words are not what the articles lack ("shows", "listening" on French articles).
 
 Pure functions: the document frequencies come from the caller (rag.answer.gate counts them in the
 store under the reader's access filter).
@@ -38,8 +41,11 @@ from dataclasses import asdict, dataclass, field, replace
 from typing import Any, Mapping, Sequence
 
 from rag.answer.acronyms import is_acronym, spelled
-from rag.answer.language_words import FORM_TYPO_ZIPF, TYPO_MIN_LENGTH, common, edits, ordinary, rare, zipf
+from rag.answer.language_words import (
+    FORM_TYPO_ZIPF, TYPO_MIN_LENGTH, common, edits, ordinary, rare, sound_key, zipf,
+)
 from rag.answer.question_roles import roles
+from rag.i18n.detect import detect_language
 from rag.store.sparse import _PART, _fold
 from rag.store.terms import INFLECTIONS, QuestionWord, passage_keys, question_words
 
@@ -83,6 +89,9 @@ class Signals:
     # everyday, the rarest in the language first ("pancakes", not "make"). What a refusal names
     # and the journal's subjects are made of.
     subject_words: list[str] = field(default_factory=list)
+    # The question is written in another language than its passages (an English question on French
+    # articles): the everyday words of its language are words the articles cannot hold.
+    other_language: bool = False
 
     def to_dict(self) -> dict[str, Any]:
         data = asdict(self)
@@ -176,7 +185,10 @@ def with_passage_typos(stats: Sequence[TermStat], passage_texts: Sequence[str], 
     as held by the passages holding that word. Words of TYPO_MIN_LENGTH letters or more only
     (shorter ones have too many neighbours), letters only (a digit of a version or a code is never
     a typo), that the language does not use, and only the passages the reader may see are read.
-    A whole word, never a stem: "restaurer" is one letter from the stem of "réseau".
+    A whole word, never a stem: "restaurer" is one letter from the stem of "réseau". A word spelled
+    as it sounds, or with a letter doubled or made single, is the passages' word that sounds the same
+    (`sound_key`: "suprimmer", "rafrechir"), when no word is one letter away; a sound is strict enough
+    for a word of SOUND_MIN_LENGTH letters not written as a name ("purj": "purge").
 
     Else, for a word not written as a name (`names`: a capital inside or after the first word),
     one letter from a word of the language whose form the passages hold ("initalise": French
@@ -186,21 +198,35 @@ def with_passage_typos(stats: Sequence[TermStat], passage_texts: Sequence[str], 
     "interogeait" reads as "interrogeait" where a passage writes "interroge", never as "interdit"."""
     # A word the language uses is spelled as meant.
     candidates = {s.word: _fold(s.word) for s in stats
-                  if s.df == 0 and len(s.word) >= TYPO_MIN_LENGTH and s.word.isalpha() and not common(s.word)}
+                  if s.df == 0 and len(s.word) >= SOUND_MIN_LENGTH and s.word.isalpha() and not common(s.word)}
     if not candidates:
         return list(stats)
     held = [set(_PART.findall(_fold(text))) for text in passage_texts]
     vocabulary = set().union(*held) if held else set()
     by_start: dict[str, set[str]] = {}
+    by_sound: dict[str, set[str]] = {}
     out: list[TermStat] = []
     for s in stats:
         folded = candidates.get(s.word)
-        near = sorted(w for w in edits(folded) & vocabulary if len(w) >= TYPO_MIN_LENGTH) if folded else []
+        near = sorted(w for w in edits(folded) & vocabulary if len(w) >= TYPO_MIN_LENGTH) \
+            if folded and len(folded) >= TYPO_MIN_LENGTH else []
+        by_ear = False
+        if folded and not near and (len(folded) >= TYPO_MIN_LENGTH or s.word not in names):
+            # Written as it sounds, or with a letter doubled or single ("suprimmer", "rafrechir"):
+            # two edits or more from the passages' word, the same word spoken.
+            if not by_sound:
+                for w in vocabulary:
+                    if len(w) >= TYPO_MIN_LENGTH and w.isalpha():
+                        by_sound.setdefault(sound_key(w), set()).add(w)
+            near = sorted(w for w in by_sound.get(sound_key(folded), ()) if w[0] == folded[0])
+            by_ear = bool(near)
         if near:
             holding = sum(1 for words in held if near[0] in words)
-            # What the articles write is the subject, whatever words stand around it.
-            s = replace(s, df=holding, idf=idf(holding, n), typo_of=near[0], context=False)
-        elif folded and s.word not in names:
+            # What the articles write is the subject, whatever words stand around it; a word written
+            # by ear is a word of the language, never a name matched exactly (LEXICAL_SLACK).
+            s = replace(s, df=holding, idf=idf(holding, n), typo_of=near[0], context=False,
+                        named=s.named and not by_ear)
+        elif folded and len(folded) >= TYPO_MIN_LENGTH and s.word not in names:
             if not by_start:
                 for w in vocabulary:
                     if len(w) >= TYPO_MIN_LENGTH and w.isalpha():
@@ -213,6 +239,11 @@ def with_passage_typos(stats: Sequence[TermStat], passage_texts: Sequence[str], 
                 s = replace(s, df=holding, idf=idf(holding, n), typo_of=word, context=False, named=False)
         out.append(s)
     return out
+
+
+# A word spelled by ear may be shorter than a typo one edit away: the same sound has far fewer
+# neighbours than one edit ("purj" sounds as "purge", nothing else a passage writes).
+SOUND_MIN_LENGTH = 4
 
 
 # How many letters a passage's form of a word may have beyond their common beginning
@@ -306,6 +337,7 @@ def signals_from(
         specific_passage_coverage=passage_coverage(words, specific, texts),
         subject_words=asked_words([s.word for s in stats if s.df == 0], [s.word for s in stats if s.context],
                                   [s.word for s in everyday]),
+        other_language=bool(texts) and detect_language(question) != detect_language(" ".join(texts)),
     )
 
 

@@ -13,6 +13,7 @@ network call.
 
 from __future__ import annotations
 
+import re
 from functools import lru_cache
 
 # Below this, an unknown lower-case word is a name (a tool, a product, a file), the thing asked
@@ -71,13 +72,34 @@ def _frequencies(lang: str) -> dict[str, float]:
 def edits(word: str) -> set[str]:
     """Every string one deletion, transposition, substitution or insertion away (Norvig's) that
     keeps the word's first two letters: typists rarely get a word's opening wrong, and a name
-    differs from a word there ("nftables" is not "notables" mistyped; "Qulle" is "quelle")."""
+    differs from a word there ("nftables" is not "notables" mistyped; "Qulle" is "quelle"). The
+    one exception is the second and third letters swapped, the first kept: fast typing swaps
+    neighbours anywhere ("calir": "clair", "qeulle": "quelle")."""
     splits = [(word[:i], word[i:]) for i in range(len(word) + 1)]
     deletes = {a + b[1:] for a, b in splits if b}
     transposes = {a + b[1] + b[0] + b[2:] for a, b in splits if len(b) > 1}
     replaces = {a + c + b[1:] for a, b in splits if b for c in _LETTERS}
     inserts = {a + c + b for a, b in splits for c in _LETTERS}
-    return {e for e in deletes | transposes | replaces | inserts if e[:2] == word[:2]} - {word}
+    swapped = word[0] + word[2] + word[1] + word[3:] if len(word) > 3 else None
+    return {e for e in deletes | transposes | replaces | inserts if e[:2] == word[:2] or e == swapped} - {word}
+
+
+# How French spells one sound several ways, accents folded: what a reader writing by ear confuses
+# ("rafrechir": "rafraichir", "recupera-ssion": "-tion", "filtre pf": "ph"). One alternation of
+# fixed strings, each with at most one letter of look-ahead: a linear scan.
+_SOUNDS = {"eau": "o", "au": "o", "ai": "e", "ei": "e", "ph": "f", "qu": "k", "ck": "k", "y": "i"}
+_SOUND = re.compile(r"eau|au|ai|ei|ph|qu|ck|y|t(?=ion)|c(?=[eiy])|g(?=[eiy])")
+_SOFT = {"t": "s", "c": "s", "g": "j"}
+
+
+def sound_key(folded: str) -> str:
+    """A folded word as it sounds: French's spellings of one sound made one, then every doubled
+    letter made single, and a final "e" dropped ("suprimmer" and "supprimer" both "suprimer";
+    "rafrechir" and "rafraichir" both "rafrechir"; "passerrelle" and "passerelle" both "paserel")."""
+    spoken = _SOUND.sub(lambda m: _SOUNDS.get(m.group(0)) or _SOFT[m.group(0)], folded)
+    if len(spoken) > 3 and spoken.endswith("e"):
+        spoken = spoken[:-1]  # a final "e" is not heard ("purge", "purj")
+    return "".join(ch for k, ch in enumerate(spoken) if k == 0 or ch != spoken[k - 1])
 
 
 @lru_cache(maxsize=1024)
@@ -128,4 +150,4 @@ def common(word: str) -> bool:
 
 
 __all__ = ["FORM_TYPO_ZIPF", "ORDINARY_ZIPF", "RARE_ZIPF", "TYPO_MIN_LENGTH", "common", "edits", "ordinary", "has_common_stem", "is_typo",
-           "rare", "zipf"]
+           "rare", "sound_key", "zipf"]

@@ -1,0 +1,113 @@
+"""Readers' typos of every shape, and questions in English on French articles, through the gate's
+word checks.
+
+A letter doubled or made single ("suprimmer"), a word written as it sounds ("rafrechir",
+"purj"), the second and third letters swapped ("calir") are the passages' word mistyped; a word
+the language uses, a name, or a word that only looks alike stays what it is. An English question
+on French articles lacks the articles' everyday words by its language, not by its subject: its
+specific words decide, and an English question about something no article holds is still
+refused. Pure signals on passage texts, as `rag ask` computes them.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import pytest
+
+from rag.answer.gate import ANSWER, LOW_COVERAGE, REFUSE, GateParams, decide_verdict
+from rag.answer.gate_words import signals_from
+from rag.answer.language_words import edits, sound_key
+from rag.store.terms import question_words
+
+PARAMS = GateParams(0.83, 0.6, True, "model default")
+
+
+@dataclass
+class _Passage:
+    text: str
+    score: float = 0.9
+
+
+def _terms(question: str, *texts: str) -> dict:
+    # No chunk of the collection holds any of the question's words: only the passages can.
+    signals = signals_from(question, [_Passage(t) for t in texts], {}, 1000)
+    return {t.word: t for t in signals.terms}
+
+
+@pytest.mark.parametrize("question, typed, passage, meant", [
+    ("Comment suprimmer une valeur de registre ?", "suprimmer",
+     "Pour supprimer une valeur du registre sur un ordinateur distant, utilisez reg delete.", "supprimer"),
+    ("comment rafrechir ses autorisations ?", "rafrechir",
+     "Pour rafraîchir les tickets sans fermer la session : klist purge.", "rafraichir"),
+    ("Quelle commande affiche la paserrelle par défaut ?", "paserrelle",
+     "ipconfig affiche l'adresse IP, le masque et la passerelle par défaut.", "passerelle"),
+    ("comment purj les tickets kerberos ?", "purj", "La commande klist purge supprime les tickets.", "purge"),
+])
+def test_a_word_spelled_as_it_sounds_is_the_passages_word(question, typed, passage, meant):
+    term = _terms(question, passage)[typed]
+    assert term.typo_of == meant and term.df == 1
+    assert not term.named  # a word of the language mistyped, never a name matched exactly
+
+
+def test_the_second_and_third_letters_swapped_is_a_typo():
+    term = _terms("Quel commutateur affiche le mot de passe en calir ?",
+                  "Get-LapsADPassword -AsPlainText affiche le mot de passe en clair.")["calir"]
+    assert term.typo_of == "clair" and term.df == 1
+    # Any other change of a word's first two letters is still no typo: a name differs there.
+    assert "clair" in edits("calir") and "notables" not in edits("nftables")
+
+
+@pytest.mark.parametrize("question, typed, passage", [
+    # Sounds alike but another first letter: "filtre" is no "philtre".
+    ("comment appliquer un philtre ?", "philtre", "Appliquez un filtre de capture Wireshark."),
+    # A name written as one, four letters long: looked up as written, never read as a word.
+    ("Comment installer Purj sur le serveur ?", "Purj", "La commande klist purge supprime les tickets."),
+    # Two sounds apart: not the same word spoken.
+    ("comment restaurer un utilisateur ?", "restaurer", "Le réseau restaure le corbeau."),
+])
+def test_what_only_looks_or_sounds_alike_stays_unknown(question, typed, passage):
+    assert _terms(question, passage)[typed].typo_of is None
+
+
+def test_a_sound_key_makes_one_the_spellings_of_one_sound():
+    assert sound_key("suprimmer") == sound_key("supprimer")
+    assert sound_key("recuperassion") == sound_key("recuperation")
+    assert sound_key("purj") == sound_key("purge")
+    assert sound_key("reseau") != sound_key("restaurer")
+
+
+def _signals(question: str, absent: set[str], passage_text: str, score: float = 0.836):
+    """The signals of `question` on a collection whose chunks hold every word but `absent`."""
+    df: dict[str, int] = {}
+    for w in question_words(question):
+        for key in (*w.parts, *w.forms, *([w.exact] if w.exact else []), *([w.whole] if w.whole else [])):
+            df[key] = 0 if w.text in absent else 300  # the articles' own words are frequent in them
+    return signals_from(question, [_Passage(passage_text, score)], df, 3000, exact=True)
+
+
+FRENCH_PASSAGE = ("netstat affiche les connexions TCP actives et les ports sur lesquels l'ordinateur "
+                  "écoute, ainsi que les statistiques Ethernet et la table de routage IP.")
+
+
+def test_an_english_question_on_french_articles_is_judged_on_its_specific_words():
+    signals = _signals("Which Windows command shows the TCP connections and listening ports?",
+                       {"shows", "listening"}, FRENCH_PASSAGE)
+    assert signals.other_language and signals.ordinary_words == ["shows", "listening"]
+    assert decide_verdict(signals, PARAMS) == (ANSWER, None)
+
+
+def test_everyday_words_missing_in_the_articles_own_language_still_count():
+    # The same share of words missing, in French on French articles: what the articles lack.
+    signals = _signals("Quelle commande Windows montre vraiment les connexions TCP et les ports ?",
+                       {"montre", "vraiment"}, FRENCH_PASSAGE)
+    assert signals.ordinary_words == ["montre", "vraiment"]
+    assert not signals.other_language
+    assert decide_verdict(signals, PARAMS) == (REFUSE, LOW_COVERAGE)
+
+
+def test_an_english_question_about_what_no_article_holds_is_still_refused():
+    signals = _signals("What is the best way to train for a half marathon?",
+                       {"best", "way", "train", "half", "marathon"}, FRENCH_PASSAGE)
+    assert signals.other_language
+    assert decide_verdict(signals, PARAMS)[0] == REFUSE
