@@ -11,28 +11,16 @@ refused. Pure signals on passage texts, as `rag ask` computes them.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 import pytest
 
 from rag.answer.gate import ANSWER, LOW_COVERAGE, REFUSE, GateParams, decide_verdict
 from rag.answer.gate_words import signals_from
 from rag.answer.language_words import edits, sound_key
 from rag.store.terms import question_words
+from tests.answer.test_gate_typo_forms import _Passage, _terms
 
 PARAMS = GateParams(0.83, 0.6, True, "model default")
 
-
-@dataclass
-class _Passage:
-    text: str
-    score: float = 0.9
-
-
-def _terms(question: str, *texts: str) -> dict:
-    # No chunk of the collection holds any of the question's words: only the passages can.
-    signals = signals_from(question, [_Passage(t) for t in texts], {}, 1000)
-    return {t.word: t for t in signals.terms}
 
 
 @pytest.mark.parametrize("question, typed, passage, meant", [
