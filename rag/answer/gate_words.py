@@ -27,6 +27,8 @@ Signals, measured per question (benchmarks/README.md, "The answerability gate"):
   and `specific_coverage` / `specific_passage_coverage`, the core's shares without them;
 - `subject_words`: the words no chunk holds that say what is asked (neither the situation nor
   everyday words), the rarest in the language first: what a refusal names;
+- `places`: a region, a country or a town after "en" or "vers" ("en Auvergne", "vers Montréal")
+  set aside as the reader's, when the retrieved passages hold the rest of the question;
 - `other_language`: the question is in another language than its passages (rag.i18n.detect), so
   its everyday words are not what the articles lack ("shows", "listening" on French articles).
 
@@ -44,10 +46,15 @@ from rag.answer.acronyms import is_acronym, spelled
 from rag.answer.language_words import (
     FORM_TYPO_ZIPF, TYPO_MIN_LENGTH, common, edits, ordinary, rare, sound_key, zipf,
 )
-from rag.answer.question_roles import roles
+from rag.answer.question_roles import places, roles
 from rag.i18n.detect import detect_language
 from rag.store.sparse import _PART, _fold
 from rag.store.terms import INFLECTIONS, QuestionWord, passage_keys, question_words
+
+
+# The share of the question's weight the retrieved passages must hold for one unknown name, or a
+# place set aside, to leave the rest of the question as what is asked (rag.answer.gate).
+SUBJECT_COVERED = 0.8
 
 
 @dataclass
@@ -92,6 +99,9 @@ class Signals:
     # The question is written in another language than its passages (an English question on French
     # articles): the everyday words of its language are words the articles cannot hold.
     other_language: bool = False
+    # The places set aside with the context words ("en Auvergne", "vers Montréal"): the reader's
+    # when the passages hold the rest of the question (rag.answer.question_roles.places).
+    places: list[str] = field(default_factory=list)
 
     def to_dict(self) -> dict[str, Any]:
         data = asdict(self)
@@ -312,8 +322,21 @@ def signals_from(
     context, tools = roles(question)
     texts = [getattr(p, "text", "") for p in passages]
     names = {w.text for w in words if w.named}
-    stats = with_passage_typos(with_spelled_acronyms(term_stats(words, df, n, context, tools, exact), texts, n),
-                               texts, n, names)
+
+    def stats_with(aside: set[str]) -> list[TermStat]:
+        return with_passage_typos(with_spelled_acronyms(term_stats(words, df, n, aside, tools, exact), texts, n),
+                                  texts, n, names)
+    stats = stats_with(context)
+    place = places(question) - context
+    set_aside: list[str] = []
+    if place:
+        # A place is the reader's ("en Auvergne", "vers Montréal") when the passages hold the rest of
+        # what is asked; else it may be the subject ("ouvrir le dimanche en Bretagne"), kept.
+        placed = stats_with(context | place)
+        rest = [s for s in placed if not s.context]
+        if (passage_coverage(words, rest, texts) or 0.0) >= SUBJECT_COVERED:
+            stats = placed
+            set_aside = [s.word for s in placed if s.context and s.word in place]
     core = [s for s in stats if not s.context]
     everyday = [s for s in core if s.df == 0 and not s.named and ordinary(s.word)]
     specific = [s for s in core if s not in everyday]
@@ -338,6 +361,7 @@ def signals_from(
         subject_words=asked_words([s.word for s in stats if s.df == 0], [s.word for s in stats if s.context],
                                   [s.word for s in everyday]),
         other_language=bool(texts) and detect_language(question) != detect_language(" ".join(texts)),
+        places=set_aside,
     )
 
 

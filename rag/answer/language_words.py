@@ -143,11 +143,21 @@ def ordinary(word: str) -> bool:
     return z is not None and z >= ORDINARY_ZIPF
 
 
+def more_french(word: str) -> bool:
+    """Whether French writes the word more often than English does: "Bretagne", "Montréal",
+    "Auvergne", not "Python", "Azure", "Exchange", "Linux" (False without wordfreq)."""
+    if not _available() or not word:
+        return False
+    from wordfreq import zipf_frequency
+
+    return zipf_frequency(word, "fr") > zipf_frequency(word, "en")
+
+
 def common(word: str) -> bool:
     """A word of the language (or a common first name, town, brand): not a rare name."""
     z = zipf(word.lower())
     return z is None or z >= RARE_ZIPF
 
 
-__all__ = ["FORM_TYPO_ZIPF", "ORDINARY_ZIPF", "RARE_ZIPF", "TYPO_MIN_LENGTH", "common", "edits", "ordinary", "has_common_stem", "is_typo",
-           "rare", "sound_key", "zipf"]
+__all__ = ["FORM_TYPO_ZIPF", "ORDINARY_ZIPF", "RARE_ZIPF", "TYPO_MIN_LENGTH", "common", "edits", "more_french", "ordinary",
+           "has_common_stem", "is_typo", "rare", "sound_key", "zipf"]

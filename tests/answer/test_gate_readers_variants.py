@@ -1,21 +1,24 @@
-"""Readers' typos of every shape, and questions in English on French articles, through the gate's
-word checks.
+"""Readers' typos of every shape, places, and questions in English on French articles, through the
+gate's word checks.
 
 A letter doubled or made single ("suprimmer"), a word written as it sounds ("rafrechir",
 "purj"), the second and third letters swapped ("calir") are the passages' word mistyped; a word
 the language uses, a name, or a word that only looks alike stays what it is. An English question
 on French articles lacks the articles' everyday words by its language, not by its subject: its
 specific words decide, and an English question about something no article holds is still
-refused. Pure signals on passage texts, as `rag ask` computes them.
+refused. A region or a town after "en" or "vers" is the reader's when the passages hold the rest
+of the question and it is close to them as written. Pure signals on passage texts, as `rag ask`
+computes them.
 """
 
 from __future__ import annotations
 
 import pytest
 
-from rag.answer.gate import ANSWER, LOW_COVERAGE, REFUSE, GateParams, decide_verdict
+from rag.answer.gate import ANSWER, LOW_COVERAGE, REFUSE, UNKNOWN_NAMES, GateParams, decide_verdict
 from rag.answer.gate_words import signals_from
 from rag.answer.language_words import edits, sound_key
+from rag.answer.question_roles import places
 from rag.store.terms import question_words
 from tests.answer.test_gate_typo_forms import _Passage, _terms
 
@@ -99,3 +102,46 @@ def test_an_english_question_about_what_no_article_holds_is_still_refused():
                        {"best", "way", "train", "half", "marathon"}, FRENCH_PASSAGE)
     assert signals.other_language
     assert decide_verdict(signals, PARAMS)[0] == REFUSE
+
+
+@pytest.mark.parametrize("question, place", [
+    ("Faut-il une analyse d'impact lorsqu'on est médecin généraliste en Auvergne ?", {"Auvergne"}),
+    ("Que contient le fichier PNR quand je vole avec Air France vers Montréal ?", {"Montréal"}),
+    ("En Bretagne, les horloges de nos serveurs ont dérivé : comment mesurer l'écart ?", {"Bretagne"}),
+    ("Comment trier une liste en Python ?", set()),
+    ("Comment déployer une machine virtuelle en Azure ?", set()),
+    ("Comment écrire ce script en PowerShell ?", set()),
+    ("Comment migrer les boîtes aux lettres vers Exchange Online ?", set()),
+    ("Ma fille est en CE2, l'école peut-elle publier sa photo ?", set()),
+])
+def test_a_place_is_a_name_french_writes_more_than_english_after_en_or_vers(question, place):
+    assert places(question) == place
+
+
+AUVERGNE = "Faut-il faire une analyse d'impact lorsqu'on est médecin généraliste ?"
+IMPACT_PASSAGE = ("Un médecin généraliste exerçant à titre individuel n'a pas à faire une analyse d'impact : "
+                  "faut-il la faire lorsqu'on est un hôpital ? Oui.")
+
+
+def test_a_place_is_set_aside_when_the_passages_hold_the_rest_of_the_question():
+    question = AUVERGNE.replace(" ?", " en Auvergne ?")
+    signals = _signals(question, {"Auvergne"}, IMPACT_PASSAGE, score=0.866)
+    assert signals.places == ["Auvergne"] and "Auvergne" in signals.context_words
+    assert signals.unknown_subject == []
+    assert decide_verdict(signals, PARAMS) == (ANSWER, None)
+
+
+def test_a_place_stays_the_subject_when_the_passages_hold_little_else():
+    question = "Peut-on ouvrir une pharmacie de garde le soir en Bretagne ?"
+    signals = _signals(question, {"Bretagne", "pharmacie", "garde"}, IMPACT_PASSAGE, score=0.866)
+    assert signals.places == [] and "Bretagne" in signals.unknown_subject
+    assert decide_verdict(signals, PARAMS)[0] == REFUSE
+
+
+def test_a_place_set_aside_does_not_lift_a_question_under_the_floor():
+    # Its details set aside, an everyday question can reach the floor; as written it did not.
+    question = AUVERGNE.replace(" ?", " en Auvergne ?")
+    signals = _signals(question, {"Auvergne"}, IMPACT_PASSAGE, score=0.817)
+    signals.cosine_core = 0.849
+    assert signals.places == ["Auvergne"]
+    assert decide_verdict(signals, PARAMS) == (REFUSE, UNKNOWN_NAMES)
