@@ -23,7 +23,9 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, replace
 from typing import Any, Callable, Mapping, Sequence
 
-from rag.answer.gate_words import SUBJECT_COVERED, Signals, asked_words, by_rarity, signals_from, without_context
+from rag.answer.gate_words import (
+    SUBJECT_COVERED, Signals, asked_words, by_rarity, correction_keys, signals_from, without_context,
+)
 from rag.answer.language_words import common
 from rag.answer.threshold import COLLECTION, MODEL_DEFAULT, SETTING, default_threshold
 from rag.i18n import language as in_language, t
@@ -323,7 +325,10 @@ def gate(
     note = None
     df = n = None
     if store is not None and collection and has_terms(collection_info):
-        keys = question_keys(question_words(question))
+        words = question_words(question)
+        keys = question_keys(words)
+        # And the words of the language a word no language uses may mistype (gate_words).
+        keys += [k for k in correction_keys(words) if k not in keys]
         df, n = document_frequencies(store, collection, keys, groups)
     elif store is not None and collection:
         note = no_terms_note(language)

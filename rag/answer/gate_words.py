@@ -23,11 +23,15 @@ Signals, measured per question (benchmarks/README.md, "The answerability gate"):
   word of the language of which a retrieved passage holds a form ("initalise": "initialise", the
   passage writing "initialize"), counts as held by
   those passages (`TermStat.typo_of`): the reader mistyped what the articles write;
+- a plain word no chunk holds and no language uses, one letter from a word of the language that
+  chunks hold ("sanctoinné": "sanctionné"), counts as that word when the retrieved passages hold
+  the rest of the question (`with_collection_typos`; the gate counts those words' keys too);
 - `ordinary_words`: everyday words of the language no chunk holds (rag.answer.language_words),
   and `specific_coverage` / `specific_passage_coverage`, the core's shares without them;
 - `subject_words`: the words no chunk holds that say what is asked (neither the situation nor
   everyday words), the rarest in the language first: what a refusal names;
-- `places`: a region, a country or a town after "en" or "vers" ("en Auvergne", "vers Montréal")
+- `places`: a region, a country or a town after "en" or "vers", or a company after "comme" ("en
+  Auvergne", "vers Montréal", "comme la MAIF")
   set aside as the reader's, when the retrieved passages hold the rest of the question;
 - `other_language`: the question is in another language than its passages (rag.i18n.detect), so
   its everyday words are not what the articles lack ("shows", "listening" on French articles).
@@ -44,12 +48,12 @@ from typing import Any, Mapping, Sequence
 
 from rag.answer.acronyms import is_acronym, spelled
 from rag.answer.language_words import (
-    FORM_TYPO_ZIPF, TYPO_MIN_LENGTH, common, edits, ordinary, rare, sound_key, zipf,
+    FORM_TYPO_ZIPF, TYPO_MIN_LENGTH, common, corrections, edits, ordinary, rare, sound_key, zipf,
 )
 from rag.answer.question_roles import places, roles
 from rag.i18n.detect import detect_language
 from rag.store.sparse import _PART, _fold
-from rag.store.terms import INFLECTIONS, QuestionWord, passage_keys, question_words
+from rag.store.terms import INFLECTIONS, QuestionWord, passage_keys, question_keys, question_words
 
 
 # The share of the question's weight the retrieved passages must hold for one unknown name, or a
@@ -167,6 +171,50 @@ def passage_coverage(words: Sequence[QuestionWord], stats: Sequence[TermStat], p
     forms = {k: set(w.forms) for w in words if w.forms for k in w.parts}
     return sum(s.idf for s in stats
                if s.spelled or s.typo_of or all(k in found or forms.get(k, set()) & found for k in s.keys)) / total
+
+
+def corrected_words(words: Sequence[QuestionWord]) -> dict[str, list[QuestionWord]]:
+    """{word as typed: the words of the language it may mistype}, for the plain lower-case words no
+    language uses ("sanctoinné": "sanctionné"): the gate counts their keys too, and
+    `with_collection_typos` reads the first the collection holds."""
+    out: dict[str, list[QuestionWord]] = {}
+    for w in words:
+        if w.named or w.whole is not None or not w.text[:1].islower() or not w.text.isalpha():
+            continue
+        found = [q for c in corrections(_fold(w.text)) for q in question_words(c)[:1]]
+        if found:
+            out[w.text] = found
+    return out
+
+
+def correction_keys(words: Sequence[QuestionWord]) -> list[str]:
+    """The keys of `corrected_words`, whose document frequencies the gate counts with the question's."""
+    return question_keys([q for found in corrected_words(words).values() for q in found])
+
+
+def with_collection_typos(stats: Sequence[TermStat], words: Sequence[QuestionWord], df: Mapping[str, int],
+                          n: int, passage_texts: Sequence[str]) -> list[TermStat]:
+    """The stats with each word no chunk holds and no language uses, one edit from a word of the
+    language that chunks hold, counted as that word ("Un DPO peut-il être sanctoinné ?": the
+    collection writes "sanctionné", the retrieved passages may not): `keys` are then that word's,
+    and the passages hold it only when they hold those. Only when the retrieved passages hold the
+    rest of the question (SUBJECT_COVERED): a typo is no reason to answer a question the passages
+    say little of ("le meilleur forfait mobil pour un etudaint"). A name (typed with a capital, an
+    identifier) is never corrected; a typo a retrieved passage holds is `with_passage_typos`'."""
+    found = corrected_words(words)
+    if not found:
+        return list(stats)
+    out: list[TermStat] = []
+    for s in stats:
+        rest = [t for t in stats if t.word != s.word and not t.context]
+        held = s.word in found and (passage_coverage(words, rest, passage_texts) or 0.0) >= SUBJECT_COVERED
+        for q in found[s.word] if held and s.df == 0 and not s.typo_of and not s.spelled else []:
+            count = max([min(df.get(k, 0) for k in q.parts)] + [df.get(k, 0) for k in q.forms])
+            if count > 0:
+                s = replace(s, keys=list(q.parts), df=count, idf=idf(count, n), named=False, context=False)
+                break
+        out.append(s)
+    return out
 
 
 def with_spelled_acronyms(stats: Sequence[TermStat], passage_texts: Sequence[str], n: int) -> list[TermStat]:
@@ -324,8 +372,9 @@ def signals_from(
     names = {w.text for w in words if w.named}
 
     def stats_with(aside: set[str]) -> list[TermStat]:
-        return with_passage_typos(with_spelled_acronyms(term_stats(words, df, n, aside, tools, exact), texts, n),
-                                  texts, n, names)
+        stats = term_stats(words, df, n, aside, tools, exact)
+        stats = with_passage_typos(with_spelled_acronyms(stats, texts, n), texts, n, names)
+        return with_collection_typos(stats, words, df, n, texts)
     stats = stats_with(context)
     place = places(question) - context
     set_aside: list[str] = []

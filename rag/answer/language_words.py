@@ -102,6 +102,33 @@ def sound_key(folded: str) -> str:
     return "".join(ch for k, ch in enumerate(spoken) if k == 0 or ch != spoken[k - 1])
 
 
+@lru_cache(maxsize=1)
+def _folded_words() -> dict[str, float]:
+    """The language's words at least STEM_ZIPF frequent, accents folded, each with the frequency of
+    its most frequent accented spelling ("sanctionne": "sanctionné")."""
+    from rag.store.sparse import _fold
+
+    out: dict[str, float] = {}
+    for lang in _LANGUAGES:
+        for w, f in _frequencies(lang).items():
+            if f >= 10 ** (STEM_ZIPF - 9) and w.isalpha():
+                key = _fold(w)
+                out[key] = max(out.get(key, 0.0), f)
+    return out
+
+
+@lru_cache(maxsize=1024)
+def corrections(folded: str) -> tuple[str, ...]:
+    """The words of the language (STEM_ZIPF, accents folded) one edit from a folded word that is no
+    word of the language itself, the most frequent first, at most three: what a reader mistyped
+    ("sanctoinne": "sanctionne"). Empty without wordfreq, for short words and words of the language."""
+    if not _available() or len(folded) < TYPO_MIN_LENGTH or not folded.isalpha() or not rare(folded):
+        return ()
+    index = _folded_words()
+    found = sorted((e for e in edits(folded) if e in index), key=lambda e: (-index[e], e))
+    return tuple(found[:3])
+
+
 @lru_cache(maxsize=1024)
 def is_typo(word: str) -> bool:
     """A rare word one edit away from a common word of French or English."""
@@ -159,5 +186,5 @@ def common(word: str) -> bool:
     return z is None or z >= RARE_ZIPF
 
 
-__all__ = ["FORM_TYPO_ZIPF", "ORDINARY_ZIPF", "RARE_ZIPF", "TYPO_MIN_LENGTH", "common", "edits", "more_french", "ordinary",
+__all__ = ["FORM_TYPO_ZIPF", "ORDINARY_ZIPF", "RARE_ZIPF", "TYPO_MIN_LENGTH", "common", "corrections", "edits", "more_french", "ordinary",
            "has_common_stem", "is_typo", "rare", "sound_key", "zipf"]

@@ -16,10 +16,10 @@ from __future__ import annotations
 import pytest
 
 from rag.answer.gate import ANSWER, LOW_COVERAGE, REFUSE, UNKNOWN_NAMES, GateParams, decide_verdict
-from rag.answer.gate_words import signals_from
+from rag.answer.gate_words import correction_keys, signals_from
 from rag.answer.language_words import edits, sound_key
 from rag.answer.question_roles import places
-from rag.store.terms import question_words
+from rag.store.terms import question_keys, question_words
 from tests.answer.test_gate_typo_forms import _Passage, _terms
 
 PARAMS = GateParams(0.83, 0.6, True, "model default")
@@ -113,6 +113,9 @@ def test_an_english_question_about_what_no_article_holds_is_still_refused():
     ("Comment écrire ce script en PowerShell ?", set()),
     ("Comment migrer les boîtes aux lettres vers Exchange Online ?", set()),
     ("Ma fille est en CE2, l'école peut-elle publier sa photo ?", set()),
+    # What the reader compares their case with: a French company, not a product English names.
+    ("Comment consulter le RNIPP quand on est assureur comme la MAIF à Niort ?", {"MAIF"}),
+    ("Faut-il un fournisseur d'identité comme Okta pour le SSO ?", set()),
 ])
 def test_a_place_is_a_name_french_writes_more_than_english_after_en_or_vers(question, place):
     assert places(question) == place
@@ -145,3 +148,40 @@ def test_a_place_set_aside_does_not_lift_a_question_under_the_floor():
     signals.cosine_core = 0.849
     assert signals.places == ["Auvergne"]
     assert decide_verdict(signals, PARAMS) == (REFUSE, UNKNOWN_NAMES)
+
+
+def _collection_signals(question: str, held: dict[str, int], passage_text: str, score: float = 0.88):
+    """The signals of `question` where the collection holds the words of `held` (by their keys, the
+    corrections the gate counts included) and nothing else."""
+    words = question_words(question)
+    df = {k: 0 for k in question_keys(words)}
+    for text, count in held.items():
+        for k in question_keys(question_words(text)):
+            df[k] = count
+    assert set(correction_keys(words)) <= set(df) or not held
+    return signals_from(question, [_Passage(passage_text, score)], df, 800, exact=True)
+
+
+DPO_PASSAGE = "Le DPO n'est pas personnellement responsable : c'est le responsable de traitement qui l'est."
+
+
+def test_a_typo_of_a_word_the_collection_holds_is_that_word():
+    # The retrieved passages do not write "sanctionné"; other articles of the collection do.
+    signals = _collection_signals("Un DPO peut-il être sanctoinné ?", {"DPO": 12, "sanctionné": 4}, DPO_PASSAGE)
+    term = {t.word: t for t in signals.terms}["sanctoinné"]
+    assert term.df == 4 and not term.named and signals.unknown_names == []
+    assert decide_verdict(signals, PARAMS)[0] != REFUSE
+
+
+def test_the_gate_counts_the_words_a_typo_may_mean():
+    words = question_words("Un DPO peut-il être sanctoinné ?")
+    assert "sanctionne" in correction_keys(words)
+    # A name, as typed, is never corrected.
+    assert correction_keys(question_words("Comment installer Sanctoinné ?")) == []
+
+
+def test_a_typo_is_no_reason_to_answer_what_the_passages_say_little_of():
+    question = "quel est le meilleur forfait mobil pour un etudaint ?"
+    signals = _collection_signals(question, {"meilleur": 30, "mobil": 0, "étudiant": 3}, DPO_PASSAGE, 0.843)
+    assert "etudaint" in signals.unknown_names
+    assert decide_verdict(signals, PARAMS)[0] == REFUSE
