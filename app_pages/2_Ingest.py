@@ -24,7 +24,8 @@ if not documents:
 
 st.subheader(t("ing.preview"))
 by_url = {d.url: d for d in documents}
-url = st.selectbox(t("ing.document"), list(by_url), format_func=lambda u: f"{by_url[u].title} ({u})", key="preview_doc")
+url = st.selectbox(t("ing.document"), list(by_url), format_func=lambda u: f"{by_url[u].title} ({u})", key="preview_doc",
+                   placeholder=t("select.choose"))
 given = ingest_view.chunk_settings()
 previews = ingest_view.preview(by_url[url], given)
 if previews is None:

@@ -26,7 +26,9 @@ import stat
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
+from rag import owner_only
 from rag.i18n import t
 
 log = logging.getLogger(__name__)
@@ -88,56 +90,21 @@ def _temporary(where: Path, problem: str, **values: str) -> SessionKey:
 def _create(path: Path) -> bytes:
     """A new key written to a new file at `path`; FileExistsError when another process made it first.
 
-    The key is written whole to a file of this process's own, then linked to `path` (which fails
-    when `path` exists): a process starting at the same moment never reads a half-written key, however
-    long this one's write and fsync take on a busy disk. Where the file system has no hard links,
-    the file is created at `path` directly and a reader waits for its bytes (`_read`)."""
+    Linked into place whole (rag.owner_only.link_new): a process starting at the same moment never
+    reads a half-written key. Where the file system has no hard links, the file is created at `path`
+    directly and a reader waits for its bytes (`_read`)."""
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
     except FileExistsError as exc:  # a file where the folder should be: not another process's key
         raise NotADirectoryError(errno.ENOTDIR, os.strerror(errno.ENOTDIR), str(path.parent)) from exc
-    if path.exists():
-        raise FileExistsError(errno.EEXIST, os.strerror(errno.EEXIST), str(path))
     secret = secrets.token_bytes(KEY_BYTES)
-    own = path.with_name(f".{path.name}.{os.getpid()}.{secrets.token_hex(4)}")
-    _write_new(own, secret)
-    try:
-        os.link(own, path)
-    except FileExistsError:
-        raise
-    except OSError as exc:
-        if exc.errno not in (errno.EPERM, errno.ENOTSUP, errno.EOPNOTSUPP, errno.EXDEV, errno.EMLINK):
-            raise
-        _write_new(path, secret)  # no hard links here: O_EXCL on the key file itself
-    finally:
-        own.unlink(missing_ok=True)
+    owner_only.link_new(path, secret)  # a short key would read as damaged: none is left (a full disk)
     return secret
 
 
-def _write_new(path: Path, secret: bytes) -> None:
-    """`secret` in a new owner-only file at `path` (FileExistsError when there is one), synced."""
-    descriptor = os.open(path, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o600)
-    try:
-        try:
-            os.fchmod(descriptor, 0o600)  # whatever the umask
-            rest = memoryview(secret)
-            while rest:
-                rest = rest[os.write(descriptor, rest):]
-            try:
-                os.fsync(descriptor)
-            except OSError as exc:
-                if exc.errno not in (errno.EINVAL, errno.ENOTSUP):  # a file system without fsync: written all the same
-                    raise
-        finally:
-            os.close(descriptor)
-    except OSError:
-        # A short key would read as damaged at the next start: none is better (a full disk).
-        path.unlink(missing_ok=True)
-        raise
-
-
-def _read(path: Path) -> SessionKey:
-    """The key of an existing file; FileNotFoundError when it is gone."""
+def _read(path: Path, tighten: bool = True) -> SessionKey:
+    """The key of an existing file; FileNotFoundError when it is gone. `tighten`: a file readable
+    by other accounts is made owner-only (False: only said, for a look without side effects)."""
     deadline = time.monotonic() + WRITING_S
     while True:
         try:
@@ -158,7 +125,7 @@ def _read(path: Path) -> SessionKey:
             continue
         if size != KEY_BYTES or len(data) != KEY_BYTES:
             return _temporary(path, "session_key.damaged", path=str(path), size=str(size), expected=str(KEY_BYTES))
-        return SessionKey(data, path, problem=_owner_only(path, info))
+        return SessionKey(data, path, problem=_owner_only(path, info) if tighten else _open_mode(path, info))
 
 
 def _owner_only(path: Path, info: os.stat_result) -> tuple[str, dict[str, str]] | None:
@@ -171,3 +138,45 @@ def _owner_only(path: Path, info: os.stat_result) -> tuple[str, dict[str, str]] 
     except OSError:
         return "session_key.exposed", {"path": str(path), "mode": f"{mode:04o}"}
     return "session_key.tightened", {"path": str(path), "mode": f"{mode:04o}"}
+
+
+def _open_mode(path: Path, info: os.stat_result) -> tuple[str, dict[str, str]] | None:
+    mode = stat.S_IMODE(info.st_mode)
+    return ("session_key.open_mode", {"path": str(path), "mode": f"{mode:04o}"}) if mode & 0o077 else None
+
+
+def _writable_folder(folder: Path) -> OSError | None:
+    """Why the key could not be made in `folder` (or the first folder of it that exists), else None."""
+    while not folder.exists() and folder != folder.parent:
+        folder = folder.parent
+    if not folder.is_dir():
+        return NotADirectoryError(errno.ENOTDIR, os.strerror(errno.ENOTDIR), str(folder))
+    if not os.access(folder, os.W_OK | os.X_OK):
+        return PermissionError(errno.EACCES, os.strerror(errno.EACCES), str(folder))
+    return None
+
+
+def inspect(data_dir: Path | str) -> dict[str, Any]:
+    """What the app would make of `data_dir`'s key file at its next start, without making, reading
+    out or changing anything (`rag status`): `state` is `kept` (sign-ins survive a restart),
+    `missing` (made at the app's first start), `damaged`, `unreadable`, `cannot_write` (missing, and
+    the folder is not writable) or `open_mode` (used, but readable by other accounts); `usable`
+    whether sign-ins survive a restart with it; `problem` what is wrong and what to do, or None.
+    Never the key itself."""
+    path = Path(data_dir) / KEY_FILE
+    result: dict[str, Any] = {"path": str(path), "state": "kept", "usable": True, "problem": None}
+    if not os.path.lexists(path):
+        why = _writable_folder(path.parent)
+        if why is None:
+            return {**result, "state": "missing"}
+        key = _temporary(path, "session_key.cannot_write", folder=str(path.parent), error=_why(why))
+    else:
+        try:
+            key = _read(path, tighten=False)
+        except FileNotFoundError:  # a link to nothing
+            key = _temporary(path, "session_key.unreadable", path=str(path), error=os.strerror(errno.ENOENT))
+    if key.problem:
+        state = {"session_key.open_mode": "open_mode", "session_key.cannot_write": "cannot_write",
+                 "session_key.damaged": "damaged"}.get(key.problem[0], "unreadable")
+        result.update(state=state, usable=key.kept, problem=key.message())
+    return result

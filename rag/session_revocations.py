@@ -11,9 +11,10 @@ in this process.
 from __future__ import annotations
 
 import logging
-import os
 from pathlib import Path
+from typing import Any
 
+from rag import owner_only
 from rag.i18n import t
 
 log = logging.getLogger(__name__)
@@ -36,24 +37,30 @@ class RevocationFile:
             return None
         return info.st_mtime_ns, info.st_size
 
-    def _read(self) -> dict[str, float]:
-        revoked: dict[str, float] = {}
+    def _text(self) -> str:
+        """The file's text, empty when there is none; OSError when it cannot be read."""
         try:
             with self.path.open("rb") as file:
-                text = file.read(MAX_BYTES).decode("ascii", errors="replace")
+                return file.read(MAX_BYTES).decode("ascii", errors="replace")
         except FileNotFoundError:
-            return revoked
+            return ""
+
+    def _read(self) -> dict[str, float]:
+        try:
+            return _parse(self._text())
         except OSError as exc:
             log.warning("%s", t("session_key.revoked_unreadable", path=str(self.path), error=exc.strerror or exc))
-            return revoked
-        for line in text.splitlines():
-            parts = line.split()
-            try:
-                if len(parts) == 2:
-                    revoked[parts[0]] = float(parts[1])
-            except ValueError:
-                continue  # a line cut short by a full disk: the others still count
-        return revoked
+            return {}
+
+    def inspect(self, now: float) -> dict[str, Any]:
+        """The saved sign-outs, without changing the file (`rag status`): `in_force`, how many
+        tokens it still refuses (None when it cannot be read), and `problem`, what to do then."""
+        try:
+            live = sum(1 for expires in _parse(self._text()).values() if expires > now)
+        except OSError as exc:
+            return {"path": str(self.path), "in_force": None,
+                    "problem": t("session_key.revoked_unreadable", path=str(self.path), error=exc.strerror or exc)}
+        return {"path": str(self.path), "in_force": live, "problem": None}
 
     def load(self, now: float) -> dict[str, float]:
         """The ids still to refuse; the file rewritten without the expired ones."""
@@ -61,15 +68,11 @@ class RevocationFile:
         every = self._read()
         live = {k: v for k, v in every.items() if v > now}
         if len(live) < len(every):
-            temporary = self.path.with_name(f".{REVOKED_FILE}.{os.getpid()}")
             try:
-                descriptor = os.open(temporary, os.O_CREAT | os.O_TRUNC | os.O_WRONLY, 0o600)
-                with os.fdopen(descriptor, "w", encoding="ascii") as file:
-                    file.writelines(f"{k} {v:.0f}\n" for k, v in live.items())
-                os.replace(temporary, self.path)
+                owner_only.replace(self.path, "".join(f"{k} {v:.0f}\n" for k, v in live.items()).encode("ascii"))
                 self._seen = self._stamp()
             except OSError:
-                temporary.unlink(missing_ok=True)  # kept as it was: expired lines are harmless
+                pass  # kept as it was: expired lines are harmless
         return live
 
     def changed(self) -> dict[str, float] | None:
@@ -83,12 +86,20 @@ class RevocationFile:
     def add(self, session_id: str, expires: float) -> None:
         """Write one sign-out; a failure is logged (the sign-out then holds until the app restarts)."""
         try:
-            descriptor = os.open(self.path, os.O_CREAT | os.O_APPEND | os.O_WRONLY, 0o600)
-            try:
-                os.write(descriptor, f"{session_id} {expires:.0f}\n".encode("ascii"))
-            finally:
-                os.close(descriptor)
+            owner_only.append(self.path, f"{session_id} {expires:.0f}\n".encode("ascii"))
         except OSError as exc:
             log.warning("%s", t("session_key.revoked_unwritable", path=str(self.path), error=exc.strerror or exc))
         # _seen is left as it was: the next changed() reads the file again, with whatever another
         # process wrote meanwhile.
+
+
+def _parse(text: str) -> dict[str, float]:
+    revoked: dict[str, float] = {}
+    for line in text.splitlines():
+        parts = line.split()
+        try:
+            if len(parts) == 2:
+                revoked[parts[0]] = float(parts[1])
+        except ValueError:
+            continue  # a line cut short by a full disk: the others still count
+    return revoked

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import time
 from typing import Any
 
 from rag.config import Settings
@@ -13,6 +14,8 @@ from rag.store.store import Store
 from rag.enrich import built_mode, enrichment_words
 from rag.i18n import t, tn
 from rag.i18n.numbers import decimal, integer
+from rag.session_key import inspect as inspect_session_key
+from rag.session_revocations import RevocationFile
 
 LLM_STATUS_TIMEOUT = 5.0  # status must answer quickly even when LM Studio hangs
 
@@ -21,9 +24,10 @@ def llm_status(settings: Settings) -> dict[str, Any]:
     # Closed at once: the dashboard asks for the status every few seconds.
     with LLMClient.from_settings(settings.replace(timeout=min(settings.timeout, LLM_STATUS_TIMEOUT))) as client:
         result: dict[str, Any] = {"url": client.shown_url, "reachable": False, "error": None, "models": [],
-                                  "chat_models": [], "embedding_models": [], "embedding_pick": None}
+                                  "chat_models": [], "embedding_models": [], "embedding_not_loaded": [],
+                                  "loads_on_demand": None, "embedding_pick": None}
         try:
-            server = client.models()
+            server = client.models(on_demand=True)
         except RagError as exc:
             result["error"] = str(exc)
             return result
@@ -33,6 +37,9 @@ def llm_status(settings: Settings) -> dict[str, Any]:
         models=[m.to_json() for m in server.models],
         chat_models=[m.to_json() for m in server.chat_models],
         embedding_models=[m.to_json() for m in server.ready_embedding_models],
+        # Downloaded, not loaded: LM Studio loads one at the first question when loads_on_demand.
+        embedding_not_loaded=[m.to_json() for m in server.unloaded_embedding_models],
+        loads_on_demand=server.loads_on_demand,
         embedding_pick=pick.id if pick else None,
     )
     return result
@@ -99,6 +106,9 @@ def gather_status(settings: Settings, store: Store | None = None) -> dict[str, A
         },
         "qdrant": store_status(settings, store),
         "default_collection": settings.collection,
+        # Whether sign-ins survive a restart; never the key itself.
+        "session_key": inspect_session_key(settings.data_dir),
+        "sign_outs": RevocationFile(settings.data_dir).inspect(time.time()),
     }
 
 
@@ -107,8 +117,11 @@ def format_status(status: dict[str, Any]) -> str:
     llm = status["llm"]
     if llm["reachable"]:
         lines.append(tn("status.llm_up", len(llm["models"]), url=llm["url"]))
+        # Not loaded: with Just-In-Time loading, LM Studio loads it at its first request.
+        not_loaded = {True: "status.not_loaded_on_demand", False: "status.not_loaded_by_hand"}.get(
+            llm.get("loads_on_demand"), "status.not_loaded")
         for m in llm["models"]:
-            state = t({True: "status.loaded", False: "status.not_loaded", None: "status.state_unknown"}[m["loaded"]])
+            state = t({True: "status.loaded", False: not_loaded, None: "status.state_unknown"}[m["loaded"]])
             ctx = t("status.context", n=m["context_length"]) if m.get("context_length") else ""
             lines.append(f"  - {m['id']} ({m.get('type') or t('status.unknown_type')}, {state}{ctx})")
     else:
@@ -117,6 +130,7 @@ def format_status(status: dict[str, Any]) -> str:
             lines.append(f"  {llm['error']}")
     emb = status["embeddings"]
     lines.append(t("status.embeddings", choice=emb["choice"]))
+    lines.extend(session_lines(status))
     q = status["qdrant"]
     where = t("status.embedded_at" if q["backend"] == "embedded" else "status.server_at", location=q["location"])
     if not q["reachable"]:
@@ -133,3 +147,24 @@ def format_status(status: dict[str, Any]) -> str:
                        model=c.get("embedding_model"), dimension=c.get("dimension"), strategy=c.get("strategy"),
                        enriched=enriched, threshold=threshold, updated=shown_time(c.get("updated"))))
     return "\n".join(lines)
+
+
+_KEY_LINES = {"kept": "status.key_kept", "missing": "status.key_missing", "open_mode": "status.key_open"}
+
+
+def session_lines(status: dict[str, Any]) -> list[str]:
+    """The sign-in key and the saved sign-outs: whether sign-ins survive a restart, and what to
+    do when they would not."""
+    lines: list[str] = []
+    key = status.get("session_key")
+    if key:
+        lines.append(t(_KEY_LINES.get(key["state"], "status.key_unusable"), path=key["path"]))
+        if key.get("problem"):
+            lines.append(f"  {key['problem']}")
+    sign_outs = status.get("sign_outs")
+    if sign_outs:
+        if sign_outs.get("problem"):
+            lines.append(sign_outs["problem"])
+        elif sign_outs["in_force"]:
+            lines.append(tn("status.sign_outs", sign_outs["in_force"], path=sign_outs["path"]))
+    return lines

@@ -149,6 +149,19 @@ def test_every_rag_ask_json_key_is_documented(doc, results, tmp_path):
     assert missing(OUTCOMES, text) == []
 
 
+def test_every_rag_status_session_key_is_documented(doc, tmp_path):
+    from rag.session_key import inspect
+    from rag.session_revocations import RevocationFile
+
+    text = section(doc, "Command line")
+    text = text[text.index("- `rag status`"):]
+    for name, part in (("session_key", inspect(tmp_path)), ("sign_outs", RevocationFile(tmp_path).inspect(0))):
+        assert f"`{name}`" in text
+        assert missing(part, text) == []
+    states = ("kept", "missing", "open_mode", "damaged", "unreadable", "cannot_write")
+    assert missing(states, text) == []
+
+
 def test_settings_is_the_one_reader_of_the_rag_variables():
     """rag.config and rag.environment read the environment; everything else takes Settings (or
     rag.environment's readers of the secrets and of what is checked elsewhere)."""

@@ -19,7 +19,7 @@ ROOT = Path(__file__).resolve().parents[1]
 STAGES = [
     # What every stage shares.
     {"errors", "i18n", "documents", "redact", "textnorm", "markdown_structure", "access", "throttle", "config",
-     "environment", "sessions", "session_key", "session_revocations", "spreadsheet",
+     "environment", "sessions", "session_key", "session_revocations", "owner_only", "spreadsheet",
      "bounded_http"},  # every HTTP read: size limits, timeouts, keys, error bodies
     {"servers"},  # the clients of OpenAI-compatible servers (chat, rerank, model lists)
     {"sources"},

@@ -5,10 +5,9 @@ is wrong and what to do."""
 
 from __future__ import annotations
 
+import errno
 import logging
 import os
-import resource
-import signal
 import stat
 import subprocess
 import sys
@@ -19,6 +18,7 @@ from pathlib import Path
 from rag.i18n import language
 from rag.session_key import KEY_BYTES, KEY_FILE, load
 from rag.sessions import SessionBook
+from tests.fixtures.disk import full_disk
 from tests.test_roles import Clock
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -158,14 +158,8 @@ def test_a_key_file_readable_by_others_is_used_made_owner_only_and_said(tmp_path
 
 def test_a_full_disk_or_a_folder_that_cannot_be_written_still_lets_the_app_start(tmp_path):
     # A file that may not grow, as on a full disk: the key cannot be written, and no half key is left.
-    limits = resource.getrlimit(resource.RLIMIT_FSIZE)
-    ignored = signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
-    resource.setrlimit(resource.RLIMIT_FSIZE, (0, limits[1]))
-    try:
+    with full_disk():
         full = SessionBook.for_data_dir(tmp_path)
-    finally:
-        resource.setrlimit(resource.RLIMIT_FSIZE, limits)
-        signal.signal(signal.SIGXFSZ, ignored)
     assert not full.key.kept and f"cannot be saved in {tmp_path} (File too large)" in full.key.message()
     assert "will not survive the next restart" in full.key.message()
     assert not (tmp_path / KEY_FILE).exists()
@@ -190,6 +184,21 @@ def test_a_session_signed_out_of_before_a_restart_stays_closed_after_it(tmp_path
     assert stat.S_IMODE((tmp_path / "session.revoked").stat().st_mode) == 0o600
 
 
+def test_the_first_sign_out_makes_the_file_owner_only_whatever_the_umask(tmp_path):
+    book = SessionBook.for_data_dir(tmp_path)
+    first, second = signed_in(book), signed_in(book)
+    previous = os.umask(0o277)  # one that would leave the owner unable to add the next sign-out
+    try:
+        book.revoke(first, passwords)
+    finally:
+        os.umask(previous)
+    assert stat.S_IMODE((tmp_path / "session.revoked").stat().st_mode) == 0o600
+    book.revoke(second, passwords)
+    after = SessionBook.for_data_dir(tmp_path)
+    assert after.role(first, passwords) is None and after.role(second, passwords) is None
+    assert len((tmp_path / "session.revoked").read_text().splitlines()) == 2
+
+
 def test_a_sign_out_in_another_process_on_the_same_folder_closes_the_session_here(tmp_path):
     here, there = SessionBook.for_data_dir(tmp_path), SessionBook.for_data_dir(tmp_path)
     token = signed_in(here)
@@ -206,15 +215,21 @@ def test_a_forged_or_foreign_token_signed_out_of_writes_nothing(tmp_path):
     assert not (tmp_path / "data" / "session.revoked").exists()
 
 
-def test_expired_sign_outs_are_dropped_at_start(tmp_path):
-    clock = Clock()
+def _two_sign_outs_one_expiring(tmp_path, clock):
+    """Two sessions signed out of, then the clock past the first one's expiry: (short, long)."""
     book = SessionBook.for_data_dir(tmp_path, clock)
     short, _ = book.redeem(book.ticket("reader", 60), passwords)
     long, _ = book.redeem(book.ticket("reader", 7200), passwords)
     book.revoke(short, passwords)
     book.revoke(long, passwords)
-    assert len((tmp_path / "session.revoked").read_text().splitlines()) == 2
     clock.now += 600
+    return short, long
+
+
+def test_expired_sign_outs_are_dropped_at_start(tmp_path):
+    clock = Clock()
+    short, long = _two_sign_outs_one_expiring(tmp_path, clock)
+    assert len((tmp_path / "session.revoked").read_text().splitlines()) == 2
     later = SessionBook.for_data_dir(tmp_path, clock)
     assert len((tmp_path / "session.revoked").read_text().splitlines()) == 1
     assert later.role(long, passwords) is None and later.role(short, passwords) is None  # expired anyway
@@ -237,3 +252,42 @@ def test_a_key_file_that_links_to_nothing_is_said(tmp_path, caplog):
         key = load(tmp_path)
     assert not key.kept and f"{tmp_path / KEY_FILE} cannot be read (No such file or directory)" in key.message()
     assert key.message() in caplog.text
+
+
+def test_a_file_system_without_hard_links_still_makes_one_owner_only_key(tmp_path, monkeypatch):
+    def no_links(source, target):
+        raise OSError(errno.EPERM, os.strerror(errno.EPERM))
+
+    monkeypatch.setattr(os, "link", no_links)  # as on FAT or some network shares
+    first = load(tmp_path)
+    assert first.kept and first.message() is None
+    assert stat.S_IMODE((tmp_path / KEY_FILE).stat().st_mode) == 0o600
+    assert sorted(p.name for p in tmp_path.iterdir()) == [KEY_FILE]  # nothing of the write left behind
+    assert load(tmp_path).secret == first.secret == (tmp_path / KEY_FILE).read_bytes()
+
+
+def test_sign_outs_rewritten_at_start_stay_owner_only_whatever_the_umask(tmp_path):
+    clock = Clock()
+    _, long = _two_sign_outs_one_expiring(tmp_path, clock)
+    previous = os.umask(0o277)  # one that would leave the owner unable to write it
+    try:
+        later = SessionBook.for_data_dir(tmp_path, clock)  # the expired line is dropped: the file is rewritten
+    finally:
+        os.umask(previous)
+    path = tmp_path / "session.revoked"
+    assert len(path.read_text().splitlines()) == 1
+    assert stat.S_IMODE(path.stat().st_mode) == 0o600
+    assert sorted(p.name for p in tmp_path.iterdir()) == [KEY_FILE, "session.revoked"]  # no temporary file left
+    assert later.role(long, passwords) is None
+
+
+def test_sign_outs_that_cannot_be_rewritten_at_start_are_kept_whole(tmp_path):
+    clock = Clock()
+    _, long = _two_sign_outs_one_expiring(tmp_path, clock)
+    path = tmp_path / "session.revoked"
+    before = path.read_bytes()
+    with full_disk():
+        later = SessionBook.for_data_dir(tmp_path, clock)
+    assert path.read_bytes() == before  # not half of the new content: the old one, expired line and all
+    assert sorted(p.name for p in tmp_path.iterdir()) == [KEY_FILE, "session.revoked"]
+    assert later.role(long, passwords) is None

@@ -27,7 +27,8 @@ def choose(info: Mapping[str, Any] | None, column: Any) -> str:
     """The mode to index with: the collection's own by default, DEFAULT_MODE for a new one."""
     default = built_mode(info) if info and info.get("points") else DEFAULT_MODE
     return column.selectbox(t("enr.mode"), MODES, index=MODES.index(default), key=MODE_KEY,
-                            format_func=formatter(MODES, lambda m: f"enr.{m}"), help=t("enr.help"))
+                            format_func=formatter(MODES, lambda m: f"enr.{m}"), help=t("enr.help"),
+                            placeholder=t("select.choose"))
 
 
 def plan(mode: str, items: Sequence[Any], column: Any) -> None:

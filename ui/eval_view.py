@@ -22,7 +22,7 @@ from rag.evaluate.runs import list_runs, load_run, new_run_dir, run_date, write_
 from rag.evaluate.runs import results_csv
 from rag.evaluate.questions import Question, questions_from_bytes
 from rag.evaluate.question_sets import DEMO, load_set, saved_sets, set_path
-from ui import lang, question_set_editor
+from ui import lang, question_set_editor, uploads
 from ui import resources
 from ui.i18n import formatter, option_of, t, tn
 from rag.i18n import current
@@ -41,7 +41,8 @@ def question_set() -> tuple[list[Question], str] | None:
     kind = option_of(st.radio(t("eval.set"), kinds, horizontal=True, key="question_set_kind",
                               format_func=formatter(kinds, _SET_WORDS.get)), kinds, _SET_WORDS.get)
     if kind in (SHIPPED, SAVED_SET):
-        name = DEMO if kind == SHIPPED else st.selectbox(t("eval.saved_set"), saved, key="question_set_name")
+        name = DEMO if kind == SHIPPED else st.selectbox(t("eval.saved_set"), saved, key="question_set_name",
+                                                                 placeholder=t("select.choose"))
         try:
             questions = load_set(data_dir, name)
         except QuestionSetError as exc:
@@ -51,8 +52,8 @@ def question_set() -> tuple[list[Question], str] | None:
             st.caption(t("eval.demo_edited", path=str(set_path(data_dir, DEMO))))
         question_set_editor.editor(data_dir, name, questions)
         return questions, name
-    upload = st.file_uploader(t("eval.set"), type=["jsonl", "ndjson", "json", "csv"], key="question_upload",
-                              label_visibility="collapsed")
+    upload = uploads.file_uploader(t("eval.set"), ["jsonl", "ndjson", "json", "csv"], key="question_upload",
+                                   label_visibility="collapsed")
     st.markdown(t("eval.format") + "\n\n" + t("eval.format_rows"))
     if upload is None:
         return None

@@ -15,15 +15,16 @@ from rag.chunking.preview import chunkers, preview_chunks, preview_json
 from rag.demo import DEMO_DIR
 from rag.documents import Document, Problem
 from rag.embeddings import curl
-from rag.errors import RagError
+from rag.errors import ConfigError, RagError
 from rag.ingest.strategy_choice import settings_mismatch
 from rag.ingest.editor_groups import within_groups
 from rag.ingest.replacements import hold_back, replacements
 from rag.redact import strip_userinfo
 from rag.sources.files import iter_folder
+from rag.sources.limits import max_document_bytes
 from rag.sources.wordpress import WordPressSource
 from rag.sources.uploads import documents_from_uploads, pasted_document
-from ui import enrichment_view, indexing, lang
+from ui import enrichment_view, indexing, lang, uploads
 from ui import resources
 from rag.store.names import name_problem
 from ui.i18n import formatter, t, tn
@@ -80,7 +81,8 @@ def choose_source() -> list[Document | Problem] | None:
     if kind == WORDPRESS:
         return _wordpress()
     if kind == UPLOAD:
-        files = st.file_uploader(t("ing.files"), type=["md", "markdown", "html", "htm"], accept_multiple_files=True)
+        files = uploads.file_uploader(t("ing.files"), ["md", "markdown", "html", "htm"], _document_mb(),
+                                      accept_multiple_files=True)
         return documents_from_uploads([(f.name, f.getvalue()) for f in files]) if files else None
     if kind == PASTE:
         title = kept(st.text_input, t("ing.paste_title"), "pasted_title", "paste_title", default="")
@@ -88,6 +90,14 @@ def choose_source() -> list[Document | Problem] | None:
                     placeholder=t("ing.paste_placeholder"))
         return [pasted_document(text, title)] if text.strip() else None
     return list(iter_folder(DEMO_DIR))
+
+
+def _document_mb() -> float | None:
+    """RAG_MAX_DOC_MB in megabytes; None when it cannot be read (the import says why)."""
+    try:
+        return max_document_bytes() / 1_000_000
+    except ConfigError:
+        return None
 
 
 # What to do next when the chosen source has given no document yet (the generic line said
@@ -204,7 +214,8 @@ def export(document: Document, given: dict[str, Any], previews: Sequence[tuple[A
         server = cols[0].radio(t("ing.server"), curl.TARGETS, format_func={"lmstudio": "LM Studio", "ollama": "Ollama"}.get,
                                horizontal=True)
         names = [c.name for c, _ in previews]
-        strategy = cols[1].selectbox(t("ing.chunks_of"), names, index=names.index(DEFAULT_STRATEGY))
+        strategy = cols[1].selectbox(t("ing.chunks_of"), names, index=names.index(DEFAULT_STRATEGY),
+                                     placeholder=t("select.choose"))
         model = cols[2].text_input(t("ing.model_id"),
                                    value=curl.suggested_model(settings.embed_model, _embedding_pick(settings, store)))
         # Never a password typed into RAG_EMBED_URL: the command is shown, copied, pasted around.
@@ -275,7 +286,8 @@ def index_section(items: Sequence[Document | Problem], previews: Sequence[tuple[
     cols = st.columns(4)
     new_label = t("ing.new_collection")
     choice = cols[0].selectbox(t("ing.collection"), options, index=options.index(current), key="target_collection",
-                               format_func=lambda o: new_label if o == NEW_COLLECTION else o)
+                               format_func=lambda o: new_label if o == NEW_COLLECTION else o,
+                               placeholder=t("select.choose"))
     name = choice
     if choice == NEW_COLLECTION:
         # The session's collection when it does not exist yet (the sidebar names it, empty): the
@@ -287,7 +299,8 @@ def index_section(items: Sequence[Document | Problem], previews: Sequence[tuple[
     info = store.collection_info(name) if name and name in existing else None
     strategies = list(STRATEGIES)
     default = (info or {}).get("strategy") or DEFAULT_STRATEGY
-    strategy = cols[1].selectbox(t("ing.strategy"), strategies, index=strategies.index(default), key="target_strategy")
+    strategy = cols[1].selectbox(t("ing.strategy"), strategies, index=strategies.index(default), key="target_strategy",
+                                 placeholder=t("select.choose"))
     chunker = dict((c.name, c) for c, _ in previews).get(strategy)
     chosen = chunker.settings() if chunker else None
     enrichment = enrichment_view.choose(info, cols[2])

@@ -72,11 +72,13 @@ def filters(journal: Journal) -> dict[str, Any]:
     collections = [""] + journal.collections()
     everything = t("jr.all")
     collection = collection_col.selectbox(t("jr.collection"), collections, key="jr_collection",
-                                          format_func=lambda c: c or everything)
+                                          format_func=lambda c: c or everything, placeholder=t("select.choose"))
     period_words = {d: tn("jr.last_days", d) if d else t("jr.all_kept") for d in PERIODS}
-    days = period_col.selectbox(t("jr.period"), PERIODS, index=3, key="jr_period", format_func=period_words.get)
+    days = period_col.selectbox(t("jr.period"), PERIODS, index=3, key="jr_period", format_func=period_words.get,
+                                placeholder=t("select.choose"))
     vote = vote_col.selectbox(t("jr.votes"), (0, -1, 1), key="jr_vote",
-                              format_func={0: t("jr.all"), -1: t("jr.disliked"), 1: t("jr.liked")}.get)
+                              format_func={0: t("jr.all"), -1: t("jr.disliked"), 1: t("jr.liked")}.get,
+                              placeholder=t("select.choose"))
     text = st.text_input(t("jr.search"), key="jr_search", placeholder=t("jr.search_hint"))
     return {"outcome": outcomes or None, "collection": collection or None,
             "since": datetime.now(UTC) - timedelta(days=days) if days else None,
@@ -153,7 +155,8 @@ def to_question_set(entry: Entry, store: Any) -> None:
         st.markdown(t("jr.qs_title"))
         names = list(dict.fromkeys([DEMO, *saved_sets(_data_dir())]))
         kinds = {"in_base": t("jr.qs_in_base"), "off_topic": t("jr.qs_off_topic")}
-        name = st.selectbox(t("jr.qs_set"), names, key=f"jr_qs_set_{entry.id}", accept_new_options=True)
+        name = st.selectbox(t("jr.qs_set"), names, key=f"jr_qs_set_{entry.id}", accept_new_options=True,
+                            placeholder=t("jr.qs_set_placeholder"))
         question = st.text_input(t("jr.qs_question"), value=entry.searched, key=f"jr_qs_question_{entry.id}")
         kind = st.radio(t("jr.qs_kind"), ("in_base", "off_topic"), index=1 if refused or not passages else 0,
                         horizontal=True, key=f"jr_qs_kind_{entry.id}",

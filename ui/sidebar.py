@@ -62,8 +62,18 @@ def _embedding_lines(llm: dict[str, Any], model: str | None, server_needed: bool
         return
     group = llm["embedding_models"]
     _model_captions(t("side.embeddings"), group)
-    if server_needed and model not in {m["id"] for m in group}:
-        st.caption(f":orange-badge[:material/warning:] {t('side.embed_missing', model=f'`{model}`')}")
+    if not server_needed or model in {m["id"] for m in group}:
+        return
+    shown = f"`{model}`"
+    if model not in {m["id"] for m in llm.get("embedding_not_loaded") or []}:
+        st.caption(f":orange-badge[:material/warning:] {t('side.embed_missing', model=shown)}")
+    elif llm.get("loads_on_demand"):
+        # Downloaded, not loaded: LM Studio's Just-In-Time loading loads it for the first question.
+        st.caption(t("side.embed_on_demand", model=shown))
+    elif llm.get("loads_on_demand") is False:
+        st.caption(f":orange-badge[:material/warning:] {t('side.embed_not_loaded', model=shown, id=model)}")
+    else:
+        st.caption(t("side.embed_maybe_on_demand", model=shown, id=model))
 
 
 def _llm_lines(llm: dict[str, Any], editor: bool, model: str | None = None, server_needed: bool = False) -> None:
@@ -170,7 +180,7 @@ def render(settings: Any, store: Store | None, caption: str, warning: str | None
         names = sorted(set(infos) | ({current_name} if editor or not infos else set()))
         if current_name not in names:
             st.session_state[resources.COLLECTION] = current_name = names[0]
-        _synced(st.selectbox, t("side.collection"), resources.COLLECTION, options=names)
+        _synced(st.selectbox, t("side.collection"), resources.COLLECTION, options=names, placeholder=t("select.choose"))
         _collection_lines(infos.get(st.session_state[resources.COLLECTION]), st.session_state[resources.COLLECTION],
                           q["backend"] == "embedded", editor)
         if not editor:
@@ -183,4 +193,5 @@ def render(settings: Any, store: Store | None, caption: str, warning: str | None
                 format="%.3f", placeholder=t("side.threshold_placeholder"), help=t("side.threshold_help"),
             )
             _synced(st.selectbox, t("side.mode"), resources.MODE, options=list(RETRIEVAL_MODES),
-                    format_func=formatter(RETRIEVAL_MODES, lambda m: f"mode.{m}"), help=t("side.mode_help"))
+                    format_func=formatter(RETRIEVAL_MODES, lambda m: f"mode.{m}"), help=t("side.mode_help"),
+                    placeholder=t("select.choose"))

@@ -51,11 +51,16 @@ def forget() -> None:
         _failed.clear()
 
 
-def chat(llm: object, messages: list[dict[str, str]], *, max_tokens: int, timeout: float) -> str:
+def chat(llm: object, messages: list[dict[str, str]], *, max_tokens: int, timeout: float, switch: str) -> str:
     """`llm.chat(...)` (one short, non-streamed answer), unless its server is paused: then an
-    LLMError saying so, without a request. Its outcome pauses the server or ends the pause."""
+    LLMError saying so, without a request. Its outcome pauses the server or ends the pause.
+
+    `timeout` is the step's own (a constant of its module), never RAG_TIMEOUT: a step the search
+    waits for must not wait as long as an answer. Its timeout says so, and names `switch`, the
+    setting that turns the step off (`RAG_QUERY_REWRITE=off`)."""
     from rag.i18n import t
     from rag.i18n.numbers import duration
+    from rag.servers.chat import LLMTimeout
 
     url = str(getattr(llm, "base_url", "") or "")
     left = paused(url)
@@ -63,6 +68,11 @@ def chat(llm: object, messages: list[dict[str, str]], *, max_tokens: int, timeou
         raise LLMError(t("lever.paused", url=getattr(llm, "shown_url", url), time=duration(left, 0, trim=True)))
     try:
         text = llm.chat(messages, max_tokens=max_tokens, temperature=0.0, timeout=timeout)  # type: ignore[attr-defined]
+    except LLMTimeout as exc:
+        record(url, exc)
+        waited = exc.seconds if exc.seconds is not None else timeout
+        raise LLMTimeout(t("lever.timeout", url=getattr(llm, "shown_url", url), time=duration(waited, 1, trim=True),
+                           what=t(f"llm.to_{exc.what}"), switch=switch), exc.what, waited) from exc
     except LLMError as exc:
         record(url, exc)
         raise

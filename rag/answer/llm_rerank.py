@@ -101,7 +101,8 @@ class LLMReranker:
         """Every index of `passages`, in the model's order (those it did not name after, in the
         search's). Raises LLMError when the call fails or the reply ranks fewer than `needed`."""
         messages = messages_for(question, passages, detect_language(question))
-        reply = chat_backoff.chat(self.llm, messages, max_tokens=RERANK_MAX_TOKENS, timeout=self.timeout)
+        reply = chat_backoff.chat(self.llm, messages, max_tokens=RERANK_MAX_TOKENS, timeout=self.timeout,
+                                  switch="RAG_LLM_RERANK=0")
         ranked = parse_ranking(reply, len(passages))
         if len(ranked) < min(needed, len(passages)):
             raise LLMError(t("lever.rerank_unusable", n=len(ranked), needed=min(needed, len(passages)),

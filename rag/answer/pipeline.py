@@ -20,6 +20,7 @@ from datetime import datetime, UTC
 from pathlib import Path
 from typing import Any, Sequence
 
+from rag import owner_only
 from rag.i18n import language as in_language, t
 from rag.i18n.numbers import decimal
 from rag.answer import budget, citations, prompts
@@ -374,8 +375,8 @@ def _log_answer(prepared: Prepared, result: AskResult) -> None:
     directory = prepared.log_dir or _default_log_dir()
     try:
         directory.mkdir(parents=True, exist_ok=True)
-        with open(directory / ANSWER_LOG, "a", encoding="utf-8") as handle:
-            handle.write(json.dumps(record, ensure_ascii=False) + "\n")
+        # Readers' questions, as in the journal: for the app's account only.
+        owner_only.append(directory / ANSWER_LOG, (json.dumps(record, ensure_ascii=False) + "\n").encode("utf-8"))
     except OSError as exc:
         # Losing a log line must not lose the answer.
         log.warning("could not write %s: %s", directory / ANSWER_LOG, exc)

@@ -117,7 +117,8 @@ class QueryRewriter:
         """The model's rewrite or hypothetical passage for `question`. Raises LLMError."""
         language = language or detect_language(question)
         messages = messages_for(question, self.mode, language)
-        text = chat_backoff.chat(self.llm, messages, max_tokens=MAX_TOKENS[self.mode], timeout=self.timeout)
+        text = chat_backoff.chat(self.llm, messages, max_tokens=MAX_TOKENS[self.mode], timeout=self.timeout,
+                                switch="RAG_QUERY_REWRITE=off")
         cleaned = clean(text, self.mode)
         if cleaned is None:
             raise LLMError(t("lever.rewrite_unusable", text=_one_line(text, 120)))

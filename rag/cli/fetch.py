@@ -7,12 +7,11 @@ gives the same documents as ingesting the site.
 from __future__ import annotations
 
 import argparse
-import os
 import sys
-import tempfile
 from pathlib import Path
 from urllib.parse import urlsplit
 
+from rag import owner_only
 from rag.cli import Commands
 from rag.cli.argparse_language import number
 from rag.documents import SKIPPED, WARNING, Document, Problem
@@ -56,21 +55,6 @@ def register(subparsers: Commands) -> None:
         help=t("help.fetch.prune"),
     )
     parser.set_defaults(func=run)
-
-
-def write_atomically(path: Path, text: str) -> None:
-    """Write via a hidden temporary file then rename, so a reader never sees half a file."""
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as handle:
-            handle.write(text)
-        os.replace(tmp, path)
-    except BaseException:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
-        raise
 
 
 def document_file_text(document: Document, post_id: object = None, rest_base: str | None = None) -> str:
@@ -159,7 +143,8 @@ def run(args: argparse.Namespace) -> int:
             name = f"{name}-{post_id}"
         names[name] = post_id
         target = out_dir / f"{name}.md"
-        write_atomically(target, document_file_text(item, post_id, source.current_type))
+        # A reader never sees half a file; not synced: a post lost in a crash is fetched again.
+        owner_only.replace(target, document_file_text(item, post_id, source.current_type).encode("utf-8"), sync=False)
         written_names.append(target.name)
         written += 1
         print(t("fetch.wrote", name=target.name, title=item.title), flush=True)

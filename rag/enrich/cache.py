@@ -12,10 +12,10 @@ from __future__ import annotations
 
 import hashlib
 import json
-import os
-import tempfile
 from pathlib import Path
 from typing import Any
+
+from rag import owner_only
 
 
 def cache_key(server: str, mode: str, model: str, prompt_version: str, language: str, document_hash: str,
@@ -43,10 +43,8 @@ class ContextCache:
         path = self._path(key)
         try:
             path.parent.mkdir(parents=True, exist_ok=True)
-            fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".", suffix=".tmp")
-            with os.fdopen(fd, "w", encoding="utf-8") as handle:
-                json.dump(record, handle, ensure_ascii=False)
-            os.replace(tmp, path)
+            # Not synced: a context lost in a crash is generated again.
+            owner_only.replace(path, json.dumps(record, ensure_ascii=False).encode("utf-8"), sync=False)
         except OSError:
             pass  # a context that cannot be cached is generated again next time: nothing is lost
 

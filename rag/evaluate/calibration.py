@@ -143,7 +143,8 @@ def row_signals(row: QuestionRow | Mapping[str, Any]) -> Any:
                    context_words=list(r.context_words or []), unknown_subject=list(r.unknown_subject or []),
                    core_coverage=r.core_coverage, core_passage_coverage=r.core_passage_coverage,
                    cosine_core=r.cosine_core, ordinary_words=list(r.ordinary_words or []),
-                   specific_coverage=r.specific_coverage, specific_passage_coverage=r.specific_passage_coverage)
+                   specific_coverage=r.specific_coverage, specific_passage_coverage=r.specific_passage_coverage,
+                   subject_words=list(r.subject_words or []))
 
 
 def row_answers(row: QuestionRow | Mapping[str, Any], min_cosine: float, min_coverage: float, refuse_unknown_names: bool = True) -> bool:

@@ -8,13 +8,12 @@ The demo set is the shipped file until an editor changes it; from then on its ed
 from __future__ import annotations
 
 import json
-import os
 import re
-import tempfile
 import unicodedata
 from pathlib import Path
 from typing import Any, Iterable, Sequence
 
+from rag import owner_only
 from rag.demo import QUESTIONS_PATH
 from rag.errors import QuestionSetError
 from rag.evaluate.questions import Question, load_questions, parse_jsonl
@@ -66,19 +65,17 @@ def to_jsonl(questions: Iterable[Question]) -> str:
 
 def save_set(data_dir: Path, name: str, questions: Sequence[Question]) -> Path:
     """Write the set (validated as a hand-written one would be) in one step: a crash leaves the
-    previous version whole."""
+    previous version whole. A write the disk refuses (full, read-only) is a QuestionSetError that
+    says so, for the page to show: the edits are still on screen to save again."""
     text = to_jsonl(questions)
     parse_jsonl(text, name)  # the same checks as loading: duplicate ids, in_base without a source...
     path = set_path(data_dir, name)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{name}.", suffix=".tmp")
     try:
-        with os.fdopen(handle, "w", encoding="utf-8") as out:
-            out.write(text)
-        os.replace(temporary, path)
-    except BaseException:
-        Path(temporary).unlink(missing_ok=True)
-        raise
+        path.parent.mkdir(parents=True, exist_ok=True)
+        owner_only.replace(path, text.encode("utf-8"))
+    except OSError as exc:
+        raise QuestionSetError(t("qsets.not_written", name=repr(name), path=str(path),
+                                 error=exc.strerror or exc)) from exc
     return path
 
 

@@ -160,6 +160,7 @@ class QuestionRow(_Record):
     ordinary_words: list[str] = field(default_factory=list)
     specific_coverage: float | None = None
     specific_passage_coverage: float | None = None
+    subject_words: list[str] = field(default_factory=list)
     outcome: str | None = None
     # With the chat model.
     answer: str | None = None

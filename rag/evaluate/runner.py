@@ -106,6 +106,8 @@ def question_row(
             "specific_coverage": None if sig.specific_coverage is None else round(sig.specific_coverage, 4),
             "specific_passage_coverage": (None if sig.specific_passage_coverage is None
                                           else round(sig.specific_passage_coverage, 4)),
+            # What a refusal names and the journal calls the unknown terms: the same words here.
+            "subject_words": list(sig.subject_words),
         })
     # How the question ended (rag.answer.pipeline.OUTCOMES): retrieval only, the gate's refusal or the passages.
     row["outcome"] = "refused_gate" if row["refused"] else "passages_only"

@@ -13,6 +13,7 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any, Iterable, Iterator, Sequence
 
+from rag import owner_only
 from rag.errors import RagError
 from rag.i18n import t
 from rag.journal.records import Conversation, Entry, Feedback, OUTCOMES
@@ -106,8 +107,9 @@ class Journal:
                 raise JournalError(t("journal.missing", path=str(path)))
             folder.mkdir(mode=0o700, parents=True, exist_ok=True)
             _owner_only(folder, 0o700)
-            if not path.exists():
-                os.close(os.open(path, os.O_CREAT | os.O_WRONLY, 0o600))
+            # Owner-only before SQLite opens it (it would make the file with the umask's mode); its WAL
+            # files copy this mode.
+            owner_only.create(path)
             _owner_only(path, 0o600)
             if not os.access(path, os.R_OK | os.W_OK):
                 raise PermissionError(path)
@@ -171,10 +173,8 @@ class Journal:
     def _touch_conversation(self, db: sqlite3.Connection, entry: Entry) -> None:
         found = db.execute("SELECT id FROM conversations WHERE id=?", (entry.conversation_id,)).fetchone()
         if found is None:
-            db.execute("INSERT INTO conversations(id, reader, collection, title, created, updated) "
-                       "VALUES(?, ?, ?, ?, ?, ?)",
-                       (entry.conversation_id, entry.reader, entry.collection, entry.question[:120],
-                        entry.time, entry.time))
+            _insert_conversation(db, Conversation(entry.conversation_id, entry.reader, entry.collection,
+                                                  entry.question[:120], entry.time, entry.time))
         else:
             db.execute("UPDATE conversations SET updated=? WHERE id=?", (entry.time, entry.conversation_id))
         if entry.turn is None:
@@ -187,9 +187,7 @@ class Journal:
         moment = now()
         conversation = Conversation(uuid.uuid4().hex, reader, collection, self._clean(title), moment, moment)
         with self._connect() as db:
-            db.execute("INSERT INTO conversations(id, reader, collection, title, created, updated) "
-                       "VALUES(?, ?, ?, ?, ?, ?)",
-                       (conversation.id, reader, collection, conversation.title, moment, moment))
+            _insert_conversation(db, conversation)
         return conversation
 
     def rename_conversation(self, conversation_id: str, title: str) -> None:
@@ -294,14 +292,12 @@ class Journal:
         with self._connect() as db:
             rows = db.execute("SELECT * FROM conversations WHERE reader=? ORDER BY updated DESC, rowid DESC",
                               (reader,)).fetchall()
-        return [Conversation(r["id"], r["reader"] or "", r["collection"] or "", r["title"] or "",
-                             r["created"] or "", r["updated"] or "") for r in rows]
+        return [_conversation(r) for r in rows]
 
     def conversation(self, conversation_id: str) -> Conversation | None:
         with self._connect() as db:
-            r = db.execute("SELECT * FROM conversations WHERE id=?", (conversation_id,)).fetchone()
-        return Conversation(r["id"], r["reader"] or "", r["collection"] or "", r["title"] or "",
-                            r["created"] or "", r["updated"] or "") if r else None
+            row = db.execute("SELECT * FROM conversations WHERE id=?", (conversation_id,)).fetchone()
+        return _conversation(row) if row else None
 
     def turns(self, conversation_id: str) -> list[Entry]:
         """The entries of a conversation, first turn first."""
@@ -368,6 +364,16 @@ def _entry(row: sqlite3.Row) -> Entry:
                  "verdict", "refusal_reason", "answer", "model", "origin"):
         values[name] = values[name] or ""
     return Entry(**values)
+
+
+def _conversation(row: sqlite3.Row) -> Conversation:
+    return Conversation(row["id"], row["reader"] or "", row["collection"] or "", row["title"] or "",
+                        row["created"] or "", row["updated"] or "")
+
+
+def _insert_conversation(db: sqlite3.Connection, c: Conversation) -> None:
+    db.execute("INSERT INTO conversations(id, reader, collection, title, created, updated) VALUES(?, ?, ?, ?, ?, ?)",
+               (c.id, c.reader, c.collection, c.title, c.created, c.updated))
 
 
 def _owner_only(path: Path, mode: int) -> None:

@@ -60,7 +60,13 @@ class IncompleteAnswer(LLMError):
 
 
 class LLMTimeout(LLMError):
-    """The server took longer than the read timeout to answer."""
+    """The server took longer than the read timeout to answer. `what` (`answer`, `list`, ...) and
+    `seconds`: what it was doing and how long it was given, for a caller that words it its own way."""
+
+    def __init__(self, message: str, what: str = "answer", seconds: float | None = None) -> None:
+        super().__init__(message)
+        self.what = what
+        self.seconds = seconds
 
 
 class RunawayAnswer(LLMError):
@@ -182,7 +188,8 @@ class LLMClient:
     def _timeout_error(self, what: str, seconds: float | None = None) -> LLMError:
         waited = self.timeout.read if seconds is None else seconds
         return LLMTimeout(
-            t("llm.timeout", url=self.shown_url, time=duration(waited, 1, trim=True), what=t(f"llm.to_{what}"))
+            t("llm.timeout", url=self.shown_url, time=duration(waited, 1, trim=True), what=t(f"llm.to_{what}")),
+            what, waited,
         )
 
     def _transport_error(self, exc: httpx.TransportError, what: str, seconds: float | None = None) -> LLMError:
@@ -198,11 +205,13 @@ class LLMClient:
         wait to connect would call a slow server unreachable)."""
         return httpx.Timeout(seconds, connect=self.timeout.connect)
 
-    def models(self, timeout: float | None = None) -> ServerModels:
+    def models(self, timeout: float | None = None, on_demand: bool = False) -> ServerModels:
         """What the server says about its models, with chat's advice when it cannot say.
-        `timeout`: this read's, when shorter than the client's (a lever's short call)."""
+        `timeout`: this read's, when shorter than the client's (a lever's short call); `on_demand`:
+        learn whether LM Studio loads a model at its first request too (rag.servers.models)."""
         try:
-            return read_models(self._http, self.base_url, timeout=None if timeout is None else self._wait(timeout))
+            return read_models(self._http, self.base_url, timeout=None if timeout is None else self._wait(timeout),
+                               on_demand=on_demand)
         except ModelListError as exc:
             if exc.reason == "unreachable":
                 raise self._unreachable(exc.__cause__ or exc) from exc

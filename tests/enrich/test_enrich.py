@@ -24,6 +24,7 @@ from rag.enrich.lead import lead_paragraph
 from rag.errors import ConfigError
 from rag.servers.chat import LLMClient
 from rag.sources.files import load_file
+from tests.fixtures.disk import full_disk
 
 ARTICLE = Document(
     url="https://blog.example/klist/",
@@ -110,6 +111,20 @@ def test_model_contexts_are_written_once_then_read_from_the_cache(lmstudio, tmp_
     changed = Document(ARTICLE.url, ARTICLE.title, ARTICLE.markdown.replace("sans fermer", "sans quitter"))
     make_enricher(mode, settings).contexts(changed, _chunks(changed))
     assert lmstudio.chat_calls == 2 * len(chunks)  # another document version: new contexts
+
+
+def test_contexts_that_cannot_be_cached_are_written_again_and_leave_nothing_on_disk(lmstudio, tmp_path):
+    settings = Settings(data_dir=tmp_path / "data", llm_url=lmstudio.url)
+    lmstudio.answer = _cites_article_and_extract
+    chunks = _chunks()
+    with full_disk():
+        contexts = make_enricher(LLM, settings).contexts(ARTICLE, chunks)
+    assert all(contexts)  # the ingest goes on
+    cache = tmp_path / "data" / "cache" / "enrichment"
+    assert [p for p in cache.rglob("*") if p.is_file()] == []  # neither a cut context nor a temporary file
+    again = make_enricher(LLM, settings)
+    assert again.contexts(ARTICLE, chunks) == contexts and again.stats.generated == len(chunks)
+    assert {p.suffix for p in cache.rglob("*") if p.is_file()} == {".json"}  # with room, cached as before
 
 
 def test_without_a_chat_model_the_model_modes_refuse_before_any_work(lmstudio, tmp_path):

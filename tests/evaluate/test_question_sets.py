@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import stat
 
 import pytest
 
@@ -10,6 +11,7 @@ from rag.demo import QUESTIONS_PATH
 from rag.errors import QuestionSetError
 from rag.evaluate.question_sets import add_question, load_set, save_set, saved_sets, set_path
 from rag.evaluate.questions import load_questions
+from tests.fixtures.disk import full_disk
 
 
 def test_adding_to_the_demo_set_copies_it_and_leaves_the_shipped_file_alone(tmp_path):
@@ -77,3 +79,15 @@ def test_an_edited_row_with_a_problem_is_named(tmp_path):
     with pytest.raises(QuestionSetError, match="line 2"):
         questions_from_rows([{"id": "a", "question": "Q1 ?", "in_base": False},
                              {"id": "b", "question": "Q2 ?", "in_base": True}], "mine")  # no expected article
+
+
+def test_a_save_that_cannot_be_written_leaves_the_previous_set_whole_and_owner_only(tmp_path):
+    questions = load_set(tmp_path, "demo")[:3]
+    path = save_set(tmp_path, "mine", questions)
+    before = path.read_bytes()
+    with full_disk(), pytest.raises(QuestionSetError, match="could not be saved to .*mine.jsonl.*previous version is kept"):
+        save_set(tmp_path, "mine", questions[:1])
+    assert path.read_bytes() == before and load_set(tmp_path, "mine") == questions
+    assert [p.name for p in path.parent.iterdir()] == ["mine.jsonl"]  # no temporary file left
+    # Readers' questions reach the sets from the journal: other accounts read neither.
+    assert stat.S_IMODE(path.stat().st_mode) == 0o600

@@ -44,6 +44,37 @@ def test_folder_and_file_are_for_the_owner_only(tmp_path):
         assert stat.S_IMODE(path.stat().st_mode) == 0o600, path.name
 
 
+def test_folder_and_file_are_owner_only_whatever_the_umask(tmp_path):
+    previous = os.umask(0o277)  # one that would leave the owner unable to write the file
+    try:
+        Journal.open(tmp_path, secrets=[]).record(_entry())
+    finally:
+        os.umask(previous)
+    assert stat.S_IMODE((tmp_path / "journal").stat().st_mode) == 0o700
+    for path in (tmp_path / "journal").iterdir():
+        assert stat.S_IMODE(path.stat().st_mode) == 0o600, path.name
+
+
+def test_processes_opening_a_new_journal_at_once_all_write_to_it(tmp_path):
+    start, failures = threading.Barrier(6), []
+
+    def open_and_record(n):
+        start.wait()
+        try:
+            Journal.open(tmp_path, secrets=[]).record(_entry(f"question {n}"))
+        except Exception as exc:  # any failure is the finding
+            failures.append(repr(exc))
+
+    workers = [threading.Thread(target=open_and_record, args=(n,)) for n in range(6)]
+    for worker in workers:
+        worker.start()
+    for worker in workers:
+        worker.join(30)
+    assert failures == []
+    assert sorted(e.question for e in Journal.open(tmp_path, secrets=[]).entries()) == [f"question {n}" for n in range(6)]
+    assert sorted(p.name for p in (tmp_path / "journal").iterdir() if not p.name.endswith(("-wal", "-shm"))) == ["journal.sqlite3"]
+
+
 def test_a_folder_left_open_to_others_is_tightened(tmp_path):
     (tmp_path / "journal").mkdir(mode=0o755)
     os.chmod(tmp_path / "journal", 0o755)

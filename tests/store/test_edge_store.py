@@ -280,3 +280,12 @@ def test_committed_writes_not_yet_flushed_survive_a_killed_process(data_dir):
             == [0, 1, 2, 3]
     finally:
         store.close()
+
+
+def test_a_file_where_the_data_folder_should_be_is_said_with_what_to_do(tmp_path):
+    """RAG_DATA_DIR naming a file: `rag status` and the pages say so instead of a traceback."""
+    where = tmp_path / "data"
+    where.write_text("not a folder")
+    with pytest.raises(StoreError, match="cannot be made or opened.*RAG_DATA_DIR must name a folder"):
+        Store(Settings(data_dir=where))
+    assert where.read_text() == "not a folder"  # nothing of the user's is touched

@@ -67,9 +67,24 @@ def shoot(page, name: str) -> Path:
     return path
 
 
+SCROLLER = '[data-testid="stAppScrollToBottomContainer"]'  # the page's scrolling box, pinned to a chat's bottom
+
+
+def scroll_at_rest(page) -> None:
+    """Wait until the page's scroll position has stopped moving. A change of window size (or a new
+    message) starts the chat's own glide to its bottom; a click during that glide is undone by it."""
+    page.wait_for_function(
+        """sel => new Promise(done => {
+             const box = document.querySelector(sel) || document.scrollingElement;
+             const top = box.scrollTop;
+             setTimeout(() => done(Math.abs(box.scrollTop - top) < 1), 250);
+           })""", arg=SCROLLER, polling=300, timeout=MINUTE)
+
+
 def jump_to_citation(page, turn, n: int, anchor: str, out_of_sight: bool = True, shot: str | None = None):
-    """Click `[n]` in one turn's answer and see its target on screen, in this tab. With
-    `out_of_sight`, a laptop-sized window first shows the link but not its target."""
+    """Click `[n]` in one turn's answer and see its target on screen, in this tab. A laptop-sized
+    window, scrolled with the wheel until the link shows near its top, as a reader would; with
+    `out_of_sight`, the target is then below the window's edge."""
     from playwright.sync_api import expect
 
     target = page.locator(f"#{anchor}")
@@ -79,16 +94,18 @@ def jump_to_citation(page, turn, n: int, anchor: str, out_of_sight: bool = True,
     size = page.viewport_size
     page.set_viewport_size({"width": size["width"], "height": 600})
     try:
+        scroll_at_rest(page)
+        # The wheel, not a script's scroll: the chat keeps a script's scroll pinned to its bottom.
+        page.mouse.move(size["width"] // 2, 300)
+        for _ in range(60):
+            top = link.evaluate("e => e.getBoundingClientRect().top")
+            if 150 < top < 450:
+                break
+            page.mouse.wheel(0, -150 if top <= 150 else 150)
+            page.wait_for_timeout(50)
+        scroll_at_rest(page)
+        expect(link).to_be_in_viewport()
         if out_of_sight:
-            # Scrolled up with the wheel, as a reader would: the chat keeps a script's scroll pinned
-            # to the bottom. Stop once the link is in the upper part of the window.
-            page.mouse.move(size["width"] // 2, 300)
-            for _ in range(60):
-                if link.evaluate("e => e.getBoundingClientRect().top") > 150:
-                    break
-                page.mouse.wheel(0, -150)
-                page.wait_for_timeout(50)
-            expect(link).to_be_in_viewport()
             expect(target).not_to_be_in_viewport()
         link.click()
         expect(target).to_be_in_viewport()
@@ -155,7 +172,6 @@ def test_the_walk_through_in_french_then_english(app_url, lmstudio, tmp_path):
             # Refused by its own words: the refusal names those no article holds.
             expect(refusal).to_contain_text("Aucun article ne parle de : recette, tarte, tatin")
             expect(page.get_by_test_id("stChatMessage")).to_have_count(4)
-            settle(page)  # the refused turn's run is over: a click during it is pinned back to the bottom
             shots.append(shoot(page, "fr-3-questions-conversation"))
             # The first turn, now short, keeps its links: [1] jumps to its own source line [1].
             jump_to_citation(page, answer, 1, "cite-demo-t0-1", out_of_sight=False)

@@ -5,123 +5,81 @@ preview of [n], and a streaming answer stopped halfway."""
 
 from __future__ import annotations
 
-import os
-import shutil
-from pathlib import Path
-
 import pytest
 
 from rag.answer import followup
 from rag.journal.store import Journal
-from tests.fixtures.streamlit_server import streamlit_server
-from tests.ui.test_browser import CHROMIUM, CHROMIUM_ARGS, MINUTE, require_chromium, settle
+from tests.fixtures.chat_app import QUESTION, ask, ask_and_see, chat_app, reader_on_blog  # noqa: F401 - chat_app: the fixture
+from tests.ui.test_browser import MINUTE, settle
 
-QUESTION = "Dans quelle clé de registre se règle MaxTokenSize ?"
 ANSWER = "MaxTokenSize se règle sous HKLM\\SYSTEM\\CurrentControlSet\\Control\\Lsa\\Kerberos\\Parameters [1]."
 FOLLOW_UP = "Quelle est sa valeur par défaut ?"
 REWRITTEN = "Quelle est la valeur par défaut de MaxTokenSize ?"
 LONG_ANSWER = " ".join(f"mot{i}" for i in range(60)) + " fin-de-la-réponse [1]."
 
 
-@pytest.fixture
-def chat_app(tmp_path: Path, demo_index, lmstudio):
-    """The app over a copy of the demo index (collection "blog"), its default collection another,
-    empty one: choosing "blog" is the reader's choice, which a reload must keep."""
-    data = tmp_path / "data"
-    shutil.copytree(demo_index.data_dir, data, ignore=shutil.ignore_patterns("journal", "*.lock"))
-    env = {k: v for k, v in os.environ.items() if not k.startswith("RAG_") and not k.startswith("STREAMLIT_")}
-    env.update(RAG_DATA_DIR=str(data), RAG_EMBED_MODEL="embedded", RAG_EMBED_THREADS="1",
-               RAG_LLM_URL=lmstudio.url, RAG_COLLECTION="notes")
-    with streamlit_server("streamlit_app.py", env, tmp_path / "streamlit.log") as url:
-        yield url, data
-
-
-def _ask(page, question: str) -> None:
-    chat = page.get_by_test_id("stChatInputTextArea")
-    chat.fill(question)
-    chat.press("Enter")
-
-
 @pytest.mark.slow  # a streamlit server, chromium, the demo index
 @pytest.mark.timeout(900)
-def test_a_conversation_survives_a_reload_and_the_gestures_work(chat_app, lmstudio):
-    require_chromium()
-    from playwright.sync_api import expect, sync_playwright
+def test_a_conversation_survives_a_reload_and_the_gestures_work(chat_app, lmstudio):  # noqa: F811 - the fixture imported above
+    from playwright.sync_api import expect
 
     url, data = chat_app
     lmstudio.answer = lambda messages: REWRITTEN if followup.is_rewrite_request(messages) else ANSWER
-    expect.set_options(timeout=30_000)
-    with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
-        try:
-            context = browser.new_context(viewport={"width": 1440, "height": 1400}, locale="fr-FR")
-            context.grant_permissions(["clipboard-read", "clipboard-write"], origin=url)
-            page = context.new_page()
-            page.set_default_timeout(MINUTE)
-            page.goto(url)
-            settle(page)
-            # The reader picks the demo's collection in the sidebar.
-            sidebar = page.get_by_test_id("stSidebar")
-            sidebar.get_by_test_id("stSelectbox").first.click()
-            page.get_by_role("option", name="blog", exact=True).click()
-            settle(page)
+    with reader_on_blog(url, permissions=["clipboard-read", "clipboard-write"]) as page:
+        sidebar = page.get_by_test_id("stSidebar")
+        messages = page.get_by_test_id("stChatMessage")
 
-            # Two questions, the second a follow-up: the rewritten question is shown.
-            _ask(page, QUESTION)
-            messages = page.get_by_test_id("stChatMessage")
-            expect(messages.nth(1)).to_contain_text("Kerberos\\Parameters [1]", timeout=MINUTE)
-            settle(page)
-            _ask(page, FOLLOW_UP)
-            expect(messages).to_have_count(4, timeout=MINUTE)
-            expect(messages.nth(3)).to_contain_text(f"question comprise : {REWRITTEN}", timeout=MINUTE)
-            settle(page)
+        # Two questions, the second a follow-up: the rewritten question is shown.
+        ask_and_see(page, QUESTION, 1, "Kerberos\\Parameters [1]")
+        ask(page, FOLLOW_UP)
+        expect(messages).to_have_count(4, timeout=MINUTE)
+        expect(messages.nth(3)).to_contain_text(f"question comprise : {REWRITTEN}", timeout=MINUTE)
+        settle(page)
 
-            # Hovering [1] previews its passage: the link's tooltip is the passage's start.
-            link = messages.nth(3).get_by_role("link", name="[1]", exact=True)
-            title = link.get_attribute("title") or ""
-            assert title.startswith("[1] ") and "MaxTokenSize" in title and len(title) > 60
+        # Hovering [1] previews its passage: the link's tooltip is the passage's start.
+        link = messages.nth(3).get_by_role("link", name="[1]", exact=True)
+        title = link.get_attribute("title") or ""
+        assert title.startswith("[1] ") and "MaxTokenSize" in title and len(title) > 60
 
-            # Copy: the answer's text, as written, on the clipboard.
-            messages.nth(3).get_by_role("button", name="Copier").click()
-            code = page.get_by_test_id("stPopoverBody").get_by_test_id("stCode")
-            code.hover()
-            code.get_by_role("button").first.click()  # the code box's copy button
-            copied = page.evaluate("navigator.clipboard.readText()")
-            assert copied.startswith(ANSWER) and "Sources" in copied
-            page.keyboard.press("Escape")
+        # Copy: the answer's text, as written, on the clipboard.
+        messages.nth(3).get_by_role("button", name="Copier").click()
+        code = page.get_by_test_id("stPopoverBody").get_by_test_id("stCode")
+        code.hover()
+        code.get_by_role("button").first.click()  # the code box's copy button
+        copied = page.evaluate("navigator.clipboard.readText()")
+        assert copied.startswith(ANSWER) and "Sources" in copied
+        page.keyboard.press("Escape")
 
-            # Thumbs up on the second answer: said, and recorded in the journal with the turn.
-            messages.nth(3).get_by_test_id("stFeedbackButton").first.click()
-            expect(page.get_by_text("Merci, votre avis est enregistré.")).to_be_visible()
-            entries = Journal.open(data, secrets=[]).entries()
-            voted = [e for e in entries if e.feedback]
-            assert [(e.question, e.standalone_question, e.feedback[0].rating) for e in voted] == [
-                (FOLLOW_UP, REWRITTEN, 1)]
-            assert voted[0].passages and voted[0].answer == ANSWER
+        # Thumbs up on the second answer: said, and recorded in the journal with the turn.
+        messages.nth(3).get_by_test_id("stFeedbackButton").first.click()
+        expect(page.get_by_text("Merci, votre avis est enregistré.")).to_be_visible()
+        entries = Journal.open(data, secrets=[]).entries()
+        voted = [e for e in entries if e.feedback]
+        assert [(e.question, e.standalone_question, e.feedback[0].rating) for e in voted] == [
+            (FOLLOW_UP, REWRITTEN, 1)]
+        assert voted[0].passages and voted[0].answer == ANSWER
 
-            # A reload: the conversation and the collection are back, nothing asked again.
-            calls = lmstudio.chat_calls
-            assert "conversation=" in page.url and "collection=blog" in page.url
-            page.reload()
-            settle(page)
-            expect(messages).to_have_count(4)
-            expect(messages.nth(0)).to_contain_text(QUESTION)
-            expect(messages.nth(3)).to_contain_text(f"question comprise : {REWRITTEN}")
-            expect(messages.nth(1)).to_contain_text("Kerberos\\Parameters [1]")
-            expect(sidebar.get_by_test_id("stSelectbox").first.locator("input")).to_have_value("blog")
-            expect(page.get_by_text("Les réponses viennent uniquement de la collection")).to_contain_text("blog")
-            expect(sidebar.get_by_role("button", name=QUESTION[:30])).to_be_visible()
-            assert lmstudio.chat_calls == calls
+        # A reload: the conversation and the collection are back, nothing asked again.
+        calls = lmstudio.chat_calls
+        assert "conversation=" in page.url and "collection=blog" in page.url
+        page.reload()
+        settle(page)
+        expect(messages).to_have_count(4)
+        expect(messages.nth(0)).to_contain_text(QUESTION)
+        expect(messages.nth(3)).to_contain_text(f"question comprise : {REWRITTEN}")
+        expect(messages.nth(1)).to_contain_text("Kerberos\\Parameters [1]")
+        expect(sidebar.get_by_test_id("stSelectbox").first.locator("input")).to_have_value("blog")
+        expect(page.get_by_text("Les réponses viennent uniquement de la collection")).to_contain_text("blog")
+        expect(sidebar.get_by_role("button", name=QUESTION[:30])).to_be_visible()
+        assert lmstudio.chat_calls == calls
 
-            # Stop: a slow stream stopped halfway keeps what was written, and says so.
-            lmstudio.answer = LONG_ANSWER
-            lmstudio.stream_parts, lmstudio.chunk_delay = 30, 0.4
-            _ask(page, "Quel événement du journal Système le KDC écrit-il quand il trouve un SPN en double ?")
-            expect(messages.nth(5)).to_contain_text("mot3", timeout=MINUTE)
-            messages.nth(5).get_by_role("button", name="Arrêter").click()
-            settle(page)
-            expect(messages.nth(5)).to_contain_text("Réponse arrêtée avant la fin.")
-            expect(messages.nth(5)).not_to_contain_text("fin-de-la-réponse")
-            expect(messages).to_have_count(6)
-        finally:
-            browser.close()
+        # Stop: a slow stream stopped halfway keeps what was written, and says so.
+        lmstudio.answer = LONG_ANSWER
+        lmstudio.stream_parts, lmstudio.chunk_delay = 30, 0.4
+        ask(page, "Quel événement du journal Système le KDC écrit-il quand il trouve un SPN en double ?")
+        expect(messages.nth(5)).to_contain_text("mot3", timeout=MINUTE)
+        messages.nth(5).get_by_role("button", name="Arrêter").click()
+        settle(page)
+        expect(messages.nth(5)).to_contain_text("Réponse arrêtée avant la fin.")
+        expect(messages.nth(5)).not_to_contain_text("fin-de-la-réponse")
+        expect(messages).to_have_count(6)

@@ -12,8 +12,8 @@ import pytest
 from rag.answer import followup
 from rag.journal.store import Journal
 from ui.present.times import local_minute
-from tests.ui.test_browser import CHROMIUM, CHROMIUM_ARGS, MINUTE, go, require_chromium, settle
-from tests.ui.test_browser_chat import QUESTION, _ask, chat_app  # noqa: F401  (the fixture)
+from tests.fixtures.chat_app import QUESTION, ask, ask_and_see, chat_app, reader_on_blog  # noqa: F401 - chat_app: the fixture
+from tests.ui.test_browser import MINUTE, go, settle
 
 ANSWER = "MaxTokenSize se règle sous HKLM\\SYSTEM\\CurrentControlSet\\Control\\Lsa\\Kerberos\\Parameters [1]."
 FOLLOW_UP = "et sur Windows Server 2012 ?"
@@ -24,9 +24,8 @@ OFF_TOPIC = "Comment faire une pâte à crêpes ?"
 
 @pytest.mark.slow  # a streamlit server, chromium, the demo index
 @pytest.mark.timeout(900)
-def test_a_readers_questions_and_comment_reach_the_editors_journal(chat_app, lmstudio):  # noqa: F811
-    require_chromium()
-    from playwright.sync_api import expect, sync_playwright
+def test_a_readers_questions_and_comment_reach_the_editors_journal(chat_app, lmstudio):  # noqa: F811 - the fixture imported above
+    from playwright.sync_api import expect
 
     url, data = chat_app
 
@@ -38,72 +37,52 @@ def test_a_readers_questions_and_comment_reach_the_editors_journal(chat_app, lms
         return ANSWER
 
     lmstudio.answer = reply
-    expect.set_options(timeout=30_000)
-    with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
-        try:
-            page = browser.new_page(viewport={"width": 1440, "height": 1400}, locale="fr-FR",
-                                    timezone_id="Europe/Paris")
-            page.set_default_timeout(MINUTE)
-            page.goto(url)
-            settle(page)
-            sidebar = page.get_by_test_id("stSidebar")
-            sidebar.get_by_test_id("stSelectbox").first.click()
-            page.get_by_role("option", name="blog", exact=True).click()
-            settle(page)
+    with reader_on_blog(url, timezone="Europe/Paris") as page:
+        messages = page.get_by_test_id("stChatMessage")
 
-            # Hello first: a word back, nothing refused.
-            messages = page.get_by_test_id("stChatMessage")
-            _ask(page, "Bonjour !")
-            expect(messages.nth(1)).to_contain_text("Bonjour ! Je réponds aux questions sur les articles de la collection blog")
-            settle(page)
+        # Hello first: a word back, nothing refused.
+        ask_and_see(page, "Bonjour !", 1, "Bonjour ! Je réponds aux questions sur les articles de la collection blog")
 
-            # A question, its follow-up, a thumbs-down and why.
-            _ask(page, QUESTION)
-            expect(messages.nth(1)).to_contain_text("Kerberos\\Parameters [1]", timeout=MINUTE)
-            settle(page)
-            _ask(page, FOLLOW_UP)
-            expect(messages.nth(3)).to_contain_text(f"question comprise : {REWRITTEN}", timeout=MINUTE)
-            settle(page)
-            expect(messages.nth(3).get_by_role("button", name="Commenter")).to_have_count(0)  # no vote yet
-            messages.nth(3).get_by_test_id("stFeedbackButton").nth(1).click()
-            settle(page)
-            messages.nth(3).get_by_role("button", name="Commenter").click()
-            popover = page.get_by_test_id("stPopoverBody")
-            popover.get_by_label("Qu'est-ce qui manquait ou était faux ?").fill(COMMENT)
-            popover.get_by_role("button", name="Envoyer").click()
-            expect(page.get_by_text("Merci, votre commentaire est transmis aux éditeurs.")).to_be_visible()
-            settle(page)
-            voted = [e for e in Journal.open(data, secrets=[]).entries() if e.feedback]
-            assert [(e.question, e.feedback[0].rating, e.feedback[0].comment) for e in voted] == [
-                (FOLLOW_UP, -1, COMMENT)]
+        # A question, its follow-up, a thumbs-down and why.
+        ask_and_see(page, QUESTION, 1, "Kerberos\\Parameters [1]")
+        ask_and_see(page, FOLLOW_UP, 3, f"question comprise : {REWRITTEN}")
+        expect(messages.nth(3).get_by_role("button", name="Commenter")).to_have_count(0)  # no vote yet
+        messages.nth(3).get_by_test_id("stFeedbackButton").nth(1).click()
+        settle(page)
+        messages.nth(3).get_by_role("button", name="Commenter").click()
+        popover = page.get_by_test_id("stPopoverBody")
+        popover.get_by_label("Qu'est-ce qui manquait ou était faux ?").fill(COMMENT)
+        popover.get_by_role("button", name="Envoyer").click()
+        expect(page.get_by_text("Merci, votre commentaire est transmis aux éditeurs.")).to_be_visible()
+        settle(page)
+        voted = [e for e in Journal.open(data, secrets=[]).entries() if e.feedback]
+        assert [(e.question, e.feedback[0].rating, e.feedback[0].comment) for e in voted] == [
+            (FOLLOW_UP, -1, COMMENT)]
 
-            # Then something else: refused, and the refusal names it.
-            page.keyboard.press("Escape")
-            _ask(page, OFF_TOPIC)
-            expect(messages).to_have_count(6, timeout=MINUTE)
-            expect(messages.nth(5)).to_contain_text("Aucun article ne parle de : pâte, crêpes", timeout=MINUTE)
-            settle(page)
+        # Then something else: refused, and the refusal names it.
+        page.keyboard.press("Escape")
+        ask(page, OFF_TOPIC)
+        expect(messages).to_have_count(6, timeout=MINUTE)
+        expect(messages.nth(5)).to_contain_text("Aucun article ne parle de : pâte, crêpes", timeout=MINUTE)
+        settle(page)
 
-            # The editor's journal: the follow-up as understood, where it was asked, the comment.
-            go(page, url, "Journal")
-            rows = page.get_by_test_id("stExpander")
-            followed = rows.filter(has_text=FOLLOW_UP)
-            followed.locator("summary").click()
-            expect(followed).to_contain_text(f"question comprise : {REWRITTEN}")
-            expect(followed).to_contain_text("posée depuis la page Questions")
-            # On the editor's clock (Paris), not UTC.
-            asked = next(e for e in Journal.open(data, secrets=[]).entries() if e.question == FOLLOW_UP)
-            expect(followed.locator("summary")).to_contain_text(f"{local_minute(asked.time, 'Europe/Paris')} · ")
-            assert local_minute(asked.time, "Europe/Paris") != local_minute(asked.time, "UTC")
-            expect(followed).to_contain_text(f"👎 {COMMENT}")
-            expect(followed.get_by_label("Question (telle qu'elle sera rejouée)")).to_have_value(REWRITTEN)
-            expect(rows.filter(has_text=OFF_TOPIC).first).to_contain_text("refusé par le filtre")
+        # The editor's journal: the follow-up as understood, where it was asked, the comment.
+        go(page, url, "Journal")
+        rows = page.get_by_test_id("stExpander")
+        followed = rows.filter(has_text=FOLLOW_UP)
+        followed.locator("summary").click()
+        expect(followed).to_contain_text(f"question comprise : {REWRITTEN}")
+        expect(followed).to_contain_text("posée depuis la page Questions")
+        # On the editor's clock (Paris), not UTC.
+        asked = next(e for e in Journal.open(data, secrets=[]).entries() if e.question == FOLLOW_UP)
+        expect(followed.locator("summary")).to_contain_text(f"{local_minute(asked.time, 'Europe/Paris')} · ")
+        assert local_minute(asked.time, "Europe/Paris") != local_minute(asked.time, "UTC")
+        expect(followed).to_contain_text(f"👎 {COMMENT}")
+        expect(followed.get_by_label("Question (telle qu'elle sera rejouée)")).to_have_value(REWRITTEN)
+        expect(rows.filter(has_text=OFF_TOPIC).first).to_contain_text("refusé par le filtre")
 
-            # The Ingest page: its headings with every field filled.
-            go(page, url, "Import")
-            expect(page.get_by_role("heading", name="Indexer dans une collection")).to_be_visible(timeout=MINUTE)
-            main = page.get_by_test_id("stMainBlockContainer").inner_text()
-            assert not re.search(r"\{[a-z_]+\}", main), re.findall(r"[^\n]*\{[a-z_]+\}[^\n]*", main)
-        finally:
-            browser.close()
+        # The Ingest page: its headings with every field filled.
+        go(page, url, "Import")
+        expect(page.get_by_role("heading", name="Indexer dans une collection")).to_be_visible(timeout=MINUTE)
+        main = page.get_by_test_id("stMainBlockContainer").inner_text()
+        assert not re.search(r"\{[a-z_]+\}", main), re.findall(r"[^\n]*\{[a-z_]+\}[^\n]*", main)
