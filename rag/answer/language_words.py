@@ -36,6 +36,9 @@ FORM_TYPO_ZIPF = 1.5
 # A word sharing its stem (rag.store.terms.term_key, accents folded) with a word at least this
 # frequent is a form of that word.
 STEM_ZIPF = 2.5
+# No word of French or English is longer ("anticonstitutionnellement": 25 letters): a longer string
+# is a typo of none, and its edits are never enumerated.
+MAX_WORD_LENGTH = 30
 _LANGUAGES = ("fr", "en")
 _LETTERS = "abcdefghijklmnopqrstuvwxyzàâäçéèêëîïôöùûüÿœ"
 
@@ -75,6 +78,8 @@ def edits(word: str) -> set[str]:
     differs from a word there ("nftables" is not "notables" mistyped; "Qulle" is "quelle"). The
     one exception is the second and third letters swapped, the first kept: fast typing swaps
     neighbours anywhere ("calir": "clair", "qeulle": "quelle")."""
+    if len(word) > MAX_WORD_LENGTH:
+        return set()  # no word of the language to be one edit from, and the edits grow as its square
     splits = [(word[:i], word[i:]) for i in range(len(word) + 1)]
     deletes = {a + b[1:] for a, b in splits if b}
     transposes = {a + b[1] + b[0] + b[2:] for a, b in splits if len(b) > 1}

@@ -185,3 +185,11 @@ def test_a_typo_is_no_reason_to_answer_what_the_passages_say_little_of():
     signals = _collection_signals(question, {"meilleur": 30, "mobil": 0, "étudiant": 3}, DPO_PASSAGE, 0.843)
     assert "etudaint" in signals.unknown_names
     assert decide_verdict(signals, PARAMS)[0] == REFUSE
+
+
+def test_a_string_longer_than_any_word_is_no_typo_and_costs_no_edits():
+    # A pasted blob of letters: its edits would grow as its square; no word is that long.
+    blob = "abcdefghij" * 400
+    assert edits(blob) == set() and edits("sanctoinne")
+    signals = _collection_signals(f"Comment {blob} ?", {}, DPO_PASSAGE)
+    assert all(t.typo_of is None for t in signals.terms)
