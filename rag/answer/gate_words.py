@@ -31,8 +31,8 @@ Signals, measured per question (benchmarks/README.md, "The answerability gate"):
 - `subject_words`: the words no chunk holds that say what is asked (neither the situation nor
   everyday words), the rarest in the language first: what a refusal names;
 - `places`: a region, a country or a town after "en" or "vers", or a company after "comme" ("en
-  Auvergne", "vers Montréal", "comme la MAIF")
-  set aside as the reader's, when the retrieved passages hold the rest of the question;
+  Auvergne", "vers Montréal", "comme la MAIF"), set aside as the reader's when the retrieved
+  passages hold the rest of the question;
 - `other_language`: the question is in another language than its passages (rag.i18n.detect), so
   its everyday words are not what the articles lack ("shows", "listening" on French articles).
 

@@ -90,8 +90,8 @@ def edits(word: str) -> set[str]:
 
 
 # How French spells one sound several ways, accents folded: what a reader writing by ear confuses
-# ("rafrechir": "rafraichir", "recupera-ssion": "-tion", "filtre pf": "ph"). One alternation of
-# fixed strings, each with at most one letter of look-ahead: a linear scan.
+# ("rafrechir": "rafraichir", "recuperassion": "recuperation", "fotographie": "photographie"). One
+# alternation of fixed strings, each with at most one letter of look-ahead: a linear scan.
 _SOUNDS = {"eau": "o", "au": "o", "ai": "e", "ei": "e", "ph": "f", "qu": "k", "ck": "k", "y": "i"}
 _SOUND = re.compile(r"eau|au|ai|ei|ph|qu|ck|y|t(?=ion)|c(?=[eiy])|g(?=[eiy])")
 _SOFT = {"t": "s", "c": "s", "g": "j"}
