@@ -90,7 +90,7 @@ def edits(word: str) -> set[str]:
 
 
 # How French spells one sound several ways, accents folded: what a reader writing by ear confuses
-# ("rafrechir": "rafraichir", "recuperassion": "recuperation", "fotographie": "photographie"). One
+# ("rafrechir": "rafraichir", "recuperassion": "recuperation", "telefone": "telephone"). One
 # alternation of fixed strings, each with at most one letter of look-ahead: a linear scan.
 _SOUNDS = {"eau": "o", "au": "o", "ai": "e", "ei": "e", "ph": "f", "qu": "k", "ck": "k", "y": "i"}
 _SOUND = re.compile(r"eau|au|ai|ei|ph|qu|ck|y|t(?=ion)|c(?=[eiy])|g(?=[eiy])")
