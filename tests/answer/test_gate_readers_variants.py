@@ -20,7 +20,7 @@ from rag.answer.gate_words import correction_keys, signals_from
 from rag.answer.language_words import edits, sound_key
 from rag.answer.question_roles import places
 from rag.store.terms import question_keys, question_words
-from tests.answer.test_gate_typo_forms import _Passage, _terms
+from tests.answer.test_gate_typo_forms import _demo_ask, _Passage, _terms
 
 PARAMS = GateParams(0.83, 0.6, True, "model default")
 
@@ -193,3 +193,27 @@ def test_a_string_longer_than_any_word_is_no_typo_and_costs_no_edits():
     assert edits(blob) == set() and edits("sanctoinne")
     signals = _collection_signals(f"Comment {blob} ?", {}, DPO_PASSAGE)
     assert all(t.typo_of is None for t in signals.terms)
+
+
+@pytest.mark.parametrize("question, expect", [
+    ("What does the Kerberos error KRB_AP_ERR_MODIFIED mean?", {"other_language": True}),
+    ("Quelle commande purj les tickets Kerberos ?", {"typo": ("purj", "purge")}),
+    ("En Bretagne, les horloges de nos serveurs ont dérivé et l'authentification échoue : comment mesurer "
+     "l'écart avec un contrôleur de domaine ?", {"places": ["Bretagne"]}),
+])
+def test_readers_variants_are_answered_on_the_demo(demo_index, question, expect):
+    result = _demo_ask(demo_index, question)
+    assert not result.refused, result.refusal_reason
+    signals = result.gate["signals"]
+    if "other_language" in expect:
+        assert signals["other_language"] and result.gate["verdict"] == ANSWER
+    if "typo" in expect:
+        typed, meant = expect["typo"]
+        assert {t["word"]: t["typo_of"] for t in signals["terms"]}[typed] == meant
+    if "places" in expect:
+        assert signals["places"] == expect["places"]
+
+
+def test_an_off_topic_question_in_english_is_still_refused_on_the_demo(demo_index):
+    result = _demo_ask(demo_index, "What is the best time of year to visit Lisbon?")
+    assert result.refused
