@@ -380,9 +380,10 @@ def signals_from(
     set_aside: list[str] = []
     if place:
         # A place is the reader's ("en Auvergne", "vers Montréal") when the passages hold the rest of
-        # what is asked; else it may be the subject ("ouvrir le dimanche en Bretagne"), kept.
+        # what is asked (of the words some chunk holds: no passage can hold the others); else it
+        # may be the subject ("ouvrir le dimanche en Bretagne"), kept.
         placed = stats_with(context | place)
-        rest = [s for s in placed if not s.context]
+        rest = [s for s in placed if not s.context and s.df > 0]  # what the collection could hold
         if (passage_coverage(words, rest, texts) or 0.0) >= SUBJECT_COVERED:
             stats = placed
             set_aside = [s.word for s in placed if s.context and s.word in place]

@@ -217,3 +217,11 @@ def test_readers_variants_are_answered_on_the_demo(demo_index, question, expect)
 def test_an_off_topic_question_in_english_is_still_refused_on_the_demo(demo_index):
     result = _demo_ask(demo_index, "What is the best time of year to visit Lisbon?")
     assert result.refused
+
+
+def test_a_word_no_article_holds_does_not_keep_a_place_the_subject():
+    # "sécu" is in no chunk at all: the passages cannot hold it, and the rest they hold decides.
+    question = "Dans notre mairie en Normandie, peut-on avoir accès au numéro de sécu d'un enfant ?"
+    passage = "Une mairie peut-elle avoir accès au numéro d'un enfant inscrit à l'école ? Non."
+    signals = _signals(question, {"Normandie", "sécu"}, passage, score=0.885)
+    assert signals.places == ["Normandie"] and "Normandie" not in signals.unknown_subject
