@@ -111,3 +111,42 @@ def test_the_charts_are_whole_and_readable_on_a_phone(page_url):
         assert "proximité 0,850" in [label["text"] for label in gate["labels"]]
         assert len(gate["legend"]) == 1 and "ne mentionne" in gate["legend"][0]["text"]
         assert gate["legend"][0]["text"].count("refusée) : 1") == 2
+
+
+# A page in the dashboard's frame (its page config, .streamlit/config.toml) whose run lasts long
+# enough for Streamlit to show its "Running..." status and "Stop" (half a second in, in 1.67).
+SLOW_RUN = """
+import time
+import streamlit as st
+from ui import frame
+
+frame.page_config()
+st.button("Relancer")
+st.write("Début")
+time.sleep(4)
+st.write("Fin")
+"""
+
+
+def test_streamlits_english_menu_and_stop_are_not_drawn(tmp_path):
+    """Bug: the top right of every page showed Streamlit's ⋮ menu ("System / Light / Dark / About /
+    Made with Streamlit v1.67.0") and, during every run, "Running..." with "Stop", in English."""
+    from playwright.sync_api import expect
+
+    with script_page(tmp_path, SLOW_RUN, RAG_UI_LANG="fr") as url, \
+            chromium_page(url, width=390, height=844, locale="fr-FR") as page:
+        expect(page.get_by_text("Début")).to_be_visible(timeout=MINUTE)
+        for run in range(2):  # the first run, then a rerun, as after every widget change
+            page.wait_for_timeout(2000)  # well into the run's four seconds
+            # Counted now, during the run (an expect would wait for the run's end, when they go).
+            running = page.locator('[data-testid="stApp"][data-test-script-state="running"]')
+            assert running.count() == 1, "the run is over already: the check would see nothing"
+            drawn = {test_id: page.get_by_test_id(test_id).count()
+                     for test_id in ("stStatusWidget", "stMainMenu", "stToolbarActions", "stAppDeployButton")}
+            assert drawn == dict.fromkeys(drawn, 0), (run, drawn)
+            assert page.get_by_text("Stop", exact=True).count() == 0
+            if not run:
+                page.screenshot(path=SHOTS / "phone-during-a-run.png")
+                expect(page.get_by_text("Fin")).to_be_visible(timeout=MINUTE)
+                settle(page)
+                page.get_by_role("button", name="Relancer").click()
