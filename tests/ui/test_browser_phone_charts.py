@@ -21,9 +21,11 @@ import streamlit as st
 from rag.answer.pipeline import AskResult
 from rag.answer.retrieve import Passage
 from rag.access import EDITOR
-from ui import ask_view, resources
+from ui import ask_view, frame, resources
 from ui.i18n import t
 from ui.present.charts import calibration_chart, category_chart, gate_chart, plotly_config
+
+frame.page_config()  # the dashboard's: a wide page
 
 # The walk-through's case: a passage at 0.82 just under the threshold 0.83.
 passages = [Passage(n, s, f"Article {n}", "Section", f"a{n}.md", "MaxTokenSize se règle dans le registre.")
@@ -71,10 +73,11 @@ def page_url(tmp_path: Path):
         yield url
 
 
-def test_the_charts_are_whole_and_readable_on_a_phone(page_url):
+@pytest.mark.parametrize("width,height", [(390, 844), (1366, 768)])  # a phone, a laptop
+def test_the_charts_are_whole_and_readable_on_a_phone(page_url, width, height):
     from playwright.sync_api import expect
 
-    with chromium_page(page_url, width=390, height=844, locale="fr-FR") as page:
+    with chromium_page(page_url, width=width, height=height, locale="fr-FR") as page:
         turn = page.get_by_test_id("stChatMessage")
         expect(turn).to_contain_text("Sources", timeout=MINUTE)
         turn.get_by_text("passages trouvés").click()
@@ -88,10 +91,10 @@ def test_the_charts_are_whole_and_readable_on_a_phone(page_url):
             plot.hover()  # the toolbar shows while the pointer (or a finger) is on the chart
             expect(plot.locator(".modebar")).to_be_visible()
             page.wait_for_timeout(400)  # the chart's transitions
-            plot.screenshot(path=SHOTS / f"phone-chart-{name}.png")
+            plot.screenshot(path=SHOTS / f"chart-{width}-{name}.png")
             seen[name] = boxes = plot.evaluate(BOXES)
             figure, toolbar = boxes["figure"], boxes["toolbar"][0]
-            assert figure["right"] <= 390, (name, figure)
+            assert figure["right"] <= width, (name, figure)
             for legend in boxes["legend"]:  # nothing of a legend beyond the figure's right edge
                 assert legend["right"] <= figure["right"] + 1 and legend["bottom"] <= figure["bottom"] + 1, (name, legend)
             for text in boxes["labels"] + boxes["bars"] + boxes["title"]:

@@ -221,7 +221,8 @@ def category_chart(table: pd.DataFrame) -> go.Figure:
         x=well, y=kinds, orientation="h",
         marker_color=[PASSED if w >= 80 else IN_BASE if w >= 50 else OFF_TOPIC for w in well],
         text=[percent(w / 100) for w in well], textposition="auto",
-        hovertemplate="%{y}: %{x}<extra></extra>",  # %{x} has the axis's % already
+        # "{name} : {n}" in French; %{x} has the axis's % already.
+        hovertemplate=t("chart.legend_count", name="%{y}", n="%{x}") + "<extra></extra>",
     ))
     height = TOOLBAR + 44 + 34 * len(well)
     fig.update_layout(
