@@ -19,7 +19,7 @@ def page_config() -> None:
     # No menu item: with client.toolbarMode = "minimal" Streamlit then draws no menu (its "About",
     # "System / Light / Dark" and "Made with Streamlit" are English) and, in 1.67, nothing at the
     # top right, its "Running..." and "Stop" included. The theme follows the browser's; the app's
-    # own spinners and stop button say what runs, in the page's language; the About text is the
+    # own spinners and stop button say what runs, in the page's language; the About text is in the
     # sidebar, under its settings (run()).
     st.set_page_config(page_title=t("app.title"), page_icon=":material/menu_book:", layout="wide")
 
