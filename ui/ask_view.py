@@ -10,7 +10,7 @@ import streamlit as st
 from ui.present import answer as answer_display
 from rag.answer import followup, gate, small_talk
 from rag.answer.pipeline import AskResult, finalize
-from ui.present.charts import score_chart
+from ui.present.charts import plotly_config, score_chart
 from rag.chunking import DEFAULT_STRATEGY
 from rag.demo import DEMO_COLLECTION, DEMO_DIR, QUESTIONS_PATH
 from rag.demo import calibrate as demo_calibrate
@@ -163,7 +163,8 @@ def render_result(result: AskResult, turn: int, answer_slot: Any = None, compact
     # Without an answer, the passages are what the reader came for: show them open.
     with st.expander(label, icon=":material/format_list_numbered:", expanded=bool(result.llm_error) and not compact):
         if editor:  # scores against the threshold: the editors' tuning, not the reader's
-            st.plotly_chart(score_chart(answer_display.passage_rows(result), result.threshold), key=f"scores_{turn}")
+            st.plotly_chart(score_chart(answer_display.passage_rows(result), result.threshold), key=f"scores_{turn}",
+                            config=plotly_config())
         note = answer_display.order_note(result)
         if note:
             st.caption(note)
