@@ -20,7 +20,7 @@ from rag.errors import LLMError, RagError
 from rag.evaluate.questions import load_questions
 from ui.present.safe_markdown import sanitize_markdown
 from rag.sources.files import iter_folder
-from ui import access, chat_actions, conversations, indexing, lang
+from ui import access, chat_actions, conversations, indexing, lang, scroll
 from ui import resources
 from rag.i18n.numbers import threshold_text
 from ui.i18n import t, tn
@@ -268,6 +268,7 @@ def answer(question: str, settings: Any, store: Any, info: dict) -> AskResult | 
     user = st.chat_message("user")
     with user:
         st.markdown(sanitize_markdown(question, images=False))
+    scroll.to_new_question()
     with st.chat_message("assistant"):
         llm = resources.llm(settings)
         holds = gate.term_holder(store, settings.collection, info, resources.groups())
@@ -320,6 +321,7 @@ def reply_to_small_talk(message: str, settings: Any) -> bool:
                small_talk.THANKS: t("ask.thanks_reply"), small_talk.GOODBYE: t("ask.goodbye_reply")}
     with st.chat_message("user"):
         st.markdown(sanitize_markdown(message, images=False))
+    scroll.to_new_question()
     with st.chat_message("assistant"):
         st.markdown(replies[kind])
     return True
