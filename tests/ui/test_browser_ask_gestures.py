@@ -3,6 +3,9 @@ comes into view, the latest answer's sources stay short, one click copies the an
 
 from __future__ import annotations
 
+from contextlib import contextmanager
+from typing import Any, Iterator
+
 import pytest
 
 from tests.fixtures.chat_app import QUESTION, ask, ask_and_see, chat_app, reader_on_blog  # noqa: F401 - chat_app: the fixture
@@ -25,17 +28,24 @@ def _scroll_to_top(page) -> None:
     scroll_at_rest(page)
 
 
+@contextmanager
+def answered(chat_app, lmstudio) -> Iterator[Any]:  # noqa: F811 - the fixture's value
+    """A laptop-sized French page on which QUESTION has been answered, citing two sources."""
+    url, _ = chat_app
+    lmstudio.answer = ANSWER
+    with reader_on_blog(url) as page:
+        page.set_viewport_size({"width": 1366, "height": 768})
+        ask_and_see(page, QUESTION, 1, "Kerberos\\Parameters [1]")
+        yield page
+
+
 @pytest.mark.slow  # a streamlit server, chromium, the demo index
 @pytest.mark.timeout(600)
 def test_a_question_sent_after_scrolling_up_comes_into_view(chat_app, lmstudio):  # noqa: F811 - the fixture imported above
     from playwright.sync_api import expect
 
-    url, _ = chat_app
-    lmstudio.answer = ANSWER
-    with reader_on_blog(url) as page:
-        page.set_viewport_size({"width": 1366, "height": 768})
+    with answered(chat_app, lmstudio) as page:
         messages = page.get_by_test_id("stChatMessage")
-        ask_and_see(page, QUESTION, 1, "Kerberos\\Parameters [1]")
         _scroll_to_top(page)
         expect(messages.nth(0)).to_be_in_viewport()
 
@@ -48,3 +58,33 @@ def test_a_question_sent_after_scrolling_up_comes_into_view(chat_app, lmstudio):
         # The answer was followed to its end: its gestures, under it, are on screen.
         expect(messages.nth(3).get_by_role("button", name="Régénérer")).to_be_in_viewport()
         expect(messages.nth(0)).not_to_be_in_viewport()
+
+
+def _height_before_gestures(page, message) -> float:
+    """How far down the latest answer its gestures start, in px: what a reader scrolls through."""
+    button = message.get_by_role("button", name="Régénérer")
+    return button.evaluate("(b, m) => b.getBoundingClientRect().top - m.getBoundingClientRect().top",
+                           message.element_handle())
+
+
+@pytest.mark.slow  # a streamlit server, chromium, the demo index
+@pytest.mark.timeout(600)
+def test_the_latest_answer_sources_stay_short_and_their_links_still_land(chat_app, lmstudio):  # noqa: F811 - the fixture imported above
+    from playwright.sync_api import expect
+
+    from tests.ui.test_browser import jump_to_citation
+
+    with answered(chat_app, lmstudio) as page:
+        answer = page.get_by_test_id("stChatMessage").nth(1)
+        heights = {}
+        for width, height in ((1366, 768), (390, 844)):
+            page.set_viewport_size({"width": width, "height": height})
+            scroll_at_rest(page)
+            heights[width] = _height_before_gestures(page, answer)
+        print(f"answer with 2 sources, px before its gestures: {heights}")
+        assert heights[1366] < 1400 and heights[390] < 2000, heights
+        # Each cited passage is still reached by its [n], its heading on screen (on the phone, where
+        # the second source starts below the window).
+        jump_to_citation(page, answer, 2, "cite-blog-t0-2")
+        jump_to_citation(page, answer, 1, "cite-blog-t0-1", out_of_sight=False)
+        expect(answer.get_by_text("Modifier MaxTokenSize").first).to_be_visible()
