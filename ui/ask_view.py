@@ -39,7 +39,7 @@ EARLIER_PASSAGE_HEIGHT = 180  # px: a cited passage of an earlier turn, in its o
 # px: a cited passage of the latest turn: a few paragraphs, in a scrolling box of its own, so that a
 # one-line answer with two sources is not a few screens tall before its gestures
 LATEST_PASSAGE_HEIGHT = 260
-SHORT_PASSAGE = 240  # characters: a passage this short fits its box; a fixed height would leave it blank
+SHORT_PASSAGE = 400  # characters: a passage this short fits its box; a fixed height would leave it blank
 
 
 def load_demo_button(settings: Any, store: Any) -> None:

@@ -16,7 +16,7 @@ import streamlit as st
 from rag.answer import followup
 from rag.answer.citations import source_line
 from rag.answer.pipeline import REFUSED_GATE
-from ui import conversations
+from ui import clipboard, conversations
 from ui.i18n import t
 
 STREAMING = "answer_streaming"  # the stream in progress: what a stop keeps
@@ -42,9 +42,8 @@ def _rating_value(rating: int | None) -> int | None:
 
 
 def copy_button(result: Any, turn: int) -> None:
-    # Streamlit's code box has a copy button and shows the text as text: nothing of it is rendered.
-    with st.popover(t("ask.copy"), icon=":material/content_copy:", help=t("ask.copy_help"), type="tertiary"):
-        st.code(answer_text(result), language="markdown", wrap_lines=True)
+    """One click puts the answer and its sources, as text, on the clipboard."""
+    clipboard.copy_button(answer_text(result), key=f"copy_{turn}")
 
 
 def thumbs(item: dict[str, Any], settings: Any) -> None:

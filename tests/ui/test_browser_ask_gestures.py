@@ -9,7 +9,7 @@ from typing import Any, Iterator
 import pytest
 
 from tests.fixtures.chat_app import QUESTION, ask, ask_and_see, chat_app, reader_on_blog  # noqa: F401 - chat_app: the fixture
-from tests.ui.test_browser import MINUTE, SCROLLER, scroll_at_rest, settle
+from tests.ui.test_browser import MINUTE, SCROLLER, scroll_at_rest, settle, shoot
 
 ANSWER = ("MaxTokenSize se règle sous HKLM\\SYSTEM\\CurrentControlSet\\Control\\Lsa\\Kerberos\\Parameters [1]. "
           "Les symptômes du token bloat sont décrits aussi [2].")
@@ -81,6 +81,8 @@ def test_the_latest_answer_sources_stay_short_and_their_links_still_land(chat_ap
             page.set_viewport_size({"width": width, "height": height})
             scroll_at_rest(page)
             heights[width] = _height_before_gestures(page, answer)
+            answer.get_by_role("button", name="Régénérer").scroll_into_view_if_needed()
+            shoot(page, f"ask-latest-answer-{width}")
         print(f"answer with 2 sources, px before its gestures: {heights}")
         assert heights[1366] < 1400 and heights[390] < 2000, heights
         # Each cited passage is still reached by its [n], its heading on screen (on the phone, where
