@@ -1,5 +1,5 @@
 """The Ask page's gestures driven with AppTest over the demo index: what the latest answer's
-sources show under their headings."""
+sources show under their headings, the comment and edit boxes once sent."""
 
 from __future__ import annotations
 
@@ -36,3 +36,38 @@ def test_a_source_shows_the_chunk_its_heading_names_not_the_text_grown_around_it
         # Under "… / Modifier MaxTokenSize", that section's text, not the article's introduction.
         assert text.startswith(f"**{p.section}**"), (p.section, text[:80])
     assert "Certains utilisateurs" not in shown[0]
+
+
+def test_a_sent_comment_closes_its_box_empty_and_is_recorded_once(app_env, lmstudio, monkeypatch):
+    from ui import conversations
+
+    lmstudio.answer = ANSWER
+    at = ask(start(), QUESTION)
+    at.feedback[0].set_value(0).run()  # thumbs down, then a comment
+    recorded = []
+    real = conversations.vote
+    monkeypatch.setattr(conversations, "vote", lambda *a, **k: (recorded.append(a[3]), real(*a, **k)))
+    at.session_state["feedback_comment_box_0"] = True  # the reader opens the box
+    at.run()
+    at.text_area(key="feedback_comment_0").input("Il manque la version de Windows concernée.")
+    at.button(key="feedback_comment_send_0").click().run()
+    assert not at.exception
+    assert recorded == ["Il manque la version de Windows concernée."]
+    assert at.session_state["feedback_comment_box_0"] is False  # closed
+    assert at.text_area(key="feedback_comment_0").value == ""  # and empty when opened again
+    # The same words sent again (a second click, or typed again) are not recorded twice.
+    at.text_area(key="feedback_comment_0").input("Il manque la version de Windows concernée.")
+    at.button(key="feedback_comment_send_0").click().run()
+    assert recorded == ["Il manque la version de Windows concernée."]
+
+
+def test_a_resent_question_closes_its_edit_box(app_env, lmstudio):
+    lmstudio.answer = ANSWER
+    at = ask(start(), QUESTION)
+    at.session_state["edit_box_0"] = True
+    at.run()
+    at.text_area(key="edit_0").input("Où se règle MaxTokenSize ?")
+    at.button(key="resend_0").click().run()
+    assert not at.exception
+    assert [m.markdown[0].value for m in at.chat_message if m.name == "user"] == ["Où se règle MaxTokenSize ?"]
+    assert at.session_state["edit_box_0"] is False  # closed

@@ -90,3 +90,32 @@ def test_the_latest_answer_sources_stay_short_and_their_links_still_land(chat_ap
         jump_to_citation(page, answer, 2, "cite-blog-t0-2")
         jump_to_citation(page, answer, 1, "cite-blog-t0-1", out_of_sight=False)
         expect(answer.get_by_text("Modifier MaxTokenSize").first).to_be_visible()
+
+
+@pytest.mark.slow  # a streamlit server, chromium, the demo index
+@pytest.mark.timeout(600)
+def test_the_comment_and_edit_boxes_close_once_sent(chat_app, lmstudio):  # noqa: F811 - the fixture imported above
+    from playwright.sync_api import expect
+
+    with answered(chat_app, lmstudio) as page:
+        messages = page.get_by_test_id("stChatMessage")
+        body = page.get_by_test_id("stPopoverBody")
+        messages.nth(1).get_by_test_id("stFeedbackButton").nth(1).click()  # thumbs down
+        settle(page)
+        messages.nth(1).get_by_role("button", name="Commenter").click()
+        body.get_by_role("textbox").fill("Il manque la version de Windows concernée.")
+        body.get_by_role("button", name="Envoyer").click()
+        expect(page.get_by_text("Merci, votre commentaire est transmis aux éditeurs.")).to_be_visible()
+        settle(page)
+        expect(body).to_have_count(0)  # closed
+        messages.nth(1).get_by_role("button", name="Commenter").click()
+        expect(body.get_by_role("textbox")).to_have_value("")  # and empty
+        page.keyboard.press("Escape")
+        settle(page)
+
+        messages.nth(0).get_by_role("button", name="Modifier").click()
+        body.get_by_role("textbox").fill("Où se règle MaxTokenSize ?")
+        body.get_by_role("button", name="Renvoyer").click()
+        expect(messages.nth(0)).to_contain_text("Où se règle MaxTokenSize ?", timeout=MINUTE)
+        settle(page)
+        expect(body).to_have_count(0)
