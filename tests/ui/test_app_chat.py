@@ -221,6 +221,12 @@ def test_a_conversation_is_its_readers_only_and_an_editor_can_delete_it(chat_env
     ask(at, IN_BASE)
     mine = at.session_state["conversation_id"]
     at.button(key=f"delete_{mine}").click().run()  # the open dashboard's user is an editor
+    assert book.conversation(mine) is not None  # not yet: a deletion is confirmed first
+    assert "cannot be brought back" in texts(at.sidebar.caption)
+    at.button(key=f"delete_no_{mine}").click().run()  # Cancel: kept, the question gone
+    assert book.conversation(mine) is not None and not [b for b in at.button if b.key == f"delete_yes_{mine}"]
+    at.button(key=f"delete_{mine}").click().run()
+    at.button(key=f"delete_yes_{mine}").click().run()
     assert book.conversation(mine) is None and book.conversation(theirs.id) is not None
     assert not at.chat_message
 
