@@ -71,3 +71,23 @@ def test_a_resent_question_closes_its_edit_box(app_env, lmstudio):
     assert not at.exception
     assert [m.markdown[0].value for m in at.chat_message if m.name == "user"] == ["Où se règle MaxTokenSize ?"]
     assert at.session_state["edit_box_0"] is False  # closed
+
+
+def test_a_fresh_session_opens_a_collection_that_exists(app_env, lmstudio, monkeypatch):
+    """The configured collection was never made, another holds the articles: a fresh editor's
+    session opens that one, and the sidebar never offers one that does not exist."""
+    from streamlit.testing.v1 import AppTest
+
+    from tests.ui.test_app_ask import APP, TIMEOUT, texts
+
+    monkeypatch.setenv("RAG_COLLECTION", "notes")
+    at = start()
+    assert at.session_state["collection"] == app_env.collection
+    assert at.sidebar.selectbox[0].options == [app_env.collection]
+    assert at.chat_input, "the page asks for a question: it is not the empty collection's start"
+    assert "demo" not in texts(at.info).lower()
+    # An address naming a collection that is gone opens one that exists too.
+    gone = AppTest.from_file(APP, default_timeout=TIMEOUT)
+    gone.query_params["collection"] = "deleted"
+    gone.run()
+    assert gone.session_state["collection"] == app_env.collection and "deleted" not in gone.sidebar.selectbox[0].options
