@@ -15,6 +15,9 @@ SCROLLER = "stAppScrollToBottomContainer"  # Streamlit's main scrolling box (st.
 
 _TO_BOTTOM = (
     "<script>(() => {"
+    # Streamlit runs an element's script again whenever it draws the element anew: once per question.
+    "const done = (window.ragQuestionsInView = window.ragQuestionsInView || new Set());"
+    "if (done.has(TURN)) return; done.add(TURN);"
     f"const box = document.querySelector('[data-testid=\"{SCROLLER}\"]') || document.scrollingElement;"
     "const go = () => { box.scrollTop = box.scrollHeight; };"
     "go(); requestAnimationFrame(go); setTimeout(go, 150);"
@@ -22,6 +25,10 @@ _TO_BOTTOM = (
 )
 
 
+SENT = "questions_brought_into_view"  # how many: each question's script is told apart by its number
+
+
 def to_new_question() -> None:
     """Scroll the page to the question just drawn (call right after it), then follow its answer."""
-    st.html(_TO_BOTTOM, unsafe_allow_javascript=True, width="content")
+    sent = st.session_state[SENT] = int(st.session_state.get(SENT, 0)) + 1
+    st.html(_TO_BOTTOM.replace("TURN", str(sent)), unsafe_allow_javascript=True, width="content")
