@@ -19,7 +19,7 @@ SECOND = "Quel événement le KDC écrit-il quand il trouve un SPN en double ?"
 def _scroll_to_top(page) -> None:
     """The wheel, as a reader scrolls back up to read (a script's scroll stays pinned to the bottom)."""
     scroll_at_rest(page)
-    page.mouse.move(600, 300)
+    page.mouse.move(page.viewport_size["width"] // 2, 300)
     for _ in range(80):
         if page.evaluate(f"document.querySelector('{SCROLLER}').scrollTop") < 5:
             break
@@ -28,23 +28,27 @@ def _scroll_to_top(page) -> None:
     scroll_at_rest(page)
 
 
+LAPTOP, PHONE = (1366, 768), (390, 844)
+
+
 @contextmanager
-def answered(chat_app, lmstudio) -> Iterator[Any]:  # noqa: F811 - the fixture's value
-    """A laptop-sized French page on which QUESTION has been answered, citing two sources."""
+def answered(chat_app, lmstudio, size: tuple[int, int] = LAPTOP) -> Iterator[Any]:  # noqa: F811 - the fixture's value
+    """A French page of that size on which QUESTION has been answered, citing two sources."""
     url, _ = chat_app
     lmstudio.answer = ANSWER
     with reader_on_blog(url) as page:
-        page.set_viewport_size({"width": 1366, "height": 768})
+        page.set_viewport_size({"width": size[0], "height": size[1]})
         ask_and_see(page, QUESTION, 1, "Kerberos\\Parameters [1]")
         yield page
 
 
 @pytest.mark.slow  # a streamlit server, chromium, the demo index
 @pytest.mark.timeout(600)
-def test_a_question_sent_after_scrolling_up_comes_into_view(chat_app, lmstudio):  # noqa: F811 - the fixture imported above
+@pytest.mark.parametrize("size", [LAPTOP, PHONE], ids=["laptop", "phone"])
+def test_a_question_sent_after_scrolling_up_comes_into_view(chat_app, lmstudio, size):  # noqa: F811 - the fixture imported above
     from playwright.sync_api import expect
 
-    with answered(chat_app, lmstudio) as page:
+    with answered(chat_app, lmstudio, size) as page:
         messages = page.get_by_test_id("stChatMessage")
         _scroll_to_top(page)
         expect(messages.nth(0)).to_be_in_viewport()
@@ -53,6 +57,8 @@ def test_a_question_sent_after_scrolling_up_comes_into_view(chat_app, lmstudio):
         ask(page, SECOND)
         expect(messages.nth(2)).to_contain_text(SECOND, timeout=MINUTE)
         expect(messages.nth(2)).to_be_in_viewport()  # the question just sent is on screen
+        print(f"{size}: the new question's top, px from the window's: "
+              f"{messages.nth(2).evaluate('e => e.getBoundingClientRect().top')}")
         settle(page)
         scroll_at_rest(page)
         # The answer was followed to its end: its gestures, under it, are on screen.
@@ -119,3 +125,43 @@ def test_the_comment_and_edit_boxes_close_once_sent(chat_app, lmstudio):  # noqa
         expect(messages.nth(0)).to_contain_text("Où se règle MaxTokenSize ?", timeout=MINUTE)
         settle(page)
         expect(body).to_have_count(0)
+
+
+@pytest.mark.slow  # a streamlit server, chromium, the demo index
+@pytest.mark.timeout(600)
+def test_a_fresh_session_opens_an_existing_collection_and_a_deletion_is_confirmed(chat_app, lmstudio):  # noqa: F811 - the fixture imported above
+    """The configured collection ("notes") was never made: a fresh editor's page opens "blog",
+    the one holding the articles, and the sidebar does not offer "notes"."""
+    from playwright.sync_api import expect
+
+    from tests.fixtures.chromium import chromium_page
+
+    url, _ = chat_app
+    lmstudio.answer = ANSWER
+    with chromium_page(url, width=LAPTOP[0], height=1100, locale="fr-FR") as page:  # the list opens below
+        settle(page)
+        sidebar = page.get_by_test_id("stSidebar")
+        choice = sidebar.get_by_test_id("stSelectbox").first
+        expect(choice.locator("input")).to_have_value("blog")
+        expect(page.get_by_test_id("stChatInputTextArea")).to_be_visible()  # not the empty collection's start
+        choice.click()
+        expect(page.get_by_role("option")).to_have_text(["blog"])
+        page.keyboard.press("Escape")
+
+        ask_and_see(page, QUESTION, 1, "Kerberos\\Parameters [1]")
+        listed = sidebar.get_by_role("button", name=QUESTION[:30])
+        expect(listed).to_be_visible()
+        trash = sidebar.locator("[class*='st-key-delete_'] button").first  # the trash icon
+        trash.click()
+        settle(page)
+        expect(sidebar.get_by_text("Ses questions et réponses ne pourront pas être retrouvées.")).to_be_visible()
+        shoot(page, "ask-delete-confirm")
+        sidebar.get_by_role("button", name="Annuler").click()
+        settle(page)
+        expect(listed).to_be_visible()  # kept
+        trash.click()
+        settle(page)
+        sidebar.get_by_role("button", name="Supprimer", exact=True).click()
+        settle(page)
+        expect(listed).to_have_count(0)
+        expect(page.get_by_test_id("stChatMessage")).to_have_count(0)
