@@ -55,7 +55,7 @@ ANSWER, UNSURE, REFUSE = "answer", "unsure", "refuse"
 
 __all__ = [
     "ANSWER", "CLEAR_MARGIN", "COSINE_SLOPE", "DEFAULT_MIN_COVERAGE", "LEXICAL_SLACK", "LOW_COSINE", "LOW_COVERAGE",
-    "MAX_DOUBTFUL_NAMES", "NO_PASSAGE", "REFUSE", "SUBJECT_COVERED", "UNKNOWN_NAMES", "UNSURE", "UNSURE_BAND",
+    "MAX_DOUBTFUL_NAMES", "NO_PASSAGE", "REFUSE", "UNKNOWN_NAMES", "UNSURE", "UNSURE_BAND",
     "Decision", "GateParams", "core_cosine", "decide", "decide_verdict", "document_frequencies",
     "exact_match", "explain", "gate", "gate_for", "has_exact_terms", "has_terms", "no_terms_note", "resolve_params",
     "save_calibration",
