@@ -45,7 +45,7 @@ def test_cited_answer_streams_with_sources_and_passages(app_env, lmstudio):
     assert "](" not in sources[0]
     # Every retrieved passage is listed with its score and verdict, next to the score chart.
     expander = at.expander[0]
-    assert expander.label == "6 passages found · threshold 0.83"
+    assert expander.label == "6 passages found · threshold 0.830"
     passages = [m.value for m in expander.markdown if "score" in m.value]
     assert len(passages) == 6 and "close enough" in passages[0]
     assert len(expander.get("plotly_chart")) == 1
