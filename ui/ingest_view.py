@@ -8,6 +8,8 @@ from typing import Any, Sequence
 
 import streamlit as st
 
+import rag.i18n
+
 from rag.chunking import DEFAULT_STRATEGY, STRATEGIES, setting_names
 from rag.chunking._measure import CHARS, CHARS_PER_TOKEN, TOKENS, UNITS
 from rag.i18n.numbers import decimal
@@ -38,7 +40,7 @@ SOURCES = (WORDPRESS, UPLOAD, DEMO, PASTE)
 SOURCE = "ingest_source"  # session key of the chosen source (kept across pages)
 WP_ITEMS = "wp_items"
 WP_FORM = "wp_form"  # the site address and user last sent with "Read the posts"
-WP_FAILED = "wp_failed"  # the last reading failed: the hint says to correct, not to begin
+WP_FAILED = "wp_failed"  # the last reading failed: (language, why), shown until the next reading
 NEW_COLLECTION = "__new__"
 SETTINGS = ("chunk_size", "overlap", "min_size", "max_size")
 LABELS = {"chunk_size": "ing.chunk_size", "overlap": "ing.overlap", "min_size": "ing.min_size",
@@ -68,11 +70,24 @@ def _wordpress() -> list[Document | Problem] | None:
         except RagError as exc:
             # The posts of a site read before are not this site's: never offered under its address.
             st.session_state.pop(WP_ITEMS, None)
-            st.session_state[WP_FAILED] = True
-            lang.error(t("ing.fetch_failed"), str(exc))
-            return None
+            st.session_state[WP_FAILED] = (rag.i18n.current(), str(exc))
+    if _wordpress_failure():
+        st.error(t("ing.fetch_failed", why=escape_link_text(st.session_state[WP_FAILED][1])), icon=":material/error:")
+        return None
     fetched = st.session_state.get(WP_ITEMS)
     return fetched[1] if fetched else None
+
+
+def _wordpress_failure() -> bool:
+    """Whether the last reading of a site failed, with its reason in the current language. The
+    reason is said in words (the error above the hint) as long as the hint refers to it: back on
+    the page it is still there; in another language it was written in the former one, and both
+    are dropped rather than leave the hint pointing at nothing."""
+    failed = st.session_state.get(WP_FAILED)
+    if failed and failed[0] != rag.i18n.current():
+        st.session_state.pop(WP_FAILED, None)
+        return False
+    return bool(failed)
 
 
 def choose_source() -> list[Document | Problem] | None:
@@ -107,7 +122,7 @@ _EMPTY_HINTS = {WORDPRESS: "ing.choose_wordpress", UPLOAD: "ing.choose_upload", 
 
 def empty_source_hint() -> str:
     source = st.session_state.get(SOURCE)
-    if source == WORDPRESS and st.session_state.get(WP_FAILED):
+    if source == WORDPRESS and _wordpress_failure():
         return t("ing.wordpress_retry")
     return t(_EMPTY_HINTS.get(source, "ing.choose"))
 
