@@ -66,8 +66,11 @@ def question_set() -> tuple[list[Question], str] | None:
 
 def estimate(questions: int, collections: int, with_llm: bool, settings: Any) -> str:
     """How long the run will take, said before it starts."""
-    seconds = evaluation.estimate_seconds(list_runs(settings), questions, collections, with_llm)
-    return tn("eval.eta", collections, questions=questions, estimate=evaluation.duration_text(seconds))
+    guess = evaluation.estimate_seconds(list_runs(settings), questions, collections, with_llm)
+    text = tn("eval.eta", collections, questions=questions, estimate=evaluation.duration_text(guess.seconds))
+    if guess.chat_seconds is not None:
+        text += " " + t("eval.eta_chat", chat=evaluation.duration_text(guess.chat_seconds))
+    return text + " " + t("eval.eta_learnt" if guess.learnt else "eval.eta_first")
 
 
 def why_no_run(picked: Any, chosen: Sequence[str], names: Sequence[str], session_collection: str) -> None:
