@@ -276,7 +276,7 @@ def test_a_comparison_names_its_runs_by_the_date_the_table_shows(app_env_empty):
     assert picker.options == [evaluation.run_label(earlier)]
     picker.set_value(earlier["path"]).run()
     assert not at.exception, [e.value for e in at.exception]
-    a, b = (run["date"].replace("T", " ")[:16] for run in (earlier, latest))
+    a, b = (evaluation.run_date(run) for run in (earlier, latest))  # 1 Dec 2026, 20:04 (the clock's zone said)
     assert f"A = blog ({a}), B = blog ({b})" in [c.value for c in at.caption]
     assert {a, b} <= set(table_with(at, "date")["date"])
 

@@ -79,7 +79,7 @@ def test_the_tables_say_what_is_missing_in_words():
     runs = evaluation.runs_frame(RUNS)
     assert runs["top k"].tolist() == ["6", ""] and runs["suggested"].tolist() == ["", ""]
     # The compare picker names a run by the same date as the table, not an ISO timestamp.
-    assert evaluation.run_label(RUNS[0]) == "2026-11-30 10:00 · blog (sections)" == f"{runs['date'][0]} · blog (sections)"
+    assert evaluation.run_label(RUNS[0]) == "30 Nov 2026, 10:00 UTC · blog (sections)" == f"{runs['date'][0]} · blog (sections)"
 
 
 def test_the_kinds_chart_draws_one_bar_a_kind_from_the_frame():

@@ -15,10 +15,10 @@ import pandas as pd
 
 from rag.evaluate.calibration import accepted_refused, compared_score, gate_shares, is_exact_match, row_answers
 from rag.evaluate.results import Comparison, GateShares, MetricDelta, QuestionRow, Summary, rows_of
-from rag.evaluate.runs import run_date
 from rag.i18n.numbers import decimal, duration, integer, percent, threshold_text
 from ui.i18n import t
 from ui.present.safe_markdown import escape_link_text
+from ui.present.times import browser_zone, local_minute
 
 ALL, MISSED, WRONGLY_REFUSED, WRONGLY_ACCEPTED = "all", "missed", "wrongly_refused", "wrongly_accepted"
 FILTERS = (ALL, MISSED, WRONGLY_REFUSED, WRONGLY_ACCEPTED)
@@ -310,6 +310,12 @@ _METRICS = {f"metric.{k}" for k in ("hit_at_1", "hit_at_3", "hit_at_k", "mrr", "
                                      "answer_contains_expected", "refusal_rate_out_of_base", "refusal_rate_in_base",
                                      "invalid_citation_rate", "uncited_rate", "prompt_tokens_mean",
                                      "first_token_seconds_median")}
+
+
+def run_date(run: Any) -> str:
+    """When a saved run ran, on the browser's clock, as the reader writes it: 1 déc. 2026, 20:04
+    (the run's own file keeps ISO 8601)."""
+    return local_minute((run.get("date") if isinstance(run, Mapping) else run.date) or "", browser_zone())
 
 
 def run_label(run: Summary | Mapping[str, Any]) -> str:
