@@ -12,7 +12,7 @@ import rag.i18n
 
 from rag.chunking import DEFAULT_STRATEGY, STRATEGIES, setting_names
 from rag.chunking._measure import CHARS, CHARS_PER_TOKEN, TOKENS, UNITS
-from rag.i18n.numbers import decimal
+from rag.i18n.numbers import decimal, integer
 from rag.chunking.preview import chunkers, preview_chunks, preview_json
 from rag.demo import DEMO_DIR
 from rag.documents import Document, Problem
@@ -136,15 +136,26 @@ def _applies_to(name: str) -> list[str]:
     return [s for s in STRATEGIES if name in setting_names(s)]
 
 
+def _defaults(name: str, unit: str = CHARS) -> dict[str, Any]:
+    """Each strategy's default for a setting in `unit`, e.g. max_size: sections 2000,
+    sections_min_max 1000 (590 and 290 in tokens)."""
+    return {strategy: chunkers(strategy, {"unit": unit})[0].settings().get(name) for strategy in _applies_to(name)}
+
+
 def _default_text(name: str, unit: str = CHARS) -> str:
-    """The defaults of a setting in `unit`, e.g. `2000 / 1000` for max_size (sections /
-    sections_min_max), `590 / 290` in tokens."""
-    values = []
-    for strategy in _applies_to(name):
-        value = chunkers(strategy, {"unit": unit})[0].settings().get(name)
-        if value not in values:
-            values.append(value)
-    return " / ".join(str(v) for v in values)
+    """The field's placeholder: its one default, else that it depends on the strategy (it read
+    "2000 / 1000", which said neither which is which nor in what)."""
+    values = set(_defaults(name, unit).values())
+    return integer(values.pop()) if len(values) == 1 else t("ing.default_per_strategy")
+
+
+def _applies_text(name: str, unit: str = CHARS) -> str:
+    """Under the field: the strategies it applies to, each with its default when they differ."""
+    defaults = _defaults(name, unit)
+    if len(set(defaults.values())) == 1:
+        return t("ing.applies", strategies=", ".join(defaults))
+    return t("ing.applies_defaults", strategies=", ".join(
+        t("ing.strategy_default", strategy=s, value=integer(v)) for s, v in defaults.items()))
 
 
 def chunk_settings() -> dict[str, Any]:
@@ -165,7 +176,7 @@ def chunk_settings() -> dict[str, Any]:
                                 min_value=1 if name != "overlap" else 0, max_value=20000,
                                 step=10 if unit == TOKENS else 50, placeholder=_default_text(name, unit),
                                 help=t("ing.unit" if unit == CHARS else "ing.unit_tokens"))
-            st.caption(t("ing.applies", strategies=", ".join(_applies_to(name))))
+            st.caption(_applies_text(name, unit))
     values["unit"] = unit if unit == TOKENS else None
     return values
 

@@ -18,7 +18,7 @@ def ingest_page() -> AppTest:
 
 
 def stats_table(at: AppTest):
-    return table_with(at, "median")
+    return table_with(at, "median (characters)")
 
 
 @pytest.fixture

@@ -77,7 +77,7 @@ def test_the_tables_say_what_is_missing_in_words():
     comparison = evaluation.comparison_frame(COMPARISON).set_index("measure")
     assert comparison.loc["right article first", "B"] == "n/a" and comparison.loc["threshold", "B - A"] == "0.000"  # no sign on no change
     runs = evaluation.runs_frame(RUNS)
-    assert runs["top k"].tolist() == ["6", ""] and runs["suggested"].tolist() == ["", ""]
+    assert runs["passages per question"].tolist() == ["6", ""] and runs["suggested"].tolist() == ["", ""]
     # The compare picker names a run by the same date as the table, not an ISO timestamp.
     assert evaluation.run_label(RUNS[0]) == "30 Nov 2026, 10:00 UTC · blog (sections)" == f"{runs['date'][0]} · blog (sections)"
 

@@ -68,7 +68,8 @@ def metric_cards(summary: Summary | Mapping[str, Any], with_answers: bool = True
         {"label": t("card.context"), "value": _pct(s.answer_in_context),
          "caption": t("card.context_cap", n=c.answer_in_context, total=c.with_expected_answer)},
         {"label": t("card.accepted"), "value": _pct(s.in_base_accepted),
-         "caption": t("card.accepted_cap", n=c.in_base_accepted, total=n_in)},
+         "caption": t("card.accepted_cap", n=c.in_base_accepted, total=n_in,
+                      missed=max(0, n_in - c.in_base_accepted))},
         {"label": t("card.refused"), "value": _pct(s.out_of_base_refused),
          "caption": t("card.refused_cap", n=c.out_of_base_refused, total=n_out)},
     ]
