@@ -12,6 +12,7 @@ from __future__ import annotations
 import errno
 import os
 import secrets
+import stat
 from pathlib import Path
 
 # The errors of a file system without hard links (FAT, some network shares): see link_new.
@@ -88,10 +89,17 @@ def create(path: Path) -> None:
 
 def append(path: Path, data: bytes) -> None:
     """`data` added at the end of the owner-only file at `path`, made when absent. Not synced: an
-    append is a line of a log, which a crash may cut (its reader skips a cut line)."""
+    append is a line of a log, which a crash may cut (its reader skips a cut line). A file an
+    older version left readable by other accounts is made owner-only first: it holds the same
+    lines as the new ones."""
     create(path)
     descriptor = os.open(path, os.O_APPEND | os.O_WRONLY)
     try:
+        if stat.S_IMODE(os.fstat(descriptor).st_mode) & 0o077:
+            try:
+                os.fchmod(descriptor, 0o600)
+            except PermissionError:  # another account's file: appended to as before
+                pass
         _write_all(descriptor, data)
     finally:
         os.close(descriptor)

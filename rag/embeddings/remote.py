@@ -218,12 +218,15 @@ def server_down_message(base_url: str) -> str:
 
 
 def embedding_server(base_url: str, api_key: str | None = None, http: httpx.Client | None = None,
-                     timeout: float = LIST_TIMEOUT) -> ServerModels:
+                     timeout: float = LIST_TIMEOUT, on_demand: bool = False) -> ServerModels:
     """The server's models (over `http`, else a client of its own with `timeout`), with the
     embeddings' advice when it cannot list them. A server that answers without a readable list has
-    no models to offer, which is not an error here."""
+    no models to offer, which is not an error here. `on_demand`: also learn whether LM Studio loads
+    a model it has not loaded at its first request (read_models)."""
     try:
-        return read_models(http, base_url, api_key) if http else list_models(base_url, api_key, timeout)
+        if http:
+            return read_models(http, base_url, api_key, on_demand=on_demand)
+        return list_models(base_url, api_key, timeout, on_demand=on_demand)
     except ModelListError as exc:
         base = normalize_base_url(base_url)
         if exc.reason == "unreachable":

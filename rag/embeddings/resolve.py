@@ -70,7 +70,8 @@ def resolve_embedder(
         return embedder, t("emb.using_setting", choice=choice, what=embedder.describe())
 
     try:
-        server = embedding_server(url, _api_key(settings), timeout=PROBE_TIMEOUT)
+        # on_demand: whether an unloaded model will load at the first request decides what to say
+        server = embedding_server(url, _api_key(settings), timeout=PROBE_TIMEOUT, on_demand=True)
     except EmbeddingError:
         fallback = EmbeddedEmbedder(settings.embed_threads, expected_dimension, expected_model)
         return fallback, t("emb.using_fallback", url=shown, what=fallback.describe())
@@ -82,7 +83,9 @@ def resolve_embedder(
         )
     embedder = remote(chosen.id, settings.timeout)
     embedder._server = server  # already asked; no second round trip
-    state = t("emb.not_loaded_yet") if chosen.loaded is False else ""
+    state = ""
+    if chosen.loaded is False:
+        state = t("emb.not_loaded_by_hand", id=chosen.id) if server.loads_on_demand is False else t("emb.not_loaded_yet")
     return embedder, t("emb.using_server", server=server.server_name, url=shown, model=chosen.id, state=state)
 
 

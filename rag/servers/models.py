@@ -114,10 +114,11 @@ class ModelListError(RagError):
         self.status = status
 
 
-def list_models(base_url: str, api_key: str | None = None, timeout: float = LIST_TIMEOUT) -> ServerModels:
-    """The server's models, over a client of its own closed at once."""
+def list_models(base_url: str, api_key: str | None = None, timeout: float = LIST_TIMEOUT,
+                on_demand: bool = False) -> ServerModels:
+    """The server's models, over a client of its own closed at once (`on_demand`: read_models)."""
     with server_client(base_url, api_key, http_timeout(timeout, CONNECT_TIMEOUT)) as http:
-        return read_models(http, base_url, api_key)
+        return read_models(http, base_url, api_key, on_demand=on_demand)
 
 
 def read_models(http: httpx.Client, base_url: str, api_key: str | None = None,

@@ -100,3 +100,16 @@ def test_explicit_model_and_prefixes_from_the_environment(fake_embeddings_server
     embedder.embed_query("kerberos")
     embedder.embed_documents(["ticket"])
     assert [b["input"] for b in server.embedding_requests] == [["Instruct: find\nQuery:kerberos"], ["doc: ticket"]]
+
+
+def test_a_model_not_loaded_is_said_to_load_at_first_use_only_when_lm_studio_does(lmstudio):
+    """With Just-In-Time loading off, LM Studio never loads the model at the first search: the
+    sentence says to load it, instead of promising that the server will."""
+    model = "text-embedding-nomic-embed-text-v1.5"
+    lmstudio.download(model, type="embeddings")
+    _, why = resolve_embedder(settings_for(lmstudio.url))
+    assert f"using {model} (not loaded yet: the server loads it on first use)." in why
+    lmstudio.jit = False
+    _, why = resolve_embedder(settings_for(lmstudio.url))
+    assert "Just-In-Time loading is off" in why and f"`lms load {model}`" in why
+    assert "loads it on first use" not in why

@@ -45,14 +45,15 @@ def test_lm_studio_s_embedding_model_is_said_when_the_questions_need_it(app_env_
     side = _sidebar(open_page(ASK))
     assert "bundled model" not in side
     assert "embedding model: none loaded" in side
-    assert (f"questions on this collection are embedded by `{SERVER_MODEL}`, which LM Studio does not serve: "
-            "load it in LM Studio, or they cannot be searched") in side
+    assert (f"questions on this collection are embedded by `{SERVER_MODEL}`, which this LM Studio does not have: "
+            "download it in LM Studio (the Discover tab, or `lms get` in a terminal) and load it, or they cannot "
+            "be searched") in side
 
     lmstudio.load(SERVER_MODEL, type="embeddings", context_length=2048)
     st.cache_data.clear()
     side = _sidebar(open_page(ASK))
     assert f"embedding model · `{SERVER_MODEL}`" in side
-    assert "none loaded" not in side and "does not serve" not in side
+    assert "none loaded" not in side and "does not have" not in side
 
 
 def test_lm_studio_down_says_what_is_lost_with_the_questions_model(app_env_empty, lmstudio, monkeypatch):

@@ -27,14 +27,14 @@ def test_a_downloaded_model_with_jit_on_is_loaded_at_the_first_question(app_env_
     monkeypatch.setenv("RAG_EMBED_MODEL", SERVER_MODEL)
     lmstudio.download(SERVER_MODEL, type="embeddings")
     side = _side()
-    assert "does not serve" not in side and "cannot be searched" not in side
+    assert "does not have" not in side and "cannot be searched" not in side
     assert (f"questions on this collection are embedded by `{SERVER_MODEL}`, downloaded in LM Studio but not "
             "loaded: LM Studio loads it at the first question (Just-In-Time loading)") in side
 
     monkeypatch.setenv("RAG_UI_LANG", "fr")
     side = _side()
     assert "téléchargé dans LM Studio mais pas chargé : LM Studio le charge à la première question" in side
-    assert "ne sert pas" not in side
+    assert "n'a pas :" not in side
 
 
 def test_a_downloaded_model_with_jit_off_must_be_loaded_by_hand(app_env_empty, lmstudio, monkeypatch):
@@ -42,7 +42,7 @@ def test_a_downloaded_model_with_jit_off_must_be_loaded_by_hand(app_env_empty, l
     lmstudio.download(SERVER_MODEL, type="embeddings")
     lmstudio.jit = False
     side = _side()
-    assert "does not serve" not in side
+    assert "does not have" not in side
     assert (f"downloaded in LM Studio but not loaded, and LM Studio does not load models on demand "
             f"(Just-In-Time loading is off): load it (`lms load {SERVER_MODEL}`) or turn Just-In-Time loading on, "
             "or they cannot be searched") in side
@@ -52,7 +52,7 @@ def test_a_model_lm_studio_does_not_have_is_still_said_missing(app_env_empty, lm
     monkeypatch.setenv("RAG_EMBED_MODEL", SERVER_MODEL)
     lmstudio.download("text-embedding-other", type="embeddings")  # another one on disk
     side = _side()
-    assert f"embedded by `{SERVER_MODEL}`, which LM Studio does not serve" in side
+    assert f"embedded by `{SERVER_MODEL}`, which this LM Studio does not have: download it" in side
     assert "downloaded in LM Studio" not in side
 
 
@@ -61,4 +61,4 @@ def test_a_loaded_model_gets_no_note(app_env_empty, lmstudio, monkeypatch):
     lmstudio.load(SERVER_MODEL, type="embeddings", context_length=2048)
     side = _side()
     assert f"embedding model · `{SERVER_MODEL}`" in side
-    assert "downloaded in LM Studio" not in side and "does not serve" not in side
+    assert "downloaded in LM Studio" not in side and "does not have" not in side
