@@ -154,6 +154,9 @@ def _url_field() -> None:
 
 
 _TYPED_THRESHOLD = "sidebar_threshold_typed"  # what was typed and could not be read, kept to correct
+# Streamlit writes "Press Enter to apply" under a field being typed in, in English whatever the
+# page's language; the field's help says it in the reader's (Enter, or leaving the field, applies).
+_NO_ENGLISH_HINT = ("<style>.st-key-sidebar_threshold [data-testid='InputInstructions'] {display: none;}</style>")
 
 
 def _threshold_field() -> None:
@@ -181,6 +184,7 @@ def _threshold_field() -> None:
         st.session_state[_TYPED_THRESHOLD] = None
         st.session_state[resources.THRESHOLD] = value
 
+    st.html(_NO_ENGLISH_HINT)  # style only: Streamlit adds it without taking room
     st.text_input(t("side.threshold"), key=key, on_change=read, placeholder=t("side.threshold_placeholder"),
                   help=t("side.threshold_help"))
     if typed is not None:
