@@ -322,3 +322,17 @@ def test_an_editor_indexes_only_within_their_groups(two_collections, monkeypatch
     kept = store.points_for_url("blog", "staff-a.md", payload=["access", "text"])
     assert {tuple(p.payload["access"]) for p in kept} == {("staff",)}
     assert store.points_for_url("blog", "nouveau.md", payload=["access"])
+
+
+def test_a_reader_signed_in_with_a_provider_is_told_to_ask_for_the_editor_role(passwords, monkeypatch):
+    """With single sign-on there is no editor password to type: the page says to ask for the role."""
+    from ui import access as ui_access
+
+    monkeypatch.setattr(ui_access, "mode", lambda: "oidc")
+    at = AppTest.from_file(str(ROOT / INGEST), default_timeout=TIMEOUT)
+    at.session_state["role"] = "reader"
+    ok(at.run())
+    [refusal] = at.error
+    assert refusal.value.startswith("Cette page est réservée aux éditeurs : votre compte est un compte de lecteur. "
+                                    "Demandez à la personne qui gère ce site de donner le rôle éditeur")
+    assert "mot de passe" not in refusal.value and not at.radio and not at.file_uploader
