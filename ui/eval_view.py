@@ -70,6 +70,8 @@ def estimate(questions: int, collections: int, with_llm: bool, settings: Any) ->
     text = tn("eval.eta", collections, questions=questions, estimate=evaluation.duration_text(guess.seconds))
     if guess.chat_seconds is not None:
         text += " " + t("eval.eta_chat", chat=evaluation.duration_text(guess.chat_seconds))
+    if getattr(settings, "query_rewrite", "off") != "off" or getattr(settings, "llm_rerank", False):
+        text += " " + t("eval.eta_levers")  # the search itself waits for the chat model then
     return text + " " + t("eval.eta_learnt" if guess.learnt else "eval.eta_first")
 
 

@@ -42,3 +42,12 @@ def test_the_sentence_says_whether_the_pace_is_known(monkeypatch):
     assert first.startswith("68 questions sur 1 collection : environ 51 s. C'est une estimation grossière")
     assert timed == ("10 questions sur 1 collection : environ 58 s. Dont environ 50 s pour les réponses du modèle "
                      "de chat. Au rythme de la dernière évaluation de ce type sur cette machine.")
+
+
+def test_when_the_search_itself_asks_the_chat_model_the_estimate_says_so(monkeypatch):
+    monkeypatch.setattr(eval_view, "list_runs", lambda settings: [RETRIEVAL_RUN])
+    with rag.i18n.language("fr"):
+        plain = eval_view.estimate(68, 1, False, SimpleNamespace(query_rewrite="off", llm_rerank=False))
+        levers = eval_view.estimate(68, 1, False, SimpleNamespace(query_rewrite="rewrite", llm_rerank=False))
+    assert "modèle de chat" not in plain
+    assert "RAG_LLM_RERANK) : cette part va au rythme du modèle de chat." in levers
