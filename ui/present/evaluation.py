@@ -316,7 +316,7 @@ _METRICS = {f"metric.{k}" for k in ("hit_at_1", "hit_at_3", "hit_at_k", "mrr", "
 def run_date(run: Any) -> str:
     """When a saved run ran, on the browser's clock, as the reader writes it: 1 déc. 2026, 20:04
     (the run's own file keeps ISO 8601)."""
-    return local_minute((run.get("date") if isinstance(run, Mapping) else run.date) or "", browser_zone())
+    return local_minute((Summary.of(run) if isinstance(run, Mapping) else run).date or "", browser_zone())
 
 
 def run_label(run: Summary | Mapping[str, Any]) -> str:
