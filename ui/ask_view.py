@@ -22,6 +22,7 @@ from ui.present.safe_markdown import sanitize_markdown
 from rag.sources.files import iter_folder
 from ui import access, chat_actions, conversations, indexing, lang
 from ui import resources
+from rag.i18n import current as current_language
 from rag.i18n.numbers import threshold_text
 from ui.i18n import t, tn
 from ui.present.safe_markdown import escape_link_text
@@ -176,7 +177,7 @@ def render_result(result: AskResult, turn: int, answer_slot: Any = None, compact
 def previous_turns() -> list[followup.Turn]:
     """The conversation so far as the follow-up rewrite reads it: each question as it was searched."""
     turns = []
-    for item in st.session_state.get(HISTORY, [])[-followup.MAX_TURNS:]:
+    for item in [i for i in st.session_state.get(HISTORY, []) if "result" in i][-followup.MAX_TURNS:]:
         result = item["result"]
         searched = (item.get("understood") or {}).get("standalone") or item["question"]
         said = result.raw_answer if chat_actions.has_answer(result) else ""
@@ -263,7 +264,7 @@ def answer(question: str, settings: Any, store: Any, info: dict) -> AskResult | 
     turn = st.session_state.get(ASKED, 0)
     index = len(st.session_state.get(HISTORY, []))
     st.session_state.pop(TO_SHORTEN, None)  # another question: the one to shorten is given up
-    if reply_to_small_talk(question, settings):
+    if reply_to_small_talk(question, settings, turn, index):
         return None
     user = st.chat_message("user")
     with user:
@@ -311,17 +312,26 @@ def answer(question: str, settings: Any, store: Any, info: dict) -> AskResult | 
     return result
 
 
-def reply_to_small_talk(message: str, settings: Any) -> bool:
-    """"Bonjour", "Merci !": a word back, nothing searched, refused or written to the journal."""
+def small_talk_reply(kind: str, settings: Any) -> str:
+    replies = {small_talk.GREETING: t("ask.hello", name=escape_link_text(settings.collection)),
+               small_talk.THANKS: t("ask.thanks_reply"), small_talk.GOODBYE: t("ask.goodbye_reply")}
+    return replies.get(kind, replies[small_talk.THANKS])
+
+
+def reply_to_small_talk(message: str, settings: Any, turn: int = 0, index: int = 0) -> bool:
+    """"Bonjour", "Merci !": a word back, nothing searched nor refused; kept in its place in the
+    conversation (and in the journal, out of the editors' lists), so that a reload shows it."""
     kind = small_talk.kind_of(message)
     if kind is None:
         return False
-    replies = {small_talk.GREETING: t("ask.hello", name=escape_link_text(settings.collection)),
-               small_talk.THANKS: t("ask.thanks_reply"), small_talk.GOODBYE: t("ask.goodbye_reply")}
     with st.chat_message("user"):
         st.markdown(sanitize_markdown(message, images=False))
     with st.chat_message("assistant"):
-        st.markdown(replies[kind])
+        st.markdown(small_talk_reply(kind, settings))
+    entry_id = conversations.record_small_talk(settings, message, kind, index=index, language=current_language())
+    st.session_state.setdefault(HISTORY, []).append({"question": message, "small_talk": kind, "turn": turn,
+                                                     "entry_id": entry_id})
+    st.session_state[ASKED] = max(st.session_state.get(ASKED, 0), turn + 1)
     return True
 
 
@@ -358,6 +368,12 @@ def history(settings: Any, compact_all: bool = False, info: dict | None = None) 
     now = _gate_inputs(settings, info)
     for i, item in enumerate(turns):
         last = i == len(turns) - 1 and not compact_all
+        if item.get("small_talk"):
+            with st.chat_message("user"):
+                st.markdown(sanitize_markdown(item["question"], images=False))
+            with st.chat_message("assistant"):
+                st.markdown(small_talk_reply(item["small_talk"], settings))
+            continue
         with st.chat_message("user"):
             st.markdown(sanitize_markdown(item["question"], images=False))
             chat_actions.edit_button(item, i, _again())

@@ -24,7 +24,7 @@ from rag.answer.pipeline import AskResult
 from rag.answer.prompts import refusal_sentence
 from rag.answer.retrieve import Passage
 from rag.errors import RagError
-from rag.journal.answers import entry_from_result
+from rag.journal.answers import entry_from_result, small_talk_entry
 from rag.journal.records import Entry
 from rag.journal.store import Journal
 from rag.redact import known_secrets
@@ -67,6 +67,19 @@ def record(settings: Any, result: AskResult, *, index: int, standalone: str = ""
     conversation = current() or new_id()
     entry = entry_from_result(result, origin="ask", reader=reader(), collection=result.collection,
                               conversation_id=conversation, standalone_question=standalone)
+    return _write(settings, entry, conversation, index)
+
+
+def record_small_talk(settings: Any, message: str, kind: str, *, index: int, language: str) -> str | None:
+    """"Merci !" in its place in the conversation, so that a reload shows it where it was (the
+    editors' lists leave it out: nothing was asked)."""
+    conversation = current() or new_id()
+    entry = small_talk_entry(message, kind, reader=reader(), collection=settings.collection,
+                             conversation_id=conversation, language=language)
+    return _write(settings, entry, conversation, index)
+
+
+def _write(settings: Any, entry: Entry, conversation: str, index: int) -> str | None:
     entry.id = new_id()
     entry.turn = index + 1
     try:
@@ -117,7 +130,12 @@ def vote(settings: Any, entry_id: str | None, rating: int | None, comment: str =
 
 
 def result_from_entry(entry: Entry) -> AskResult:
-    """The turn as the page shows it again: its passages (with their text), answer and citations."""
+    """The turn as the page showed it: its passages (with their text), answer, citations, the
+    warnings the reader read and why it was refused (said again in the reader's language).
+
+    Sources are the cited passages the model was sent: a citation of a passage it never read is
+    no source (it is the warning "cites [n], which matches no passage given"). An entry written
+    before the sent passages were recorded counts those at or above its threshold as sent."""
     passages = [Passage(n=int(p.get("n") or i), score=float(p.get("score") or 0.0), title=p.get("title") or "",
                         section=p.get("section") or "", url=p.get("url") or "", text=p.get("text") or "",
                         id=str(p.get("doc_id") or ""))
@@ -125,23 +143,37 @@ def result_from_entry(entry: Entry) -> AskResult:
     cited = [int(n) for n in entry.citations]
     refused = entry.refused
     threshold = entry.threshold
+    checks = entry.checks or {}
+    above = [p.n for p in passages if threshold is None or p.score >= threshold]
+    accepted = [int(n) for n in checks.get("accepted", above)]
+    language = entry.language or "fr"
+    restored = {"restored": True, "refused": refused, "reason": entry.refusal_reason}
+    common = dict(question=entry.question, passages=passages, threshold=threshold, language=language,
+                  collection=entry.collection, accepted=accepted, gate=restored,
+                  refusal_reason=entry.refusal_reason or None, refusal=dict(entry.refusal) or None,
+                  best_score=max((p.score for p in passages), default=None),
+                  warnings=[str(w) for w in checks.get("warnings") or []])
+    if refused:
+        return AskResult(answer=refusal_sentence(language), refused=True, cited=[], **common)
+    if "sent_passages" in checks:
+        sent = [int(n) for n in checks["sent_passages"]]
+        invalid = [int(n) for n in checks.get("invalid_citations") or []]
+        uncited = bool(checks.get("uncited"))
+    else:
+        sent = above
+        invalid = [n for n in cited if n not in above]
+        uncited = bool(entry.answer) and not [n for n in cited if n in above]
     no_answer = entry.outcome in ("passages_only", "failed")
+    notes = [str(n) for n in checks.get("notes") or []]
+    shown = "\n\n".join([entry.answer, "\n".join(notes)]) if entry.answer and notes else entry.answer
     return AskResult(
-        question=entry.question, answer=None if no_answer else (entry.answer or None), refused=refused,
-        passages=passages, sources=[] if refused else [p for p in passages if p.n in cited],
-        threshold=threshold, refusal_reason=entry.refusal_reason or None, language=entry.language or "fr",
-        model=entry.model or None, raw_answer=entry.answer or None, cited=cited, collection=entry.collection,
-        accepted=[p.n for p in passages if threshold is None or p.score >= threshold],
-        sent_passages=cited, llm_error=t("ask.restored_turn") if no_answer else None,
-        gate={"restored": True, "refused": refused, "reason": entry.refusal_reason},
-        best_score=max((p.score for p in passages), default=None),
-    ) if not refused else AskResult(
-        question=entry.question, answer=refusal_sentence(entry.language or "fr"), refused=True,
-        passages=passages, threshold=threshold, refusal_reason=entry.refusal_reason or None,
-        language=entry.language or "fr", collection=entry.collection, cited=[],
-        accepted=[p.n for p in passages if threshold is None or p.score >= threshold],
-        gate={"restored": True, "refused": True, "reason": entry.refusal_reason},
-        best_score=max((p.score for p in passages), default=None),
+        answer=None if no_answer else (shown or None), refused=False, notes=notes,
+        sources=[p for p in passages if p.n in cited and p.n in sent], model=entry.model or None,
+        raw_answer=entry.answer or None, cited=cited, sent_passages=sent,
+        invalid_citations=[] if no_answer else invalid, uncited=uncited and not no_answer,
+        answer_urls=[str(u) for u in checks.get("answer_urls") or []],
+        dropped_passages=[int(n) for n in checks.get("dropped_passages") or []],
+        llm_error=t("ask.restored_turn") if no_answer else None, **common,
     )
 
 
@@ -164,8 +196,12 @@ def _my_conversation(settings: Any, conversation_id: str) -> tuple[Any, list[Ent
 
 
 def _turn_items(entries: Sequence[Entry], first_turn: int) -> list[dict[str, Any]]:
-    items = []
+    items: list[dict[str, Any]] = []
     for i, entry in enumerate(entries):
+        if entry.small_talk:
+            items.append({"question": entry.question, "small_talk": entry.small_talk, "turn": first_turn + i,
+                          "entry_id": entry.id})
+            continue
         mine = next((f for f in entry.feedback if f.reader == reader()), None)
         understood = None
         if entry.standalone_question and entry.standalone_question != entry.question:

@@ -10,6 +10,7 @@ from typing import Any
 import numpy as np
 import streamlit as st
 
+from rag.answer import refusal as refusals
 from rag.errors import QuestionSetError, RagError
 from rag.evaluate.question_sets import DEMO, add_question, article_titles, saved_sets
 from rag.journal import report
@@ -20,6 +21,7 @@ from rag.journal.subjects import Subject, embed_questions
 from rag.redact import known_secrets
 from ui import lang
 from ui.i18n import t, tn
+from ui.present.answer import refusal_said
 from ui.present.charts import journal_weeks_chart
 from ui.present.safe_markdown import link_markdown, sanitize_markdown
 from ui.present.times import browser_zone, local_day, local_minute
@@ -117,8 +119,9 @@ def entries_list(journal: Journal, entries: list[Entry], names: dict[str, str], 
 
 def _entry_body(journal: Journal, entry: Entry, store: Any) -> None:
     outcome = report.outcome_label(entry.outcome)
-    st.markdown(f"**{outcome}**" + (" · " + sanitize_markdown(entry.refusal_reason, images=False, links=False)
-                                    if entry.refusal_reason else ""))
+    # The reason the reader read, in the current language (an older entry: its sentence as written).
+    why = refusal_said(entry.refusal) if refusals.valid(entry.refusal) else entry.refusal_reason
+    st.markdown(f"**{outcome}**" + (" · " + sanitize_markdown(why, images=False, links=False) if why else ""))
     if entry.searched != entry.question:
         st.caption(t("ask.understood", question=sanitize_markdown(entry.searched, images=False, links=False)))
     if entry.unknown_terms:

@@ -22,11 +22,11 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, replace
 from typing import Any, Callable, Mapping, Sequence
 
-from rag.answer.gate_words import Signals, asked_words, by_rarity, signals_from, without_context
+from rag.answer import refusal
+from rag.answer.gate_words import Signals, signals_from, without_context
 from rag.answer.language_words import common
 from rag.answer.threshold import COLLECTION, MODEL_DEFAULT, SETTING, default_threshold
 from rag.i18n import language as in_language, t
-from rag.i18n.numbers import decimal
 from rag.store.filters import Where, match
 from rag.store.terms import EXACT_FROM, READABLE_VERSIONS, TERMS_FIELD, question_keys, question_words
 from datetime import UTC
@@ -179,40 +179,13 @@ def exact_match(signals: Signals) -> bool:
     return bool(signals.known_names) and (signals.passage_coverage or 0.0) >= 0.999
 
 
-def _low_cosine(decision: Decision) -> str:
-    return t("gate.low_cosine", best=decimal(decision.signals.cosine, 3),
-             threshold=decimal(decision.params.min_cosine, 3))
-
-
 def explain(decision: Decision, language: str) -> str | None:
     """Why the gate refused (or doubts, verdict unsure), in the question's language; None when it
-    answers."""
+    answers. The words named are what the reader asked about, the rarest in the language first;
+    never an everyday word ("fera", "make") while a distinctive one is missing (rag.answer.refusal)."""
     if decision.answer and not decision.unsure:
         return None
-    with in_language(language):
-        return _why(decision)
-
-
-def _why(decision: Decision) -> str:
-    """The words named are what the reader asked about, the rarest in the language first; never
-    an everyday word ("fera", "make") while a distinctive one is missing."""
-    s = decision.signals
-    if decision.reason == UNKNOWN_NAMES:
-        return t("gate.unknown_names", words=", ".join(by_rarity(s.unknown_subject or s.unknown_names or s.context_words)))
-    if decision.reason == LOW_COVERAGE:
-        asked = asked_words(s.missing, s.context_words, s.ordinary_words)
-        if not asked and max(s.cosine or 0.0, s.cosine_core or 0.0) < decision.params.min_cosine:
-            # Only everyday words are missing ("Quel temps fera-t-il demain à Lyon ?"): naming them
-            # says nothing of the subject; the passages' distance does.
-            return _low_cosine(decision)
-        if asked:
-            return t("gate.low_coverage", words=", ".join(asked))
-        if [w for w in s.missing if w not in s.context_words]:
-            return t("gate.everyday_words")
-        return _low_cosine(decision)
-    if decision.reason == LOW_COSINE:
-        return _low_cosine(decision)
-    return t("gate.no_passage")
+    return refusal.text(refusal.from_decision(decision), language)
 
 
 def no_terms_note(language: str) -> str:

@@ -38,7 +38,8 @@ from dataclasses import asdict, dataclass, field, replace
 from typing import Any, Mapping, Sequence
 
 from rag.answer.acronyms import is_acronym, spelled
-from rag.answer.language_words import FORM_TYPO_ZIPF, TYPO_MIN_LENGTH, common, edits, ordinary, rare, zipf
+from rag.answer.language_words import (FORM_TYPO_ZIPF, TYPO_MIN_LENGTH, common, edits, everyday_form, ordinary, rare,
+                                      zipf)
 from rag.answer.question_roles import roles
 from rag.store.sparse import _PART, _fold
 from rag.store.terms import INFLECTIONS, QuestionWord, passage_keys, question_words
@@ -310,10 +311,11 @@ def signals_from(
 
 
 def asked_words(missing: Sequence[str], context: Sequence[str], everyday: Sequence[str]) -> list[str]:
-    """The missing words that say what is asked: neither the situation nor everyday words, the
-    rarest first (`Signals.subject_words`; the journal reads older signals through it too)."""
+    """The missing words that say what is asked: neither the situation nor everyday words (nor a
+    conjugated form of one: "ferons"), the rarest first (`Signals.subject_words`; the journal
+    reads older signals through it too). Naming only: the verdict reads `ordinary_words`."""
     aside = set(context) | set(everyday)
-    return by_rarity([w for w in missing if w not in aside])
+    return by_rarity([w for w in missing if w not in aside and not everyday_form(w)])
 
 
 def by_rarity(words: Sequence[str]) -> list[str]:

@@ -121,11 +121,35 @@ def ordinary(word: str) -> bool:
     return z is not None and z >= ORDINARY_ZIPF
 
 
+# A conjugated verb's ending, and what may stand in its place on the same stem to give a form a
+# dictionary counts often ("ferons": "fera"; "mangerions": "manger"). Verbs only: a plural of a
+# word of the field ("certificats") is what is asked.
+_FORM_ENDINGS = ("eraient", "erions", "eriez", "erais", "erait", "erons", "eront", "aient", "erai", "eras",
+                 "erez", "era", "ions", "iez", "ais", "ait", "ons", "ont", "ez", "ai", "as", "a")
+_FORM_STANDS = ("er", "ir", "re", "a", "ait", "e")
+FORM_STEM = 3  # letters a stem keeps: shorter ones meet unrelated words
+
+
+def everyday_form(word: str) -> bool:
+    """A form, rarer than itself, of an everyday word: "ferons" (3.9) and "feriez" are "fera"
+    (5.0), "mangerons" is "manger". A refusal names what is asked, never a conjugated everyday
+    verb. A word written with a capital (a name) is never one; False without wordfreq."""
+    if not _available() or not word.isalpha() or not word.islower():
+        return False
+    for ending in _FORM_ENDINGS:
+        stem = word[: -len(ending)]
+        if word.endswith(ending) and len(stem) >= FORM_STEM:
+            if any(ordinary(stem + other) for other in _FORM_STANDS if stem + other != word):
+                return True
+    return False
+
+
 def common(word: str) -> bool:
     """A word of the language (or a common first name, town, brand): not a rare name."""
     z = zipf(word.lower())
     return z is None or z >= RARE_ZIPF
 
 
-__all__ = ["FORM_TYPO_ZIPF", "ORDINARY_ZIPF", "RARE_ZIPF", "TYPO_MIN_LENGTH", "common", "edits", "ordinary", "has_common_stem", "is_typo",
+__all__ = ["FORM_STEM", "FORM_TYPO_ZIPF", "ORDINARY_ZIPF", "RARE_ZIPF", "TYPO_MIN_LENGTH", "common", "edits",
+           "everyday_form", "ordinary", "has_common_stem", "is_typo",
            "rare", "zipf"]

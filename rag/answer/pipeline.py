@@ -22,11 +22,9 @@ from typing import Any, Sequence
 
 from rag import owner_only
 from rag.i18n import language as in_language, t
-from rag.i18n.numbers import decimal
-from rag.answer import budget, citations, prompts
+from rag.answer import budget, citations, prompts, refusal as refusals
 from rag.errors import LLMError
 from rag.answer.gate import explain as gate_explain
-from rag.answer.threshold import source_words
 from rag.redact import known_secrets, redact
 
 log = logging.getLogger(__name__)
@@ -64,6 +62,8 @@ class AskResult:
     notes: list[str] = field(default_factory=list)  # shown with the answer (also appended to it)
     warnings: list[str] = field(default_factory=list)  # shown apart (e.g. context length unknown)
     refusal_reason: str | None = None
+    # Why it was refused, as data (rag.answer.refusal): what every page says again in its language.
+    refusal: dict[str, Any] | None = None
     raw_answer: str | None = None  # the model's text, before notes were appended
     cited: list[int] = field(default_factory=list)
     sent_passages: list[int] = field(default_factory=list)
@@ -98,6 +98,7 @@ class AskResult:
             "language": self.language,
             "model": self.model,
             "refusal_reason": self.refusal_reason,
+            "refusal": self.refusal,
             "citations": list(self.cited),
             "sent_passages": list(self.sent_passages),
             "notes": list(self.notes),
@@ -221,16 +222,14 @@ def decide(
         refusal = prompts.refusal_sentence(language)
         prepared.result = prepared.base_result(answer=refusal, raw_answer=refusal, refused=True,
                                                refusal_reason=gate_explain(decision, language),
-                                               outcome=REFUSED_GATE)
+                                               refusal=refusals.from_decision(decision), outcome=REFUSED_GATE)
     elif not accepted or (decision is not None and not decision.answer):
         # Refused by the score: the best score against the threshold, and where that came from.
-        with in_language(language):
-            source = source_words(threshold_source)
-            reason = (t("answer.below", best=decimal(best, 3), threshold=decimal(threshold, 3), source=source)
-                      if best is not None else t("gate.no_passage"))
+        why = refusals.from_score(best, threshold, threshold_source)
         refusal = prompts.refusal_sentence(language)
         prepared.result = prepared.base_result(answer=refusal, raw_answer=refusal, refused=True,
-                                               refusal_reason=reason, outcome=REFUSED_GATE)
+                                               refusal_reason=refusals.text(why, language), refusal=why,
+                                               outcome=REFUSED_GATE)
     _keep_retrieval_notes(prepared, retrieved)
     return prepared
 
@@ -336,6 +335,7 @@ def finalize(
         invalid_citations=check.invalid, uncited=uncited, cited=check.cited, usage=usage,
         model=model or prepared.model,
         refusal_reason=_model_refused(prepared.language) if refused else None,
+        refusal=refusals.by_model() if refused else None,
         answer_urls=citations.answer_urls(raw),
         outcome=REFUSED_MODEL if refused else ANSWERED,
     )

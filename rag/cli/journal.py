@@ -13,6 +13,7 @@ from rag.cli.argparse_language import whole_number
 from rag.config import Settings
 from rag.i18n import t, tn
 from rag.journal import report
+from rag.journal.answers import reason_text
 from rag.journal.readers import reader_labels
 from rag.journal.records import OUTCOMES
 from rag.journal.store import FILE, FOLDER, Journal
@@ -74,8 +75,9 @@ def run(args: argparse.Namespace) -> int:
         line = f"{entry.time[:16].replace('T', ' ')}  {labels.get(entry.reader, entry.reader)}  " \
                f"[{report.outcome_label(entry.outcome)}]  {entry.question}"
         print(line)
-        if entry.refusal_reason:
-            print(f"    {t('journal.why', reason=entry.refusal_reason)}")
+        why = reason_text(entry)
+        if why:
+            print(f"    {t('journal.why', reason=why)}")
         if entry.passages:
             print(f"    {t('journal.articles', titles=', '.join(report.articles(entry)[:3]))}")
         if up or down:

@@ -8,6 +8,7 @@ from __future__ import annotations
 import logging
 from typing import Any
 
+from rag.answer import refusal as refusals
 from rag.answer.gate_words import asked_words, by_rarity
 from rag.answer.language_words import common
 from rag.errors import RagError
@@ -78,6 +79,7 @@ def entry_from_result(result: Any, *, origin: str, reader: str = "", collection:
                  "access": list(getattr(p, "access", None) or [])}
                 for p in result.passages]
     refused = outcome_of(result) in ("refused_gate", "refused_model")
+    why = getattr(result, "refusal", None)
     return Entry(
         question=result.question, outcome=outcome_of(result), collection=collection or result.collection or "",
         reader=reader, origin=origin, answer=(result.raw_answer or result.answer or ""),
@@ -85,7 +87,41 @@ def entry_from_result(result: Any, *, origin: str, reader: str = "", collection:
         unknown_terms=unknown_terms(result.gate), passages=passages, citations=list(result.cited),
         model=result.model or "", threshold=result.threshold, language=result.language or "",
         standalone_question=standalone_question, conversation_id=conversation_id,
+        refusal=dict(why) if refused and refusals.valid(why) else {}, checks=checks_of(result),
     )
+
+
+def checks_of(result: Any) -> dict[str, Any]:
+    """What the reader was told about trusting the answer, to tell it again on a reopened
+    conversation: which passages the model read (a citation of another one is no source), which
+    citations matched none, no citation at all, web addresses the model wrote, passages left out."""
+    return {
+        "sent_passages": [int(n) for n in getattr(result, "sent_passages", None) or []],
+        "accepted": [int(n) for n in getattr(result, "accepted", None) or []],
+        "invalid_citations": [int(n) for n in getattr(result, "invalid_citations", None) or []],
+        "uncited": bool(getattr(result, "uncited", False)),
+        "answer_urls": [str(u) for u in getattr(result, "answer_urls", None) or []],
+        "dropped_passages": [int(n) for n in getattr(result, "dropped_passages", None) or []],
+        "warnings": [str(w) for w in getattr(result, "warnings", None) or []],
+        "notes": [str(n) for n in getattr(result, "notes", None) or []],
+    }
+
+
+def small_talk_entry(message: str, kind: str, *, reader: str = "", collection: str = "",
+                     conversation_id: str | None = None, language: str = "") -> Entry:
+    """A greeting, a thanks or a goodbye in a conversation (rag.answer.small_talk): kept so that
+    the conversation reopens as it was, and left out of the editors' lists (`Journal.entries`)."""
+    return Entry(question=message, outcome="answered", collection=collection, reader=reader, origin="ask",
+                 language=language, conversation_id=conversation_id, small_talk=kind)
+
+
+def reason_text(entry: Entry, language: str | None = None) -> str:
+    """Why the entry was refused, in `language` (the current one by default): its recorded
+    refusal said anew, or, for an entry written before refusals were recorded as data, its
+    sentence as it was written."""
+    if refusals.valid(entry.refusal):
+        return refusals.text(entry.refusal, language)
+    return entry.refusal_reason
 
 
 def record_answer(settings: Any, result: Any, *, origin: str, reader: str = "",

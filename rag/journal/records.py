@@ -26,7 +26,8 @@ class Entry:
     """One question asked and what the product did with it.
 
     `passages` is a list of {n, title, section, url, doc_id, score, text}; `citations` the numbers
-    the answer cites; `unknown_terms` what the question asks that no article mentions
+    the answer cites (sources only those of them in `checks["sent_passages"]`);
+    `unknown_terms` what the question asks that no article mentions
     (rag.journal.answers.unknown_terms).
     `id` and `time` are filled by `Journal.record` when empty; `turn` too, inside a conversation.
     `feedback` is read back from the feedback table (it is not a column of the entry).
@@ -39,7 +40,7 @@ class Entry:
     origin: str = "cli"
     answer: str = ""
     verdict: str = ""
-    refusal_reason: str = ""
+    refusal_reason: str = ""  # the sentence of older entries; `refusal` says it now
     unknown_terms: list[str] = field(default_factory=list)
     passages: list[dict[str, Any]] = field(default_factory=list)
     citations: list[int] = field(default_factory=list)
@@ -52,6 +53,12 @@ class Entry:
     id: str = ""
     time: str = ""
     feedback: list[Feedback] = field(default_factory=list)
+    # Why it was refused, as data (rag.answer.refusal): said again in the reader's language.
+    refusal: dict[str, Any] = field(default_factory=dict)
+    # What the reader was shown about the answer's trust: {sent_passages, accepted,
+    # invalid_citations, uncited, answer_urls, dropped_passages, warnings}.
+    checks: dict[str, Any] = field(default_factory=dict)
+    small_talk: str = ""  # greeting | thanks | goodbye (rag.answer.small_talk): a word back, nothing asked
 
     @property
     def refused(self) -> bool:

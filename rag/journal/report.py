@@ -14,6 +14,7 @@ from datetime import date, datetime, timedelta
 from typing import Any, Iterable, Sequence
 
 from rag.i18n import t
+from rag.journal.answers import reason_text
 from rag.journal.records import Entry
 from rag.journal.subjects import Subject, embed_questions, group
 from rag.spreadsheet import cell_text
@@ -70,7 +71,8 @@ def row(entry: Entry, reader: str) -> dict[str, Any]:
         "origin": entry.origin, "question": entry.question,
         "standalone_question": entry.standalone_question if entry.searched != entry.question else "",
         "outcome": entry.outcome,
-        "refusal_reason": entry.refusal_reason, "unknown_terms": list(entry.unknown_terms),
+        "refusal_reason": reason_text(entry), "refusal": dict(entry.refusal) or None,
+        "unknown_terms": list(entry.unknown_terms),
         "articles": articles(entry), "answer": entry.answer, "thumbs_up": up, "thumbs_down": down,
         "comments": [f.comment for f in entry.feedback if f.comment],
     }

@@ -21,7 +21,7 @@ from rag.redact import known_secrets, redact
 
 FOLDER = "journal"
 FILE = "journal.sqlite3"
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
 # Long enough for the other process's write to finish (they take milliseconds), short enough that a
 # stuck writer gives an error rather than a frozen page.
 BUSY_TIMEOUT_S = 5.0
@@ -48,6 +48,11 @@ _ENTRY_COLUMNS = ("id", "time", "reader", "conversation_id", "turn", "collection
                   "standalone_question", "language", "outcome", "verdict", "refusal_reason",
                   "unknown_terms", "passages", "answer", "citations", "model", "threshold", "origin")
 _JSON_COLUMNS = ("unknown_terms", "passages", "citations")
+# Columns added after the first version: (name, type, JSON?); a journal written before them gets
+# them on opening, its rows read with their defaults.
+_ADDED_COLUMNS = (("refusal", "TEXT", True), ("checks", "TEXT", True), ("small_talk", "TEXT", False))
+_ENTRY_COLUMNS += tuple(name for name, _, _ in _ADDED_COLUMNS)
+_JSON_OBJECTS = tuple(name for name, _, is_json in _ADDED_COLUMNS if is_json)
 
 
 class JournalError(RagError):
@@ -121,6 +126,14 @@ class Journal:
         with journal._connect() as db:
             db.execute("PRAGMA journal_mode=WAL")
             db.executescript(_SCHEMA)
+            present = {row["name"] for row in db.execute("PRAGMA table_info(entries)")}
+            for name, kind, _ in _ADDED_COLUMNS:
+                if name not in present:
+                    try:
+                        db.execute(f"ALTER TABLE entries ADD COLUMN {name} {kind}")
+                    except sqlite3.OperationalError as exc:  # another process added it meanwhile
+                        if "duplicate column" not in str(exc):
+                            raise
             db.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
         return journal
 
@@ -158,13 +171,15 @@ class Journal:
         entry.standalone_question = self._clean(entry.standalone_question)
         entry.answer = self._clean(entry.answer)
         entry.refusal_reason = self._clean(entry.refusal_reason)
+        if entry.checks.get("warnings"):
+            entry.checks = {**entry.checks, "warnings": [self._clean(w) for w in entry.checks["warnings"]]}
         entry.passages = [{**p, "text": self._clean(p.get("text"))} if "text" in p else dict(p)
                           for p in entry.passages]
         with self._connect() as db:
             if entry.conversation_id:
                 self._touch_conversation(db, entry)
             row = {name: getattr(entry, name) for name in _ENTRY_COLUMNS}
-            for name in _JSON_COLUMNS:
+            for name in _JSON_COLUMNS + _JSON_OBJECTS:
                 row[name] = json.dumps(row[name], ensure_ascii=False)
             db.execute(f"INSERT INTO entries({', '.join(_ENTRY_COLUMNS)}) "
                        f"VALUES({', '.join(':' + c for c in _ENTRY_COLUMNS)})", row)
@@ -177,6 +192,10 @@ class Journal:
                                                   entry.question[:120], entry.time, entry.time))
         else:
             db.execute("UPDATE conversations SET updated=? WHERE id=?", (entry.time, entry.conversation_id))
+            asked = db.execute("SELECT 1 FROM entries WHERE conversation_id=? AND COALESCE(small_talk, '')=''",
+                               (entry.conversation_id,)).fetchone()
+            if not entry.small_talk and asked is None:  # "Bonjour" first: the first question names it
+                db.execute("UPDATE conversations SET title=? WHERE id=?", (entry.question[:120], entry.conversation_id))
         if entry.turn is None:
             last = db.execute("SELECT MAX(turn) FROM entries WHERE conversation_id=?",
                               (entry.conversation_id,)).fetchone()[0]
@@ -216,14 +235,18 @@ class Journal:
     def entries(self, *, outcome: str | Iterable[str] | None = None, collection: str | None = None,
                 since: datetime | str | None = None, until: datetime | str | None = None,
                 text: str | None = None, reader: str | None = None, rating: int | None = None,
-                origin: str | None = None, limit: int | None = None, offset: int = 0) -> list[Entry]:
-        """The entries, newest first, with their feedback.
+                origin: str | None = None, limit: int | None = None, offset: int = 0,
+                small_talk: bool = False) -> list[Entry]:
+        """The entries, newest first, with their feedback; a conversation's greetings and thanks
+        (`small_talk`) only when asked for: nothing was asked in them.
 
         `outcome`: one outcome or several; `since`/`until`: the period (`until` excluded);
         `text`: words found in the question, the standalone question or the answer (case and
         accents ignored); `rating`: +1 the entries someone liked, -1 those someone disliked.
         """
         where, args = [], []
+        if not small_talk:
+            where.append("COALESCE(small_talk, '')=''")
         if outcome:
             wanted = [outcome] if isinstance(outcome, str) else list(outcome)
             where.append(f"outcome IN ({', '.join('?' * len(wanted))})")
@@ -360,7 +383,13 @@ def _entry(row: sqlite3.Row) -> Entry:
             values[name] = json.loads(values[name] or "[]")
         except ValueError:
             values[name] = []
-    for name in ("reader", "collection", "question", "standalone_question", "language", "outcome",
+    for name in _JSON_OBJECTS:
+        try:
+            found = json.loads(values[name] or "{}")
+        except ValueError:
+            found = {}
+        values[name] = found if isinstance(found, dict) else {}
+    for name in ("small_talk", "reader", "collection", "question", "standalone_question", "language", "outcome",
                  "verdict", "refusal_reason", "answer", "model", "origin"):
         values[name] = values[name] or ""
     return Entry(**values)

@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from rag.answer import ordering
+from rag.answer import ordering, refusal as refusals
 from rag.answer.citations import CITATION, citation_numbers
 from rag.answer.prompts import refusal_sentence
 from rag.i18n import current
@@ -178,9 +178,16 @@ def passage_text_markdown(passage: Any) -> str:
 
 
 def refusal_details(result: Any) -> str:
-    """Why the question was refused, in the reader's language."""
+    """Why the question was refused, in the reader's language: from the refusal recorded as data
+    (rag.answer.refusal), the same on the live page, on a reopened conversation and in the Journal."""
+    recorded = getattr(result, "refusal", None)
+    if refusals.valid(recorded):
+        return refusal_said(recorded)
     best = getattr(result, "best_score", None)
     gate = getattr(result, "gate", None) or {}
+    if gate.get("restored") and getattr(result, "refusal_reason", None):
+        # A turn written before refusals were recorded as data: its sentence as it was said.
+        return str(result.refusal_reason)
     signals = gate.get("signals") or {}
     words = signals.get("unknown_names") if gate.get("reason") == "unknown_names" else signals.get("missing")
     if gate.get("refused") and gate.get("reason") in ("unknown_names", "low_coverage") and words:
@@ -191,6 +198,21 @@ def refusal_details(result: Any) -> str:
     if best is None:
         return t("ask.refused_empty")
     return t("ask.refused_gate", best=decimal(best, 3), threshold=threshold_text(getattr(result, "threshold", 0) or 0))
+
+
+def refusal_said(refusal: Any) -> str:
+    """A recorded refusal (rag.answer.refusal) as the reader reads it, in the current language."""
+    kind = refusal.get("kind")
+    if kind == refusals.WORDS:
+        return t("ask.refused_words", words=", ".join(refusal.get("words") or []))
+    if kind == refusals.EVERYDAY:
+        return t("ask.refused_everyday")
+    if kind == refusals.SCORE:
+        return t("ask.refused_gate", best=decimal(refusal.get("best") or 0.0, 3),
+                 threshold=threshold_text(refusal.get("threshold") or 0))
+    if kind == refusals.MODEL:
+        return t("ask.refused_model")
+    return t("ask.refused_empty")
 
 
 def no_answer_reason(result: Any) -> str | None:
@@ -210,7 +232,7 @@ def answer_flags(result: Any) -> list[str]:
     urls = list(getattr(result, "answer_urls", None) or [])
     if urls:
         flags.append(t("ask.flag_urls", urls=", ".join(code_span(u) for u in urls)))
-    if getattr(result, "uncited", False):
+    if getattr(result, "uncited", False) and not invalid:  # "cites [1], which matches none" says it already
         flags.append(t("ask.flag_uncited"))
     dropped = list(getattr(result, "dropped_passages", None) or [])
     if dropped and not getattr(result, "llm_error", None):
