@@ -49,6 +49,11 @@ from rag.store.store import Store  # noqa: E402
 
 DATA = ROOT / "benchmarks" / "data"
 IDENTIFIERS = DATA / "off_topic_identifiers.jsonl"
+# Readers' variants written before the gate's fifth round of rules and kept fixed: typos of every
+# shape, a town, a region, a brand, a comparison, a question in English; the in-base questions of
+# each collection by their id's prefix, the same off-topic questions (grepped against all three
+# corpora) on every collection.
+VARIANTS, VARIANTS_OFF_TOPIC = DATA / "reader_variants_3.jsonl", DATA / "reader_variants_3_off_topic.jsonl"
 TOP_K = 6
 CONTEXT = {k: v for k, v in retrieve_options(Settings()).items() if k != "reranker"}
 
@@ -62,16 +67,26 @@ def _split(path: Path) -> tuple[list, list]:
     return [q for q in qs if q.in_base], [q for q in qs if not q.in_base]
 
 
+def _variants(prefix: str) -> tuple[list, list]:
+    return ([q for q in load_questions(VARIANTS) if q.id.startswith(prefix)],
+            load_questions(VARIANTS_OFF_TOPIC))
+
+
 def sets_for(name: str) -> dict[str, tuple[list, list]]:
     """{set name: (in-base questions, off-topic questions)} of one collection."""
     ids = load_questions(IDENTIFIERS)
+    if name == "cnil_variants_small":
+        return {"reader_variants_3": _variants("rv3-cnil-")}
+    if name == "docsfr_variants_small":
+        return {"reader_variants_3": _variants("rv3-dfr-")}
     if name == "demo":
         inside, outside = _split(QUESTIONS_PATH)
         ctx = load_questions(DATA / "demo_context.jsonl")
         # Written after the tuning and run once, never tuned to: questions the defaults never saw.
         held_in, held_out = _split(DATA / "demo_heldout.jsonl")
         return {"demo": (inside, outside), "demo+identifiers": (inside, outside + ids),
-                "demo_context": (ctx, outside + ids), "demo_heldout": (held_in, held_out)}
+                "demo_context": (ctx, outside + ids), "demo_heldout": (held_in, held_out),
+                "reader_variants_3": _variants("rv3-demo-")}
     if name.startswith("cnil"):
         inside = load_questions(corpus_path(CNIL_QUESTIONS))
         outside = load_questions(DATA / "cnil_off_topic.jsonl")
@@ -88,7 +103,8 @@ def sets_for(name: str) -> dict[str, tuple[list, list]]:
         return {"cnil": (inside, outside), "cnil+identifiers": (inside, outside + ids),
                 "cnil_context": (ctx, outside + ids), "cnil2": (inside2, outside2),
                 "cnil_details": (load_questions(DATA / "cnil_details.jsonl"),
-                                 load_questions(DATA / "cnil_details_off_topic.jsonl"))}
+                                 load_questions(DATA / "cnil_details_off_topic.jsonl")),
+                "reader_variants_3": _variants("rv3-cnil-")}
     inside, outside = _split(DATA / "docsfr_questions.jsonl")
     if name == "docsfr":
         # docsfr2: the confirmation set, never tuned to; docsfr_details: the readers' details
@@ -101,7 +117,8 @@ def sets_for(name: str) -> dict[str, tuple[list, list]]:
                 "docsfr_details": (load_questions(DATA / "docsfr_details.jsonl"),
                                    load_questions(DATA / "docsfr_details_off_topic.jsonl")),
                 # Typos of forms the passages may not hold ("initalise"), in-base and off topic.
-                "docsfr_typos": _split(DATA / "docsfr_typos.jsonl")}
+                "docsfr_typos": _split(DATA / "docsfr_typos.jsonl"),
+                "reader_variants_3": _variants("rv3-dfr-")}
     if name == "docsfr_small":
         return {"docsfr": (inside, outside), "docsfr+identifiers": (inside, outside + ids)}
     return {"docsfr_context": (load_questions(DATA / "docsfr_context.jsonl"), outside + ids)}
@@ -118,6 +135,9 @@ COLLECTIONS = {
     # shared 2-core machine, then read from the vector cache. Not in the default list.
     "docsfr": (lambda: corpus_path(DOCS_FR), False),
     "docsfr_context_small": (lambda: corpus_path(DOCS_FR), True),
+    # The readers' variants on small collections of their own: the articles that answer them only.
+    "cnil_variants_small": (lambda: corpus_path(CNIL_DIR), True),
+    "docsfr_variants_small": (lambda: corpus_path(DOCS_FR), True),
 }
 
 

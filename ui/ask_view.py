@@ -10,7 +10,7 @@ import streamlit as st
 from ui.present import answer as answer_display
 from rag.answer import followup, gate, small_talk
 from rag.answer.pipeline import AskResult, finalize
-from ui.present.charts import score_chart
+from ui.present.charts import plotly_config, score_chart
 from rag.chunking import DEFAULT_STRATEGY
 from rag.demo import DEMO_COLLECTION, DEMO_DIR, QUESTIONS_PATH
 from rag.demo import calibrate as demo_calibrate
@@ -20,7 +20,7 @@ from rag.errors import LLMError, RagError
 from rag.evaluate.questions import load_questions
 from ui.present.safe_markdown import sanitize_markdown
 from rag.sources.files import iter_folder
-from ui import access, chat_actions, conversations, indexing, lang
+from ui import access, chat_actions, conversations, indexing, lang, scroll
 from ui import resources
 from rag.i18n import current as current_language
 from rag.i18n.numbers import threshold_text
@@ -37,6 +37,10 @@ SHORTENED = "shorten_text"
 EXAMPLES = 4
 PASSAGES_HEIGHT = 520  # px: the passages scroll in their own box, the page stays short
 EARLIER_PASSAGE_HEIGHT = 180  # px: a cited passage of an earlier turn, in its own scrolling box
+# px: a cited passage of the latest turn: a few paragraphs, in a scrolling box of its own, so that a
+# one-line answer with two sources is not a few screens tall before its gestures
+LATEST_PASSAGE_HEIGHT = 260
+SHORT_PASSAGE = 400  # characters: a passage this short fits its box; a fixed height would leave it blank
 
 
 def load_demo_button(settings: Any, store: Any) -> None:
@@ -136,10 +140,12 @@ def _sources(result: AskResult, turn: int, compact: bool) -> None:
         for p in result.sources:
             anchor = answer_display.citation_anchor(result.collection or "", turn, p.n)
             st.subheader(answer_display.source_heading(p), anchor=anchor)
-            # An earlier turn keeps its cited passage too (in a short scrolling box), so that its
-            # [n] still lands on the text it stands for.
-            with st.container(border=True, height=EARLIER_PASSAGE_HEIGHT if compact else "content"):
-                st.markdown(answer_display.passage_text_markdown(p))
+            # An earlier turn keeps its cited passage too (in a shorter box), so that its [n] still
+            # lands on the text it stands for. The box's height is at most its text's.
+            height = EARLIER_PASSAGE_HEIGHT if compact else LATEST_PASSAGE_HEIGHT
+            shown = answer_display.cited_text_markdown(p)
+            with st.container(border=True, height=height if len(shown) > SHORT_PASSAGE else "content"):
+                st.markdown(shown)
 
 
 def render_result(result: AskResult, turn: int, answer_slot: Any = None, compact: bool = False) -> None:
@@ -163,7 +169,8 @@ def render_result(result: AskResult, turn: int, answer_slot: Any = None, compact
     # Without an answer, the passages are what the reader came for: show them open.
     with st.expander(label, icon=":material/format_list_numbered:", expanded=bool(result.llm_error) and not compact):
         if editor:  # scores against the threshold: the editors' tuning, not the reader's
-            st.plotly_chart(score_chart(answer_display.passage_rows(result), result.threshold), key=f"scores_{turn}")
+            st.plotly_chart(score_chart(answer_display.passage_rows(result), result.threshold), key=f"scores_{turn}",
+                            config=plotly_config())
         note = answer_display.order_note(result)
         if note:
             st.caption(note)
@@ -269,6 +276,7 @@ def answer(question: str, settings: Any, store: Any, info: dict) -> AskResult | 
     user = st.chat_message("user")
     with user:
         st.markdown(sanitize_markdown(question, images=False))
+    scroll.to_new_question()
     with st.chat_message("assistant"):
         llm = resources.llm(settings)
         holds = gate.term_holder(store, settings.collection, info, resources.groups())
@@ -326,6 +334,7 @@ def reply_to_small_talk(message: str, settings: Any, turn: int = 0, index: int =
         return False
     with st.chat_message("user"):
         st.markdown(sanitize_markdown(message, images=False))
+    scroll.to_new_question()
     with st.chat_message("assistant"):
         st.markdown(small_talk_reply(kind, settings))
     entry_id = conversations.record_small_talk(settings, message, kind, index=index, language=current_language())

@@ -16,7 +16,7 @@ import streamlit as st
 from rag.answer import followup
 from rag.answer.citations import source_line
 from rag.answer.pipeline import REFUSED_GATE
-from ui import conversations
+from ui import clipboard, conversations
 from ui.i18n import t
 
 STREAMING = "answer_streaming"  # the stream in progress: what a stop keeps
@@ -42,9 +42,8 @@ def _rating_value(rating: int | None) -> int | None:
 
 
 def copy_button(result: Any, turn: int) -> None:
-    # Streamlit's code box has a copy button and shows the text as text: nothing of it is rendered.
-    with st.popover(t("ask.copy"), icon=":material/content_copy:", help=t("ask.copy_help"), type="tertiary"):
-        st.code(answer_text(result), language="markdown", wrap_lines=True)
+    """One click puts the answer and its sources, as text, on the clipboard."""
+    clipboard.copy_button(answer_text(result), key=f"copy_{turn}")
 
 
 def thumbs(item: dict[str, Any], settings: Any) -> None:
@@ -63,18 +62,21 @@ def thumbs(item: dict[str, Any], settings: Any) -> None:
 
 
 def comment_button(item: dict[str, Any], settings: Any) -> None:
-    """Once a reader has voted, a few words on why: the editors read them beside the vote."""
+    """Once a reader has voted, a few words on why: the editors read them beside the vote. Sent,
+    the box closes empty; the same words sent again are not recorded again."""
     key = f"feedback_comment_{item['turn']}"
+    box = f"feedback_comment_box_{item['turn']}"
 
     def send() -> None:
         text = (st.session_state.get(key) or "").strip()
-        if text and item.get("rating"):
+        st.session_state[box] = False  # closed, and empty when opened again
+        st.session_state[key] = ""
+        if text and item.get("rating") and text != (item.get("comment") or ""):
             item["comment"] = text
             conversations.vote(settings, item.get("entry_id"), item["rating"], text, thanks="ask.comment_saved")
 
-    with st.popover(t("ask.comment"), icon=":material/rate_review:", type="tertiary"):
-        st.text_area(t("ask.comment_label"), value=item.get("comment") or "", key=key, max_chars=COMMENT_CHARS,
-                     placeholder=t("ask.comment_hint"))
+    with st.popover(t("ask.comment"), icon=":material/rate_review:", type="tertiary", key=box, on_change="rerun"):
+        st.text_area(t("ask.comment_label"), key=key, max_chars=COMMENT_CHARS, placeholder=t("ask.comment_hint"))
         st.button(t("ask.comment_send"), key=f"feedback_comment_send_{item['turn']}", icon=":material/send:",
                   type="primary", on_click=send)
 
@@ -118,12 +120,17 @@ def regenerate_button(item: dict[str, Any], index: int, again: Callable[[int, st
 
 
 def edit_button(item: dict[str, Any], index: int, again: Callable[[int, str], None]) -> None:
+    """The question to edit and send again; sent, the box closes."""
     key = f"edit_{item['turn']}"
+    box = f"edit_box_{item['turn']}"
 
     def resend() -> None:
-        again(index, st.session_state.get(key) or "")
+        text = st.session_state.get(key) or ""
+        st.session_state[box] = False
+        st.session_state.pop(key, None)
+        again(index, text)
 
-    with st.popover(t("ask.edit"), icon=":material/edit:", type="tertiary"):
+    with st.popover(t("ask.edit"), icon=":material/edit:", type="tertiary", key=box, on_change="rerun"):
         st.text_area(t("ask.edit_label"), value=item["question"], key=key)
         st.caption(t("ask.edit_note"))
         st.button(t("ask.resend"), key=f"resend_{item['turn']}", icon=":material/send:", type="primary",

@@ -38,6 +38,7 @@ log = logging.getLogger(__name__)
 CONVERSATION = "conversation_id"
 RESTORED = "conversation_restored"  # the address was read once in this session
 PARAM, COLLECTION_PARAM = "conversation", "collection"
+TO_DELETE = "conversation_to_delete"  # the conversation whose trash was clicked: deleted once confirmed
 LISTED = 20  # conversations listed in the sidebar, the latest first
 TITLE_CHARS = 48
 
@@ -283,7 +284,14 @@ def sidebar_list(settings: Any, history_key: str, asked_key: str) -> None:
     def choose(conversation_id: str) -> None:
         open_conversation(settings, conversation_id, history_key, asked_key)
 
+    def ask_delete(conversation_id: str) -> None:
+        st.session_state[TO_DELETE] = conversation_id
+
+    def keep() -> None:
+        st.session_state.pop(TO_DELETE, None)
+
     def delete(conversation_id: str) -> None:
+        st.session_state.pop(TO_DELETE, None)
         if not resources.can_edit():  # a reader never reaches an editor's control, even by a stale click
             return
         journal(settings).delete_conversation(conversation_id)
@@ -311,5 +319,12 @@ def sidebar_list(settings: Any, history_key: str, asked_key: str) -> None:
             left.button(label, key=f"conversation_{conversation.id}", on_click=choose, args=(conversation.id,),
                         type="primary" if here else "tertiary", icon=":material/chat:", width="stretch", help=whole)
             if right is not None:
-                right.button("", key=f"delete_{conversation.id}", on_click=delete, args=(conversation.id,),
+                right.button("", key=f"delete_{conversation.id}", on_click=ask_delete, args=(conversation.id,),
                              icon=":material/delete:", help=t("ask.delete_help"), type="tertiary")
+            if editor and st.session_state.get(TO_DELETE) == conversation.id:
+                # A deletion cannot be undone (the journal forgets the turns): a second click confirms it.
+                st.caption(t("ask.delete_confirm"))
+                with st.container(horizontal=True, gap="small"):
+                    st.button(t("ask.delete_yes"), key=f"delete_yes_{conversation.id}", on_click=delete,
+                              args=(conversation.id,), icon=":material/delete:", type="primary")
+                    st.button(t("ask.delete_no"), key=f"delete_no_{conversation.id}", on_click=keep, type="secondary")

@@ -10,7 +10,7 @@ import streamlit as st
 from rag import access
 from ui.present import evaluation
 from ui.present.evaluation import WordChecks
-from ui.present.charts import calibration_chart, category_chart, gate_chart
+from ui.present.charts import calibration_chart, category_chart, gate_chart, plotly_config
 from rag.answer.gate import LEXICAL_SLACK, save_calibration
 from rag.errors import QuestionSetError, RagError
 from rag.evaluate.calibration import small_sample_warning
@@ -175,7 +175,8 @@ def calibration(name: str, results: Results, store: Any, live_words: WordChecks 
     cols = st.columns(2)
     cols[0].metric(t("eval.at_slider_in"), t("eval.of", n=at.in_base_accepted_count, total=at.in_base_count))
     cols[1].metric(t("eval.at_slider_out"), t("eval.of", n=at.out_of_base_refused_count, total=at.out_of_base_count))
-    st.plotly_chart(calibration_chart(points, current, suggested, chosen), key=f"calibration_{name}")
+    st.plotly_chart(calibration_chart(points, current, suggested, chosen), key=f"calibration_{name}",
+                    config=plotly_config())
     if words is not None:
         st.caption(t("eval.chart_compared", slack=decimal(LEXICAL_SLACK, 2)))
     with st.expander(t("details")):
@@ -278,7 +279,7 @@ def categories(name: str, summary: Summary, rows: Sequence[QuestionRow], thresho
     st.markdown(f"#### {t('eval.categories')}")
     st.caption(t("eval.categories_note"))
     st.dataframe(table, hide_index=True, key=f"categories_{name}")
-    st.plotly_chart(category_chart(table), key=f"category_chart_{name}")
+    st.plotly_chart(category_chart(table), key=f"category_chart_{name}", config=plotly_config())
 
 
 def _gate_shares_line(key: str, shares: GateShares | None) -> str:
@@ -310,7 +311,8 @@ def gate(name: str, results: Results, store: Any) -> WordChecks | None:
                                  help=t("eval.gate_coverage_help"))
     names = cols[2].checkbox(t("eval.gate_names"), value=bool(info.params.refuse_unknown_names),
                              key=f"gate_names_{name}", help=t("eval.gate_names_help"))
-    st.plotly_chart(gate_chart(rows, cosine, coverage, suggested), key=f"gate_chart_{name}")
+    st.plotly_chart(gate_chart(rows, cosine, coverage, suggested), key=f"gate_chart_{name}",
+                    config=plotly_config())
     st.caption(_gate_shares_line("eval.gate_current", info.at_current))
     st.caption(_gate_shares_line("eval.gate_suggested", suggested))
     return words.moved(coverage, names)

@@ -16,9 +16,12 @@ from ui.i18n import t
 
 
 def page_config() -> None:
-    # With client.toolbarMode = "minimal" the menu holds only this About text.
-    st.set_page_config(page_title=t("app.title"), page_icon=":material/menu_book:", layout="wide",
-                       menu_items={"About": t("app.about")})
+    # No menu item: with client.toolbarMode = "minimal" Streamlit then draws no menu (its "About",
+    # "System / Light / Dark" and "Made with Streamlit" are English) and, in 1.67, nothing at the
+    # top right, its "Running..." and "Stop" included. The theme follows the browser's; the app's
+    # own spinners and stop button say what runs, in the page's language; the About text is in the
+    # sidebar, under its settings (run()).
+    st.set_page_config(page_title=t("app.title"), page_icon=":material/menu_book:", layout="wide")
 
 
 def run() -> None:
@@ -34,6 +37,7 @@ def run() -> None:
     sidebar.render(settings, store, access.signed_in_caption(auth_mode),
                    access.exposure_warning(auth_mode) or access.key_warning(auth_mode))
     access.sign_out_button(auth_mode)
+    st.sidebar.caption(t("app.about"))
 
 
 def require(action: str) -> None:

@@ -22,7 +22,7 @@ from rag.redact import known_secrets
 from ui import lang
 from ui.i18n import t, tn
 from ui.present.answer import refusal_said
-from ui.present.charts import journal_weeks_chart
+from ui.present.charts import journal_weeks_chart, plotly_config
 from ui.present.safe_markdown import link_markdown, sanitize_markdown
 from ui.present.times import browser_zone, local_day, local_minute
 
@@ -247,7 +247,7 @@ def over_time(entries: list[Entry], found: list[Subject]) -> None:
     if not weeks:
         st.info(t("jr.empty"))
         return
-    st.plotly_chart(journal_weeks_chart(weeks), key="jr_weeks")
+    st.plotly_chart(journal_weeks_chart(weeks), key="jr_weeks", config=plotly_config())
     if found:
         st.markdown(t("jr.top_subjects"))
         st.markdown("\n".join(f"{i}. {sanitize_markdown(s.label, images=False, links=False)} ({tn('jr.readers', s.readers)})"

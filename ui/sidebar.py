@@ -130,6 +130,19 @@ def _collection_lines(info: dict[str, Any] | None, name: str, embedded: bool, ed
         st.caption(f":orange-badge[:material/speed:] {note[0].upper()}{note[1:]}.")
 
 
+def collection_to_open(current: str, configured: str, infos: dict[str, dict[str, Any]]) -> str:
+    """The session's collection: the one it names when that exists; else (a fresh session whose
+    configured collection was never made, an address naming a deleted one) the configured one if
+    it holds documents, else the one holding the most. When none holds any, the one it names:
+    where the first source goes (the Ingest page offers to create it)."""
+    if current in infos:
+        return current
+    if (infos.get(configured) or {}).get("points"):
+        return configured
+    full = [c for c in infos.values() if c.get("points")]
+    return min(full, key=lambda c: (-int(c["points"]), c["name"]))["name"] if full else current
+
+
 def _synced(widget: Any, label: str, name: str, **kwargs: Any) -> Any:
     """A widget editing the session value `name` (see ui.kept)."""
     return kept(widget, label, name, f"sidebar_{name}", **kwargs)
@@ -200,7 +213,15 @@ def render(settings: Any, store: Store | None, caption: str, warning: str | None
         if warning:
             st.warning(warning, icon=":material/warning:")
         q = status["qdrant"]
-        here = next((c for c in q.get("collections") or [] if c["name"] == settings.collection), None)
+        # A reader sees the collections they can read something in, counted as they see them.
+        collections = resources.readable_collections(settings, store, q.get("collections") or [], resources.groups())
+        infos = {c["name"]: c for c in collections}
+        current_name = collection_to_open(st.session_state[resources.COLLECTION],
+                                          resources.base_settings().collection, infos)
+        st.session_state[resources.COLLECTION] = current_name
+        # Only collections that exist, but while none holds documents the one to create first.
+        names = sorted(set(infos) | {current_name})
+        here = next((c for c in q.get("collections") or [] if c["name"] == current_name), None)
         model = questions_model(here, settings, status["llm"])
         _llm_lines(status["llm"], editor, model, needs_lmstudio_embeddings(model, settings))
         where = t("side.embedded") if q["backend"] == "embedded" else t("side.server")
@@ -211,13 +232,6 @@ def render(settings: Any, store: Store | None, caption: str, warning: str | None
         if q.get("error") and editor:
             with st.expander(t("details")):
                 st.caption(q["error"])
-        # A reader sees the collections they can read something in, counted as they see them.
-        collections = resources.readable_collections(settings, store, q.get("collections") or [], resources.groups())
-        infos = {c["name"]: c for c in collections}
-        current_name = st.session_state[resources.COLLECTION]
-        names = sorted(set(infos) | ({current_name} if editor or not infos else set()))
-        if current_name not in names:
-            st.session_state[resources.COLLECTION] = current_name = names[0]
         _synced(st.selectbox, t("side.collection"), resources.COLLECTION, options=names, placeholder=t("select.choose"))
         _collection_lines(infos.get(st.session_state[resources.COLLECTION]), st.session_state[resources.COLLECTION],
                           q["backend"] == "embedded", editor)

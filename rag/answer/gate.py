@@ -8,7 +8,8 @@ Verdict (`decide_verdict`): refuse when an unknown name is the subject and the r
 question is not what the passages are about, when the core coverage is below `min_coverage` by
 more than UNSURE_BAND, when the cosine (or the core's) is below `min_cosine`, when a word of
 the subject no chunk holds meets passages within CLEAR_MARGIN of that floor, or when only the
-core's cosine reaches the floor and by less than CLEAR_MARGIN; unsure when one
+core's cosine reaches the floor and by less than CLEAR_MARGIN, or when a place set aside
+(`Signals.places`) meets a question under the floor as written; unsure when one
 unknown name or a core coverage just under the floor leaves the question in doubt while its
 passages are close (the chat model then decides, with the prompt's refusal rule); else answer.
 Each refusal has its reason, said in the question's language. The statistics are document
@@ -23,7 +24,7 @@ from dataclasses import asdict, dataclass, replace
 from typing import Any, Callable, Mapping, Sequence
 
 from rag.answer import refusal
-from rag.answer.gate_words import Signals, signals_from, without_context
+from rag.answer.gate_words import SUBJECT_COVERED, Signals, correction_keys, signals_from, without_context
 from rag.answer.language_words import common
 from rag.answer.threshold import COLLECTION, MODEL_DEFAULT, SETTING, default_threshold
 from rag.i18n import language as in_language, t
@@ -39,11 +40,11 @@ DEFAULT_MIN_COVERAGE = 0.6
 # a name among them, is in the retrieved passages (exact_match).
 LEXICAL_SLACK = 0.05
 # How far under `min_coverage` the core coverage may fall and leave the question to the chat
-# model (verdict unsure) rather than refuse it; and the share of the question's weight the known
-# words must carry in the retrieved passages for one unknown name to leave it in doubt. Shares of
-# the question's own words: they do not depend on the collection's size (benchmarks/README.md).
+# model (verdict unsure) rather than refuse it; and (SUBJECT_COVERED, rag.answer.gate_words) the
+# share of the question's weight the known words must carry in the retrieved passages for one
+# unknown name to leave it in doubt. Shares of the question's own words: they do not depend on the
+# collection's size (benchmarks/README.md).
 UNSURE_BAND = 0.05
-SUBJECT_COVERED = 0.8
 MAX_DOUBTFUL_NAMES = 2
 # Everyday words a collection lacks leave the question in doubt only when the passages are
 # clearly closer than the floor: everyday off-topic questions score at the floor itself.
@@ -136,6 +137,10 @@ def decide_verdict(signals: Signals, params: GateParams) -> tuple[str, str | Non
         else:
             return REFUSE, UNKNOWN_NAMES
     share = signals.core_coverage if signals.core_coverage is not None else signals.coverage
+    if signals.other_language and signals.specific_coverage is not None:
+        # An English question on French articles: its everyday words ("shows", "listening") are
+        # words of another language, which the articles cannot hold; its specific words decide.
+        share = signals.specific_coverage
     if share is not None and share < params.min_coverage:
         # The closer the passages, the more of the question's words a small vocabulary may lack;
         # and everyday words it lacks ("reçois", "cesse") leave the doubt, while a missing
@@ -156,6 +161,11 @@ def decide_verdict(signals: Signals, params: GateParams) -> tuple[str, str | Non
         # floor: everyday off-topic questions score at the floor itself ("tailler une glycine",
         # "entretenir un parquet ciré"), where the articles' other words make the share.
         return REFUSE, LOW_COVERAGE
+    if params.min_coverage > 0 and signals.places and signals.cosine < params.min_cosine:
+        # A place is set aside for a question its passages are close to as written ("médecin
+        # généraliste en Auvergne"); one that only its details lift to the floor ("ouvrir le
+        # dimanche en Bretagne", 0.817 as written) may be asking about that place.
+        return REFUSE, UNKNOWN_NAMES
     if (params.min_coverage > 0 and signals.context_words and signals.cosine < params.min_cosine
             and cosine < params.min_cosine + CLEAR_MARGIN):
         # The passages reach the floor only once the reader's details are set aside (the whole
@@ -286,7 +296,10 @@ def gate(
     note = None
     df = n = None
     if store is not None and collection and has_terms(collection_info):
-        keys = question_keys(question_words(question))
+        words = question_words(question)
+        keys = question_keys(words)
+        # And the words of the language a word no language uses may mistype (gate_words).
+        keys += [k for k in correction_keys(words) if k not in keys]
         df, n = document_frequencies(store, collection, keys, groups)
     elif store is not None and collection:
         note = no_terms_note(language)

@@ -19,13 +19,22 @@ Signals, measured per question (benchmarks/README.md, "The answerability gate"):
 - an acronym no chunk holds that a retrieved passage spells out ("CNI": "carte nationale
   d'identité", rag.answer.acronyms) counts as held by those passages (`TermStat.spelled`);
 - a word no chunk holds, one letter away from a word a retrieved passage holds ("suprimer":
-  "supprimer", "mapage": "mappage"), or from a word of the language of which a retrieved passage
-  holds a form ("initalise": "initialise", the passage writing "initialize"), counts as held by
+  "supprimer", "mapage": "mappage"), or spelled as it sounds ("suprimmer", "rafrechir"), or from a
+  word of the language of which a retrieved passage holds a form ("initalise": "initialise", the
+  passage writing "initialize"), counts as held by
   those passages (`TermStat.typo_of`): the reader mistyped what the articles write;
+- a plain word no chunk holds and no language uses, one letter from a word of the language that
+  chunks hold ("sanctoinné": "sanctionné"), counts as that word when the retrieved passages hold
+  the rest of the question (`with_collection_typos`; the gate counts those words' keys too);
 - `ordinary_words`: everyday words of the language no chunk holds (rag.answer.language_words),
   and `specific_coverage` / `specific_passage_coverage`, the core's shares without them;
 - `subject_words`: the words no chunk holds that say what is asked (neither the situation nor
-  everyday words), the rarest in the language first: what a refusal names.
+  everyday words), the rarest in the language first: what a refusal names;
+- `places`: a region, a country or a town after "en" or "vers", or a company after "comme" ("en
+  Auvergne", "vers Montréal", "comme la MAIF"), set aside as the reader's when the retrieved
+  passages hold the rest of the question;
+- `other_language`: the question is in another language than its passages (rag.i18n.detect), so
+  its everyday words are not what the articles lack ("shows", "listening" on French articles).
 
 Pure functions: the document frequencies come from the caller (rag.answer.gate counts them in the
 store under the reader's access filter).
@@ -38,11 +47,18 @@ from dataclasses import asdict, dataclass, field, replace
 from typing import Any, Mapping, Sequence
 
 from rag.answer.acronyms import is_acronym, spelled
-from rag.answer.language_words import (FORM_TYPO_ZIPF, TYPO_MIN_LENGTH, common, edits, everyday_form, ordinary, rare,
-                                      zipf)
-from rag.answer.question_roles import roles
+from rag.answer.language_words import (
+    FORM_TYPO_ZIPF, TYPO_MIN_LENGTH, common, corrections, edits, everyday_form, ordinary, rare, sound_key, zipf,
+)
+from rag.answer.question_roles import places, roles
+from rag.i18n.detect import detect_language
 from rag.store.sparse import _PART, _fold
-from rag.store.terms import INFLECTIONS, QuestionWord, passage_keys, question_words
+from rag.store.terms import INFLECTIONS, QuestionWord, passage_keys, question_keys, question_words
+
+
+# The share of the question's weight the retrieved passages must hold for one unknown name, or a
+# place set aside, to leave the rest of the question as what is asked (rag.answer.gate).
+SUBJECT_COVERED = 0.8
 
 
 @dataclass
@@ -84,6 +100,12 @@ class Signals:
     # everyday, the rarest in the language first ("pancakes", not "make"). What a refusal names
     # and the journal's subjects are made of.
     subject_words: list[str] = field(default_factory=list)
+    # The question is written in another language than its passages (an English question on French
+    # articles): the everyday words of its language are words the articles cannot hold.
+    other_language: bool = False
+    # The places set aside with the context words ("en Auvergne", "vers Montréal"): the reader's
+    # when the passages hold the rest of the question (rag.answer.question_roles.places).
+    places: list[str] = field(default_factory=list)
 
     def to_dict(self) -> dict[str, Any]:
         data = asdict(self)
@@ -151,6 +173,50 @@ def passage_coverage(words: Sequence[QuestionWord], stats: Sequence[TermStat], p
                if s.spelled or s.typo_of or all(k in found or forms.get(k, set()) & found for k in s.keys)) / total
 
 
+def corrected_words(words: Sequence[QuestionWord]) -> dict[str, list[QuestionWord]]:
+    """{word as typed: the words of the language it may mistype}, for the plain lower-case words no
+    language uses ("sanctoinné": "sanctionné"): the gate counts their keys too, and
+    `with_collection_typos` reads the first the collection holds."""
+    out: dict[str, list[QuestionWord]] = {}
+    for w in words:
+        if w.named or w.whole is not None or not w.text[:1].islower() or not w.text.isalpha():
+            continue
+        found = [q for c in corrections(_fold(w.text)) for q in question_words(c)[:1]]
+        if found:
+            out[w.text] = found
+    return out
+
+
+def correction_keys(words: Sequence[QuestionWord]) -> list[str]:
+    """The keys of `corrected_words`, whose document frequencies the gate counts with the question's."""
+    return question_keys([q for found in corrected_words(words).values() for q in found])
+
+
+def with_collection_typos(stats: Sequence[TermStat], words: Sequence[QuestionWord], df: Mapping[str, int],
+                          n: int, passage_texts: Sequence[str]) -> list[TermStat]:
+    """The stats with each word no chunk holds and no language uses, one edit from a word of the
+    language that chunks hold, counted as that word ("Un DPO peut-il être sanctoinné ?": the
+    collection writes "sanctionné", the retrieved passages may not): `keys` are then that word's,
+    and the passages hold it only when they hold those. Only when the retrieved passages hold the
+    rest of the question (SUBJECT_COVERED): a typo is no reason to answer a question the passages
+    say little of ("le meilleur forfait mobil pour un etudaint"). A name (typed with a capital, an
+    identifier) is never corrected; a typo a retrieved passage holds is `with_passage_typos`'."""
+    found = corrected_words(words)
+    if not found:
+        return list(stats)
+    out: list[TermStat] = []
+    for s in stats:
+        rest = [t for t in stats if t.word != s.word and not t.context]
+        held = s.word in found and (passage_coverage(words, rest, passage_texts) or 0.0) >= SUBJECT_COVERED
+        for q in found[s.word] if held and s.df == 0 and not s.typo_of and not s.spelled else []:
+            count = max([min(df.get(k, 0) for k in q.parts)] + [df.get(k, 0) for k in q.forms])
+            if count > 0:
+                s = replace(s, keys=list(q.parts), df=count, idf=idf(count, n), named=False, context=False)
+                break
+        out.append(s)
+    return out
+
+
 def with_spelled_acronyms(stats: Sequence[TermStat], passage_texts: Sequence[str], n: int) -> list[TermStat]:
     """The stats with each unknown acronym that a retrieved passage spells out ("CNI": "carte
     nationale d'identité") counted as held by those passages: the reader used the short form of
@@ -177,7 +243,10 @@ def with_passage_typos(stats: Sequence[TermStat], passage_texts: Sequence[str], 
     as held by the passages holding that word. Words of TYPO_MIN_LENGTH letters or more only
     (shorter ones have too many neighbours), letters only (a digit of a version or a code is never
     a typo), that the language does not use, and only the passages the reader may see are read.
-    A whole word, never a stem: "restaurer" is one letter from the stem of "réseau".
+    A whole word, never a stem: "restaurer" is one letter from the stem of "réseau". A word spelled
+    as it sounds, or with a letter doubled or made single, is the passages' word that sounds the same
+    (`sound_key`: "suprimmer", "rafrechir"), when no word is one letter away; a sound is strict enough
+    for a word of SOUND_MIN_LENGTH letters not written as a name ("purj": "purge").
 
     Else, for a word not written as a name (`names`: a capital inside or after the first word),
     one letter from a word of the language whose form the passages hold ("initalise": French
@@ -187,21 +256,35 @@ def with_passage_typos(stats: Sequence[TermStat], passage_texts: Sequence[str], 
     "interogeait" reads as "interrogeait" where a passage writes "interroge", never as "interdit"."""
     # A word the language uses is spelled as meant.
     candidates = {s.word: _fold(s.word) for s in stats
-                  if s.df == 0 and len(s.word) >= TYPO_MIN_LENGTH and s.word.isalpha() and not common(s.word)}
+                  if s.df == 0 and len(s.word) >= SOUND_MIN_LENGTH and s.word.isalpha() and not common(s.word)}
     if not candidates:
         return list(stats)
     held = [set(_PART.findall(_fold(text))) for text in passage_texts]
     vocabulary = set().union(*held) if held else set()
     by_start: dict[str, set[str]] = {}
+    by_sound: dict[str, set[str]] = {}
     out: list[TermStat] = []
     for s in stats:
         folded = candidates.get(s.word)
-        near = sorted(w for w in edits(folded) & vocabulary if len(w) >= TYPO_MIN_LENGTH) if folded else []
+        near = sorted(w for w in edits(folded) & vocabulary if len(w) >= TYPO_MIN_LENGTH) \
+            if folded and len(folded) >= TYPO_MIN_LENGTH else []
+        by_ear = False
+        if folded and not near and (len(folded) >= TYPO_MIN_LENGTH or s.word not in names):
+            # Written as it sounds, or with a letter doubled or single ("suprimmer", "rafrechir"):
+            # two edits or more from the passages' word, the same word spoken.
+            if not by_sound:
+                for w in vocabulary:
+                    if len(w) >= TYPO_MIN_LENGTH and w.isalpha():
+                        by_sound.setdefault(sound_key(w), set()).add(w)
+            near = sorted(w for w in by_sound.get(sound_key(folded), ()) if w[0] == folded[0])
+            by_ear = bool(near)
         if near:
             holding = sum(1 for words in held if near[0] in words)
-            # What the articles write is the subject, whatever words stand around it.
-            s = replace(s, df=holding, idf=idf(holding, n), typo_of=near[0], context=False)
-        elif folded and s.word not in names:
+            # What the articles write is the subject, whatever words stand around it; a word written
+            # by ear is a word of the language, never a name matched exactly (LEXICAL_SLACK).
+            s = replace(s, df=holding, idf=idf(holding, n), typo_of=near[0], context=False,
+                        named=s.named and not by_ear)
+        elif folded and len(folded) >= TYPO_MIN_LENGTH and s.word not in names:
             if not by_start:
                 for w in vocabulary:
                     if len(w) >= TYPO_MIN_LENGTH and w.isalpha():
@@ -214,6 +297,11 @@ def with_passage_typos(stats: Sequence[TermStat], passage_texts: Sequence[str], 
                 s = replace(s, df=holding, idf=idf(holding, n), typo_of=word, context=False, named=False)
         out.append(s)
     return out
+
+
+# A word spelled by ear may be shorter than a typo one edit away: the same sound has far fewer
+# neighbours than one edit ("purj" sounds as "purge", nothing else a passage writes).
+SOUND_MIN_LENGTH = 4
 
 
 # How many letters a passage's form of a word may have beyond their common beginning
@@ -282,8 +370,23 @@ def signals_from(
     context, tools = roles(question)
     texts = [getattr(p, "text", "") for p in passages]
     names = {w.text for w in words if w.named}
-    stats = with_passage_typos(with_spelled_acronyms(term_stats(words, df, n, context, tools, exact), texts, n),
-                               texts, n, names)
+
+    def stats_with(aside: set[str]) -> list[TermStat]:
+        stats = term_stats(words, df, n, aside, tools, exact)
+        stats = with_passage_typos(with_spelled_acronyms(stats, texts, n), texts, n, names)
+        return with_collection_typos(stats, words, df, n, texts)
+    stats = stats_with(context)
+    place = places(question) - context
+    set_aside: list[str] = []
+    if place:
+        # A place is the reader's ("en Auvergne", "vers Montréal") when the passages hold the rest of
+        # what is asked (of the words some chunk holds: no passage can hold the others); else it
+        # may be the subject ("ouvrir le dimanche en Bretagne"), kept.
+        placed = stats_with(context | place)
+        rest = [s for s in placed if not s.context and s.df > 0]  # what the collection could hold
+        if (passage_coverage(words, rest, texts) or 0.0) >= SUBJECT_COVERED:
+            stats = placed
+            set_aside = [s.word for s in placed if s.context and s.word in place]
     core = [s for s in stats if not s.context]
     everyday = [s for s in core if s.df == 0 and not s.named and ordinary(s.word)]
     specific = [s for s in core if s not in everyday]
@@ -307,6 +410,8 @@ def signals_from(
         specific_passage_coverage=passage_coverage(words, specific, texts),
         subject_words=asked_words([s.word for s in stats if s.df == 0], [s.word for s in stats if s.context],
                                   [s.word for s in everyday]),
+        other_language=bool(texts) and detect_language(question) != detect_language(" ".join(texts)),
+        places=set_aside,
     )
 
 

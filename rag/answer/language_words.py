@@ -13,6 +13,7 @@ network call.
 
 from __future__ import annotations
 
+import re
 from functools import lru_cache
 
 # Below this, an unknown lower-case word is a name (a tool, a product, a file), the thing asked
@@ -35,6 +36,9 @@ FORM_TYPO_ZIPF = 1.5
 # A word sharing its stem (rag.store.terms.term_key, accents folded) with a word at least this
 # frequent is a form of that word.
 STEM_ZIPF = 2.5
+# No word of French or English is longer ("anticonstitutionnellement": 25 letters): a longer string
+# is a typo of none, and its edits are never enumerated.
+MAX_WORD_LENGTH = 30
 _LANGUAGES = ("fr", "en")
 _LETTERS = "abcdefghijklmnopqrstuvwxyzàâäçéèêëîïôöùûüÿœ"
 
@@ -71,13 +75,63 @@ def _frequencies(lang: str) -> dict[str, float]:
 def edits(word: str) -> set[str]:
     """Every string one deletion, transposition, substitution or insertion away (Norvig's) that
     keeps the word's first two letters: typists rarely get a word's opening wrong, and a name
-    differs from a word there ("nftables" is not "notables" mistyped; "Qulle" is "quelle")."""
+    differs from a word there ("nftables" is not "notables" mistyped; "Qulle" is "quelle"). The
+    one exception is the second and third letters swapped, the first kept: fast typing swaps
+    neighbours anywhere ("calir": "clair", "qeulle": "quelle")."""
+    if len(word) > MAX_WORD_LENGTH:
+        return set()  # no word of the language to be one edit from, and the edits grow as its square
     splits = [(word[:i], word[i:]) for i in range(len(word) + 1)]
     deletes = {a + b[1:] for a, b in splits if b}
     transposes = {a + b[1] + b[0] + b[2:] for a, b in splits if len(b) > 1}
     replaces = {a + c + b[1:] for a, b in splits if b for c in _LETTERS}
     inserts = {a + c + b for a, b in splits for c in _LETTERS}
-    return {e for e in deletes | transposes | replaces | inserts if e[:2] == word[:2]} - {word}
+    swapped = word[0] + word[2] + word[1] + word[3:] if len(word) > 3 else None
+    return {e for e in deletes | transposes | replaces | inserts if e[:2] == word[:2] or e == swapped} - {word}
+
+
+# How French spells one sound several ways, accents folded: what a reader writing by ear confuses
+# ("rafrechir": "rafraichir", "recuperassion": "recuperation", "telefone": "telephone"). One
+# alternation of fixed strings, each with at most one letter of look-ahead: a linear scan.
+_SOUNDS = {"eau": "o", "au": "o", "ai": "e", "ei": "e", "ph": "f", "qu": "k", "ck": "k", "y": "i"}
+_SOUND = re.compile(r"eau|au|ai|ei|ph|qu|ck|y|t(?=ion)|c(?=[eiy])|g(?=[eiy])")
+_SOFT = {"t": "s", "c": "s", "g": "j"}
+
+
+def sound_key(folded: str) -> str:
+    """A folded word as it sounds: French's spellings of one sound made one, then every doubled
+    letter made single, and a final "e" dropped ("suprimmer" and "supprimer" both "suprimer";
+    "rafrechir" and "rafraichir" both "rafrechir"; "passerrelle" and "passerelle" both "paserel")."""
+    spoken = _SOUND.sub(lambda m: _SOUNDS.get(m.group(0)) or _SOFT[m.group(0)], folded)
+    if len(spoken) > 3 and spoken.endswith("e"):
+        spoken = spoken[:-1]  # a final "e" is not heard ("purge", "purj")
+    return "".join(ch for k, ch in enumerate(spoken) if k == 0 or ch != spoken[k - 1])
+
+
+@lru_cache(maxsize=1)
+def _folded_words() -> dict[str, float]:
+    """The language's words at least STEM_ZIPF frequent, accents folded, each with the frequency of
+    its most frequent accented spelling ("sanctionne": "sanctionné")."""
+    from rag.store.sparse import _fold
+
+    out: dict[str, float] = {}
+    for lang in _LANGUAGES:
+        for w, f in _frequencies(lang).items():
+            if f >= 10 ** (STEM_ZIPF - 9) and w.isalpha():
+                key = _fold(w)
+                out[key] = max(out.get(key, 0.0), f)
+    return out
+
+
+@lru_cache(maxsize=1024)
+def corrections(folded: str) -> tuple[str, ...]:
+    """The words of the language (STEM_ZIPF, accents folded) one edit from a folded word that is no
+    word of the language itself, the most frequent first, at most three: what a reader mistyped
+    ("sanctoinne": "sanctionne"). Empty without wordfreq, for short words and words of the language."""
+    if not _available() or len(folded) < TYPO_MIN_LENGTH or not folded.isalpha() or not rare(folded):
+        return ()
+    index = _folded_words()
+    found = sorted((e for e in edits(folded) if e in index), key=lambda e: (-index[e], e))
+    return tuple(found[:3])
 
 
 @lru_cache(maxsize=1024)
@@ -121,6 +175,16 @@ def ordinary(word: str) -> bool:
     return z is not None and z >= ORDINARY_ZIPF
 
 
+def more_french(word: str) -> bool:
+    """Whether French writes the word more often than English does: "Bretagne", "Montréal",
+    "Auvergne", not "Python", "Azure", "Exchange", "Linux" (False without wordfreq)."""
+    if not _available() or not word:
+        return False
+    from wordfreq import zipf_frequency
+
+    return zipf_frequency(word, "fr") > zipf_frequency(word, "en")
+
+
 # A conjugated verb's ending, and what may stand in its place on the same stem to give a form a
 # dictionary counts often ("ferons": "fera"; "mangerions": "manger"). Verbs only: a plural of a
 # word of the field ("certificats") is what is asked.
@@ -150,6 +214,6 @@ def common(word: str) -> bool:
     return z is None or z >= RARE_ZIPF
 
 
-__all__ = ["FORM_STEM", "FORM_TYPO_ZIPF", "ORDINARY_ZIPF", "RARE_ZIPF", "TYPO_MIN_LENGTH", "common", "edits",
-           "everyday_form", "ordinary", "has_common_stem", "is_typo",
-           "rare", "zipf"]
+__all__ = ["FORM_STEM", "FORM_TYPO_ZIPF", "ORDINARY_ZIPF", "RARE_ZIPF", "TYPO_MIN_LENGTH", "common", "corrections",
+           "edits", "everyday_form", "more_french", "ordinary", "has_common_stem", "is_typo", "rare", "sound_key",
+           "zipf"]

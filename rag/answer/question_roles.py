@@ -31,6 +31,9 @@ difference with the words around a name, so the gate reads them (pure functions,
   Agricole, …");
 - context too: the subject of a relative or time clause ("la commande que Marc veut lancer",
   "que m'a envoyée Thomas", "quand Bruno le lance"), not after "est-ce que";
+- places (`places`, apart): a region, a country or a town after "en" or "vers" ("médecin en
+  Auvergne", "vers Montréal"), or a French company the reader compares with ("comme la MAIF"),
+  which the gate sets aside only when the passages hold the rest;
 - tools: a lower-case word after "avec", "with", "via", "using" ("avec podman"), or followed by a
   command-line option ("journalctl -u"), is a program's name, looked up like any other name.
 
@@ -42,7 +45,7 @@ from __future__ import annotations
 import re
 import unicodedata
 
-from rag.answer.language_words import common
+from rag.answer.language_words import common, more_french
 
 # Place, owner, beneficiary: what follows describes the situation.
 _CONTEXT_BEFORE = frozenset("chez de d du des à a au aux pour selon at of for from".split())
@@ -320,4 +323,30 @@ def _in_context(tokens: list[str], start: int, i: int, j: int, commas: set[int] 
             and i not in commas and i - 1 not in commas)
 
 
-__all__ = ["roles"]
+# Where the reader is, or goes: a place's name after one ("en Bretagne", "vers Montréal"); and
+# what the reader compares their case with ("assureur comme la MAIF", "comme chez Orange").
+_PLACE_BEFORE = frozenset("en vers comme".split())
+
+
+def places(question: str) -> set[str]:
+    """The capitalised words after "en", "vers" or "comme" (an article or "chez" between) that
+    French writes more than English does: a region, a country, a town, a French company ("médecin
+    en Auvergne", "quand je vole vers Montréal", "assureur comme la MAIF"). "en Python", "en
+    Azure", "vers Exchange Online", "comme Okta" name what is asked about, words English writes as
+    much. Set aside only when the passages hold the rest of the question (rag.answer.gate_words)."""
+    tokens, commas = _tokens(question)
+    found: set[str] = set()
+    for i in range(1, len(tokens)):
+        before = i - 1
+        if i >= 2 and _bare(tokens[i - 2]) == "comme" and _bare(tokens[i - 1]) in _ARTICLES | {"chez"} \
+                and i - 1 not in commas:
+            before = i - 2  # "comme la MAIF", "comme chez Orange"
+        if _bare(tokens[before]) not in _PLACE_BEFORE or i in commas or not _capitalised(tokens[i]):
+            continue
+        word = tokens[i].rstrip("'")
+        if word.isalpha() and word.lower() not in _GRADES and more_french(word):
+            found.add(word)
+    return found
+
+
+__all__ = ["places", "roles"]

@@ -158,8 +158,9 @@ def test_a_school_grade_after_en_is_the_readers_situation(question, context):
     "Comment déployer une machine virtuelle en Azure ?",
     "Comment écrire ce script en PowerShell ?",
     "Comment passer le disque en GPT ?",
-    # A region after "en" is no context either: measured, it let everyday questions through
-    # ("… les congés payés en France ?", "… la carte grise en Normandie ?"), benchmarks/README.md.
+    # A region after "en" is no context of roles() either: measured, it let everyday questions
+    # through ("… les congés payés en France ?", "… la carte grise en Normandie ?"); places() sets
+    # it aside only when the passages hold the rest (test_gate_readers_variants.py).
     "Faut-il une analyse d'impact lorsqu'on est médecin généraliste en Auvergne ?",
 ])
 def test_a_language_a_product_or_a_region_after_en_stays_the_subject(question):

@@ -4,6 +4,7 @@ restored from the page's address."""
 
 from __future__ import annotations
 
+import json
 import re
 import shutil
 
@@ -68,16 +69,24 @@ def test_without_the_model_a_follow_up_is_searched_with_the_previous_terms_and_p
     assert "klist" in texts(first.expander[-1].markdown)
 
 
+def copy_buttons(message) -> list[dict]:
+    """The data of each one-click copy button in a chat message: the text it copies, its words."""
+    return [json.loads(e.proto.json) for e in message if type(e).__name__ == "UnknownElement"
+            and e.type == "bidi_component" and e.proto.component_name == "rag_copy_button"]
+
+
 def test_copy_gives_the_answer_and_its_sources_as_text(chat_env, lmstudio):
     lmstudio.answer = "Aucun type de chiffrement commun [1]. <img src=x onerror=alert(1)>"
     at = ask(start(), IN_BASE)
 
-    codes = answers(at)[0].code
-    assert len(codes) == 1
-    copied = codes[0].value
+    (button,) = copy_buttons(answers(at)[0])
+    copied = button["text"]
     assert copied.startswith("Aucun type de chiffrement commun [1]. <img src=x onerror=alert(1)>")
     assert "Sources" in copied and "[1]" in copied.split("Sources", 1)[1] and "kerberos-erreurs.md" in copied
-    assert codes[0].language == "markdown"  # shown as code: nothing of it is rendered
+    # One click, said in the reader's words; no popover to open, no code box to hover.
+    assert (button["label"], button["done"]) == ("Copy", "Copied")
+    assert not answers(at)[0].code and not [p for p in answers(at)[0] if type(p).__name__ == "Popover"
+                                            and "Copy" in getattr(p, "label", "")]
 
 
 def test_thumbs_are_recorded_with_the_question_passages_and_answer(chat_env, lmstudio):
@@ -212,6 +221,12 @@ def test_a_conversation_is_its_readers_only_and_an_editor_can_delete_it(chat_env
     ask(at, IN_BASE)
     mine = at.session_state["conversation_id"]
     at.button(key=f"delete_{mine}").click().run()  # the open dashboard's user is an editor
+    assert book.conversation(mine) is not None  # not yet: a deletion is confirmed first
+    assert "cannot be brought back" in texts(at.sidebar.caption)
+    at.button(key=f"delete_no_{mine}").click().run()  # Cancel: kept, the question gone
+    assert book.conversation(mine) is not None and not [b for b in at.button if b.key == f"delete_yes_{mine}"]
+    at.button(key=f"delete_{mine}").click().run()
+    at.button(key=f"delete_yes_{mine}").click().run()
     assert book.conversation(mine) is None and book.conversation(theirs.id) is not None
     assert not at.chat_message
 

@@ -41,14 +41,13 @@ def test_a_conversation_survives_a_reload_and_the_gestures_work(chat_app, lmstud
         title = link.get_attribute("title") or ""
         assert title.startswith("[1] ") and "MaxTokenSize" in title and len(title) > 60
 
-        # Copy: the answer's text, as written, on the clipboard.
-        messages.nth(3).get_by_role("button", name="Copier").click()
-        code = page.get_by_test_id("stPopoverBody").get_by_test_id("stCode")
-        code.hover()
-        code.get_by_role("button").first.click()  # the code box's copy button
+        # Copy, one click: the answer's text, as written, and its sources on the clipboard, said in French.
+        copy = messages.nth(3).get_by_role("button", name="Copier")
+        expect(copy).to_have_attribute("title", "Copie la réponse et ses sources, en texte")
+        copy.click()
+        expect(messages.nth(3).get_by_role("button", name="Copié")).to_be_visible()
         copied = page.evaluate("navigator.clipboard.readText()")
         assert copied.startswith(ANSWER) and "Sources" in copied
-        page.keyboard.press("Escape")
 
         # Thumbs up on the second answer: said, and recorded in the journal with the turn.
         messages.nth(3).get_by_test_id("stFeedbackButton").first.click()

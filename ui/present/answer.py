@@ -177,6 +177,16 @@ def passage_text_markdown(passage: Any) -> str:
     return sanitize_markdown(demote_headings(getattr(passage, "text", "") or ""), images=False)
 
 
+def cited_text_markdown(passage: Any) -> str:
+    """The cited chunk itself, under its source heading: a passage grown by its neighbours or its
+    article's best chunks (rag.answer.context) reads from wherever the earliest of them starts,
+    often the article's introduction, which is not the section its heading names. The grown text
+    is what the list of passages shows."""
+    pieces = getattr(passage, "pieces", None) or ()
+    own = str(pieces[0].get("text") or "") if pieces else ""
+    return sanitize_markdown(demote_headings(own or getattr(passage, "text", "") or ""), images=False)
+
+
 def refusal_details(result: Any) -> str:
     """Why the question was refused, in the reader's language: from the refusal recorded as data
     (rag.answer.refusal), the same on the live page, on a reopened conversation and in the Journal."""

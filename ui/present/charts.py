@@ -5,6 +5,7 @@ Pure figure builders (no streamlit): the pages only hand them to st.plotly_chart
 
 from __future__ import annotations
 
+import textwrap
 from datetime import date
 from typing import Any, Mapping, Sequence
 
@@ -32,6 +33,65 @@ def _localized(fig: go.Figure) -> go.Figure:
 
 LABEL_STEP = 16  # px between the labels of vertical lines drawn close together
 RIGHT_LABELS = 80  # px of right margin for a horizontal line's label, which sits there
+# px at the top of every figure left to Plotly's toolbar (its buttons are 26 px high, 2 px from the
+# top, over the figure's right end): a line's label drawn there would be hidden under it.
+TOOLBAR = 32
+LINE_LABEL = 18  # px a line's label takes above the plot (12 px type)
+LEGEND_CHARS = 40  # a legend entry wraps after this many characters: a phone's 390 px hold 45
+TITLE_CHARS = 48  # a title too (its type is a little larger than the legend's)
+
+# What the chart's toolbar keeps: a picture of the chart (the editors' download), zoom, pan and back.
+# Plotly's zoom in/out and autoscale are left out (a double click zooms back out), and so is
+# Streamlit's own "Fullscreen" button, whose tip Streamlit writes in English: naming the buttons
+# (modeBarButtons) draws exactly these.
+TOOLBAR_BUTTONS = ["toImage", "zoom2d", "pan2d", "resetScale2d"]
+# Plotly's own words on those buttons and in the notes they show, with the catalogue key that says
+# them in the page's language (Plotly's dictionary format: its English text -> the shown text).
+TOOLBAR_WORDS = {
+    "Download plot as a PNG": "chart.tb_png",
+    "Download plot": "chart.tb_download",
+    "Zoom": "chart.tb_zoom",
+    "Pan": "chart.tb_pan",
+    "Reset axes": "chart.tb_reset",
+    "Double-click to zoom back out": "chart.tb_double_click",
+    "Taking snapshot - this may take a few seconds": "chart.tb_taking",
+    "Snapshot succeeded": "chart.tb_taken",
+    "Sorry, there was a problem downloading your image!": "chart.tb_failed",
+}
+
+
+def plotly_config() -> dict[str, Any]:
+    """st.plotly_chart's `config` for every chart of the dashboard: the toolbar's buttons, their
+    tips in the page's language (a locale given to Plotly with its dictionary: Streamlit's bundle of
+    Plotly holds English alone), no Plotly logo, and a picture named in that language."""
+    lang = current()
+    words = {english: t(key) for english, key in TOOLBAR_WORDS.items()}
+    return {
+        "displaylogo": False,
+        "modeBarButtons": [list(TOOLBAR_BUTTONS)],
+        "locale": lang,
+        "locales": {lang: {"dictionary": words}},
+        "toImageButtonOptions": {"format": "png", "filename": t("chart.file"), "scale": 2},
+    }
+
+
+def wrapped(text: str, width: int = LEGEND_CHARS) -> str:
+    """`text` broken into lines of at most `width` characters at spaces (Plotly's <br>): a legend
+    entry or a title Plotly would otherwise cut at the right edge of a phone's screen. French puts a
+    space before : ; ? ! that never begins a line, and a last word as short as a count stays on the
+    line before it."""
+    for mark in ":;?!":
+        text = text.replace(f" {mark}", f"\u00a0{mark}")  # textwrap breaks at ASCII spaces alone
+    lines = textwrap.wrap(text, width, break_long_words=False, break_on_hyphens=False)
+    if len(lines) > 1 and len(lines[-1]) <= 3:
+        lines[-2:] = [f"{lines[-2]} {lines[-1]}"]
+    return "<br>".join(lines).replace("\u00a0", " ") or text  # Plotly breaks at <br> alone
+
+
+def _legend_below() -> dict[str, Any]:
+    """A legend under the x axis's title, whatever the plot's height: placed from the figure's bottom
+    (the margin grows to hold its rows), its entries side by side while they fit the width."""
+    return dict(orientation="h", yref="container", y=0, yanchor="bottom", x=0, xanchor="left")
 
 
 def _threshold_line(fig: go.Figure, value: float, label: str, color: str, dash: str, vertical: bool,
@@ -47,28 +107,58 @@ def _threshold_line(fig: go.Figure, value: float, label: str, color: str, dash: 
         fig.add_hline(y=value, annotation_position="right", annotation_font_color=color, **common)
 
 
+SCORE_HEIGHT = 260
+# px of the score chart's plot area: its height less the margins and the x axis's ticks and title.
+SCORE_PLOT = SCORE_HEIGHT - TOOLBAR - 10 - 45
+
+
+def score_range(scores: Sequence[float], threshold: float | None) -> tuple[float, float]:
+    """The y axis's range: zoomed on the band a model's cosine scores sit in, so that differences
+    show, with room under the lowest bar (or the line) for a score written inside a bar."""
+    low = min([*scores, *([threshold] if threshold is not None else [])], default=0.0)
+    share = (LINE_LABEL + 6) / SCORE_PLOT  # of the axis's span, one label's height with its padding
+    room = max(0.05, share * (1.0 - low) / (1.0 - share))
+    return max(0.0, low - room), 1.0
+
+
+def bar_text_positions(scores: Sequence[float], threshold: float | None, span: tuple[float, float],
+                       plot_px: float = SCORE_PLOT) -> list[str]:
+    """Where each bar's score is written: above the bar, unless the threshold's line runs through
+    that place (a bar a little under the line); then inside the bar, at its top, under the line."""
+    if threshold is None:
+        return ["outside"] * len(scores)
+    per_px = (span[1] - span[0]) / plot_px
+    return ["inside" if s - 2 * per_px <= threshold <= s + (LINE_LABEL + 2) * per_px else "outside" for s in scores]
+
+
+def _label_rows(rows: int) -> int:
+    """The top margin for `rows` rows of line labels above the plot, under the toolbar's band."""
+    return TOOLBAR + (LINE_LABEL + LABEL_STEP * (rows - 1) if rows else 0)
+
+
 def score_chart(rows: Sequence[Mapping[str, Any]], threshold: float | None) -> go.Figure:
     """One bar a retrieved passage ([n] on x, dense cosine on y), the threshold as a line."""
     scores = [float(r["score"]) for r in rows]
+    line = float(threshold) if threshold is not None else None
+    span = score_range(scores, line)
     fig = go.Figure(
         go.Bar(
             x=[f"[{r['n']}]" for r in rows],
             y=scores,
             marker_color=[PASSED if r.get("passed") else BELOW for r in rows],
             text=[decimal(s, 2) for s in scores],
-            textposition="outside",
+            textposition=bar_text_positions(scores, line, span),
+            insidetextanchor="end",
             hovertext=[str(r.get("label", "")) for r in rows],
             hovertemplate="%{x} %{hovertext}<br>%{y:.3f}<extra></extra>",
         )
     )
-    if threshold is not None:
-        _threshold_line(fig, float(threshold), t("chart.threshold", value=threshold_text(float(threshold))), "#e65100", "dash",
+    if line is not None:
+        _threshold_line(fig, line, t("chart.threshold", value=threshold_text(line)), "#e65100", "dash",
                         vertical=False)
-    # Cosine scores of one model sit in a narrow band: zoom on it so differences are visible.
-    low = min(scores + ([threshold] if threshold is not None else []), default=0.0)
     fig.update_layout(
-        height=260, margin=dict(l=10, r=RIGHT_LABELS, t=30, b=10), showlegend=False,
-        yaxis=dict(title=t("chart.score"), range=[max(0.0, low - 0.05), 1.0]), xaxis=dict(title=t("chart.passage")),
+        height=SCORE_HEIGHT, margin=dict(l=10, r=RIGHT_LABELS, t=TOOLBAR, b=10), showlegend=False,
+        yaxis=dict(title=t("chart.score"), range=list(span)), xaxis=dict(title=t("chart.passage")),
     )
     return _localized(fig)
 
@@ -99,7 +189,7 @@ def calibration_chart(
                 x=[float(r.top1_score) for r, _ in group],
                 y=[lane + _jitter(i) for i in range(len(group))],
                 mode="markers",
-                name=t("chart.legend_count", name=name, n=len(group)),
+                name=wrapped(t("chart.legend_count", name=name, n=len(group))),
                 marker=dict(color=color, size=9, opacity=0.75, line=dict(width=1, color="white")),
                 hovertext=[f"{r.id}: {str(r.question or '')[:80]}"
                            + ("<br>" + t("chart.exact", slack=decimal(LEXICAL_SLACK, 2)) if exact else "")
@@ -117,11 +207,10 @@ def calibration_chart(
     for level, (value, label, color, dash) in enumerate(lines):  # one row of labels a line: none overlaps
         _threshold_line(fig, value, label, color, dash, vertical=True, level=level)
     fig.update_layout(
-        height=340, margin=dict(l=10, r=10, t=30 + LABEL_STEP * len(lines), b=70),
+        height=340, margin=dict(l=10, r=10, t=_label_rows(len(lines)), b=70),
         xaxis=dict(title=t("chart.best_score")),
         yaxis=dict(tickvals=[0, 1], ticktext=[t("chart.lane_in"), t("chart.lane_out")], range=[-0.6, 1.6]),
-        # Below the axis title, not over it.
-        legend=dict(orientation="h", yanchor="top", y=-0.3, x=0),
+        legend=_legend_below(),
     )
     return _localized(fig)
 
@@ -134,11 +223,15 @@ def category_chart(table: pd.DataFrame) -> go.Figure:
         x=well, y=kinds, orientation="h",
         marker_color=[PASSED if w >= 80 else IN_BASE if w >= 50 else OFF_TOPIC for w in well],
         text=[percent(w / 100) for w in well], textposition="auto",
-        hovertemplate="%{y}: %{x}" + percent_sign() + "<extra></extra>",
+        # "{name} : {n}" in French; %{x} has the axis's % already.
+        hovertemplate=t("chart.legend_count", name="%{y}", n="%{x}") + "<extra></extra>",
     ))
+    height = TOOLBAR + 44 + 34 * len(well)
     fig.update_layout(
-        height=40 + 34 * len(well), margin=dict(l=10, r=10, t=30, b=10), showlegend=False,
-        title=dict(text=t("eval.well_chart"), font=dict(size=12)),
+        height=height, margin=dict(l=10, r=10, t=TOOLBAR + 34, b=10), showlegend=False,
+        # Under the toolbar's band, above the bars: its two lines fit the margin left there.
+        title=dict(text=wrapped(t("eval.well_chart"), TITLE_CHARS), font=dict(size=12),
+                   yref="container", y=1 - TOOLBAR / height, yanchor="top"),
         xaxis=dict(range=[0, 100], ticksuffix=percent_sign()),
     )
     return _localized(fig)
@@ -151,7 +244,7 @@ def _gate_trace(fig: go.Figure, group: Sequence[QuestionRow], name: str, color: 
     fig.add_trace(go.Scatter(
         x=[float(r.cosine) for r in group],
         y=[float(r.coverage) + _jitter(i) / 40 for i, r in enumerate(group)],
-        mode="markers", name=t("chart.legend_count", name=name, n=len(group)),
+        mode="markers", name=wrapped(t("chart.legend_count", name=name, n=len(group))),
         marker=dict(color=color, size=9, opacity=0.75, symbol="x" if unknown else "circle",
                     line=dict(width=1, color="white")),
         hovertext=[f"{r.id}: {str(r.question or '')[:80]}"
@@ -189,10 +282,11 @@ def gate_chart(
         fig.add_shape(type="rect", x0=float(target.min_cosine), x1=high,
                       y0=float(target.min_coverage), y1=1.05, line=dict(color=PASSED, dash="dot", width=2))
     fig.update_layout(
-        height=420, margin=dict(l=10, r=RIGHT_LABELS, t=30, b=90),  # the share's label sits right of the plot
+        # The share's label sits right of the plot; the closeness's above it, under the toolbar's band.
+        height=460, margin=dict(l=10, r=RIGHT_LABELS, t=_label_rows(1), b=70),
         xaxis=dict(title=t("eval.gate_cosine"), range=[low, high]),
         yaxis=dict(title=t("eval.gate_coverage"), range=[-0.05, 1.08]),
-        legend=dict(orientation="h", yanchor="top", y=-0.22, x=0),
+        legend=_legend_below(),
     )
     return _localized(fig)
 
@@ -208,8 +302,8 @@ def journal_weeks_chart(weeks: Sequence[Mapping[str, Any]]) -> go.Figure:
                     line_color=IN_BASE)
     fig.add_scatter(x=x, y=[w["down"] for w in weeks], name=t("jr.chart_down"), mode="lines+markers",
                     line_color=BELOW, line_dash="dash")
-    fig.update_layout(barmode="stack", height=320, margin=dict(l=10, r=10, t=30, b=10),
+    fig.update_layout(barmode="stack", height=340, margin=dict(l=10, r=10, t=TOOLBAR, b=60),
                       xaxis_title=t("jr.chart_week"), yaxis_title=t("jr.chart_count"),
-                      legend=dict(orientation="h", y=1.12))
+                      legend=_legend_below())  # above the plot, the toolbar would cover its right end
     fig.update_xaxes(type="category")
     return _localized(fig)
