@@ -8,7 +8,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from rag.i18n import language
-from rag.i18n.numbers import decimal, duration, integer, percent, threshold_text
+from rag.i18n.numbers import decimal, duration, integer, percent, read_decimal, threshold_text
 
 NNBSP, NBSP = "\u202f", "\u00a0"
 
@@ -96,9 +96,24 @@ def test_the_current_language_decides_when_none_is_given():
         assert (decimal(0.5), percent(0.5), integer(1500)) == ("0.50", "50%", "1,500")
 
 
-def test_a_threshold_keeps_its_third_decimal_and_drops_trailing_zeros():
-    assert threshold_text(0.833, lang="fr") == "0,833" and threshold_text(0.85, lang="fr") == "0,85"
+def test_a_threshold_is_written_with_three_decimals_wherever_it_is_shown():
+    """The Ask page said "seuil 0,82" where the sidebar said "seuil 0,820" for the same value, and a
+    past run "suggéré 0,82" beside "seuil 0,834"."""
+    assert threshold_text(0.833, lang="fr") == "0,833" and threshold_text(0.85, lang="fr") == "0,850"
+    assert threshold_text(0.82, lang="fr") == decimal(0.82, 3, lang="fr") == "0,820"
     assert threshold_text(0.833, lang="en") == "0.833" and threshold_text(-0.003, signed=True, lang="en") == "-0.003"
+
+
+@pytest.mark.parametrize("typed, value", [("0,85", 0.85), ("0.85", 0.85), (" 0,85 ", 0.85), (",5", 0.5),
+                                          ("1", 1.0), ("0\u202f,\u202f9", 0.9), ("", None), ("  ", None)])
+def test_a_decimal_is_read_with_a_comma_or_a_point(typed, value):
+    assert read_decimal(typed) == value
+
+
+@pytest.mark.parametrize("typed", ["0,8x", "1,000.5", "0,,8", "abc", "0.8.5", "e", "nan", "inf"])
+def test_what_is_not_a_decimal_is_refused(typed):
+    with pytest.raises(ValueError):
+        read_decimal(typed)
 
 
 @given(st.floats(allow_nan=False, allow_infinity=False, min_value=-1e20, max_value=1e20), st.integers(0, 4))

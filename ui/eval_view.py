@@ -18,7 +18,7 @@ from rag.evaluate.report import incomplete_notes
 from rag.evaluate.compare import compare
 from rag.evaluate.results import Comparison, GateShares, QuestionRow, Results, Summary, ThresholdShares
 from rag.evaluate.session import EvalSession
-from rag.evaluate.runs import list_runs, load_run, new_run_dir, run_date, write_results
+from rag.evaluate.runs import list_runs, load_run, new_run_dir, write_results
 from rag.evaluate.runs import results_csv
 from rag.evaluate.questions import Question, questions_from_bytes
 from rag.evaluate.question_sets import DEMO, load_set, saved_sets, set_path
@@ -66,8 +66,13 @@ def question_set() -> tuple[list[Question], str] | None:
 
 def estimate(questions: int, collections: int, with_llm: bool, settings: Any) -> str:
     """How long the run will take, said before it starts."""
-    seconds = evaluation.estimate_seconds(list_runs(settings), questions, collections, with_llm)
-    return tn("eval.eta", collections, questions=questions, estimate=evaluation.duration_text(seconds))
+    guess = evaluation.estimate_seconds(list_runs(settings), questions, collections, with_llm)
+    text = tn("eval.eta", collections, questions=questions, estimate=evaluation.duration_text(guess.seconds))
+    if guess.chat_seconds is not None:
+        text += " " + t("eval.eta_chat", chat=evaluation.duration_text(guess.chat_seconds))
+    if getattr(settings, "query_rewrite", "off") != "off" or getattr(settings, "llm_rerank", False):
+        text += " " + t("eval.eta_levers")  # the search itself waits for the chat model then
+    return text + " " + t("eval.eta_learnt" if guess.learnt else "eval.eta_first")
 
 
 def why_no_run(picked: Any, chosen: Sequence[str], names: Sequence[str], session_collection: str) -> None:
@@ -378,8 +383,8 @@ def show_run(name: str, results: Results | Mapping[str, Any], folder: str, store
 
 def comparison(a: Results | Mapping[str, Any], b: Results | Mapping[str, Any]) -> None:
     cmp = Comparison.of(compare(a, b))
-    st.caption(t("eval.cmp_sides", a=f"{cmp.a.collection} ({run_date(cmp.a)})",
-                 b=f"{cmp.b.collection} ({run_date(cmp.b)})"))
+    st.caption(t("eval.cmp_sides", a=f"{cmp.a.collection} ({evaluation.run_date(cmp.a)})",
+                 b=f"{cmp.b.collection} ({evaluation.run_date(cmp.b)})"))
     thresholds = cmp.metric("threshold")
     if thresholds.a is not None and thresholds.a == thresholds.b:
         st.caption(t("eval.cmp_threshold", value=decimal(thresholds.a, 3)))

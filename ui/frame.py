@@ -44,5 +44,8 @@ def require(action: str) -> None:
     """Refuse the page unless the signed-in role may do `action`. The navigation lists only the
     role's pages; a page never relies on that alone."""
     if not rag_access.can(resources.role(), action):
-        st.error(t("access.editors_only"))
+        # A reader reaches it by a link (the navigation does not list it): say what it is and how
+        # to become an editor in this sign-in mode, and draw nothing else.
+        st.error(t("access.editors_only_oidc" if access.mode() == "oidc" else "access.editors_only",
+                   sign_out=t("login.sign_out"), ask=t("nav.ask")))
         st.stop()

@@ -8,9 +8,11 @@ from typing import Any, Sequence
 
 import streamlit as st
 
+import rag.i18n
+
 from rag.chunking import DEFAULT_STRATEGY, STRATEGIES, setting_names
 from rag.chunking._measure import CHARS, CHARS_PER_TOKEN, TOKENS, UNITS
-from rag.i18n.numbers import decimal
+from rag.i18n.numbers import decimal, integer
 from rag.chunking.preview import chunkers, preview_chunks, preview_json
 from rag.demo import DEMO_DIR
 from rag.documents import Document, Problem
@@ -38,7 +40,7 @@ SOURCES = (WORDPRESS, UPLOAD, DEMO, PASTE)
 SOURCE = "ingest_source"  # session key of the chosen source (kept across pages)
 WP_ITEMS = "wp_items"
 WP_FORM = "wp_form"  # the site address and user last sent with "Read the posts"
-WP_FAILED = "wp_failed"  # the last reading failed: the hint says to correct, not to begin
+WP_FAILED = "wp_failed"  # the last reading failed: (language, why), shown until the next reading
 NEW_COLLECTION = "__new__"
 SETTINGS = ("chunk_size", "overlap", "min_size", "max_size")
 LABELS = {"chunk_size": "ing.chunk_size", "overlap": "ing.overlap", "min_size": "ing.min_size",
@@ -68,11 +70,24 @@ def _wordpress() -> list[Document | Problem] | None:
         except RagError as exc:
             # The posts of a site read before are not this site's: never offered under its address.
             st.session_state.pop(WP_ITEMS, None)
-            st.session_state[WP_FAILED] = True
-            lang.error(t("ing.fetch_failed"), str(exc))
-            return None
+            st.session_state[WP_FAILED] = (rag.i18n.current(), str(exc))
+    if _wordpress_failure():
+        st.error(t("ing.fetch_failed", why=escape_link_text(st.session_state[WP_FAILED][1])), icon=":material/error:")
+        return None
     fetched = st.session_state.get(WP_ITEMS)
     return fetched[1] if fetched else None
+
+
+def _wordpress_failure() -> bool:
+    """Whether the last reading of a site failed, with its reason in the current language. The
+    reason is said in words (the error above the hint) as long as the hint refers to it: back on
+    the page it is still there; in another language it was written in the former one, and both
+    are dropped rather than leave the hint pointing at nothing."""
+    failed = st.session_state.get(WP_FAILED)
+    if failed and failed[0] != rag.i18n.current():
+        st.session_state.pop(WP_FAILED, None)
+        return False
+    return bool(failed)
 
 
 def choose_source() -> list[Document | Problem] | None:
@@ -107,7 +122,7 @@ _EMPTY_HINTS = {WORDPRESS: "ing.choose_wordpress", UPLOAD: "ing.choose_upload", 
 
 def empty_source_hint() -> str:
     source = st.session_state.get(SOURCE)
-    if source == WORDPRESS and st.session_state.get(WP_FAILED):
+    if source == WORDPRESS and _wordpress_failure():
         return t("ing.wordpress_retry")
     return t(_EMPTY_HINTS.get(source, "ing.choose"))
 
@@ -121,15 +136,26 @@ def _applies_to(name: str) -> list[str]:
     return [s for s in STRATEGIES if name in setting_names(s)]
 
 
+def _defaults(name: str, unit: str = CHARS) -> dict[str, Any]:
+    """Each strategy's default for a setting in `unit`, e.g. max_size: sections 2000,
+    sections_min_max 1000 (590 and 290 in tokens)."""
+    return {strategy: chunkers(strategy, {"unit": unit})[0].settings().get(name) for strategy in _applies_to(name)}
+
+
 def _default_text(name: str, unit: str = CHARS) -> str:
-    """The defaults of a setting in `unit`, e.g. `2000 / 1000` for max_size (sections /
-    sections_min_max), `590 / 290` in tokens."""
-    values = []
-    for strategy in _applies_to(name):
-        value = chunkers(strategy, {"unit": unit})[0].settings().get(name)
-        if value not in values:
-            values.append(value)
-    return " / ".join(str(v) for v in values)
+    """The field's placeholder: its one default, else that it depends on the strategy (it read
+    "2000 / 1000", which said neither which is which nor in what)."""
+    values = set(_defaults(name, unit).values())
+    return integer(values.pop()) if len(values) == 1 else t("ing.default_per_strategy")
+
+
+def _applies_text(name: str, unit: str = CHARS) -> str:
+    """Under the field: the strategies it applies to, each with its default when they differ."""
+    defaults = _defaults(name, unit)
+    if len(set(defaults.values())) == 1:
+        return t("ing.applies", strategies=", ".join(defaults))
+    return t("ing.applies_defaults", strategies=", ".join(
+        t("ing.strategy_default", strategy=s, value=integer(v)) for s, v in defaults.items()))
 
 
 def chunk_settings() -> dict[str, Any]:
@@ -150,7 +176,7 @@ def chunk_settings() -> dict[str, Any]:
                                 min_value=1 if name != "overlap" else 0, max_value=20000,
                                 step=10 if unit == TOKENS else 50, placeholder=_default_text(name, unit),
                                 help=t("ing.unit" if unit == CHARS else "ing.unit_tokens"))
-            st.caption(t("ing.applies", strategies=", ".join(_applies_to(name))))
+            st.caption(_applies_text(name, unit))
     values["unit"] = unit if unit == TOKENS else None
     return values
 

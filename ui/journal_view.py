@@ -24,7 +24,7 @@ from ui.i18n import t, tn
 from ui.present.answer import refusal_said
 from ui.present.charts import journal_weeks_chart, plotly_config
 from ui.present.safe_markdown import link_markdown, sanitize_markdown
-from ui.present.times import browser_zone, local_minute
+from ui.present.times import browser_zone, local_day, local_minute
 
 PAGE = 50  # entries shown before "show more"
 SHOWN = "journal_shown"
@@ -239,7 +239,7 @@ def subjects_list(found: list[Subject], names: dict[str, str]) -> None:
                              titles=", ".join(subject.answered_by)), icon=":material/task_alt:")
             for entry in subject.entries:
                 st.markdown(f"- {sanitize_markdown(entry.searched, images=False, links=False)} "
-                            f"· _{names.get(entry.reader, entry.reader)}, {local_minute(entry.time, browser_zone())[:10]}_")
+                            f"· _{names.get(entry.reader, entry.reader)}, {local_day(entry.time, browser_zone())}_")
 
 
 def over_time(entries: list[Entry], found: list[Subject]) -> None:

@@ -18,7 +18,7 @@ from rag.store.store import Store
 from rag.answer.threshold import default_threshold
 from ui import lang
 from ui import resources
-from rag.i18n.numbers import decimal
+from rag.i18n.numbers import read_decimal, threshold_text
 from ui.i18n import formatter, t, tn
 from ui.kept import kept
 
@@ -107,10 +107,10 @@ def lmstudio_steps(url: str) -> str:
 def threshold_line(info: dict[str, Any], session_threshold: float | None) -> str:
     """Which threshold questions on this collection use now, and where it comes from."""
     if session_threshold is not None:
-        return t("side.threshold_session", value=decimal(session_threshold, 3))
+        return t("side.threshold_session", value=threshold_text(session_threshold))
     if info.get("threshold") is not None:
-        return t("side.threshold_calibrated", value=decimal(info["threshold"], 3))
-    return t("side.threshold_default", value=decimal(default_threshold(info.get("embedding_model")), 3))
+        return t("side.threshold_calibrated", value=threshold_text(info["threshold"]))
+    return t("side.threshold_default", value=threshold_text(default_threshold(info.get("embedding_model"))))
 
 
 def _collection_lines(info: dict[str, Any] | None, name: str, embedded: bool, editor: bool) -> None:
@@ -166,6 +166,44 @@ def _url_field() -> None:
         st.error(strip_userinfo(str(exc)))
 
 
+_TYPED_THRESHOLD = "sidebar_threshold_typed"  # what was typed and could not be read, kept to correct
+# Streamlit writes "Press Enter to apply" under a field being typed in, in English whatever the
+# page's language; the field's help says it in the reader's (Enter, or leaving the field, applies).
+_NO_ENGLISH_HINT = ("<style>.st-key-sidebar_threshold [data-testid='InputInstructions'] {display: none;}</style>")
+
+
+def _threshold_field() -> None:
+    """The session's score threshold, typed as the reader writes a decimal: 0,85 or 0.85. A number
+    input took the comma for nothing ("0,85" became "085") and told why in English only. Text that
+    is not a threshold is kept on screen with a sentence saying what to type; the threshold in use
+    is unchanged until it is."""
+    key = f"sidebar_{resources.THRESHOLD}"
+    typed = st.session_state.get(_TYPED_THRESHOLD)
+    if typed is None:
+        value = st.session_state.get(resources.THRESHOLD)
+        st.session_state[key] = "" if value is None else threshold_text(value)
+    else:
+        st.session_state[key] = typed
+
+    def read() -> None:
+        text = st.session_state[key]
+        try:
+            value = read_decimal(text)
+        except ValueError:
+            value = -1.0
+        if value is not None and not 0.0 <= value <= 1.0:
+            st.session_state[_TYPED_THRESHOLD] = text
+            return
+        st.session_state[_TYPED_THRESHOLD] = None
+        st.session_state[resources.THRESHOLD] = value
+
+    st.html(_NO_ENGLISH_HINT)  # style only: Streamlit adds it without taking room
+    st.text_input(t("side.threshold"), key=key, on_change=read, placeholder=t("side.threshold_placeholder"),
+                  help=t("side.threshold_help"))
+    if typed is not None:
+        st.error(t("side.threshold_bad", typed=typed, example=threshold_text(0.85)))
+
+
 def render(settings: Any, store: Store | None, caption: str, warning: str | None = None) -> None:
     status = resources.status(settings, store)
     editor = resources.can_edit()
@@ -202,10 +240,7 @@ def render(settings: Any, store: Store | None, caption: str, warning: str | None
         with st.expander(t("side.settings")):
             _url_field()
             _synced(st.number_input, t("side.top_k"), resources.TOP_K, min_value=1, max_value=30, step=1)
-            _synced(
-                st.number_input, t("side.threshold"), resources.THRESHOLD, min_value=0.0, max_value=1.0, step=0.01,
-                format="%.3f", placeholder=t("side.threshold_placeholder"), help=t("side.threshold_help"),
-            )
+            _threshold_field()
             _synced(st.selectbox, t("side.mode"), resources.MODE, options=list(RETRIEVAL_MODES),
                     format_func=formatter(RETRIEVAL_MODES, lambda m: f"mode.{m}"), help=t("side.mode_help"),
                     placeholder=t("select.choose"))

@@ -80,9 +80,23 @@ def decimal(value: float, places: int = 2, *, signed: bool = False, trim: bool =
 
 
 def threshold_text(value: float, *, signed: bool = False, lang: str | None = None) -> str:
-    """A score threshold as it is saved, to the third decimal: 0,833 (a saved 0.833 must not read as
-    the default 0,83), and 0,85 without a trailing zero."""
-    return decimal(value, 3, signed=signed, trim=True, lang=lang)
+    """A score threshold to the third decimal, always three: 0,833 (a saved 0.833 must not read as
+    the default 0,83), and 0,850, so that thresholds side by side (the sidebar's, the Ask page's,
+    a run's and its suggestion) are written alike and compare at a glance."""
+    return decimal(value, 3, signed=signed, lang=lang)
+
+
+def read_decimal(text: str) -> float | None:
+    """A decimal as a person types it, in either language: "0,85", "0.85", " 0,85 " -> 0.85; an
+    empty text is None (no value). ValueError for anything else ("085" is read as 85: the caller
+    checks the range). Both marks are accepted whatever the language: a French reader copying an
+    English figure, or the reverse, is not refused for it."""
+    cleaned = "".join(text.split())  # spaces, including the no-break ones a copied figure carries
+    if not cleaned:
+        return None
+    if cleaned.count(",") + cleaned.count(".") > 1 or not re.fullmatch(r"[+-]?(?:\d+[.,]?\d*|[.,]\d+)", cleaned):
+        raise ValueError(text)
+    return float(cleaned.replace(",", "."))
 
 
 def integer(value: float, *, signed: bool = False, lang: str | None = None) -> str:

@@ -24,6 +24,7 @@ from rag.i18n.numbers import decimal
 from rag.documents import SKIPPED, Document, Problem
 from rag.errors import SourceError
 from rag.sources.addresses import is_web_address
+from rag.sources.connection_reason import connection_reason
 from rag.sources.html import html_to_markdown
 from rag.sources.notext import no_text_reason
 from rag.sources.limits import max_document_bytes, not_text, too_big
@@ -43,6 +44,16 @@ PER_PAGE = 100  # WordPress's maximum
 # Where the REST API answers, tried in this order: pretty permalinks, "index.php" permalinks
 # (PATH_INFO, the seed blog's setting), then no permalinks at all (?rest_route=).
 PRETTY, INDEX_PHP, PLAIN = "/wp-json", "/index.php/wp-json", "?rest_route="
+
+
+def kind_name(kind: str) -> str:
+    """A content type as the reader names it: "articles" for WordPress's posts (in French), "pages",
+    a custom type by its REST base, quoted."""
+    if kind == "posts":
+        return t("wp.kind_posts")
+    if kind == "pages":
+        return t("wp.kind_pages")
+    return t("wp.kind_other", kind=kind)
 
 
 class _Unreachable(Exception):
@@ -224,10 +235,10 @@ class WordPressSource:
                 break
             elif new == 0:
                 # A server that ignores ?page= would otherwise be paged forever.
-                yield Problem(self.site_url, t("wp.repeated_page", page=page, kind=kind), "warning")
+                yield Problem(self.site_url, t("wp.repeated_page", page=page, kind=kind_name(kind)), "warning")
                 break
             if page >= self.max_pages:
-                yield Problem(self.site_url, t("wp.page_limit", page=page, kind=kind), "warning")
+                yield Problem(self.site_url, t("wp.page_limit", page=page, kind=kind_name(kind)), "warning")
                 break
             page += 1
 
@@ -338,7 +349,7 @@ class WordPressSource:
             except httpx.TimeoutException:
                 reason = t("wp.no_answer", seconds=decimal(self.timeout, 1, trim=True))
             except httpx.TransportError as exc:
-                reason = t("wp.connection_failed", error=f"{type(exc).__name__}: {exc}")
+                reason = connection_reason(exc)
             else:
                 if response.status_code != 429 and response.status_code < 500:
                     return response
@@ -360,7 +371,7 @@ class WordPressSource:
             try:
                 response = self._get(client, url, params)
             except _Unreachable as exc:
-                raise SourceError(t("wp.page_failed", page=page, kind=kind, url=self.site_url, n=exc.attempts,
+                raise SourceError(t("wp.page_failed", page=page, kind=kind_name(kind), url=self.site_url, n=exc.attempts,
                                     why=exc.reason)) from None
             data, problem = _json_or_none(response)
             if response.status_code == 400 and isinstance(data, dict) and data.get("code") == "rest_post_invalid_page_number":
@@ -368,9 +379,10 @@ class WordPressSource:
             if response.status_code in (401, 403) or self._status_refused(response, data):
                 raise self._auth_error(response, data)
             if problem or response.status_code >= 400:
-                raise SourceError(self._bad_answer(response, data, problem, t("wp.what_page", page=page, kind=kind)))
+                raise SourceError(self._bad_answer(response, data, problem, t("wp.what_page", page=page, kind=kind_name(kind)),
+                                                  kind))
         if not isinstance(data, list):
-            raise SourceError(t("wp.not_a_list", url=self.site_url, page=page, kind=kind, type=type(data).__name__))
+            raise SourceError(t("wp.not_a_list", url=self.site_url, page=page, kind=kind_name(kind)))
         total = _int_header(response, "x-wp-total") if page == 1 else None
         return data, _int_header(response, "x-wp-totalpages"), total, False
 
@@ -388,7 +400,7 @@ class WordPressSource:
                         hint = " " + t("wp.try_http", url="http://" + self.site_url.removeprefix("https://"))
                     raise SourceError(t("wp.unreachable", url=self.site_url, why=exc.reason, n=exc.attempts)
                                       + hint) from None
-                raise SourceError(t("wp.first_page_failed", kind=kind, url=self.site_url, n=exc.attempts,
+                raise SourceError(t("wp.first_page_failed", kind=kind_name(kind), url=self.site_url, n=exc.attempts,
                                     why=exc.reason)) from None
             data, problem = _json_or_none(response)
             if response.status_code in (401, 403) or self._status_refused(response, data):
@@ -398,7 +410,7 @@ class WordPressSource:
                 return response, data
             if not problem and response.status_code == 400:
                 # WordPress itself answered and refused a parameter: falling back would not help.
-                raise SourceError(self._bad_answer(response, data, problem, t("wp.what_kind", kind=kind)))
+                raise SourceError(self._bad_answer(response, data, problem, t("wp.what_kind", kind=kind_name(kind)), kind))
             attempts.append((url, response, data, problem))
         raise SourceError(self._not_wordpress(attempts, kind))
 
@@ -420,7 +432,7 @@ class WordPressSource:
             return SourceError(t("wp.refused", url=self.site_url, user=repr(self.username), detail=detail))
         return SourceError(t("wp.auth_needed", url=self.site_url, detail=detail, hint=t("wp.credentials_hint")))
 
-    def _bad_answer(self, response: httpx.Response, data: Any, problem: str, what: str) -> str:
+    def _bad_answer(self, response: httpx.Response, data: Any, problem: str, what: str, kind: str) -> str:
         where = f"{self.site_url} ({what})"
         if problem == "html":
             return t("wp.html", where=where, status=response.status_code)
@@ -430,25 +442,25 @@ class WordPressSource:
             return t("wp.empty_body", where=where, status=response.status_code)
         detail = _wp_error(data) or f"HTTP {response.status_code}"
         if response.status_code == 404:
-            hint = "" if "posts" in what else " " + t("wp.check_types")
+            hint = "" if kind == "posts" else " " + t("wp.check_types")
             return t("wp.not_found", where=where, detail=detail, hint=hint)
         return t("wp.request_refused", what=what, url=self.site_url, detail=detail)
 
     def _not_wordpress(self, attempts: list[tuple[str, httpx.Response, Any, str]], kind: str) -> str:
-        what = t("wp.what_kind", kind=kind)
+        what = t("wp.what_kind", kind=kind_name(kind))
         _, pretty_resp, _, pretty_problem = attempts[0]
         _, plain_resp, plain_data, plain_problem = attempts[-1]
         if not pretty_problem and not plain_problem:
             # WordPress answered JSON errors on every route (e.g. rest_no_route).
-            return self._bad_answer(plain_resp, plain_data, "", what)
+            return self._bad_answer(plain_resp, plain_data, "", what, kind)
         if pretty_resp.status_code == 404 and plain_problem:
             return t("wp.not_wordpress", url=self.site_url)
         if any(problem == "invalid" for _, _, _, problem in attempts):
             resp = next(r for _, r, _, problem in attempts if problem == "invalid")
-            return self._bad_answer(resp, None, "invalid", what)
+            return self._bad_answer(resp, None, "invalid", what, kind)
         if pretty_problem:
-            return self._bad_answer(pretty_resp, None, pretty_problem, what)
-        return self._bad_answer(plain_resp, plain_data, plain_problem, what)
+            return self._bad_answer(pretty_resp, None, pretty_problem, what, kind)
+        return self._bad_answer(plain_resp, plain_data, plain_problem, what, kind)
 
 
 def _int_header(response: httpx.Response, name: str) -> int | None:

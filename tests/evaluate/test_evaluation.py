@@ -96,7 +96,7 @@ def test_summary_reads_plainly():
     assert "hit@1 33% (1 of 3 in-base questions find the right article first)" in text
     assert "hit@3 67% (2 of 3 find it in the first 3 passages)" in text
     assert "answer in context 50% (1 of 2 expected answers" in text
-    assert "suggested threshold 0.85: 2 of 3 answered, 2 of 2 refused" in text
+    assert "suggested threshold 0.850: 2 of 3 answered, 2 of 2 refused" in text
     assert "1 in-base question scores below the best off-topic one" in text
 
 
@@ -111,7 +111,7 @@ def test_a_french_summary_writes_decimals_with_a_comma_and_the_files_keep_dots(t
         compared = format_comparison(compare(results, results))
     # The retrieval mode in French words (it read 'recherche hybrid'); the files keep its name.
     assert "stratégie sections, recherche hybride, top 3)" in text and "recherche hybride, top 3)" in compared
-    assert "seuil suggéré 0,85 : 2 sur 3 avec réponse" in text and "MRR 0,44 (1,00 = toujours premier" in text
+    assert "seuil suggéré 0,850 : 2 sur 3 avec réponse" in text and "MRR 0,44 (1,00 = toujours premier" in text
     assert "hit@1 33\u00a0% (" in text and "(0,84)" in text
     # One question of three: French says "pour 1 sur 3 questions", never "1 questions".
     assert "(le bon article en premier pour 1 sur 3 questions du corpus)" in text
@@ -178,7 +178,7 @@ def test_compare_metric_by_metric_and_question_by_question():
     assert "q2: 3 -> 1" in text and "q1: 1 -> missed" in text
     # A saved threshold keeps its three decimals: 0.833 against 0.83 must not read "0.83 -> 0.83".
     a["summary"]["threshold"], b["summary"]["threshold"] = 0.833, 0.83
-    assert "0.833 -> 0.83 (-0.003)" in format_comparison(compare(a, b))
+    assert "0.833 -> 0.830 (-0.003)" in format_comparison(compare(a, b))
     a["summary"]["threshold"] = 0.83
     b["summary"].update(collection="rec", date=datetime(2026, 11, 30, 13, 23, 9).astimezone().isoformat())
     a["summary"]["date"] = datetime(2026, 11, 29, 8, 5).astimezone().isoformat()  # as runs are stamped

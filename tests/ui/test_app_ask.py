@@ -45,7 +45,7 @@ def test_cited_answer_streams_with_sources_and_passages(app_env, lmstudio):
     assert "](" not in sources[0]
     # Every retrieved passage is listed with its score and verdict, next to the score chart.
     expander = at.expander[0]
-    assert expander.label == "6 passages found · threshold 0.83"
+    assert expander.label == "6 passages found · threshold 0.830"
     passages = [m.value for m in expander.markdown if "score" in m.value]
     assert len(passages) == 6 and "close enough" in passages[0]
     assert len(expander.get("plotly_chart")) == 1
@@ -202,12 +202,12 @@ def test_french_by_default_with_the_refusal_and_its_reason_in_french(app_env, lm
     assert [i.value for i in at.info] == [refusal_sentence("fr")]
     # Refused by its words, said in the page's language: the words no article holds.
     assert "Aucun article ne parle de : tatin, tarte ;" in texts(at.caption)
-    assert "passages trouvés" in at.expander[0].label and "seuil 0,85" in at.expander[0].label
+    assert "passages trouvés" in at.expander[0].label and "seuil 0,850" in at.expander[0].label  # as the sidebar writes it
     assert "seuil 0,850 (cette session)" in texts(at.sidebar.caption)
     # The sidebar switch turns the same page to English, conversation kept.
     at.button_group(key="sidebar_lang").set_value("en").run()
     assert at.title[0].value == "Ask" and [i.value for i in at.info] == [refusal_sentence("en")]
-    assert "threshold 0.85" in at.expander[0].label and "threshold 0.850 (this session)" in texts(at.sidebar.caption)
+    assert "threshold 0.850" in at.expander[0].label and "threshold 0.850 (this session)" in texts(at.sidebar.caption)
 
 
 def test_new_conversation_and_earlier_turns_in_short(app_env, lmstudio):

@@ -147,7 +147,7 @@ def test_answer_markdown_drops_unsafe_links_and_images():
 
 def test_refusal_and_flags_say_why_in_numbers():
     refused = SimpleNamespace(best_score=0.786, threshold=0.85, threshold_source="setting", refusal_reason="x")
-    assert answer_display.refusal_details(refused) == ("No passage is close enough to the question (best score 0.786, threshold 0.85): "
+    assert answer_display.refusal_details(refused) == ("No passage is close enough to the question (best score 0.786, threshold 0.850): "
                                           "the chat model was not asked.")
     flagged = SimpleNamespace(invalid_citations=[7], uncited=False, dropped_passages=[5, 6], llm_error=None,
                               context_length=4096, warnings=[])

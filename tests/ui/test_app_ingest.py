@@ -18,7 +18,7 @@ def ingest_page() -> AppTest:
 
 
 def stats_table(at: AppTest):
-    return table_with(at, "median")
+    return table_with(at, "median (characters)")
 
 
 @pytest.fixture
@@ -46,7 +46,7 @@ def test_preview_shows_every_strategy_and_what_recursive_costs(app_env_empty):
     assert len([w for w in warnings if w.startswith("**recursive: ")]) == 1
     assert any("cut through a code block" in w for w in warnings) and not any("code_block_split" in w for w in warnings)
     # One coloured rendering a strategy, escaped document text inside.
-    assert len(at.html) == 4 and all("<span" in h.value for h in at.html)
+    assert len(at.main.html) == 4 and all("<span" in h.value for h in at.main.html)
     assert "Download the chunks (JSON)" in [b.label for b in at.get("download_button")]
     curl = at.code[0].value
     assert curl.startswith("curl -sS ") and '"encoding_format":"float"' in curl and "<<'RAG_EMBED_REQUEST'" in curl

@@ -39,7 +39,7 @@ def test_a_gate_refusal_offers_no_regenerate_but_says_how_to_get_another_answer(
     assert not _regenerate(at)
 
     # The session's threshold changed: asking again may come out otherwise, and the button says so.
-    at.number_input(key="sidebar_threshold").set_value(0.5).run()
+    at.text_input(key="sidebar_threshold").input("0,5").run()
     [again] = _regenerate(at)
     assert again.help == "The articles or the settings have changed since this refusal: the question is checked again."
     assert "would be refused again" not in texts(at.caption)

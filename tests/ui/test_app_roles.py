@@ -23,7 +23,8 @@ from ui.i18n import WORDS
 
 ROOT = Path(__file__).resolve().parents[2]
 APP = str(ROOT / "streamlit_app.py")
-ASK, INGEST, EVALUATE = "app_pages/1_Ask.py", "app_pages/2_Ingest.py", "app_pages/3_Evaluate.py"
+ASK, INGEST, EVALUATE, JOURNAL = ("app_pages/1_Ask.py", "app_pages/2_Ingest.py", "app_pages/3_Evaluate.py",
+                                  "app_pages/4_Journal.py")
 TIMEOUT = 120
 READER_PASSWORD, EDITOR_PASSWORD = "reader horse battery", "editor staple"
 KEY = "llm-KEY-77aa10"
@@ -71,9 +72,15 @@ def test_a_reader_asks_and_reaches_no_editor_page_or_control(passwords):
     assert at.session_state["role"] == "reader" and len(at.chat_input) == 1
     assert "Signed in with the reader password · groups: public" in texts(at.sidebar.caption)
     assert editor_controls(at) == [] and not at.sidebar.text_input and not at.sidebar.number_input
-    for page in (INGEST, EVALUATE):  # not in the navigation: nothing can run them
-        with pytest.raises(ValueError, match="Could not find a navigation page"):
-            at.switch_page(page)
+    assert [p.title for p in at.sidebar.get("page_link")] in ([], ["Ask"])  # no editor page listed
+    for page in (INGEST, EVALUATE, JOURNAL):  # followed by a link: said in words, nothing of it drawn
+        ok(at.switch_page(page).run())
+        [refusal] = at.error
+        assert refusal.value.startswith("This page is for editors: readers cannot open it. To open it as an editor, "
+                                        "click “Sign out” at the bottom of the sidebar, then sign in with the editor "
+                                        "password"), refusal.value
+        assert "Page not found" not in texts(at.main.markdown) and not at.title and not at.main.button
+        assert not at.file_uploader and not at.main.radio and not at.dataframe and editor_controls(at) == []
 
 
 @pytest.mark.parametrize("page, control", [(INGEST, "radio"), (EVALUATE, "button")])
@@ -82,7 +89,8 @@ def test_an_editor_page_refuses_a_reader_even_when_run_directly(passwords, page,
     at.session_state["role"] = "reader"  # as the gate records it for a reader
     ok(at.run())
     # Run alone, the page has not been through the frame's language choice: French, the default.
-    assert [e.value for e in at.error] == [WORDS.texts["fr"]["access.editors_only"]]
+    assert [e.value for e in at.error] == [WORDS.texts["fr"]["access.editors_only"].format(
+        sign_out="Se déconnecter", ask="Questions")]
     assert not getattr(at, control) and not at.file_uploader and not at.title[1:]
 
 
@@ -274,8 +282,8 @@ def test_the_wordpress_form_fetches_http_addresses_only(app_env):
     at.radio[0].set_value("WordPress site").run()
     at.text_input[0].input("file:///etc/passwd")
     at.button[0].click().run()
-    assert at.error[0].value == "The site could not be read." and not at.dataframe
-    assert "http:// or https:// only" in texts(at.expander[0].caption)  # the details, one click away
+    assert at.error[0].value.startswith("The site could not be read. ") and not at.dataframe
+    assert "http:// or https:// only" in at.error[0].value  # the reason, in the message itself
 
 
 def test_links_in_an_answer_cannot_be_clicked(app_env, lmstudio):
@@ -314,3 +322,17 @@ def test_an_editor_indexes_only_within_their_groups(two_collections, monkeypatch
     kept = store.points_for_url("blog", "staff-a.md", payload=["access", "text"])
     assert {tuple(p.payload["access"]) for p in kept} == {("staff",)}
     assert store.points_for_url("blog", "nouveau.md", payload=["access"])
+
+
+def test_a_reader_signed_in_with_a_provider_is_told_to_ask_for_the_editor_role(passwords, monkeypatch):
+    """With single sign-on there is no editor password to type: the page says to ask for the role."""
+    from ui import access as ui_access
+
+    monkeypatch.setattr(ui_access, "mode", lambda: "oidc")
+    at = AppTest.from_file(str(ROOT / INGEST), default_timeout=TIMEOUT)
+    at.session_state["role"] = "reader"
+    ok(at.run())
+    [refusal] = at.error
+    assert refusal.value.startswith("Cette page est réservée aux éditeurs : votre compte est un compte de lecteur. "
+                                    "Demandez à la personne qui gère ce site de donner le rôle éditeur")
+    assert "mot de passe" not in refusal.value and not at.radio and not at.file_uploader

@@ -222,8 +222,8 @@ def test_conversations_that_start_alike_are_told_apart_on_hover(app_env):
         listed = [b for b in at.sidebar.button if (b.key or "").startswith("conversation_")]
         assert len(listed) == 2 and listed[0].label == listed[1].label  # cut alike
         # No browser here to say its time zone: UTC, said as such.
-        assert listed[0].help == f"{lead}depuis une console élevée ? · last question on 2026-11-03 09:11 UTC"
-        assert listed[1].help == f"{lead}sur un serveur RDS ? · last question on 2026-11-02 09:10 UTC"
+        assert listed[0].help == f"{lead}depuis une console élevée ? · last question on 3 Nov 2026, 09:11 UTC"
+        assert listed[1].help == f"{lead}sur un serveur RDS ? · last question on 2 Nov 2026, 09:10 UTC"
     finally:
         shutil.rmtree(app_env.data_dir / "journal", ignore_errors=True)
 

@@ -11,6 +11,7 @@ import pytest
 
 from rag.answer import followup
 from rag.journal.store import Journal
+from rag.i18n import language
 from ui.present.times import local_minute
 from tests.fixtures.chat_app import QUESTION, ask, ask_and_see, chat_app, reader_on_blog  # noqa: F401 - chat_app: the fixture
 from tests.ui.test_browser import MINUTE, go, settle
@@ -76,8 +77,10 @@ def test_a_readers_questions_and_comment_reach_the_editors_journal(chat_app, lms
         expect(followed).to_contain_text("posée depuis la page Questions")
         # On the editor's clock (Paris), not UTC.
         asked = next(e for e in Journal.open(data, secrets=[]).entries() if e.question == FOLLOW_UP)
-        expect(followed.locator("summary")).to_contain_text(f"{local_minute(asked.time, 'Europe/Paris')} · ")
-        assert local_minute(asked.time, "Europe/Paris") != local_minute(asked.time, "UTC")
+        with language("fr"):  # as the French page writes it: 1 déc. 2026, 20:04
+            when = local_minute(asked.time, "Europe/Paris")
+            assert when != local_minute(asked.time, "UTC")
+        expect(followed.locator("summary")).to_contain_text(f"{when} · ")
         expect(followed).to_contain_text(f"👎 {COMMENT}")
         expect(followed.get_by_label("Question (telle qu'elle sera rejouée)")).to_have_value(REWRITTEN)
         expect(rows.filter(has_text=OFF_TOPIC).first).to_contain_text("refusé par le filtre")

@@ -33,5 +33,7 @@ def test_hover_titles_follow_the_page_language():
     chunks = [chunk(0, 0, 6, text), chunk(1, 4, 10, text)]
     with rag.i18n.language("fr"):
         out = render_html(text, chunks)
-    assert 'title="morceau 0"' in out and 'title="chevauchement : morceaux 0, 1"' in out
+    # Numbered from 1, as the chunk table's "#" and Ask's [1]: chunk index 0 is "morceau 1".
+    assert 'title="morceau 1"' in out and 'title="chevauchement : morceaux 1, 2"' in out
+    assert ">1</sup>" in out and ">2</sup>" in out and ">0</sup>" not in out
     assert 'title="dans aucun morceau"' in out and "chunk" not in out

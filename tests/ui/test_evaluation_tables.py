@@ -75,11 +75,11 @@ def test_the_tables_say_what_is_missing_in_words():
     changes = evaluation.rank_changes_frame(COMPARISON)
     assert changes["rank B"].tolist() == ["not found", "3"]
     comparison = evaluation.comparison_frame(COMPARISON).set_index("measure")
-    assert comparison.loc["right article first", "B"] == "n/a" and comparison.loc["threshold", "B - A"] == "0"  # no sign on no change
+    assert comparison.loc["right article first", "B"] == "n/a" and comparison.loc["threshold", "B - A"] == "0.000"  # no sign on no change
     runs = evaluation.runs_frame(RUNS)
-    assert runs["top k"].tolist() == ["6", ""] and runs["suggested"].tolist() == ["", ""]
+    assert runs["passages per question"].tolist() == ["6", ""] and runs["suggested"].tolist() == ["", ""]
     # The compare picker names a run by the same date as the table, not an ISO timestamp.
-    assert evaluation.run_label(RUNS[0]) == "2026-11-30 10:00 · blog (sections)" == f"{runs['date'][0]} · blog (sections)"
+    assert evaluation.run_label(RUNS[0]) == "30 Nov 2026, 10:00 UTC · blog (sections)" == f"{runs['date'][0]} · blog (sections)"
 
 
 def test_the_kinds_chart_draws_one_bar_a_kind_from_the_frame():
@@ -173,12 +173,12 @@ def test_a_french_reader_gets_decimal_commas_in_tables_charts_and_estimates_and_
         scores = score_chart([{"n": 1, "score": 0.9, "passed": True}, {"n": 2, "score": 0.8, "passed": False}], 0.85)
         estimates = [evaluation.duration_text(s) for s in (0.2, 42, 170, 3900)]
     assert table["meilleur score"][0] == "0,91" and table["passages trouvés"][0] == "1. a.md (0,91)"
-    assert runs["seuil"][0] == "0,83" and runs["premier mot (s)"][0] == "1,20"
-    assert comparison.loc["seuil", "A"] == "0,83" and comparison.loc["rang moyen (1 = toujours premier)", "B"] == "1,3"
+    assert runs["seuil"][0] == "0,830" and runs["premier mot (s)"][0] == "1,20"
+    assert comparison.loc["seuil", "A"] == "0,830" and comparison.loc["rang moyen (1 = toujours premier)", "B"] == "1,3"
     assert list(kinds.data[0].text)[-1].endswith("\u00a0%") and kinds.layout.xaxis.ticksuffix == "\u00a0%"
     assert calibration.layout.separators == scores.layout.separators == ",\u202f"
     assert [a.text for a in calibration.layout.annotations] == ["actuel 0,833", "suggéré 0,880"]
-    assert list(scores.data[0].text) == ["0,90", "0,80"] and scores.layout.annotations[0].text == "seuil 0,85"
+    assert list(scores.data[0].text) == ["0,90", "0,80"] and scores.layout.annotations[0].text == "seuil 0,850"
     assert estimates == ["1 s", "42 s", "3 min", "1 h 05 min"]
     # The same in English, and the CSV the page offers keeps Python's dots whatever the language.
     assert evaluation.questions_frame(ROWS[:1], 0.85)["best score"][0] == "0.91"
@@ -201,7 +201,7 @@ def test_a_saved_threshold_keeps_its_third_decimal_in_the_comparison_and_the_run
     """A saved 0.833 against a default 0.83 read '0.83 -> 0.83' and '0.00': no change shown."""
     cmp = {**COMPARISON, "metrics": {"threshold": {"a": 0.833, "b": 0.83, "delta": -0.003}}}
     row = evaluation.comparison_frame(cmp).set_index("measure").loc["threshold"]
-    assert (row["A"], row["B"], row["B - A"]) == ("0.833", "0.83", "-0.003")
+    assert (row["A"], row["B"], row["B - A"]) == ("0.833", "0.830", "-0.003")
     runs = evaluation.runs_frame([{**RUNS[0], "threshold": 0.833, "suggested_threshold": 0.8725}])
     assert (runs["threshold"][0], runs["suggested"][0]) == ("0.833", "0.873")
 

@@ -6,6 +6,7 @@ Pure figure builders (no streamlit): the pages only hand them to st.plotly_chart
 from __future__ import annotations
 
 import textwrap
+from datetime import date
 from typing import Any, Mapping, Sequence
 
 import pandas as pd
@@ -14,6 +15,7 @@ import plotly.graph_objects as go
 from rag.answer.gate import LEXICAL_SLACK
 from rag.evaluate.results import GateShares, QuestionRow, rows_of
 from rag.i18n import current
+from rag.i18n.dates import day_text
 from rag.i18n.numbers import PLOTLY_SEPARATORS, decimal, percent, percent_sign, threshold_text
 from ui.i18n import t
 
@@ -291,7 +293,8 @@ def gate_chart(
 
 def journal_weeks_chart(weeks: Sequence[Mapping[str, Any]]) -> go.Figure:
     """Per week: questions answered and refused (stacked bars), thumbs up and down (lines)."""
-    x = [w["week"] for w in weeks]
+    # The Monday each week starts, as the reader writes a day ("30 nov. 2026"), not ISO 8601.
+    x = [day_text(date.fromisoformat(w["week"])) for w in weeks]
     fig = go.Figure()
     fig.add_bar(x=x, y=[w["answered"] for w in weeks], name=t("jr.chart_answered"), marker_color=PASSED)
     fig.add_bar(x=x, y=[w["refused"] for w in weeks], name=t("jr.chart_refused"), marker_color=OFF_TOPIC)

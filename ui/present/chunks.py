@@ -58,7 +58,8 @@ def render_html(markdown: str, chunks: Sequence[Chunk]) -> str:
         'white-space: pre-wrap; line-height: 1.5; border: 1px solid #ddd; padding: 0.5rem; '
         'max-height: 36rem; overflow-y: auto; color: #111;">'
     ]
-    starts = {c.start: c.index for c in chunks}
+    # Shown from 1, as the chunk table and Ask's citations [1] number them (the index starts at 0).
+    starts = {c.start: c.index + 1 for c in chunks}
     for seg in segments(len(text), chunks):
         body = html.escape(text[seg.start : seg.end])
         marker = ""
@@ -72,14 +73,14 @@ def render_html(markdown: str, chunks: Sequence[Chunk]) -> str:
             title = t("chunkview.none")
         elif len(seg.chunks) == 1:
             style = f"background:{PALETTE[seg.chunks[0] % len(PALETTE)]};"
-            title = t("chunkview.one", n=seg.chunks[0])
+            title = t("chunkview.one", n=seg.chunks[0] + 1)
         else:
             first = PALETTE[seg.chunks[0] % len(PALETTE)]
             style = (
                 f"background: repeating-linear-gradient(45deg, {first}, {first} 6px, "
                 f"{OVERLAP_COLOR} 6px, {OVERLAP_COLOR} 9px);"
             )
-            title = t("chunkview.overlap", ids=", ".join(str(i) for i in seg.chunks))
+            title = t("chunkview.overlap", ids=", ".join(str(i + 1) for i in seg.chunks))
         parts.append(f'{marker}<span style="{style}" title="{html.escape(title)}">{body}</span>')
     parts.append("</div>")
     return "".join(parts)

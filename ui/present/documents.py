@@ -94,7 +94,7 @@ def chunk_rows(chunks: Sequence[Chunk], count: Callable[[str], int] | None = Non
     characters (a column named as estimated when `count` is the estimate, for a server's model)."""
     tokens = t("col.tokens_estimated" if count is estimate_tokens else "col.tokens")
     return [
-        {"#": c.index, t("col.start"): c.start, t("col.end"): c.end, t("col.characters"): c.chars,
+        {"#": c.index + 1, t("col.start"): c.start, t("col.end"): c.end, t("col.characters"): c.chars,
          **({tokens: count(c.embedding_text)} if count else {}),
          t("col.section"): c.section or "",
          t("col.warnings"): ", ".join(_short_warning(w, c) for w in c.warnings),

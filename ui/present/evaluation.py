@@ -15,10 +15,10 @@ import pandas as pd
 
 from rag.evaluate.calibration import accepted_refused, compared_score, gate_shares, is_exact_match, row_answers
 from rag.evaluate.results import Comparison, GateShares, MetricDelta, QuestionRow, Summary, rows_of
-from rag.evaluate.runs import run_date
 from rag.i18n.numbers import decimal, duration, integer, percent, threshold_text
 from ui.i18n import t
 from ui.present.safe_markdown import escape_link_text
+from ui.present.times import browser_zone, local_minute
 
 ALL, MISSED, WRONGLY_REFUSED, WRONGLY_ACCEPTED = "all", "missed", "wrongly_refused", "wrongly_accepted"
 FILTERS = (ALL, MISSED, WRONGLY_REFUSED, WRONGLY_ACCEPTED)
@@ -68,7 +68,8 @@ def metric_cards(summary: Summary | Mapping[str, Any], with_answers: bool = True
         {"label": t("card.context"), "value": _pct(s.answer_in_context),
          "caption": t("card.context_cap", n=c.answer_in_context, total=c.with_expected_answer)},
         {"label": t("card.accepted"), "value": _pct(s.in_base_accepted),
-         "caption": t("card.accepted_cap", n=c.in_base_accepted, total=n_in)},
+         "caption": t("card.accepted_cap", n=c.in_base_accepted, total=n_in,
+                      missed=max(0, n_in - c.in_base_accepted))},
         {"label": t("card.refused"), "value": _pct(s.out_of_base_refused),
          "caption": t("card.refused_cap", n=c.out_of_base_refused, total=n_out)},
     ]
@@ -312,6 +313,12 @@ _METRICS = {f"metric.{k}" for k in ("hit_at_1", "hit_at_3", "hit_at_k", "mrr", "
                                      "first_token_seconds_median")}
 
 
+def run_date(run: Any) -> str:
+    """When a saved run ran, on the browser's clock, as the reader writes it: 1 déc. 2026, 20:04
+    (the run's own file keeps ISO 8601)."""
+    return local_minute((Summary.of(run) if isinstance(run, Mapping) else run).date or "", browser_zone())
+
+
 def run_label(run: Summary | Mapping[str, Any]) -> str:
     entry = Summary.of(run)
     return f"{run_date(entry)} · {entry.collection} ({entry.strategy})"
@@ -351,18 +358,45 @@ def slider_options(low: float, high: float, step: float, places: int, keep: Sequ
     return sorted(options.values())
 
 
-# Per question, when no earlier run on this machine tells: the embedded model retrieves in about
-# a tenth of a second; a local chat model writes an answer in several seconds.
-RETRIEVAL_SECONDS, ANSWER_SECONDS = 0.15, 8.0
+# Per question, when no earlier run on this machine tells. Retrieval: the demo set's 68 questions
+# took 50.7 s from the dashboard on two shared cores (0.75 s each), 7 s from `rag eval --no-llm`
+# on an idle machine; the former 0.15 s said "about 10 s" for the dashboard's run. Too long a
+# guess is said as a guess and corrected by the first run; too short a one left people waiting.
+# A local chat model writes an answer in several seconds.
+RETRIEVAL_SECONDS, ANSWER_SECONDS = 0.75, 8.0
 
 
-def estimate_seconds(runs: Sequence[Mapping[str, Any]], questions: int, collections: int, with_llm: bool) -> float:
-    """How long a run will take: the pace of the latest saved run of the same kind, else a default."""
+@dataclass(frozen=True)
+class Estimate:
+    """How long a run will take: `seconds` in all, `chat_seconds` of them the chat model's answers
+    (None without answers); `learnt`: the pace is this machine's, from an earlier run of the same kind."""
+
+    seconds: float
+    chat_seconds: float | None
+    learnt: bool
+
+
+def _pace(runs: Sequence[Mapping[str, Any]], with_llm: bool) -> float | None:
+    """Seconds a question in the latest saved run of that kind (with answers or not), if any."""
     for run in map(Summary.of, runs):
         if bool(run.llm) == with_llm and run.seconds and run.questions:
-            return float(run.seconds) / int(run.questions) * questions * collections
-    per_question = RETRIEVAL_SECONDS + (ANSWER_SECONDS if with_llm else 0.0)
-    return per_question * questions * collections
+            return float(run.seconds) / int(run.questions)
+    return None
+
+
+def estimate_seconds(runs: Sequence[Mapping[str, Any]], questions: int, collections: int, with_llm: bool) -> Estimate:
+    """How long a run will take: the pace of the latest saved run of the same kind, else a default
+    said as such; with answers, the chat model's part apart (a run's time less its retrieval)."""
+    count = questions * collections
+    retrieval = _pace(runs, False)
+    if not with_llm:
+        return Estimate((retrieval or RETRIEVAL_SECONDS) * count, None, retrieval is not None)
+    whole = _pace(runs, True)
+    if whole is None:
+        per_question = (retrieval or RETRIEVAL_SECONDS) + ANSWER_SECONDS
+        return Estimate(per_question * count, ANSWER_SECONDS * count, False)
+    chat = max(0.0, whole - (retrieval or RETRIEVAL_SECONDS))
+    return Estimate(whole * count, chat * count, True)
 
 
 def duration_text(seconds: float) -> str:
