@@ -3,7 +3,7 @@
 import streamlit as st
 
 from rag import access
-from ui import eval_view, frame
+from ui import eval_view, frame, stop_button
 from ui.i18n import t
 from ui import resources
 
@@ -21,6 +21,7 @@ chosen = st.multiselect(t("eval.collections"), names, max_selections=2, key="eva
 with_llm = st.checkbox(t("eval.with_llm"), key="eval_with_llm")
 if picked and chosen:
     st.caption(eval_view.estimate(len(picked[0]), len(chosen), with_llm, settings))
+stop_button.said(eval_view.STOP)
 if st.button(t("eval.run"), type="primary", disabled=not (picked and chosen), key="run_eval"):
     eval_view.run(picked[0], picked[1], chosen, with_llm, settings, store)
 eval_view.why_no_run(picked, chosen, names, settings.collection)

@@ -22,12 +22,13 @@ from rag.evaluate.runs import list_runs, load_run, new_run_dir, write_results
 from rag.evaluate.runs import results_csv
 from rag.evaluate.questions import Question, questions_from_bytes
 from rag.evaluate.question_sets import DEMO, load_set, saved_sets, set_path
-from ui import lang, question_set_editor, uploads
+from ui import lang, question_set_editor, stop_button, uploads
 from ui import resources
 from ui.i18n import formatter, option_of, t, tn
 from rag.i18n import current
 from rag.i18n.numbers import decimal
 
+STOP = "eval_stop"
 RESULTS = "eval_results"  # {"runs": {collection: results}, "paths": {collection: folder}}
 SAVED = "eval_saved"  # (collection, threshold) just saved: said once, after the rerun that shows it
 SHIPPED, SAVED_SET, UPLOADED = "shipped", "saved", "uploaded"
@@ -95,6 +96,7 @@ def run(questions: Sequence[Question], label: str, collections: Sequence[str], w
     threshold saved on one of them does not read as a strategy effect.
     """
     bar = st.progress(0.0, text=t("eval.starting"))
+    stop = stop_button.offer(STOP, t("eval.stop"), t("eval.stop_said"))
     runs, paths = {}, {}
     total = len(questions) * len(collections)
     session = EvalSession(settings, store, questions, question_set=label, with_llm=with_llm,
@@ -111,12 +113,14 @@ def run(questions: Sequence[Question], label: str, collections: Sequence[str], w
             results = session.run(name, shared, progress)
         except RagError as exc:
             bar.empty()
+            stop.empty()
             lang.error(t("eval.failed", name=name), str(exc))
             return
         folder = new_run_dir(settings, name)
         write_results(results, folder)
         runs[name], paths[name] = results, str(folder)
         st.session_state.pop(f"slider_{name}", None)  # a new run starts at its own threshold
+    stop.empty()
     bar.progress(1.0, text=t("eval.done", n=len(questions), names=", ".join(collections)))
     resources.refresh_status()  # a run with the model may have found LM Studio gone: the sidebar says so now
     st.session_state[RESULTS] = {"runs": runs, "paths": paths}

@@ -13,12 +13,13 @@ from rag.ingest.run import ingest
 from rag.ingest.report import IngestProgress, IngestReport
 from rag.ingest.progress import format_progress
 from ui.present.safe_markdown import escape_link_text
-from ui import enrichment_view, lang
+from ui import enrichment_view, lang, stop_button
 from ui import resources
 from rag.i18n.numbers import duration, integer
 from ui.i18n import t, tn
 
 REPORT = "ingest_report"
+STOP = "ingest_stop"
 
 
 def run(
@@ -49,6 +50,7 @@ def run(
         fraction = p.docs_done / p.docs_total if p.docs_total else 0.0
         bar.progress(min(1.0, fraction), text=format_progress(p))
 
+    stop = stop_button.offer(STOP, t("ing.stop"), t("ing.stop_said", name=collection))
     try:
         report = ingest(list(items), store, embedder, collection, strategy=strategy,
                         chunk_settings=chunk_settings, full=full, progress=on_progress, enricher=enricher,
@@ -60,6 +62,7 @@ def run(
     finally:
         enricher.close()
         resources.refresh_status()
+        stop.empty()  # last: during a stop, this call is where Streamlit ends the run
     if report.ok and (report.new or report.changed):  # a new article may answer what was refused
         recheck_refused(settings, store, collection, embedder)
     bar.progress(1.0, text=t("ing.done", time=duration(report.seconds, 1), chunks=tn("count.passages_written", report.chunks_written)))

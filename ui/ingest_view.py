@@ -26,7 +26,7 @@ from rag.sources.files import iter_folder
 from rag.sources.limits import max_document_bytes
 from rag.sources.wordpress import WordPressSource
 from rag.sources.uploads import documents_from_uploads, pasted_document
-from ui import enrichment_view, indexing, lang, uploads
+from ui import enrichment_view, indexing, lang, stop_button, uploads
 from ui import resources
 from rag.store.names import name_problem
 from ui.i18n import formatter, t, tn
@@ -347,6 +347,7 @@ def index_section(items: Sequence[Document | Problem], previews: Sequence[tuple[
         enrichment_view.preview(document, chunks, enrichment, settings, tokenizer())
     mismatch = mismatch or other_enrichment
     confirmed = _confirm_replacements(store, name, items)
+    stop_button.said(indexing.STOP)
     buttons = st.columns([1, 1, 3])
     if buttons[0].button(tn("ing.index", documents), type="primary", disabled=not name or mismatch, key="index"):
         _index(items, settings, store, name, strategy, chosen, full=False, confirmed=confirmed, enrichment=enrichment)
