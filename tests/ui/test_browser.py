@@ -96,14 +96,24 @@ def jump_to_citation(page, turn, n: int, anchor: str, out_of_sight: bool = True,
     try:
         scroll_at_rest(page)
         # The wheel, not a script's scroll: the chat keeps a script's scroll pinned to its bottom.
-        page.mouse.move(size["width"] // 2, 300)
-        for _ in range(60):
-            top = link.evaluate("e => e.getBoundingClientRect().top")
-            if 150 < top < 450:
+        # Over the page's own margin: over a cited passage's box (it scrolls on its own), the wheel
+        # would scroll that box instead of the page.
+        left = page.evaluate("sel => { const box = document.querySelector(sel);"
+                             " return box ? box.getBoundingClientRect().left : 0; }", SCROLLER)
+        page.mouse.move(left + 6, 300)
+        # Just after a change of window size the page may still be laying out, and the chat glides
+        # back to its bottom while it does: a reader who sees the page jump back scrolls again.
+        page.wait_for_timeout(1000)
+        for _ in range(3):
+            for _ in range(60):
+                top = link.evaluate("e => e.getBoundingClientRect().top")
+                if 150 < top < 450:
+                    break
+                page.mouse.wheel(0, -150 if top <= 150 else 150)
+                page.wait_for_timeout(50)
+            scroll_at_rest(page)
+            if 0 < link.evaluate("e => e.getBoundingClientRect().top") < 560:
                 break
-            page.mouse.wheel(0, -150 if top <= 150 else 150)
-            page.wait_for_timeout(50)
-        scroll_at_rest(page)
         expect(link).to_be_in_viewport()
         if out_of_sight:
             expect(target).not_to_be_in_viewport()
