@@ -86,7 +86,8 @@ def entry_from_result(result: Any, *, origin: str, reader: str = "", collection:
         verdict=_verdict(result.gate), refusal_reason=(result.refusal_reason or "") if refused else "",
         unknown_terms=unknown_terms(result.gate), passages=passages, citations=list(result.cited),
         model=result.model or "", threshold=result.threshold, language=result.language or "",
-        standalone_question=standalone_question, conversation_id=conversation_id,
+        standalone_question=standalone_question or getattr(result, "standalone_question", "") or "",
+        conversation_id=conversation_id,
         refusal=dict(why) if refused and refusals.valid(why) else {}, checks=checks_of(result),
     )
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-OUTCOMES = ("answered", "refused_gate", "refused_model", "passages_only", "failed")
+OUTCOMES = ("answered", "refused_gate", "refused_model", "passages_only", "failed", "stopped")
 ORIGINS = ("ask", "cli")
 
 
