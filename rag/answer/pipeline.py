@@ -94,6 +94,9 @@ class AskResult:
     outcome: str = ANSWERED  # how it ended: an Outcome
     ordering: Any = None  # what put the passages in their order (rag.answer.ordering.Ordering)
     standalone_question: str = ""  # a follow-up's standalone form, as searched ("" when asked as it stands)
+    # What the gate decided on besides the question, as the page states it (ui.chat_actions.gate_inputs):
+    # kept in the journal, so that a reopened refusal is offered again only once they changed.
+    gate_inputs: list[Any] | None = None
 
     def to_json(self) -> dict[str, Any]:
         """The `rag ask --json` contract, plus extra keys."""

@@ -96,7 +96,9 @@ def checks_of(result: Any) -> dict[str, Any]:
     """What the reader was told about trusting the answer, to tell it again on a reopened
     conversation: which passages the model read (a citation of another one is no source), which
     citations matched none, no citation at all, web addresses the model wrote, passages left out."""
+    inputs = getattr(result, "gate_inputs", None)
     return {
+        **({"gate_inputs": list(inputs)} if inputs is not None else {}),
         "sent_passages": [int(n) for n in getattr(result, "sent_passages", None) or []],
         "accepted": [int(n) for n in getattr(result, "accepted", None) or []],
         "invalid_citations": [int(n) for n in getattr(result, "invalid_citations", None) or []],

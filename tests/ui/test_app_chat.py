@@ -63,7 +63,8 @@ def test_without_the_model_a_follow_up_is_searched_with_the_previous_terms_and_p
     at = ask(ask(start(), SECOND), FOLLOW_UP)
 
     first, second = answers(at)
-    assert "searched with the previous question's terms: purger, tickets, Kerberos, klist" in texts(second.caption)
+    # The previous question's subject: its terms the articles use far more than the language does.
+    assert "searched with the previous question's terms: purger, Kerberos, klist" in texts(second.caption)
     # The first turn, now an earlier one, still shows the passages that were its answer.
     assert first.expander and first.expander[-1].label.startswith("6 passages found")
     assert "klist" in texts(first.expander[-1].markdown)
@@ -143,22 +144,29 @@ def test_a_stopped_stream_keeps_its_text_as_the_turn(chat_env, lmstudio):
     (item,) = state["history"]
     # What the page keeps while it streams, as a stop would leave it: the turn not yet kept.
     from ui.chat_actions import STREAMING
-    from rag.answer.pipeline import prepare
+    from rag.answer.engine import AnswerEngine
+    from rag.config import Settings
     from rag.servers.chat import LLMClient
 
     result = item["result"]
-    with LLMClient(lmstudio.url) as llm:
-        prepared = prepare(IN_BASE, result.passages, llm, result.threshold)
+    lmstudio.answer = "Le KDC ne trouve aucun type de chiffrement commun [1]."
+    llm = LLMClient(lmstudio.url)
+    engine = AnswerEngine(Settings.from_env(), retriever=lambda q: result.passages, llm=llm)
+    turn = engine.chat(IN_BASE)
+    pieces = iter(turn)
+    next(pieces), next(pieces)
     state["history"] = []
-    state[STREAMING] = {"question": IN_BASE, "turn": 5, "index": 0, "prepared": prepared,
-                        "text": "Le KDC ne trouve aucun", "understood": None, "collection": "blog",
+    state[STREAMING] = {"question": IN_BASE, "turn_number": 5, "index": 0, "turn": turn,
+                        "text": turn.text, "understood": None, "collection": "blog",
                         "conversation": state["conversation_id"]}
     at.run()
     assert not at.exception
     (shown,) = answers(at)
     assert "Le KDC ne trouve aucun" in shown.markdown[0].value
+    assert "chiffrement commun" not in shown.markdown[0].value
     assert "Answer stopped before the end." in texts(shown.caption)
     assert STREAMING not in at.session_state
+    assert at.session_state["history"][0]["result"].outcome == "stopped"
 
 
 def test_hovering_a_citation_previews_its_passage_and_web_sources_link_to_the_article(chat_env, lmstudio):
