@@ -128,6 +128,7 @@ def _answer_block(result: AskResult, slot: Any, turn: int) -> None:
             st.caption(result.llm_error)
     else:
         slot.markdown(answer_display.answer_markdown(result, turn))
+        citation_popovers(result, turn)
 
 
 def _sources(result: AskResult, turn: int, compact: bool) -> None:
@@ -139,13 +140,46 @@ def _sources(result: AskResult, turn: int, compact: bool) -> None:
     with st.container(gap=None if compact else "small", key=answer_display.sources_key(turn)):
         for p in result.sources:
             anchor = answer_display.citation_anchor(result.collection or "", turn, p.n)
-            st.subheader(answer_display.source_heading(p), anchor=anchor)
+            cited = answer_display.cited_source(p, result.raw_answer or "")
+            st.subheader(answer_display.source_heading(p, cited.section), anchor=anchor)
             # An earlier turn keeps its cited passage too (in a shorter box), so that its [n] still
             # lands on the text it stands for. The box's height is at most its text's.
             height = EARLIER_PASSAGE_HEIGHT if compact else LATEST_PASSAGE_HEIGHT
-            shown = answer_display.cited_text_markdown(p)
-            with st.container(border=True, height=height if len(shown) > SHORT_PASSAGE else "content"):
-                st.markdown(shown)
+            long = len(cited.before) + len(cited.cited) + len(cited.after) > SHORT_PASSAGE
+            with st.container(border=True, height=height if long else "content"):
+                cited_body(cited, answer_display.cited_key(turn, p.n, "source"))
+
+
+def cited_body(cited: answer_display.CitedSource, key: str) -> None:
+    """What the citation rests on first, highlighted (in view without scrolling its box), then the
+    whole passage as the model received it, the same text highlighted in its place."""
+    if not cited.cited:
+        st.markdown(cited.before)
+        return
+    with st.container(key=key):
+        st.markdown(cited.cited)
+    if not (cited.before or cited.after):
+        return
+    st.caption(t("ask.cited_whole"))
+    if cited.before:
+        st.markdown(cited.before)
+    with st.container(key=f"{key}-in-place"):
+        st.markdown(cited.cited)
+    if cited.after:
+        st.markdown(cited.after)
+
+
+def citation_popovers(result: AskResult, turn: int) -> None:
+    """Under the answer, [1] [2]…: each opens what the citation rests on, in its passage as the model
+    received it, the same text as its source (a button: a keyboard, a finger or a mouse opens it)."""
+    if not result.sources:
+        return
+    with st.container(horizontal=True, gap="small", key=f"citation-popovers-{turn}"):
+        for p in result.sources:
+            cited = answer_display.cited_source(p, result.raw_answer or "")
+            with st.popover(f"[{p.n}]", help=t("ask.cite_open", n=p.n)):
+                st.markdown(answer_display.source_heading(p, cited.section))
+                cited_body(cited, answer_display.cited_key(turn, p.n, "popover"))
 
 
 def render_result(result: AskResult, turn: int, answer_slot: Any = None, compact: bool = False) -> None:

@@ -73,12 +73,13 @@ def test_each_citation_links_to_its_own_turns_source_and_passage(app_env, lmstud
     headings = at.chat_message[1].subheader
     assert [h.anchor for h in headings] == ["cite-blog-t0-1", "cite-blog-t0-2"]
     assert "**[2]**" in headings[1].value
-    shown = [m.value for m in at.chat_message[1].markdown]
     listed = [m.value for m in at.chat_message[1].expander[0].markdown]  # heading, text, heading, text...
     assert listed[0].startswith("**[1]**") and listed[2].startswith("**[2]**")
-    # Under each heading, its cited chunk: part of the text the list shows (grown by its neighbours).
-    cited = shown[shown.index("**Sources**") + 1:][:2]
-    assert cited[0][:120] in listed[1] and cited[1][:120] in listed[3]
+    # Under each heading, what its citation rests on: part of the text the model read, which the
+    # list shows (grown by its neighbours).
+    for n, text in ((1, listed[1]), (2, listed[3])):
+        cited = at.container(key=f"cited-span-source-0-{n}").markdown[0].value
+        assert cited[:120] in text
 
     # A second turn: its links and anchors are its own; the first turn, now compact, keeps its links
     # to its own source lines.
