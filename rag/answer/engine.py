@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import logging
 import os
+import threading
 import time
 from pathlib import Path
 from typing import Any, Callable, Iterator, Mapping, Sequence
@@ -65,6 +66,8 @@ class Response:
         self._llm = llm
         self._pieces: list[str] = []
         self._result: AskResult | None = None
+        self._stopped = False
+        self._lock = threading.Lock()
         self._iterator = self._run()
 
     @property
@@ -89,6 +92,8 @@ class Response:
 
     @property
     def result(self) -> AskResult:
+        if self._result is not None:
+            return self._result
         for _ in self._iterator:
             pass
         assert self._result is not None
@@ -107,6 +112,8 @@ class Response:
         stream = self._llm.stream_chat(prepared.messages, **prepared.chat_params())
         try:
             for piece in stream:
+                if self._stopped:
+                    return
                 if first is None:
                     first = time.monotonic() - began
                 self._pieces.append(piece)
@@ -122,15 +129,19 @@ class Response:
 
     def stop(self) -> AskResult:
         """The reader stopped the stream: the text so far is the answer (checked as one), recorded
-        with the outcome STOPPED. A finished answer stays as it ended."""
+        with the outcome STOPPED. A finished answer stays as it ended. The stream may still be read
+        by another thread (a page's earlier run): it ends at its next piece, recording nothing."""
+        self._stopped = True
         if self._result is None:
-            self._iterator.close()
             self._finish(finalize(self.prepared, self.text, stopped=True))
         assert self._result is not None
         return self._result
 
     def _finish(self, result: AskResult) -> None:
-        self._result = result
+        with self._lock:
+            if self._result is not None:
+                return  # stopped meanwhile, or finished: one result, recorded once
+            self._result = result
         if self.asked is not None and self.asked != result.question:
             result.standalone_question, result.question = result.question, self.asked
         if self.engine is None:

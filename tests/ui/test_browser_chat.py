@@ -1,7 +1,7 @@
 """The Ask page as a chat in a real browser: `streamlit run` as a subprocess over a copy of the demo
 index, Playwright driving Debian's chromium. Two questions (the second a follow-up the emulator
-rewrites), copy, thumbs, a reload that brings back the conversation and the collection, a hover
-preview of [n], and a streaming answer stopped halfway."""
+rewrites), copy, thumbs, a reload that brings back the conversation and the collection, the
+popover of [n], and a streaming answer stopped halfway."""
 
 from __future__ import annotations
 
@@ -36,10 +36,10 @@ def test_a_conversation_survives_a_reload_and_the_gestures_work(chat_app, lmstud
         expect(messages.nth(3)).to_contain_text(f"question comprise : {REWRITTEN}", timeout=MINUTE)
         settle(page)
 
-        # Hovering [1] previews its passage: the link's tooltip is the passage's start.
-        link = messages.nth(3).get_by_role("link", name="[1]", exact=True)
-        title = link.get_attribute("title") or ""
-        assert title.startswith("[1] ") and "MaxTokenSize" in title and len(title) > 60
+        # [1] under the answer opens what it rests on, in the passage the model read (a popover).
+        messages.nth(3).get_by_role("button", name="[1]", exact=True).click()
+        expect(page.locator(".st-key-cited-span-popover-1-1")).to_contain_text("MaxTokenSize")
+        page.keyboard.press("Escape")
 
         # Copy, one click: the answer's text, as written, and its sources on the clipboard, said in French.
         copy = messages.nth(3).get_by_role("button", name="Copier")
