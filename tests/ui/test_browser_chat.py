@@ -9,13 +9,12 @@ import pytest
 
 from rag.answer import followup
 from rag.journal.store import Journal
-from tests.fixtures.chat_app import QUESTION, ask, ask_and_see, chat_app, reader_on_blog  # noqa: F401 - chat_app: the fixture
+from tests.fixtures.chat_app import QUESTION, ask, ask_and_see, ask_and_stop, chat_app, reader_on_blog  # noqa: F401 - chat_app: the fixture
 from tests.ui.test_browser import MINUTE, settle
 
 ANSWER = "MaxTokenSize se règle sous HKLM\\SYSTEM\\CurrentControlSet\\Control\\Lsa\\Kerberos\\Parameters [1]."
 FOLLOW_UP = "Quelle est sa valeur par défaut ?"
 REWRITTEN = "Quelle est la valeur par défaut de MaxTokenSize ?"
-LONG_ANSWER = " ".join(f"mot{i}" for i in range(60)) + " fin-de-la-réponse [1]."
 
 
 @pytest.mark.slow  # a streamlit server, chromium, the demo index
@@ -73,12 +72,6 @@ def test_a_conversation_survives_a_reload_and_the_gestures_work(chat_app, lmstud
         assert lmstudio.chat_calls == calls
 
         # Stop: a slow stream stopped halfway keeps what was written, and says so.
-        lmstudio.answer = LONG_ANSWER
-        lmstudio.stream_parts, lmstudio.chunk_delay = 30, 0.4
-        ask(page, "Quel événement du journal Système le KDC écrit-il quand il trouve un SPN en double ?")
-        expect(messages.nth(5)).to_contain_text("mot3", timeout=MINUTE)
-        messages.nth(5).get_by_role("button", name="Arrêter").click()
-        settle(page)
-        expect(messages.nth(5)).to_contain_text("Réponse arrêtée avant la fin.")
+        ask_and_stop(page, lmstudio, "Quel événement du journal Système le KDC écrit-il quand il trouve un SPN en double ?", 5)
         expect(messages.nth(5)).not_to_contain_text("fin-de-la-réponse")
         expect(messages).to_have_count(6)

@@ -10,13 +10,12 @@ import io
 
 import pytest
 
-from tests.fixtures.chat_app import ask, ask_and_see, chat_app, reader_on_blog  # noqa: F401 - chat_app: the fixture
+from tests.fixtures.chat_app import ask, ask_and_see, ask_and_stop, chat_app, reader_on_blog  # noqa: F401 - chat_app: the fixture
 from tests.ui.test_browser import MINUTE, go, settle
 
 KERBEROS = "Comment purger les tickets Kerberos ?"
 OFF_TOPIC = "Comment configurer keepalived ?"
 CITED = "Purgez le cache avec `klist purge` [1]."
-LONG_ANSWER = " ".join(f"mot{i}" for i in range(60)) + " fin-de-la-réponse [1]."
 SAME_REFUSAL = "serait refusée de nouveau"
 
 
@@ -60,13 +59,7 @@ def test_a_turn_is_checkable_gated_kept_and_journaled_as_shown(chat_app, lmstudi
         expect(messages.nth(3).get_by_role("button", name="Régénérer")).to_have_count(0)
 
         # A stopped answer: what came is kept, and the journal says it was stopped.
-        lmstudio.answer = LONG_ANSWER
-        lmstudio.stream_parts, lmstudio.chunk_delay = 30, 0.4
-        ask(page, "Comment lister les tickets Kerberos avec klist ?")
-        expect(messages.nth(5)).to_contain_text("mot3", timeout=MINUTE)
-        messages.nth(5).get_by_role("button", name="Arrêter").click()
-        settle(page)
-        expect(messages.nth(5)).to_contain_text("Réponse arrêtée avant la fin.")
+        ask_and_stop(page, lmstudio, "Comment lister les tickets Kerberos avec klist ?", 5)
 
         go(page, url, "Journal")
         expect(page.get_by_role("heading", name="Journal des questions")).to_be_visible()
