@@ -278,11 +278,12 @@ class AnswerEngine:
         if kind is not None:
             return Turn(question, followup.Understood(question, question), small_talk=kind)
         previous = earlier(history)
-        if not previous or not followup.is_follow_up(question, self._holds()):
+        holds = self._holds()
+        if not previous or not followup.is_follow_up(question, holds):
             return Turn(question, followup.Understood(question, question), self.ask(question))
         passages = self.retrieve(question)
         decision = self.gate(question, passages)
-        if not decision.answer and decision.reason == UNKNOWN_NAMES:
+        if not decision.answer and (decision.reason == UNKNOWN_NAMES or _names_unheld(question, holds)):
             return Turn(question, followup.Understood(question, question), self.respond(question, passages, decision),
                         judged_as_asked=True)
         understood = followup.standalone(question, previous, self.llm, rarity=self._rarity())
@@ -291,6 +292,7 @@ class AnswerEngine:
         return Turn(question, understood, self.ask(understood.standalone, asked=question))
 
     def _holds(self) -> Any:
+        """holds(terms): does a chunk the reader may see hold one of them (None without term statistics)."""
         if self.store is None:
             return None
         return term_holder(self.store, self.collection, self.info, self.groups)
@@ -308,6 +310,12 @@ class AnswerEngine:
                 recorder(result, self.origin)
             except Exception as exc:  # noqa: BLE001 - a broken record must not break the answer
                 log.warning("could not record the answer: %s", exc)
+
+
+def _names_unheld(question: str, holds: Any) -> bool:
+    """Whether the question names a term of its own that no chunk the reader may see holds ("rhume",
+    "keepalived"): refused as asked, it is refused, not read as a follow-up of another subject."""
+    return holds is not None and any(not holds([term]) for term in followup.own_terms(question))
 
 
 def answer_passages(
