@@ -205,8 +205,8 @@ def _turn_items(entries: Sequence[Entry], first_turn: int) -> list[dict[str, Any
                           "entry_id": entry.id})
             continue
         mine = next((f for f in entry.feedback if f.reader == reader()), None)
-        understood = None
-        if entry.standalone_question and entry.standalone_question != entry.question:
+        understood = entry.checks.get("understood")  # how it was made standalone, as first said
+        if not understood and entry.standalone_question and entry.standalone_question != entry.question:
             understood = {"asked": entry.question, "standalone": entry.standalone_question, "method": "journal",
                           "terms": []}
         items.append({"question": entry.question, "result": result_from_entry(entry), "turn": first_turn + i,

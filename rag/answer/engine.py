@@ -58,9 +58,10 @@ class Response:
     (a refusal, no chat model, retrieval only) there is nothing to iterate and `result` is ready."""
 
     def __init__(self, engine: AnswerEngine | None, prepared: Prepared, decision: Decision | None, llm: Any,
-                 asked: str | None = None) -> None:
+                 asked: str | None = None, understood: followup.Understood | None = None) -> None:
         self.engine = engine
         self.asked = asked  # the question as the reader asked it, when the engine searched another form
+        self.understood = understood  # how a follow-up was made standalone (kept with the result)
         self.prepared = prepared
         self.decision = decision
         self._llm = llm
@@ -144,6 +145,8 @@ class Response:
             self._result = result
         if self.asked is not None and self.asked != result.question:
             result.standalone_question, result.question = result.question, self.asked
+        if self.understood is not None:
+            result.understood = self.understood.to_dict()
         if self.engine is None:
             return
         if self.engine.collection is not None:
@@ -261,11 +264,15 @@ class AnswerEngine:
                                prompt_file=self.prompt_file, log_dir=self.settings.logs_dir, decision=decision)
         return Response(self, prepared, decision, llm, asked)
 
-    def ask(self, question: str, asked: str | None = None) -> Response:
+    def ask(self, question: str, asked: str | None = None,
+            understood: followup.Understood | None = None) -> Response:
         """Retrieve and gate now (a RagError says the search failed); the answer streams from the
-        response. `asked`: the question as the reader asked it, when `question` is its standalone form."""
+        response. `asked`: the question as the reader asked it, when `question` is its standalone
+        form (`understood` says how it was made)."""
         passages = self.retrieve(question)
-        return self.respond(question, passages, self.gate(question, passages), asked=asked)
+        response = self.respond(question, passages, self.gate(question, passages), asked=asked)
+        response.understood = understood
+        return response
 
     def chat(self, question: str, history: Sequence[Turn | followup.Turn] = ()) -> Turn:
         """One turn of a conversation: small talk gets a word back, nothing searched; a question that
@@ -289,7 +296,7 @@ class AnswerEngine:
         understood = followup.standalone(question, previous, self.llm, rarity=self._rarity())
         if not understood.rewritten:
             return Turn(question, understood, self.respond(question, passages, decision))
-        return Turn(question, understood, self.ask(understood.standalone, asked=question))
+        return Turn(question, understood, self.ask(understood.standalone, asked=question, understood=understood))
 
     def _holds(self) -> Any:
         """holds(terms): does a chunk the reader may see hold one of them (None without term statistics)."""

@@ -97,6 +97,8 @@ class AskResult:
     # What the gate decided on besides the question, as the page states it (ui.chat_actions.gate_inputs):
     # kept in the journal, so that a reopened refusal is offered again only once they changed.
     gate_inputs: list[Any] | None = None
+    # How a follow-up was made standalone (rag.answer.followup.Understood.to_dict): said again on reload.
+    understood: dict[str, Any] | None = None
 
     def to_json(self) -> dict[str, Any]:
         """The `rag ask --json` contract, plus extra keys."""

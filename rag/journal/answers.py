@@ -97,8 +97,10 @@ def checks_of(result: Any) -> dict[str, Any]:
     conversation: which passages the model read (a citation of another one is no source), which
     citations matched none, no citation at all, web addresses the model wrote, passages left out."""
     inputs = getattr(result, "gate_inputs", None)
+    understood = getattr(result, "understood", None)
     return {
         **({"gate_inputs": list(inputs)} if inputs is not None else {}),
+        **({"understood": dict(understood)} if understood else {}),
         "sent_passages": [int(n) for n in getattr(result, "sent_passages", None) or []],
         "accepted": [int(n) for n in getattr(result, "accepted", None) or []],
         "invalid_citations": [int(n) for n in getattr(result, "invalid_citations", None) or []],

@@ -68,6 +68,11 @@ def test_without_the_model_a_follow_up_is_searched_with_the_previous_terms_and_p
     # The first turn, now an earlier one, still shows the passages that were its answer.
     assert first.expander and first.expander[-1].label.startswith("6 passages found")
     assert "klist" in texts(first.expander[-1].markdown)
+    # Reopened, the turn says again how it was searched, as it first did.
+    restored = AppTest.from_file(APP, default_timeout=TIMEOUT)
+    restored.query_params.update({"conversation": at.session_state["conversation_id"], "collection": "blog"})
+    restored.run()
+    assert "searched with the previous question's terms: purger, Kerberos, klist" in texts(answers(restored)[1].caption)
 
 
 def copy_buttons(message) -> list[dict]:

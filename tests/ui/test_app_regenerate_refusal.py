@@ -72,11 +72,13 @@ def test_an_answer_keeps_its_regenerate(app_env_empty, lmstudio):
 
 
 def test_a_follow_up_the_model_rewrote_keeps_its_regenerate_when_refused(app_env_empty, lmstudio):
-    """The rewrite is the model's: asked again, the follow-up may be understood otherwise."""
+    """The rewrite is the model's: asked again, the follow-up may be understood otherwise. (A
+    follow-up that names what no article holds is refused as asked, never rewritten: this one names
+    the article's own word.)"""
     one_document_collection()
     rewrite = "Quelle est la recette de la tarte tatin aux pommes caramélisées ?"
     lmstudio.answer = lambda messages: rewrite if followup.is_rewrite_request(messages) else "Avec klist purge [1]."
-    at = ask(ask(start(), IN_BASE), "Et pour la tarte tatin ?")
+    at = ask(ask(start(), IN_BASE), "Et pour la session ?")
     last = at.session_state["history"][-1]
     assert last["understood"]["method"] == followup.MODEL and _refused(at)
     assert [b.key for b in _regenerate(at)] == ["regenerate_1"]
