@@ -105,7 +105,7 @@ def cited_span(answer: str, n: int, passage: Any) -> CitedSpan | None:
     """The unit of `passage.text` that best matches the answer's sentences citing [n]; None when
     no word of theirs is in it (the whole passage is then what the citation rests on)."""
     text = str(getattr(passage, "text", "") or "")
-    wanted = words(citing_text(answer, n))
+    wanted = words(CITATION.sub(" ", citing_text(answer, n)))  # the numbers [n] are no words of it
     spans = units(text)
     if not wanted or not spans:
         return None
