@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from datetime import datetime, UTC
 from pathlib import Path
-from typing import Any, Sequence
+from typing import TYPE_CHECKING, Any, Sequence
 
 from rag import owner_only
 from rag.i18n import language as in_language, t
@@ -27,6 +27,9 @@ from rag.answer import budget, citations, prompts, refusal as refusals
 from rag.errors import LLMError
 from rag.answer.gate import explain as gate_explain
 from rag.redact import known_secrets, redact
+
+if TYPE_CHECKING:
+    from rag.answer.retrieve import Passage
 
 log = logging.getLogger(__name__)
 
@@ -62,8 +65,8 @@ class AskResult:
     question: str
     answer: str | None
     refused: bool
-    passages: list[Any]
-    sources: list[Any] = field(default_factory=list)
+    passages: list[Passage]  # as retrieved, each as the model received it (grown, or shortened to fit)
+    sources: list[Passage] = field(default_factory=list)  # the cited passages the model was sent
     invalid_citations: list[int] = field(default_factory=list)
     dropped_passages: list[int] = field(default_factory=list)
     threshold: float | None = None
