@@ -67,3 +67,13 @@ def test_bad_input_says_what_to_do(demo_copy, tmp_path, monkeypatch, capsys):
     assert "question" in capsys.readouterr().err
     assert main(["chat", str(tmp_path / "missing.txt")]) == 2
     assert "missing.txt" in capsys.readouterr().err
+
+
+def test_the_text_output_says_each_turn_and_what_was_searched(demo_copy, monkeypatch, capsys):
+    monkeypatch.setattr("sys.stdin", io.StringIO("Merci !\nComment purger les tickets Kerberos ?\n"
+                                                 "Et pour un compte de service ?\n"))
+    assert main(["chat", "--no-llm"]) == 0
+    out = capsys.readouterr().out
+    assert "> Merci !\n(a word of courtesy: nothing searched)" in out
+    assert "> Et pour un compte de service ?\n(searched as: Et pour un compte de service ? " in out
+    assert "klist" in out.split("> Et pour un compte de service ?")[1]
