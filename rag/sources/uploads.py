@@ -84,6 +84,7 @@ def documents_from_uploads(files: Sequence[tuple[str, bytes]]) -> list[Document 
             # An upload is its own source: replacing a document indexed from a folder or a site
             # under the same name needs a confirmation (rag.ingest.replacements).
             item.source = UPLOAD_SOURCE
+            item.origin = ""  # the temporary folder it was read from says nothing
         # A temporary file's date says nothing: without a front matter date, the content hash
         # alone decides whether a re-upload changed.
         if isinstance(item, Document) and not dated.get(item.url, False):
