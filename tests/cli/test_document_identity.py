@@ -147,3 +147,19 @@ def test_a_collection_written_before_folders_were_recorded_stays_safe(tmp_path, 
     assert main(["ingest", str(staff), "--collection", "blog", "--access", "staff"]) == 0
     assert "1 unchanged" in capsys.readouterr().out
     assert {p["origin"] for p in _points(data_dir)} == {str(staff)}
+
+
+def test_a_folders_prune_removes_only_that_folders_files(tmp_path, fake_embeddings_env, data_dir, capsys):
+    staff, pub = _folders(tmp_path)
+    (pub / "coffre.md").rename(pub / "jouets.md")
+    (pub / "ancien.md").write_text("# Ancien\n\nUne page retirée du site.\n", encoding="utf-8")
+    assert main(["ingest", str(staff), "--collection", "blog", "--access", "staff"]) == 0
+    assert main(["ingest", str(pub), "--collection", "blog"]) == 0
+    (pub / "ancien.md").unlink()
+    capsys.readouterr()
+
+    assert main(["ingest", str(pub), "--collection", "blog", "--prune"]) == 0
+    out = capsys.readouterr().out
+    assert "1 pruned" in out and "1 document not listed by this run was kept" in out
+    assert {(p["url"], tuple(p["access"])) for p in _points(data_dir)} == {("coffre.md", ("staff",)),
+                                                                          ("jouets.md", ("public",))}
