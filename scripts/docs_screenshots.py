@@ -22,7 +22,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from tests.fixtures.lmstudio import LMStudioEmulator  # noqa: E402 - the repository's root first
+from rag.answer import followup  # noqa: E402 - the repository's root first
+from tests.fixtures.lmstudio import LMStudioEmulator  # noqa: E402
 from tests.fixtures.streamlit_server import streamlit_server  # noqa: E402
 
 CHROMIUM = "/usr/bin/chromium"
@@ -35,13 +36,20 @@ QUESTION_FR = "Dans quelle clé de registre se règle MaxTokenSize ?"
 ANSWER_FR = ("MaxTokenSize se règle sous HKLM\\SYSTEM\\CurrentControlSet\\Control\\Lsa\\Kerberos\\Parameters [1]. "
              "Les symptômes du token bloat sont décrits aussi [2].")
 QUESTION_EN = "Where is MaxTokenSize set in the registry?"
-ANSWER_EN = ("MaxTokenSize is set under HKLM\\SYSTEM\\CurrentControlSet\\Control\\Lsa\\Kerberos\\Parameters [1]. "
-             "The symptoms of token bloat are described too [2].")
+ANSWER_EN = ("MaxTokenSize is set under HKLM\\SYSTEM\\CurrentControlSet\\Control\\Lsa\\Kerberos\\Parameters [1]; "
+             "65535 bytes is the largest value advised [1].")
 OFF_TOPIC = ("Comment faire une pâte à crêpes ?", "Comment configurer keepalived ?",
              "Comment installer WireGuard sur un poste Windows ?")
 
 
 def answer(messages: list[dict]) -> str:
+    """The emulated chat model: a faithful standalone form when asked for one (the question as it
+    was asked), else the fixed answer in the question's language."""
+    if followup.is_rewrite_request(messages):
+        last = str(messages[-1]["content"])
+        for label in ("Dernière question : ", "Last question: "):
+            last = last.rsplit(label, 1)[-1]
+        return last.split("\n", 1)[0]
     return ANSWER_EN if any(QUESTION_EN in str(m.get("content", "")) for m in messages) else ANSWER_FR
 
 
