@@ -306,6 +306,17 @@ def test_the_readers_and_editors_guides_are_in_french_too():
         assert len(re.findall(r"^## ", french, re.M)) == len(re.findall(r"^## ", english, re.M)), page
 
 
+def test_the_pictures_are_the_ones_the_pages_show_and_small():
+    """docs/images holds what scripts/docs_screenshots.py writes: each picture shown by a page
+    (name.fr.png is name.png on the French pages), none over 150 KB."""
+    shown = {name for text in pages().values() for name in re.findall(r"\]\(images/([\w.-]+\.png)\)", text)}
+    pictures = {path.name for path in (ROOT / "docs" / "images").glob("*.png")}
+    assert {name.replace(".fr.png", ".png") for name in pictures} == shown
+    assert [name for name in pictures if (ROOT / "docs" / "images" / name).stat().st_size > 150_000] == []
+    script = (ROOT / "scripts" / "docs_screenshots.py").read_text(encoding="utf-8")
+    assert {name for name in pictures if f'"{name}"' not in script} == set()
+
+
 def test_every_guarantee_cites_a_test():
     text = (ROOT / "docs" / "guarantees.md").read_text(encoding="utf-8")
     rows = [row for row in text.splitlines() if row.startswith("| ") and not row.startswith("| guarantee")]
