@@ -428,8 +428,11 @@ def test_the_pages_show_examples_of_what_a_reader_runs():
 
 
 @pytest.mark.slow  # the bundled model and the demo index
-def test_every_checked_example_prints_what_the_page_shows(run_example):
+def test_every_checked_example_prints_what_the_page_shows(run_example, copy):
     assert wrong_examples(ROOT, run_example) == []
+    # A refusal worded otherwise than the product words it is caught, run for real.
+    plant(copy, "docs/asking.fr.md", "(refus : aucun article ne parle de : crêpes)", "(refus : aucun passage assez proche)")
+    assert [w.split(":")[0] for w in wrong_examples(copy, run_example)] == ["docs/asking.fr.md"]
 
 
 def test_shows_reads_gaps_and_order():
