@@ -267,6 +267,34 @@ def stale_strategies_and_modes(root: Path = ROOT) -> list[str]:
                   | {f"enrichment {n}" for n in table_names(text, "mode") if n not in MODES})
 
 
+CONTRACT_SECTIONS = ("Question set", "results.json", "rag ask --json", "Store layout", "Chunking strategies")
+
+
+def code_words(root: Path = ROOT) -> set[str]:
+    """Every name the package and the dashboard use: identifiers, and the words of their strings
+    (JSON keys, payload fields, codes); comments left out."""
+    import io
+    import tokenize
+
+    words = set()
+    for folder in ("rag", "ui"):
+        for path in (root / folder).rglob("*.py"):
+            for token in tokenize.generate_tokens(io.StringIO(path.read_text(encoding="utf-8")).readline):
+                if token.type == tokenize.NAME:
+                    words.add(token.string)
+                elif token.type == tokenize.STRING:
+                    words |= set(re.findall(r"[A-Za-z_][A-Za-z0-9_]*", token.string))
+    return words
+
+
+def stale_contract_names(root: Path = ROOT) -> list[str]:
+    """Keys, fields and codes docs/contracts.md documents (the backticked names of its JSON, store
+    and question-set sections) that the code no longer uses anywhere."""
+    doc, words = (root / "docs" / "contracts.md").read_text(encoding="utf-8"), code_words(root)
+    return sorted({f"{name}: {title}" for title in CONTRACT_SECTIONS
+                   for name in re.findall(r"`([a-z][a-z0-9_]*)`", section(doc, title)) if name not in words})
+
+
 def missing_paths(root: Path = ROOT) -> list[str]:
     """Files and folders of the repository the pages cite (the tests proving each guarantee
     among them) that are not there."""
@@ -289,6 +317,12 @@ def test_every_command_and_flag_the_pages_show_exists():
 
 def test_every_strategy_and_enrichment_mode_the_pages_list_exists():
     assert stale_strategies_and_modes() == []
+
+
+def test_every_json_key_and_field_the_contracts_document_is_in_the_code():
+    assert len([n for title in CONTRACT_SECTIONS for n in re.findall(r"`([a-z][a-z0-9_]*)`",
+                                                                       section(DOC.read_text(encoding="utf-8"), title))]) > 200
+    assert stale_contract_names() == []
 
 
 def test_every_path_the_pages_cite_exists():
@@ -486,6 +520,18 @@ def test_a_command_or_flag_that_no_longer_exists_is_caught(copy):
           "rag ingest ./articles --collection notes --groups-allowed staff")
     plant(copy, "docs/journal.md", "rag journal subjects", "rag subjects")
     assert stale_commands(copy) == ["rag ingest --groups-allowed: docs/importing.md", "rag subjects: docs/journal.md"]
+
+
+def test_a_json_key_the_code_no_longer_writes_is_caught(copy):
+    assert stale_contract_names(copy) == []
+    plant(copy, "docs/contracts.md", "`refusal_reason`: why", "`refusal_why`: why")
+    assert stale_contract_names(copy) == ["refusal_why: rag ask --json"]
+    # And the other way round: a field renamed in the code leaves its documented name stale.
+    for path in (copy / "rag").rglob("*.py"):
+        text = path.read_text(encoding="utf-8")
+        if "first_token_seconds" in text:
+            path.write_text(text.replace("first_token_seconds", "seconds_to_first_token"), encoding="utf-8")
+    assert "first_token_seconds: results.json" in stale_contract_names(copy)
 
 
 def test_a_strategy_that_no_longer_exists_is_caught(copy):
