@@ -7,11 +7,11 @@ import logging
 
 import pytest
 
-from rag import access
+from rag.auth import access
 from rag.config import Settings
 from rag.errors import ConfigError
-from rag.sessions import SessionBook
-from rag.throttle import Throttle, bucket, client_address, connection_peer
+from rag.auth.sessions import SessionBook
+from rag.auth.throttle import Throttle, bucket, client_address, connection_peer
 
 BOTH = {"RAG_APP_PASSWORD": "reader pass", "RAG_EDITOR_PASSWORD": "editor pass"}
 
@@ -131,7 +131,7 @@ class Clock:
 def test_repeated_wrong_passwords_lock_the_client_out_longer_each_time(caplog):
     clock = Clock()
     throttle = Throttle(free_attempts=5, base_lock=30, max_lock=600, clock=clock)
-    with caplog.at_level(logging.WARNING, logger="rag.throttle"):
+    with caplog.at_level(logging.WARNING, logger="rag.auth.throttle"):
         locks = [throttle.failure("10.0.0.7") for _ in range(5)]
     assert locks == [0, 0, 0, 0, 30]
     assert throttle.wait("10.0.0.7") == 30 and throttle.wait("10.0.0.8") == 0  # per client

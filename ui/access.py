@@ -1,6 +1,6 @@
 """The access gate: who may use the app, with which role, and which groups their retrieval is
 filtered to; sign-in, the cookie that keeps it across a reload, and sign-out. The decisions are
-rag.access's, rag.sessions' and rag.throttle's; this module reads Streamlit's state."""
+rag.auth.access's, rag.auth.sessions' and rag.auth.throttle's; this module reads Streamlit's state."""
 
 from __future__ import annotations
 
@@ -9,11 +9,11 @@ from typing import Any
 
 import streamlit as st
 
-from rag import access
+from rag.auth import access
 from rag.errors import ConfigError
 from rag.journal.readers import device_reader
-from rag.sessions import DEVICE_COOKIE, SESSION_COOKIE
-from rag.throttle import Throttle, bucket, client_address, connection_peer
+from rag.auth.sessions import DEVICE_COOKIE, SESSION_COOKIE
+from rag.auth.throttle import Throttle, bucket, client_address, connection_peer
 from rag.i18n.numbers import duration
 from ui.i18n import t
 from ui import resources, sessions
@@ -145,7 +145,7 @@ def _check_password(password: str) -> None:
     throttle.success(client)
     st.session_state[PASSWORD_OK] = opened
     hours = resources.base_settings().session_hours
-    if hours > 0:  # the page hands the browser a one-time ticket for the cookie (see rag.sessions)
+    if hours > 0:  # the page hands the browser a one-time ticket for the cookie (see rag.auth.sessions)
         st.session_state[PENDING_TICKET] = st.session_state[ISSUED_TICKET] = sessions.book().ticket(
             opened, hours * 3600, device=_device_token())
     st.rerun()
@@ -281,7 +281,7 @@ def exposure_warning(auth_mode: str) -> str | None:
 
 def key_warning(auth_mode: str) -> str | None:
     """With passwords, to editors: what is wrong with the sign-in key file, when anything is
-    (rag.session_key), so that sign-ins lost at the next restart are never a surprise."""
+    (rag.auth.session_key), so that sign-ins lost at the next restart are never a surprise."""
     if auth_mode != "password" or not resources.can_edit():
         return None
     key = sessions.book().key

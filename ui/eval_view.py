@@ -7,7 +7,7 @@ from typing import Any, Mapping, Sequence
 
 import streamlit as st
 
-from rag import access
+from rag.auth import access
 from ui.present import evaluation
 from ui.present.evaluation import WordChecks
 from ui.present.charts import calibration_chart, category_chart, gate_chart, plotly_config

@@ -4,7 +4,7 @@ serve.py mounts the routes beside Streamlit's (st.App); the pages reach the same
 this module. Run without them (`streamlit run streamlit_app.py`, AppTest), signing in works as
 before and simply does not survive a reload.
 
-The book signs with the data folder's key (rag.session_key): a restart keeps every sign-in and
+The book signs with the data folder's key (rag.auth.session_key): a restart keeps every sign-in and
 every shared-password reader's conversations theirs.
 """
 
@@ -14,9 +14,9 @@ import threading
 from pathlib import Path
 from typing import Any
 
-from rag import access
+from rag.auth import access
 from rag.environment import raw_from_env
-from rag.sessions import DEVICE_COOKIE, DEVICE_SECONDS, SESSION_COOKIE, SessionBook
+from rag.auth.sessions import DEVICE_COOKIE, DEVICE_SECONDS, SESSION_COOKIE, SessionBook
 
 SESSION_PATH, SIGNOUT_PATH = "/_rag/session", "/_rag/signout"  # under server.baseUrlPath
 MAX_BODY = 200  # bytes of a ticket

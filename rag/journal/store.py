@@ -13,7 +13,7 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any, Iterable, Iterator, Sequence
 
-from rag import owner_only
+from rag.auth import owner_only
 from rag.errors import RagError
 from rag.i18n import t
 from rag.journal.records import Conversation, Entry, Feedback, OUTCOMES

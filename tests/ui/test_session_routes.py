@@ -10,7 +10,7 @@ import pytest
 from starlette.applications import Starlette
 
 from rag.journal.readers import device_reader, reader_labels
-from rag.sessions import DEVICE_COOKIE, SESSION_COOKIE
+from rag.auth.sessions import DEVICE_COOKIE, SESSION_COOKIE
 from ui import sessions
 
 

@@ -1,17 +1,17 @@
 """A password sign-in that survives a reload, for a bounded time, with nothing secret in the URL.
 
 The dashboard keeps the signed-in role in a cookie the browser cannot read from a script
-(HttpOnly, SameSite=Strict): a token signed with the data folder's key (rag.session_key) and the
+(HttpOnly, SameSite=Strict): a token signed with the data folder's key (rag.auth.session_key) and the
 role's current password, so that it stops working when it expires, when the password changes, or
 at sign-out (its id is revoked), and still works after the app restarts. The browser gets it by
 trading a one-time ticket, valid a minute, that the page hands to its own origin in a POST body.
 
 A second, longer cookie names the browser (a random id, signed, no rights attached): a reader
 signed in with a shared password is that browser (rag.journal.readers.device_reader), and the
-password throttle gives a browser that signed in before a bucket of its own (rag.throttle).
+password throttle gives a browser that signed in before a bucket of its own (rag.auth.throttle).
 
 Pure logic and the process's state (tickets, revocations); no web framework here. A book on a
-data folder also writes its sign-outs there (rag.session_revocations): a cookie signed out of
+data folder also writes its sign-outs there (rag.auth.session_revocations): a cookie signed out of
 before a restart stays closed after it.
 """
 
@@ -27,8 +27,8 @@ import time
 from pathlib import Path
 from typing import Callable
 
-from rag.session_key import SessionKey, load
-from rag.session_revocations import RevocationFile
+from rag.auth.session_key import SessionKey, load
+from rag.auth.session_revocations import RevocationFile
 
 SESSION_COOKIE = "rag_session"
 DEVICE_COOKIE = "rag_device"
