@@ -26,6 +26,7 @@ from rag.answer.retrieve import Passage
 from rag.errors import RagError
 from rag.journal.answers import entry_from_result, small_talk_entry
 from rag.journal.records import Entry
+from rag.journal.reopened import WITHHELD, for_reader
 from rag.journal.store import Journal
 from rag.redact import known_secrets
 from ui import access, resources
@@ -174,7 +175,8 @@ def result_from_entry(entry: Entry) -> AskResult:
         invalid_citations=[] if no_answer else invalid, uncited=uncited and not no_answer,
         answer_urls=[str(u) for u in checks.get("answer_urls") or []],
         dropped_passages=[int(n) for n in checks.get("dropped_passages") or []],
-        llm_error=t("ask.restored_turn") if no_answer else None, **common,
+        llm_error=(t("ask.withheld_turn") if checks.get(WITHHELD) else t("ask.restored_turn")) if no_answer else None,
+        **common,
     )
 
 
@@ -193,7 +195,9 @@ def _my_conversation(settings: Any, conversation_id: str) -> tuple[Any, list[Ent
     found = book.conversation(conversation_id)
     if found is None or (found.reader or "") != reader():
         return None
-    return found, replay(book.turns(conversation_id))
+    # Every passage checked again against the groups of whoever reopens it, as a live answer is.
+    groups = resources.groups()
+    return found, [for_reader(entry, groups) for entry in replay(book.turns(conversation_id))]
 
 
 def _turn_items(entries: Sequence[Entry], first_turn: int) -> list[dict[str, Any]]:

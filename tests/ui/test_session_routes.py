@@ -76,7 +76,7 @@ def test_a_cookie_signed_out_of_before_the_app_restarts_stays_closed_after_it(cl
 
 
 def test_a_browser_signed_in_with_a_shared_password_is_numbered_even_where_names_are_shown():
-    device = device_reader("Zq3x")
+    device = device_reader("Zq3x", "reader")
     labels = reader_labels(["alice@example.com", device], show_names=True, numbered=lambda n: f"reader {n}",
                            anonymous="anonymous")
     assert labels == {"": "anonymous", "alice@example.com": "alice@example.com", device: "reader 2"}
