@@ -113,6 +113,15 @@ def client_address(peer: str | None, forwarded_for: str | None, trusted: Sequenc
     return peer
 
 
+def forwarded_https(peer: str | None, forwarded_proto: str | None, trusted: Sequence[str] = ()) -> bool:
+    """True when a trusted proxy (RAG_TRUSTED_PROXIES) says the browser reached it over https
+    (X-Forwarded-Proto, its right-most value: the one the proxy nearest to us wrote). From anyone
+    else the header is ignored: a client cannot make a cookie Secure or not by writing it."""
+    if not forwarded_proto or not _trusted((peer or "").strip(), trusted):
+        return False
+    return forwarded_proto.split(",")[-1].strip().lower() == "https"
+
+
 def connection_peer(reported: str | None, forwarded_for: str | None, server_rewrites: bool) -> str:
     """The peer's address as the web server reported it (None: loopback), undoing what a server
     that trusts X-Forwarded-For from loopback (uvicorn's default) may have put there: with such a
