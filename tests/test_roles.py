@@ -253,6 +253,24 @@ def test_a_session_token_ends_at_sign_out_a_password_change_or_a_forgery():
     assert book.role(token, _passwords) is None
 
 
+def test_a_token_whose_lifetime_or_role_was_rewritten_or_of_another_kind_opens_nothing():
+    import base64
+    import json
+
+    clock = Clock()
+    book = SessionBook(clock=clock)
+    token, _ = book.redeem(book.ticket("reader", 3600), _passwords)
+    body, rest = token.split(".", 1)
+    payload = json.loads(base64.urlsafe_b64decode(body + "=" * (-len(body) % 4)))
+    for change in ({"l": 10 ** 9}, {"r": "editor"}):
+        edited = base64.urlsafe_b64encode(json.dumps({**payload, **change}).encode()).decode().rstrip("=")
+        assert book.role(f"{edited}.{rest}", _passwords) is None
+    assert book.role(book.device(), _passwords) is None  # a device token is no session
+    assert book.device_id(token) is None  # nor a session token a device
+    clock.now += 3601
+    assert book.role(token, _passwords) is None
+
+
 def test_signing_out_ends_the_cookie_the_session_only_handed_a_ticket_for():
     book = SessionBook()
     ticket = book.ticket("reader", 3600)
