@@ -16,6 +16,7 @@ from __future__ import annotations
 import logging
 import secrets
 import time
+from pathlib import Path
 from typing import Any, Sequence
 
 import streamlit as st
@@ -30,7 +31,7 @@ from rag.journal.reopened import WITHHELD, for_reader
 from rag.journal.store import Journal
 from rag.redact import known_secrets
 from ui import access, resources
-from ui.i18n import t
+from ui.i18n import t, tn
 from ui.present.safe_markdown import escape_link_text
 from ui.present.times import browser_zone, local_minute
 
@@ -276,6 +277,28 @@ def _title(text: str) -> str:
     return text if len(text) <= TITLE_CHARS else text[: TITLE_CHARS - 1].rstrip() + "…"
 
 
+def _carry_over(settings: Any) -> None:
+    if not resources.can_edit() or not reader():  # a stale click after sign-out carries nothing
+        return
+    notify("ask.carried_over", ":material/move_down:", n=journal(settings).hand_over("", reader()))
+
+
+def _asked_before_sign_in(settings: Any) -> None:
+    """To an editor, once sign-in is required: the conversations asked in open mode (recorded for
+    no reader), which no one lists any more, where they are and a button to carry them over. A
+    carried-over turn is replayed under the editor's groups like any other."""
+    if access.mode() == "open" or not resources.can_edit():
+        return
+    try:
+        earlier = journal(settings).conversations("")
+    except (RagError, OSError):
+        return  # the list below says nothing either: the journal's problem is said when a turn is written
+    if earlier:
+        st.caption(tn("ask.before_sign_in", len(earlier), path=str(Path(settings.data_dir) / "journal")))
+        st.button(t("ask.carry_over"), key="carry_over", on_click=_carry_over, args=(settings,),
+                  icon=":material/move_down:")
+
+
 def sidebar_list(settings: Any, history_key: str, asked_key: str) -> None:
     """The reader's saved conversations, the latest first: one click opens one; an editor may delete."""
     try:
@@ -306,6 +329,7 @@ def sidebar_list(settings: Any, history_key: str, asked_key: str) -> None:
 
     with st.sidebar:
         st.markdown(f"**{t('ask.conversations')}**")
+        _asked_before_sign_in(settings)
         if not conversations:
             st.caption(t("ask.no_conversations"))
             return

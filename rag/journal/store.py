@@ -361,6 +361,18 @@ class Journal:
             db.execute("DELETE FROM conversations WHERE id=?", (conversation_id,))
         return count
 
+    def hand_over(self, from_reader: str, to_reader: str) -> int:
+        """Give `from_reader`'s conversations (their turns and votes too) to `to_reader`: an editor
+        carrying over what was asked before sign-in was required (`from_reader` ""). The number of
+        conversations handed over."""
+        with self._connect() as db:
+            mine = "SELECT id FROM conversations WHERE reader=?"
+            db.execute(f"UPDATE OR REPLACE feedback SET reader=? WHERE reader=? AND entry_id IN "
+                       f"(SELECT id FROM entries WHERE conversation_id IN ({mine}))", (to_reader, from_reader, from_reader))
+            db.execute(f"UPDATE entries SET reader=? WHERE reader=? AND conversation_id IN ({mine})",
+                       (to_reader, from_reader, from_reader))
+            return db.execute("UPDATE conversations SET reader=? WHERE reader=?", (to_reader, from_reader)).rowcount
+
     def purge(self, days: int, moment: datetime | None = None) -> int:
         """Delete the entries older than `days` days (their feedback, and conversations left empty
         and not continued since); the number of entries deleted. `days` <= 0 keeps everything."""
