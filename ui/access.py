@@ -165,17 +165,18 @@ def keep_signed_in() -> None:
 
 
 def _sign_out(auth_mode: str) -> None:
-    if auth_mode == "oidc":
-        st.logout()
-        return
-    signer = sessions.book()
-    signer.revoke(st.session_state.pop(SESSION_TOKEN, None), sessions.password_of)
-    signer.revoke_ticket(st.session_state.pop(ISSUED_TICKET, None))
+    if auth_mode != "oidc":
+        signer = sessions.book()
+        signer.revoke(st.session_state.get(SESSION_TOKEN), sessions.password_of)
+        signer.revoke_ticket(st.session_state.get(ISSUED_TICKET))
     # Everything the signed-in user had on screen goes (their conversation, their settings): the
     # next one to sign in on this browser starts afresh. The language and the browser's id stay.
     for key in list(st.session_state):
         if key not in (lang.LANG, DEVICE_TOKEN):
             del st.session_state[key]
+    if auth_mode == "oidc":
+        st.logout()
+        return
     st.session_state[SIGNED_OUT] = True
 
 
