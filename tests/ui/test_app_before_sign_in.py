@@ -1,6 +1,7 @@
-"""When the dashboard goes from open mode to passwords, the work done before is not hidden without a
-word: the conversations asked in open mode are offered to the editor to carry over, and the
-evaluation runs made unfiltered are said, with where they are and how to see them."""
+"""Earlier work across a change of sign-in: when the dashboard goes from open mode to passwords, the
+conversations asked in open mode are offered to the editor to carry over, and the evaluation runs
+made unfiltered are said, with where they are and how to see them; a conversation reopened after its
+reader's groups changed shows only what they may read now."""
 
 from __future__ import annotations
 
@@ -10,7 +11,9 @@ from streamlit.testing.v1 import AppTest
 
 from tests.ui.test_app_ask import APP, IN_BASE, TIMEOUT, ask, texts
 from tests.ui.test_app_chat import chat_env, journal  # noqa: F401 - chat_env: the fixture
+from tests.ui.test_app_access import AUTH
 from tests.ui.test_app_roles import EDITOR_PASSWORD, EVALUATE, READER_PASSWORD, ok, sign_in
+from tests.ui.test_app_roles import two_collections  # noqa: F401 - the fixture
 
 
 def _listed(at: AppTest) -> bool:
@@ -65,3 +68,37 @@ def test_runs_made_in_open_mode_are_said_to_an_editor_who_cannot_list_them(app_e
     admin.text_input[0].input(EDITOR_PASSWORD)
     admin.button[0].click().run()
     assert "évaluation précédente" not in texts(ok(admin).info)
+
+
+def test_a_conversation_reopened_after_its_reader_lost_a_group_shows_nothing_of_that_group(two_collections,
+                                                                                             monkeypatch, lmstudio):
+    from tests.ui.test_app_roles import oidc_app
+
+    lmstudio.answer = "Le KDC délivre les tickets [1][2][3]."
+    alice = dict(email="alice@example.com", email_verified=True, sub="idp|1")
+    at = oidc_app(monkeypatch, '{"alice@example.com": ["staff"]}', "{}", **alice)
+    ask(at, "Qui délivre les tickets du KDC ?")
+    conversation = at.session_state["conversation_id"]
+    asked = journal_entries(conversation)
+    assert any("staff" in p["access"] for e in asked for p in e.passages)  # a staff passage was read
+
+    again = AppTest.from_file(APP, default_timeout=TIMEOUT)  # the same person, since taken out of `staff`
+    again.secrets["auth"] = AUTH
+    again.user = {"is_logged_in": True, **alice}
+    monkeypatch.setenv("RAG_USERS_GROUPS", "{}")
+    again.query_params.update({"conversation": conversation, "collection": "blog"})
+    ok(again.run())
+    shown = "\n".join(texts(m.markdown) + texts(m.caption) for m in again.chat_message)
+    assert "Qui délivre les tickets" in shown  # their question is still theirs
+    assert "staff-a.md" not in shown and "staff-b.md" not in shown
+    assert "Le KDC délivre les tickets [1]" not in shown  # the answer was written from staff passages
+    assert "access groups do not include" in shown
+
+
+def journal_entries(conversation: str):
+    import os
+    from pathlib import Path
+
+    from rag.journal.store import Journal
+
+    return Journal.open(Path(os.environ["RAG_DATA_DIR"]), secrets=[]).turns(conversation)
