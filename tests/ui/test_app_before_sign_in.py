@@ -70,7 +70,7 @@ def test_runs_made_in_open_mode_are_said_to_an_editor_who_cannot_list_them(app_e
     assert "évaluation précédente" not in texts(ok(admin).info)
 
 
-def test_a_conversation_reopened_after_its_reader_lost_a_group_shows_nothing_of_that_group(two_collections,
+def test_a_conversation_reopened_after_its_reader_lost_a_group_shows_nothing_of_that_group(two_collections,  # noqa: F811
                                                                                              monkeypatch, lmstudio):
     from tests.ui.test_app_roles import oidc_app
 
