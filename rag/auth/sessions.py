@@ -7,8 +7,9 @@ at sign-out (its id is revoked), and still works after the app restarts. The bro
 trading a one-time ticket, valid a minute, that the page hands to its own origin in a POST body.
 
 A second, longer cookie names the browser (a random id, signed, no rights attached): a reader
-signed in with a shared password is that browser (rag.journal.readers.device_reader), and the
-password throttle gives a browser that signed in before a bucket of its own (rag.auth.throttle).
+signed in with a shared password is that browser with that password's role
+(rag.journal.readers.device_reader), and the password throttle gives a browser a bucket of its own
+for the accounts it signed in to (rag.auth.throttle).
 
 The tokens are itsdangerous's timed, URL-safe signed payloads (HMAC-SHA256, the signing time
 inside): forged or altered ones, and ones past their lifetime, fail its check.
