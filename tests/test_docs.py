@@ -172,8 +172,8 @@ def test_every_rag_ask_json_key_is_documented(doc, results, tmp_path):
 
 
 def test_every_rag_status_session_key_is_documented(doc, tmp_path):
-    from rag.session_key import inspect
-    from rag.session_revocations import RevocationFile
+    from rag.auth.session_key import inspect
+    from rag.auth.session_revocations import RevocationFile
 
     text = section(doc, "Command line")
     text = text[text.index("- `rag status`"):]

@@ -1,5 +1,5 @@
 """The sign-outs a restart must not forget. The cookies' key is kept across restarts
-(rag.session_key), so a session token signed out of before a restart would open again after it:
+(rag.auth.session_key), so a session token signed out of before a restart would open again after it:
 each revoked session id is written, with when its token would have expired anyway, to
 `$RAG_DATA_DIR/session.revoked` (owner-only), read at start and again whenever another process on
 the same folder wrote to it. Lines past their expiry are dropped at start.
@@ -14,7 +14,7 @@ import logging
 from pathlib import Path
 from typing import Any
 
-from rag import owner_only
+from rag.auth import owner_only
 from rag.i18n import t
 
 log = logging.getLogger(__name__)

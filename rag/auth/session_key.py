@@ -9,7 +9,7 @@ so the other reads the first one's key, never half of it.
 
 A key file that cannot be used is never replaced behind the editor's back, and never ignored in
 silence: the app still starts, on a key of its own process, and says what is wrong and what to do,
-in the log at start and to editors in the sidebar (rag.sessions.SessionBook.key). Until it is
+in the log at start and to editors in the sidebar (rag.auth.sessions.SessionBook.key). Until it is
 fixed, sign-ins and shared-password readers' conversation lists do not survive a restart; nothing
 else is lost (the conversations stay in the journal). That covers a damaged file (the wrong size),
 an unreadable one, and a data folder where the key cannot be written (read-only, a full disk).
@@ -28,7 +28,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from rag import owner_only
+from rag.auth import owner_only
 from rag.i18n import t
 
 log = logging.getLogger(__name__)
@@ -90,7 +90,7 @@ def _temporary(where: Path, problem: str, **values: str) -> SessionKey:
 def _create(path: Path) -> bytes:
     """A new key written to a new file at `path`; FileExistsError when another process made it first.
 
-    Linked into place whole (rag.owner_only.link_new): a process starting at the same moment never
+    Linked into place whole (rag.auth.owner_only.link_new): a process starting at the same moment never
     reads a half-written key. Where the file system has no hard links, the file is created at `path`
     directly and a reader waits for its bytes (`_read`)."""
     try:

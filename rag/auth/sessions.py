@@ -1,34 +1,37 @@
 """A password sign-in that survives a reload, for a bounded time, with nothing secret in the URL.
 
 The dashboard keeps the signed-in role in a cookie the browser cannot read from a script
-(HttpOnly, SameSite=Strict): a token signed with the data folder's key (rag.session_key) and the
+(HttpOnly, SameSite=Strict): a token signed with the data folder's key (rag.auth.session_key) and the
 role's current password, so that it stops working when it expires, when the password changes, or
 at sign-out (its id is revoked), and still works after the app restarts. The browser gets it by
 trading a one-time ticket, valid a minute, that the page hands to its own origin in a POST body.
 
 A second, longer cookie names the browser (a random id, signed, no rights attached): a reader
-signed in with a shared password is that browser (rag.journal.readers.device_reader), and the
-password throttle gives a browser that signed in before a bucket of its own (rag.throttle).
+signed in with a shared password is that browser with that password's role
+(rag.journal.readers.device_reader), and the password throttle gives a browser a bucket of its own
+for the accounts it signed in to (rag.auth.throttle).
+
+The tokens are itsdangerous's timed, URL-safe signed payloads (HMAC-SHA256, the signing time
+inside): forged or altered ones, and ones past their lifetime, fail its check.
 
 Pure logic and the process's state (tickets, revocations); no web framework here. A book on a
-data folder also writes its sign-outs there (rag.session_revocations): a cookie signed out of
+data folder also writes its sign-outs there (rag.auth.session_revocations): a cookie signed out of
 before a restart stays closed after it.
 """
 
 from __future__ import annotations
 
-import base64
 import hashlib
-import hmac
-import json
 import secrets
 import threading
 import time
 from pathlib import Path
-from typing import Callable
+from typing import Any, Callable
 
-from rag.session_key import SessionKey, load
-from rag.session_revocations import RevocationFile
+from itsdangerous import BadData, TimestampSigner, URLSafeTimedSerializer
+
+from rag.auth.session_key import SessionKey, load
+from rag.auth.session_revocations import RevocationFile
 
 SESSION_COOKIE = "rag_session"
 DEVICE_COOKIE = "rag_device"
@@ -37,14 +40,6 @@ DEVICE_SECONDS = 365 * 24 * 3600.0
 MAX_TOKEN = 1000  # characters: anything longer is not ours
 
 Passwords = Callable[[str], str | None]  # role -> that role's current password (None: not set)
-
-
-def _b64(data: bytes) -> str:
-    return base64.urlsafe_b64encode(data).decode("ascii").rstrip("=")
-
-
-def _unb64(text: str) -> bytes:
-    return base64.urlsafe_b64decode(text + "=" * (-len(text) % 4))
 
 
 class SessionBook:
@@ -73,28 +68,38 @@ class SessionBook:
             book._revoked.update(book._revocations.load(clock()))
         return book
 
-    def _key(self, purpose: str, role: str, password: str) -> bytes:
-        # The role's password is part of the key: changing it ends every session it opened.
-        return hmac.new(self._secret, f"{purpose}\0{role}\0{password}".encode(), hashlib.sha256).digest()
+    def _serializer(self, purpose: str, role: str = "", password: str = "") -> URLSafeTimedSerializer:
+        # The role's password is part of the key (itsdangerous derives it from the secret and the
+        # salt): changing it ends every session it opened. Time is the book's clock.
+        clock = self._clock
 
-    def _sign(self, payload: dict, key: bytes) -> str:
-        body = _b64(json.dumps(payload, separators=(",", ":"), sort_keys=True).encode("utf-8"))
-        return f"{body}.{_b64(hmac.new(key, body.encode('ascii'), hashlib.sha256).digest())}"
+        class Signer(TimestampSigner):
+            def get_timestamp(self) -> int:
+                return int(clock())
 
-    def _open(self, token: str | None) -> dict | None:
-        """The payload of a well-formed token, signature not yet checked."""
-        if not isinstance(token, str) or len(token) > MAX_TOKEN or token.count(".") != 1:
+        return URLSafeTimedSerializer(self._secret, salt=f"{purpose}\0{role}\0{password}", signer=Signer,
+                                      signer_kwargs={"digest_method": hashlib.sha256})
+
+    def _claims(self, token: Any) -> dict | None:
+        """What a token of ours says, signature not yet checked (it names the key to check it with)."""
+        if not isinstance(token, str) or len(token) > MAX_TOKEN:
             return None
-        try:
-            payload = json.loads(_unb64(token.split(".")[0]))
-        except (ValueError, UnicodeDecodeError):
-            return None
+        _, payload = self._serializer("").loads_unsafe(token)
         return payload if isinstance(payload, dict) else None
 
-    def _valid(self, token: str, key: bytes) -> bool:
-        body, _, signature = token.partition(".")
-        expected = _b64(hmac.new(key, body.encode("ascii"), hashlib.sha256).digest())
-        return hmac.compare_digest(signature, expected)
+    def _open(self, token: str, purpose: str, role: str = "", password: str = "") -> tuple[dict, float] | None:
+        """The payload of a token signed with this key and still within its lifetime (`l`, signed
+        with it), and when it expires; None for anything else."""
+        claims = self._claims(token)
+        lifetime = claims.get("l") if claims else None
+        if not isinstance(lifetime, (int, float)) or claims.get("p") != purpose:
+            return None
+        try:
+            payload, signed = self._serializer(purpose, role, password).loads(
+                token, max_age=lifetime, return_timestamp=True)
+        except BadData:
+            return None
+        return payload, signed.timestamp() + lifetime
 
     def ticket(self, role: str, lifetime: float, device: str | None = None) -> str:
         """A one-time ticket, valid TICKET_SECONDS, that redeem() trades for a session token.
@@ -126,40 +131,43 @@ class SessionBook:
         password = passwords(role)
         if not password:
             return None
-        payload = {"p": "session", "r": role, "e": self._clock() + lifetime, "i": secrets.token_urlsafe(12)}
+        lifetime = int(lifetime)
+        payload = {"p": "session", "r": role, "l": lifetime, "i": secrets.token_urlsafe(12)}
         with self._lock:
             now = self._clock()
             self._issued = {k: v for k, v in self._issued.items() if v[1] > now}
-            self._issued[ticket] = (payload["i"], payload["e"])
-        return self._sign(payload, self._key("session", role, password)), int(lifetime)
+            self._issued[ticket] = (payload["i"], now + lifetime)
+        return self._serializer("session", role, password).dumps(payload), lifetime
 
     def role(self, token: str | None, passwords: Passwords) -> str | None:
         """The role a session token still opens, or None (forged, expired, revoked, password changed)."""
-        payload = self._open(token)
-        if not payload or payload.get("p") != "session" or not isinstance(payload.get("r"), str):
+        opened = self._session(token, passwords)
+        return opened[0]["r"] if opened else None
+
+    def _session(self, token: str | None, passwords: Passwords) -> tuple[dict, float] | None:
+        claims = self._claims(token)
+        role = claims.get("r") if claims else None
+        password = passwords(role) if isinstance(role, str) else None
+        if not password:
             return None
-        password = passwords(payload["r"])
-        if not password or not self._valid(token, self._key("session", payload["r"], password)):
-            return None
-        expires = payload.get("e")
-        if not isinstance(expires, (int, float)) or expires <= self._clock():
+        opened = self._open(token, "session", role, password)
+        if opened is None or opened[0].get("r") != role:
             return None
         written = self._revocations.changed() if self._revocations else None  # another process's sign-outs
         with self._lock:
             if written:
                 self._revoked.update(written)
-            if payload.get("i") in self._revoked:
+            if opened[0].get("i") in self._revoked:
                 return None
-        return payload["r"]
+        return opened
 
     def revoke(self, token: str | None, passwords: Passwords) -> None:
         """End a session token now, wherever the cookie still is (sign-out), after a restart too.
         Only a token this book would still open is recorded: anything else opens nothing already,
         and a forged one must not write to the data folder."""
-        if self.role(token, passwords) is None:
-            return
-        payload = self._open(token) or {}
-        self._end(payload["i"], float(payload["e"]))
+        opened = self._session(token, passwords)
+        if opened is not None:
+            self._end(str(opened[0]["i"]), opened[1])
 
     def _end(self, session_id: str, expires: float) -> None:
         now = self._clock()
@@ -182,15 +190,11 @@ class SessionBook:
 
     def device(self) -> str:
         """A new device token: a random browser id, signed, valid DEVICE_SECONDS."""
-        payload = {"p": "device", "d": secrets.token_urlsafe(12), "e": self._clock() + DEVICE_SECONDS}
-        return self._sign(payload, self._key("device", "", ""))
+        return self._serializer("device").dumps({"p": "device", "d": secrets.token_urlsafe(12),
+                                                  "l": int(DEVICE_SECONDS)})
 
     def device_id(self, token: str | None) -> str | None:
         """The browser id of a valid device token, else None."""
-        payload = self._open(token)
-        if not payload or payload.get("p") != "device" or not self._valid(token, self._key("device", "", "")):
-            return None
-        expires = payload.get("e")
-        if not isinstance(expires, (int, float)) or expires <= self._clock():
-            return None
-        return payload.get("d") if isinstance(payload.get("d"), str) else None
+        opened = self._open(token, "device") if isinstance(token, str) else None
+        device = opened[0].get("d") if opened else None
+        return device if isinstance(device, str) else None

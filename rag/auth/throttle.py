@@ -7,6 +7,10 @@ taken from X-Forwarded-For only when the connection comes from a trusted proxy (
 and the browser when it proves it signed in here before (a device cookie). One client's wrong
 guesses then lock out that client only: behind a proxy everyone shares its address, but a browser
 that signed in before keeps a bucket of its own.
+
+Each account (the reader password, the editor password) has its own count (sign_in()): a right
+reader password never clears the wrong guesses made at the editor's, so one password cannot buy
+unlimited guesses at the other.
 """
 
 from __future__ import annotations
@@ -15,6 +19,7 @@ import ipaddress
 import logging
 import threading
 import time
+from dataclasses import dataclass
 from typing import Callable, Sequence
 
 log = logging.getLogger(__name__)
@@ -33,6 +38,7 @@ class Throttle:
         self.max_lock = max_lock
         self.clock = clock
         self._failures: dict[str, tuple[int, float]] = {}  # client -> (failures in a row, locked until)
+        self._proven: dict[str, set[str]] = {}  # device -> the accounts it signed in to
         self._lock = threading.Lock()
 
     def wait(self, client: str) -> float:
@@ -61,6 +67,21 @@ class Throttle:
     def success(self, client: str) -> None:
         with self._lock:
             self._failures.pop(client, None)
+
+    def prove(self, device: str | None, account: str) -> None:
+        """Remember that `device` (a browser's id) signed in to `account`."""
+        if not device:
+            return
+        with self._lock:
+            self._proven.setdefault(device, set()).add(account)
+            while len(self._proven) > MAX_CLIENTS:
+                self._proven.pop(next(iter(self._proven)))
+
+    def proven(self, device: str | None, account: str) -> bool:
+        """Whether `device` signed in to `account` in this process (a restart forgets: the browser
+        then shares its address's bucket until it signs in again)."""
+        with self._lock:
+            return bool(device) and account in self._proven.get(device or "", set())
 
 
 def _ip(text: str) -> ipaddress.IPv4Address | ipaddress.IPv6Address | None:
@@ -92,6 +113,15 @@ def client_address(peer: str | None, forwarded_for: str | None, trusted: Sequenc
     return peer
 
 
+def forwarded_https(peer: str | None, forwarded_proto: str | None, trusted: Sequence[str] = ()) -> bool:
+    """True when a trusted proxy (RAG_TRUSTED_PROXIES) says the browser reached it over https
+    (X-Forwarded-Proto, its right-most value: the one the proxy nearest to us wrote). From anyone
+    else the header is ignored: a client cannot make a cookie Secure or not by writing it."""
+    if not forwarded_proto or not _trusted((peer or "").strip(), trusted):
+        return False
+    return forwarded_proto.split(",")[-1].strip().lower() == "https"
+
+
 def connection_peer(reported: str | None, forwarded_for: str | None, server_rewrites: bool) -> str:
     """The peer's address as the web server reported it (None: loopback), undoing what a server
     that trusts X-Forwarded-For from loopback (uvicorn's default) may have put there: with such a
@@ -108,3 +138,37 @@ def bucket(account: str, client: str, device: str | None = None) -> str:
     """The throttle key: the account tried, the client's address and, when the browser proves an
     earlier sign-in (a signed device cookie), that browser."""
     return f"{account}|{client}|{device or '-'}"
+
+
+@dataclass(frozen=True)
+class SignIn:
+    """What a typed password did: the account it opened (None: none), else how long the locked
+    accounts still wait (0: none is locked) and the lockout this guess started (0: none)."""
+
+    account: str | None
+    wait: float = 0.0
+    started: float = 0.0
+
+
+def sign_in(throttle: Throttle, accounts: Sequence[str], client: str, device: str | None,
+            opens: Callable[[str], bool]) -> SignIn:
+    """Try a password on each of `accounts` not locked out for this client; `opens(account)`:
+    whether it is that account's password. `device`: the browser's id when it proves an earlier
+    sign-in (a signed device cookie), else None.
+
+    A guess that opens nothing counts against every account it was tried on; one that opens an
+    account clears that account's count only. A locked account's password is still checked, so that
+    the time taken says nothing, but never opens it: while any account is locked, a wrong guess and
+    the locked account's right password get the same answer. A browser has a bucket of its own only
+    for the accounts it signed in to: the reader password never buys fresh guesses at the editor's."""
+    buckets = {account: bucket(account, client, device if throttle.proven(device, account) else None)
+               for account in accounts}
+    tried = [account for account, key in buckets.items() if throttle.wait(key) <= 0]
+    matches = {account: opens(account) for account in buckets}  # every one, whatever is locked
+    for account in tried:
+        if matches[account]:
+            throttle.success(buckets[account])
+            throttle.prove(device, account)
+            return SignIn(account)
+    started = max((throttle.failure(buckets[account]) for account in tried), default=0.0)
+    return SignIn(None, max((throttle.wait(key) for key in buckets.values()), default=0.0), started)
