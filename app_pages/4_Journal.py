@@ -2,7 +2,7 @@
 
 import streamlit as st
 
-from rag import access
+from rag.auth import access
 from ui import frame, journal_view, resources
 from ui.i18n import t
 

@@ -13,7 +13,7 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any, Iterable, Iterator, Sequence
 
-from rag import owner_only
+from rag.auth import owner_only
 from rag.errors import RagError
 from rag.i18n import t
 from rag.journal.records import Conversation, Entry, Feedback, OUTCOMES
@@ -387,6 +387,18 @@ class Journal:
             count = db.execute("DELETE FROM entries WHERE conversation_id=?", (conversation_id,)).rowcount
             db.execute("DELETE FROM conversations WHERE id=?", (conversation_id,))
         return count
+
+    def hand_over(self, from_reader: str, to_reader: str) -> int:
+        """Give `from_reader`'s conversations (their turns and votes too) to `to_reader`: an editor
+        carrying over what was asked before sign-in was required (`from_reader` ""). The number of
+        conversations handed over."""
+        with self._connect() as db:
+            mine = "SELECT id FROM conversations WHERE reader=?"
+            db.execute(f"UPDATE OR REPLACE feedback SET reader=? WHERE reader=? AND entry_id IN "
+                       f"(SELECT id FROM entries WHERE conversation_id IN ({mine}))", (to_reader, from_reader, from_reader))
+            db.execute(f"UPDATE entries SET reader=? WHERE reader=? AND conversation_id IN ({mine})",
+                       (to_reader, from_reader, from_reader))
+            return db.execute("UPDATE conversations SET reader=? WHERE reader=?", (to_reader, from_reader)).rowcount
 
     def purge(self, days: int, moment: datetime | None = None) -> int:
         """Delete the entries older than `days` days (their feedback, and conversations left empty
