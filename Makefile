@@ -1,11 +1,12 @@
 # Two entry points: `make run` (the app) and `make test` (the whole suite). Both set up everything.
-# `make test-fast` is the tight loop: the suite without the tests marked slow.
+# `make test-fast` is the tight loop: the suite without the tests marked slow. `make docs` serves the
+# documentation site (mkdocs.yml, docs/); `make test` builds it with --strict first.
 PY ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: run test test-fast lint install browser wordpress bench clean
+.PHONY: run test test-fast lint docs docs-build install browser wordpress bench clean
 
 $(BIN)/python:
 	$(PY) -m venv $(VENV)
@@ -54,7 +55,15 @@ argparse-catalogue: install
 		-i $(VENV)/argparse.pot -w 100
 	$(BIN)/pybabel compile -D argparse -l fr -d rag/locale --statistics
 
-test: install browser wordpress lint
+# The documentation site: --strict turns a broken link, a missing page or an unknown anchor into a
+# failure. It builds into site/ (git-ignored). Never with --quiet: it hides the warnings --strict counts.
+docs-build: install
+	NO_MKDOCS_2_WARNING=1 $(BIN)/mkdocs build --strict
+
+docs: install
+	NO_MKDOCS_2_WARNING=1 $(BIN)/mkdocs serve --dev-addr 127.0.0.1:8000
+
+test: install browser wordpress lint docs-build
 	$(BIN)/python -m pytest
 
 test-fast: install browser
@@ -64,4 +73,4 @@ bench: install
 	$(BIN)/pip install --quiet -e '.[bench]'
 
 clean:
-	rm -rf $(VENV) *.egg-info
+	rm -rf $(VENV) *.egg-info site

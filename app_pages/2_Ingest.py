@@ -2,7 +2,7 @@
 
 import streamlit as st
 
-from rag import access
+from rag.auth import access
 from rag.documents import split_items
 from ui import frame, ingest_view
 from ui.i18n import t

@@ -2,7 +2,7 @@
 
 import streamlit as st
 
-from rag import access
+from rag.auth import access
 from ui import eval_view, frame, stop_button
 from ui.i18n import t
 from ui import resources

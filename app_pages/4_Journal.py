@@ -2,7 +2,7 @@
 
 import streamlit as st
 
-from rag import access
+from rag.auth import access
 from ui import frame, journal_view, resources
 from ui.i18n import t
 
@@ -16,7 +16,7 @@ if journal is None:
 
 names = journal_view.labels(journal, settings)
 entries = journal_view.visible(journal.entries(**journal_view.filters(journal)))
-found = journal_view.subjects(journal, entries)
+found = journal_view.subjects(journal, entries, store)
 listed, subjects, weeks = st.tabs([t("jr.tab_entries"), t("jr.tab_subjects"), t("jr.tab_weeks")])
 with listed:
     journal_view.download(entries, names)

@@ -95,7 +95,7 @@ def _choice(raw: str | None, name: str, choices: tuple[str, ...]) -> str:
 
 
 def _admins(raw: str | None) -> tuple[str, ...]:
-    from rag.access import parse_admins  # access reads no setting: no cycle
+    from rag.auth.access import parse_admins  # access reads no setting: no cycle
 
     return parse_admins(raw or "", "RAG_ADMINS")
 
@@ -170,7 +170,7 @@ class Settings:
     max_doc_mb: str | None = None  # RAG_MAX_DOC_MB as written (rag.sources.limits reads and checks it)
     wp_user: str | None = None
     wp_app_password: str | None = None
-    # The dashboard's sign-in and who reads what (rag.access reads and checks them).
+    # The dashboard's sign-in and who reads what (rag.auth.access reads and checks them).
     app_password: str | None = None
     editor_password: str | None = None
     users_groups: str | None = None

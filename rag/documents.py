@@ -11,9 +11,9 @@ from rag.i18n import t
 
 @dataclass
 class Document:
-    """One document. Its identity is its `source` plus its `doc_id` (a WordPress post: the site
-    and the post's REST id, "https://blog.example#42"; a file: its path in its folder, which is
-    also its url); the url is an attribute that may change (a site's permalinks)."""
+    """One document. Its identity is its `source` and `origin` plus its `doc_id` (a WordPress post:
+    the site and the post's REST id, "https://blog.example#42"; a file: its folder, then its path
+    in it, which is also its url); the url is an attribute that may change (a site's permalinks)."""
 
     url: str
     title: str
@@ -22,6 +22,10 @@ class Document:
     access: list[str] = field(default_factory=lambda: ["public"])
     source: str = ""
     doc_id: str = ""
+    # Which source of that kind: a folder's absolute path ("" when the kind says it all: a site's
+    # posts carry it in their doc_id, uploads are one source). Two folders' `coffre.md` are two
+    # documents, and one never replaces the other's without --replace.
+    origin: str = ""
 
     def __post_init__(self) -> None:
         if not self.doc_id:

@@ -1,7 +1,7 @@
 """The variables that must be read even when another one is wrong, read as written: the secrets
 (redaction needs them to mask any message, a configuration error's included), who reads what, the
 WordPress user, the size cap, the language and the data folder. rag.config.Settings.from_env reads
-them through here, with every other variable; rag.access, rag.redact, rag.sources.limits and
+them through here, with every other variable; rag.auth.access, rag.redact, rag.sources.limits and
 rag.i18n's callers check them. With rag.config, the only reader of the environment in rag/ and ui/.
 """
 
@@ -33,7 +33,7 @@ def secrets_from_env(env: Mapping[str, str] | None = None) -> dict[str, str | No
 def raw_from_env(env: Mapping[str, str] | None = None) -> dict[str, str | None]:
     """The variables read as written, without checking any other: who reads what, the WordPress
     user, the document size cap, the language, the data folder (the readers that check them are
-    rag.access, rag.sources.limits, rag.i18n)."""
+    rag.auth.access, rag.sources.limits, rag.i18n)."""
     env = os.environ if env is None else env
     return {
         "data_dir": env.get("RAG_DATA_DIR") or None,

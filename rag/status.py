@@ -14,8 +14,8 @@ from rag.store.store import Store
 from rag.enrich import built_mode, enrichment_words
 from rag.i18n import t, tn
 from rag.i18n.numbers import decimal, integer
-from rag.session_key import inspect as inspect_session_key
-from rag.session_revocations import RevocationFile
+from rag.auth.session_key import inspect as inspect_session_key
+from rag.auth.session_revocations import RevocationFile
 
 LLM_STATUS_TIMEOUT = 5.0  # status must answer quickly even when LM Studio hangs
 

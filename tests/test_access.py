@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from rag.access import (
+from rag.auth.access import (
     auth_mode, check_password, groups_for, load_user_groups, login_provider, oidc_configured,
 )
 from rag.errors import ConfigError

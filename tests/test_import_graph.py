@@ -18,9 +18,9 @@ ROOT = Path(__file__).resolve().parents[1]
 # In the order of the flow: a package may import its own layer's and earlier layers' modules only.
 STAGES = [
     # What every stage shares.
-    {"errors", "i18n", "documents", "redact", "textnorm", "markdown_structure", "access", "throttle", "config",
-     "environment", "sessions", "session_key", "session_revocations", "owner_only", "spreadsheet",
-     "bounded_http"},  # every HTTP read: size limits, timeouts, keys, error bodies
+    {"errors", "i18n", "documents", "redact", "textnorm", "markdown_structure", "config", "environment",
+     "auth",  # sign-in and access: who the user is, what they may see, throttling, signed cookies
+     "spreadsheet", "bounded_http"},  # every HTTP read: size limits, timeouts, keys, error bodies
     {"servers"},  # the clients of OpenAI-compatible servers (chat, rerank, model lists)
     {"sources"},
     {"chunking"},

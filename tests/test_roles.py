@@ -7,11 +7,11 @@ import logging
 
 import pytest
 
-from rag import access
+from rag.auth import access
 from rag.config import Settings
 from rag.errors import ConfigError
-from rag.sessions import SessionBook
-from rag.throttle import Throttle, bucket, client_address, connection_peer
+from rag.auth.sessions import SessionBook
+from rag.auth.throttle import Throttle, bucket, client_address, connection_peer, sign_in
 
 BOTH = {"RAG_APP_PASSWORD": "reader pass", "RAG_EDITOR_PASSWORD": "editor pass"}
 
@@ -131,7 +131,7 @@ class Clock:
 def test_repeated_wrong_passwords_lock_the_client_out_longer_each_time(caplog):
     clock = Clock()
     throttle = Throttle(free_attempts=5, base_lock=30, max_lock=600, clock=clock)
-    with caplog.at_level(logging.WARNING, logger="rag.throttle"):
+    with caplog.at_level(logging.WARNING, logger="rag.auth.throttle"):
         locks = [throttle.failure("10.0.0.7") for _ in range(5)]
     assert locks == [0, 0, 0, 0, 30]
     assert throttle.wait("10.0.0.7") == 30 and throttle.wait("10.0.0.8") == 0  # per client
@@ -180,11 +180,47 @@ def test_one_clients_guesses_behind_a_proxy_do_not_lock_out_a_browser_that_signe
     throttle = Throttle(free_attempts=5, base_lock=30, clock=Clock())
     book = SessionBook()
     known = book.device_id(book.device())
+    accounts = ["reader", "editor"]
+    assert sign_in(throttle, accounts, "127.0.0.1", known, lambda a: a == "reader").account == "reader"
     for _ in range(5):  # an attacker behind the same local proxy, without a device cookie
-        throttle.failure(bucket("password", "127.0.0.1"))
-    assert throttle.wait(bucket("password", "127.0.0.1")) > 0
-    assert known and throttle.wait(bucket("password", "127.0.0.1", known)) == 0
+        sign_in(throttle, accounts, "127.0.0.1", None, lambda a: False)
+    assert sign_in(throttle, accounts, "127.0.0.1", None, lambda a: a == "reader").account is None
+    assert sign_in(throttle, accounts, "127.0.0.1", known, lambda a: a == "reader").account == "reader"
     assert book.device_id("forged.token") is None and SessionBook().device_id(book.device()) is None
+
+
+def test_a_right_reader_password_never_clears_the_wrong_guesses_at_the_editors():
+    # 4 wrong guesses, the reader password, sign out; three rounds: the fifth wrong guess locks.
+    throttle = Throttle(free_attempts=5, base_lock=30, clock=Clock())
+    accounts = ["reader", "editor"]
+    book = SessionBook()
+    device = book.device_id(book.device())  # the same tab throughout: it signed in as a reader
+    results = []
+    for _ in range(3):
+        results += [sign_in(throttle, accounts, "127.0.0.1", device, lambda a: False) for _ in range(4)]
+        assert sign_in(throttle, accounts, "127.0.0.1", device, lambda a: a == "reader").account == "reader"
+    assert [r.started for r in results[:5]] == [0, 0, 0, 0, 30]
+    # Locked, the editor's right password gets the answer a wrong guess gets, and opens nothing.
+    right = sign_in(throttle, accounts, "127.0.0.1", device, lambda a: a == "editor")
+    assert right.account is None and right.wait > 0
+    wrong = sign_in(throttle, accounts, "127.0.0.1", device, lambda a: False)
+    assert wrong.account is None and wrong.wait > 0
+    # The reader password still opens the reader's account: its own count is not locked.
+    assert sign_in(throttle, accounts, "127.0.0.1", device, lambda a: a == "reader").account == "reader"
+
+
+def test_a_browser_signed_in_as_a_reader_gets_no_fresh_guesses_at_the_editors():
+    # Each round a new browser signs in with the reader password, then guesses at the editor's.
+    throttle = Throttle(free_attempts=5, base_lock=30, clock=Clock())
+    book = SessionBook()
+    guesses = 0
+    for _ in range(4):
+        device = book.device_id(book.device())
+        assert sign_in(throttle, ["reader", "editor"], "127.0.0.1", device, lambda a: a == "reader").account
+        for _ in range(5):
+            guess = sign_in(throttle, ["editor"], "127.0.0.1", device, lambda a: False)
+            guesses += guess.wait == 0 or guess.started > 0  # tried, not refused as locked
+    assert guesses == 5  # five in all, not five a browser
 
 
 def _passwords(role):
@@ -214,6 +250,24 @@ def test_a_session_token_ends_at_sign_out_a_password_change_or_a_forgery():
     assert book.role(forged, _passwords) is None and book.role("x" * 5000, _passwords) is None
     assert SessionBook().role(token, _passwords) is None  # another process (a restart)
     book.revoke(token, _passwords)
+    assert book.role(token, _passwords) is None
+
+
+def test_a_token_whose_lifetime_or_role_was_rewritten_or_of_another_kind_opens_nothing():
+    import base64
+    import json
+
+    clock = Clock()
+    book = SessionBook(clock=clock)
+    token, _ = book.redeem(book.ticket("reader", 3600), _passwords)
+    body, rest = token.split(".", 1)
+    payload = json.loads(base64.urlsafe_b64decode(body + "=" * (-len(body) % 4)))
+    for change in ({"l": 10 ** 9}, {"r": "editor"}):
+        edited = base64.urlsafe_b64encode(json.dumps({**payload, **change}).encode()).decode().rstrip("=")
+        assert book.role(f"{edited}.{rest}", _passwords) is None
+    assert book.role(book.device(), _passwords) is None  # a device token is no session
+    assert book.device_id(token) is None  # nor a session token a device
+    clock.now += 3601
     assert book.role(token, _passwords) is None
 
 

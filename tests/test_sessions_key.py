@@ -16,8 +16,8 @@ import time
 from pathlib import Path
 
 from rag.i18n import language
-from rag.session_key import KEY_BYTES, KEY_FILE, load
-from rag.sessions import SessionBook
+from rag.auth.session_key import KEY_BYTES, KEY_FILE, load
+from rag.auth.sessions import SessionBook
 from tests.fixtures.disk import full_disk
 from tests.test_roles import Clock
 
@@ -70,7 +70,7 @@ def test_the_key_file_is_made_once_owner_only_whatever_the_umask(tmp_path):
 def test_processes_starting_together_agree_on_one_key(tmp_path):
     go = tmp_path / "go"
     script = ("import os, pathlib, sys, time\n"
-              "from rag.session_key import load\n"
+              "from rag.auth.session_key import load\n"
               "pathlib.Path(sys.argv[3]).touch()\n"
               "while not os.path.exists(sys.argv[1]): time.sleep(0.001)\n"
               "print(load(sys.argv[2]).secret.hex())")
@@ -127,7 +127,7 @@ def test_a_damaged_key_file_is_kept_said_and_the_app_still_signs_in(tmp_path, ca
     path = tmp_path / KEY_FILE
     path.write_bytes(b"short")
     os.utime(path, (time.time() - 60, time.time() - 60))  # not a file another process is writing now
-    with caplog.at_level(logging.WARNING, logger="rag.session_key"):
+    with caplog.at_level(logging.WARNING, logger="rag.auth.session_key"):
         book = SessionBook.for_data_dir(tmp_path)
     message = book.key.message()
     assert not book.key.kept
@@ -239,7 +239,7 @@ def test_a_sign_out_that_cannot_be_saved_is_said_and_still_holds_here(tmp_path, 
     (tmp_path / "session.revoked").mkdir()  # nothing can be written there
     book = SessionBook.for_data_dir(tmp_path)
     token = signed_in(book)
-    with caplog.at_level(logging.WARNING, logger="rag.session_revocations"):
+    with caplog.at_level(logging.WARNING, logger="rag.auth.session_revocations"):
         book.revoke(token, passwords)
     assert book.role(token, passwords) is None
     assert f"A sign-out cannot be saved in {tmp_path / 'session.revoked'} (Is a directory)" in caplog.text
@@ -248,7 +248,7 @@ def test_a_sign_out_that_cannot_be_saved_is_said_and_still_holds_here(tmp_path, 
 
 def test_a_key_file_that_links_to_nothing_is_said(tmp_path, caplog):
     (tmp_path / KEY_FILE).symlink_to(tmp_path / "gone")
-    with caplog.at_level(logging.WARNING, logger="rag.session_key"):
+    with caplog.at_level(logging.WARNING, logger="rag.auth.session_key"):
         key = load(tmp_path)
     assert not key.kept and f"{tmp_path / KEY_FILE} cannot be read (No such file or directory)" in key.message()
     assert key.message() in caplog.text

@@ -1,6 +1,6 @@
 """The access gate: who may use the app, with which role, and which groups their retrieval is
 filtered to; sign-in, the cookie that keeps it across a reload, and sign-out. The decisions are
-rag.access's, rag.sessions' and rag.throttle's; this module reads Streamlit's state."""
+rag.auth.access's, rag.auth.sessions' and rag.auth.throttle's; this module reads Streamlit's state."""
 
 from __future__ import annotations
 
@@ -9,14 +9,14 @@ from typing import Any
 
 import streamlit as st
 
-from rag import access
+from rag.auth import access
 from rag.errors import ConfigError
 from rag.journal.readers import device_reader
-from rag.sessions import DEVICE_COOKIE, SESSION_COOKIE
-from rag.throttle import Throttle, bucket, client_address, connection_peer
+from rag.auth.sessions import DEVICE_COOKIE, SESSION_COOKIE
+from rag.auth.throttle import Throttle, client_address, connection_peer, sign_in
 from rag.i18n.numbers import duration
 from ui.i18n import t
-from ui import resources, sessions
+from ui import lang, resources, sessions
 from ui.resources import GROUPS, ROLE
 
 PASSWORD_OK = "password_ok"  # the role the password opened, once it was right
@@ -122,30 +122,30 @@ def _client() -> str:
     return client_address(peer, forwarded, resources.base_settings().trusted_proxies)
 
 
-def _bucket() -> str:
-    device = sessions.book().device_id(_text(st.context.cookies.get(DEVICE_COOKIE)))
-    return bucket("password", _client(), device)
-
-
 def _check_password(password: str) -> None:
-    throttle, client = _throttle(), _bucket()
-    wait = throttle.wait(client)
-    if wait > 0:
-        st.error(t("login.locked", time=duration(wait)))
-        return
     try:
-        opened = access.password_role(password)
+        opened = access.password_role(password)  # both passwords compared, in constant time
     except ConfigError as exc:
         _stop_on_config_error(exc)
         return
-    if opened is None:
-        locked = throttle.failure(client)
-        st.error(t("login.wrong_locked", time=duration(locked)) if locked else t("login.wrong"))
+    accounts = [role for role in access.ROLES if sessions.password_of(role)]
+    # The browser's id: its cookie's, else this tab's own (kept across a sign-out: the cookies a tab
+    # sees are those of when it opened, before a sign-in in it set one). The throttle gives it a
+    # bucket of its own only for the accounts it signed in to.
+    device = sessions.book().device_id(_device_token())
+    attempt = sign_in(_throttle(), accounts, _client(), device, lambda account: account == opened)
+    if attempt.account is None:
+        if attempt.started:
+            st.error(t("login.wrong_locked", time=duration(attempt.started)))
+        elif attempt.wait > 0:
+            st.error(t("login.locked", time=duration(attempt.wait)))
+        else:
+            st.error(t("login.wrong"))
         return
-    throttle.success(client)
+    opened = attempt.account
     st.session_state[PASSWORD_OK] = opened
     hours = resources.base_settings().session_hours
-    if hours > 0:  # the page hands the browser a one-time ticket for the cookie (see rag.sessions)
+    if hours > 0:  # the page hands the browser a one-time ticket for the cookie (see rag.auth.sessions)
         st.session_state[PENDING_TICKET] = st.session_state[ISSUED_TICKET] = sessions.book().ticket(
             opened, hours * 3600, device=_device_token())
     st.rerun()
@@ -165,14 +165,18 @@ def keep_signed_in() -> None:
 
 
 def _sign_out(auth_mode: str) -> None:
+    if auth_mode != "oidc":
+        signer = sessions.book()
+        signer.revoke(st.session_state.get(SESSION_TOKEN), sessions.password_of)
+        signer.revoke_ticket(st.session_state.get(ISSUED_TICKET))
+    # Everything the signed-in user had on screen goes (their conversation, their settings): the
+    # next one to sign in on this browser starts afresh. The language and the browser's id stay.
+    for key in list(st.session_state):
+        if key not in (lang.LANG, DEVICE_TOKEN):
+            del st.session_state[key]
     if auth_mode == "oidc":
         st.logout()
         return
-    signer = sessions.book()
-    signer.revoke(st.session_state.pop(SESSION_TOKEN, None), sessions.password_of)
-    signer.revoke_ticket(st.session_state.pop(ISSUED_TICKET, None))
-    for key in (PASSWORD_OK, PENDING_TICKET, ROLE, GROUPS):
-        st.session_state.pop(key, None)
     st.session_state[SIGNED_OUT] = True
 
 
@@ -222,11 +226,15 @@ def _device_token() -> str:
 
 def reader_id(auth_mode: str) -> str:
     """The signed-in account's id as the journal records it: the verified e-mail (else the
-    provider's subject) with single sign-on; with a shared password, the browser (`device:…`),
-    so that readers sharing a password never see each other's conversations; "" on an open
-    dashboard, which has no readers to tell apart."""
+    provider's subject) with single sign-on; with a shared password, the browser and the role
+    (`device:…:reader`), so that readers sharing a password never see each other's conversations
+    and the reader never sees the editor's on a shared browser; "" on an open dashboard, which has
+    no readers to tell apart (and before a sign-in)."""
     if auth_mode == "password":
-        return device_reader(sessions.book().device_id(_device_token()) or "")
+        opened = st.session_state.get(PASSWORD_OK)
+        if opened not in access.ROLES:
+            return ""
+        return device_reader(sessions.book().device_id(_device_token()) or "", opened)
     if auth_mode != "oidc" or not st.user.is_logged_in:
         return ""
     keys = access.identity_keys(_claims())
@@ -281,7 +289,7 @@ def exposure_warning(auth_mode: str) -> str | None:
 
 def key_warning(auth_mode: str) -> str | None:
     """With passwords, to editors: what is wrong with the sign-in key file, when anything is
-    (rag.session_key), so that sign-ins lost at the next restart are never a surprise."""
+    (rag.auth.session_key), so that sign-ins lost at the next restart are never a surprise."""
     if auth_mode != "password" or not resources.can_edit():
         return None
     key = sessions.book().key

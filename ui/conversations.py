@@ -16,6 +16,7 @@ from __future__ import annotations
 import logging
 import secrets
 import time
+from pathlib import Path
 from typing import Any, Sequence
 
 import streamlit as st
@@ -26,10 +27,11 @@ from rag.answer.retrieve import Passage
 from rag.errors import RagError
 from rag.journal.answers import entry_from_result, small_talk_entry
 from rag.journal.records import Entry
+from rag.journal.reopened import WITHHELD, for_reader
 from rag.journal.store import Journal
 from rag.redact import known_secrets
 from ui import access, resources
-from ui.i18n import t
+from ui.i18n import t, tn
 from ui.present.safe_markdown import escape_link_text
 from ui.present.times import browser_zone, local_minute
 
@@ -175,7 +177,8 @@ def result_from_entry(entry: Entry) -> AskResult:
         invalid_citations=[] if no_answer else invalid, uncited=uncited and not no_answer,
         answer_urls=[str(u) for u in checks.get("answer_urls") or []],
         dropped_passages=[int(n) for n in checks.get("dropped_passages") or []],
-        llm_error=t("ask.restored_turn") if no_answer else None, **common,
+        llm_error=(t("ask.withheld_turn") if checks.get(WITHHELD) else t("ask.restored_turn")) if no_answer else None,
+        **common,
     )
 
 
@@ -194,7 +197,9 @@ def _my_conversation(settings: Any, conversation_id: str) -> tuple[Any, list[Ent
     found = book.conversation(conversation_id)
     if found is None or (found.reader or "") != reader():
         return None
-    return found, replay(book.turns(conversation_id))
+    # Every passage checked again against the groups of whoever reopens it, as a live answer is.
+    groups = resources.groups()
+    return found, [for_reader(entry, groups) for entry in replay(book.turns(conversation_id))]
 
 
 def _turn_items(entries: Sequence[Entry], first_turn: int) -> list[dict[str, Any]]:
@@ -274,6 +279,28 @@ def _title(text: str) -> str:
     return text if len(text) <= TITLE_CHARS else text[: TITLE_CHARS - 1].rstrip() + "…"
 
 
+def _carry_over(settings: Any) -> None:
+    if not resources.can_edit() or not reader():  # a stale click after sign-out carries nothing
+        return
+    notify("ask.carried_over", ":material/move_down:", n=journal(settings).hand_over("", reader()))
+
+
+def _asked_before_sign_in(settings: Any) -> None:
+    """To an editor, once sign-in is required: the conversations asked in open mode (recorded for
+    no reader), which no one lists any more, where they are and a button to carry them over. A
+    carried-over turn is replayed under the editor's groups like any other."""
+    if access.mode() == "open" or not resources.can_edit():
+        return
+    try:
+        earlier = journal(settings).conversations("")
+    except (RagError, OSError):
+        return  # the list below says nothing either: the journal's problem is said when a turn is written
+    if earlier:
+        st.caption(tn("ask.before_sign_in", len(earlier), path=str(Path(settings.data_dir) / "journal")))
+        st.button(t("ask.carry_over"), key="carry_over", on_click=_carry_over, args=(settings,),
+                  icon=":material/move_down:")
+
+
 def sidebar_list(settings: Any, history_key: str, asked_key: str) -> None:
     """The reader's saved conversations, the latest first: one click opens one; an editor may delete."""
     try:
@@ -304,6 +331,7 @@ def sidebar_list(settings: Any, history_key: str, asked_key: str) -> None:
 
     with st.sidebar:
         st.markdown(f"**{t('ask.conversations')}**")
+        _asked_before_sign_in(settings)
         if not conversations:
             st.caption(t("ask.no_conversations"))
             return

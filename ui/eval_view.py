@@ -7,7 +7,7 @@ from typing import Any, Mapping, Sequence
 
 import streamlit as st
 
-from rag import access
+from rag.auth import access
 from ui.present import evaluation
 from ui.present.evaluation import WordChecks
 from ui.present.charts import calibration_chart, category_chart, gate_chart, plotly_config
@@ -22,7 +22,7 @@ from rag.evaluate.runs import list_runs, load_run, new_run_dir, write_results
 from rag.evaluate.runs import results_csv
 from rag.evaluate.questions import Question, questions_from_bytes
 from rag.evaluate.question_sets import DEMO, load_set, saved_sets, set_path
-from ui import lang, question_set_editor, stop_button, uploads
+from ui import before_sign_in, lang, question_set_editor, stop_button, uploads
 from ui import resources
 from ui.i18n import formatter, option_of, t, tn
 from rag.i18n import current
@@ -404,6 +404,9 @@ def comparison(a: Results | Mapping[str, Any], b: Results | Mapping[str, Any]) -
 
 def earlier_runs(settings: Any, current: Results | Mapping[str, Any] | None) -> None:
     runs = [Summary.of(r) for r in list_runs(settings, resources.groups())]  # only runs made with groups this session holds
+    unlisted = before_sign_in.runs_note(settings, resources.groups())
+    if unlisted:
+        st.info(unlisted, icon=":material/lock:")
     if not runs:
         st.caption(t("eval.no_runs"))
         return

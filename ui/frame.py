@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import streamlit as st
 
-from rag import access as rag_access
+from rag.auth import access as rag_access
 from ui import access, lang, sidebar
 from ui import resources
 from ui.i18n import t

@@ -15,6 +15,7 @@ from rag.errors import QuestionSetError, RagError
 from rag.evaluate.question_sets import DEMO, add_question, article_titles, saved_sets
 from rag.journal import report
 from rag.journal.readers import reader_labels
+from rag.journal.recheck import recheck_for
 from rag.journal.records import OUTCOMES, Entry
 from rag.journal.store import Journal
 from rag.journal.subjects import Subject, embed_questions
@@ -215,13 +216,16 @@ def _vectors(questions: tuple[str, ...]) -> np.ndarray:
     return embed_questions(list(questions))
 
 
-def subjects(journal: Journal, entries: list[Entry]) -> list[Subject]:
+def subjects(journal: Journal, entries: list[Entry], store: Any) -> list[Subject]:
+    from ui import resources
+
     refused = [e for e in entries if e.outcome in report.REFUSED]
     if not refused:
         return []
     with st.spinner(t("jr.grouping")):
         vectors = _vectors(tuple(e.searched for e in refused))  # as report.subjects_of embeds them
-    return report.subjects_of(refused, journal.rechecks(), vectors=vectors)
+        rechecks = recheck_for(resources.settings(), store, journal, resources.groups())
+    return report.subjects_of(refused, rechecks, vectors=vectors)
 
 
 def subjects_list(found: list[Subject], names: dict[str, str]) -> None:

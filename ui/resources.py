@@ -11,7 +11,7 @@ from typing import Any
 
 import streamlit as st
 
-from rag import access
+from rag.auth import access
 from rag.answer.engine import AnswerEngine
 from rag.journal.recorder import journal_recorder
 from rag.config import Settings, normalize_base_url

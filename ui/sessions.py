@@ -4,19 +4,23 @@ serve.py mounts the routes beside Streamlit's (st.App); the pages reach the same
 this module. Run without them (`streamlit run streamlit_app.py`, AppTest), signing in works as
 before and simply does not survive a reload.
 
-The book signs with the data folder's key (rag.session_key): a restart keeps every sign-in and
+The book signs with the data folder's key (rag.auth.session_key): a restart keeps every sign-in and
 every shared-password reader's conversations theirs.
 """
 
 from __future__ import annotations
 
+import os
 import threading
 from pathlib import Path
 from typing import Any
 
-from rag import access
+from rag.auth import access
 from rag.environment import raw_from_env
-from rag.sessions import DEVICE_COOKIE, DEVICE_SECONDS, SESSION_COOKIE, SessionBook
+from rag.auth.sessions import DEVICE_COOKIE, DEVICE_SECONDS, SESSION_COOKIE, SessionBook
+from rag.auth.throttle import connection_peer, forwarded_https
+from rag.config import Settings
+from rag.errors import ConfigError
 
 SESSION_PATH, SIGNOUT_PATH = "/_rag/session", "/_rag/signout"  # under server.baseUrlPath
 MAX_BODY = 200  # bytes of a ticket
@@ -46,9 +50,27 @@ def password_of(role: str) -> str | None:
     return None
 
 
+def _trusted_proxies() -> tuple[str, ...]:
+    try:
+        return Settings.from_env().trusted_proxies
+    except ConfigError:  # said on the page once signed in; the cookie is then set as over plain http
+        return ()
+
+
+def _https(request: Any) -> bool:
+    """Whether the browser talks to us over https: directly, or through a trusted proxy that says so
+    (X-Forwarded-Proto). The cookies are then `Secure`: a browser never sends them over plain http."""
+    if request.url.scheme == "https":
+        return True
+    forwarded = request.headers.get("x-forwarded-for")
+    reported = request.client.host if request.client else None
+    peer = connection_peer(reported, forwarded, os.environ.get("FORWARDED_ALLOW_IPS") != "")
+    return forwarded_https(peer, request.headers.get("x-forwarded-proto"), _trusted_proxies())
+
+
 def _cookie(response: Any, request: Any, name: str, value: str, max_age: int) -> None:
     response.set_cookie(name, value, max_age=max_age, path="/", httponly=True, samesite="strict",
-                        secure=request.url.scheme == "https")
+                        secure=_https(request))
 
 
 async def _session(request: Any) -> Any:
@@ -76,7 +98,7 @@ async def _signout(request: Any) -> Any:
 
     book().revoke(request.cookies.get(SESSION_COOKIE), password_of)
     response = Response(status_code=204)
-    response.delete_cookie(SESSION_COOKIE, path="/", httponly=True, samesite="strict")
+    response.delete_cookie(SESSION_COOKIE, path="/", httponly=True, samesite="strict", secure=_https(request))
     return response
 
 

@@ -21,7 +21,7 @@ from datetime import datetime, UTC
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Sequence
 
-from rag import owner_only
+from rag.auth import owner_only
 from rag.i18n import language as in_language, t
 from rag.answer import budget, citations, prompts, refusal as refusals
 from rag.errors import LLMError

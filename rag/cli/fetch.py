@@ -11,7 +11,7 @@ import sys
 from pathlib import Path
 from urllib.parse import urlsplit
 
-from rag import owner_only
+from rag.auth import owner_only
 from rag.cli import Commands
 from rag.cli.argparse_language import number
 from rag.documents import SKIPPED, WARNING, Document, Problem

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
+from pathlib import Path
 
 from rag.cli import Commands
 from rag.cli.argparse_language import number, whole_number
@@ -53,6 +55,22 @@ class _SiteListing:
     def prune_restricted(self) -> str:
         """Why --prune kept documents this run did not list."""
         return t("ingest.prune_kept_site") if self.source.authenticated else t("ingest.prune_kept_private")
+
+
+class _FolderListing(list):
+    """A folder's documents; on --prune it removes only its own (and those of files indexed
+    before documents carried their folder), never another folder's, site's or upload's."""
+
+    def __init__(self, items, folder: str) -> None:
+        super().__init__(items)
+        self.origin = os.path.abspath(folder)
+
+    def prunable(self, payload: dict) -> bool:
+        return payload.get("source") == "files" and payload.get("origin") in (self.origin, None)
+
+    @property
+    def prune_restricted(self) -> str:
+        return t("ingest.prune_kept_folder")
 
 
 def register(subparsers: Commands) -> None:
@@ -130,6 +148,12 @@ def _source_options(args: argparse.Namespace) -> dict:
     return options
 
 
+def _folder_of(source: str) -> str:
+    """The folder a path source's documents come from (the file's own for one file)."""
+    path = Path(source).expanduser()
+    return str(path if path.is_dir() else path.parent)
+
+
 def run(args: argparse.Namespace) -> int:
     settings = Settings.from_env()
     collection = args.collection or settings.collection
@@ -155,7 +179,7 @@ def run(args: argparse.Namespace) -> int:
             timeout=min(settings.timeout, 30.0), max_bytes=options["max_bytes"], types=parse_types(args.types),
         ))
     else:
-        items = list(open_source(args.source, **options))  # a folder is listed first: known total
+        items = _FolderListing(open_source(args.source, **options), _folder_of(args.source))  # listed first: known total
         if mode == AUTO:  # said before a long run: which documents will get a context
             print(t("enrich.auto_plan", k=sectioned_count(items)[0], n=sectioned_count(items)[1]),
                   file=sys.stderr, flush=True)

@@ -15,7 +15,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-from rag import owner_only
+from rag.auth import owner_only
 
 
 def cache_key(server: str, mode: str, model: str, prompt_version: str, language: str, document_hash: str,

@@ -13,7 +13,7 @@ import unicodedata
 from pathlib import Path
 from typing import Any, Iterable, Sequence
 
-from rag import owner_only
+from rag.auth import owner_only
 from rag.demo import QUESTIONS_PATH
 from rag.errors import QuestionSetError
 from rag.evaluate.questions import Question, load_questions, parse_jsonl

@@ -30,6 +30,7 @@ def point_payload(
         "header": chunk.header,
         "strategy": strategy,
         "source": doc.source,
+        "origin": doc.origin,  # which folder: with `source` and `doc_id`, the document's identity
         "access": list(doc.access),
         "content_hash": content_hash or doc.content_hash,
         # Added: completeness and build checks for re-runs, and offsets for previews.

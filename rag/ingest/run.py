@@ -285,7 +285,7 @@ class _Run:
     def relink(self, doc: Document, points: list[StoredPoint]) -> None:
         """Write an unchanged document's new url, date and identity into its points, vectors kept."""
         stored = self.store.get_points(self.collection, [p.id for p in points], with_vectors=True)
-        updates = {"url": doc.url, "modified": doc.modified, "doc_id": doc.doc_id}
+        updates = {"url": doc.url, "modified": doc.modified, "doc_id": doc.doc_id, "origin": doc.origin}
         self.store.upsert(self.collection, [
             PointRecord(id=p.id, dense=p.vector or [], sparse=p.sparse, payload={**p.payload, **updates})
             for p in stored

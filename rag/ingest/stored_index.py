@@ -13,6 +13,24 @@ from rag.ingest.replacements import Replacement
 from rag.store.points import StoredPoint
 
 
+def source_label(source: str, origin: str) -> str:
+    """A source as a sentence names it: its kind, and its folder when it has one."""
+    return f"{source} {origin}" if origin else source
+
+
+def _elsewhere(payload: dict, access: list, doc: Document) -> bool:
+    """Whether a stored point comes from another source than `doc`: another kind, or another
+    folder. A point written before points carried their folder is taken for the same folder's
+    only when its groups are the document's: a file never takes another's place with other
+    readers without --replace."""
+    if str(payload.get("source") or "") != doc.source:
+        return True
+    origin = payload.get("origin")
+    if origin is None:
+        return bool(doc.origin) and sorted(map(str, access)) != sorted(doc.access)
+    return origin != doc.origin
+
+
 class StoredIndex:
     def __init__(self) -> None:
         self.points: dict[str, list[StoredPoint]] = {}  # identity -> its stored points
@@ -60,13 +78,14 @@ class StoredIndex:
 
     def replaced(self, doc: Document, old: list[StoredPoint]) -> Replacement | None:
         """Another source's document that `doc` would replace: the same identity from another
-        source, or its url held by another source's document."""
+        source (another kind, or another folder), or its url held by another source's document."""
         others = [self.points[k][0] for k in self.others_at(doc) if k in self.points]
         for point in ([old[0]] if old else []) + others:
-            if str(point.payload.get("source") or "") != doc.source:
-                access = point.payload.get("access") if isinstance(point.payload.get("access"), list) else []
-                return Replacement(doc.url, str(point.payload.get("source") or ""), tuple(access), doc.source,
-                                   tuple(doc.access))
+            access = point.payload.get("access") if isinstance(point.payload.get("access"), list) else []
+            if _elsewhere(point.payload, access, doc):
+                source, origin = str(point.payload.get("source") or ""), str(point.payload.get("origin") or "")
+                return Replacement(doc.url, source_label(source, origin), tuple(access),
+                                   source_label(doc.source, doc.origin), tuple(doc.access))
         return None
 
     def relinked(self, doc: Document, points: list[StoredPoint]) -> list[str]:

@@ -18,7 +18,8 @@ from rag.enrich import NONE
 from rag.store.points import StoredPoint, point_id
 
 # The payload keys a run reads back from every stored point to decide what changed.
-VERSION_KEYS = ["url", "doc_id", "source", "order", "modified", "content_hash", "access", "build", "chunks"]
+VERSION_KEYS = ["url", "doc_id", "source", "origin", "order", "modified", "content_hash", "access", "build",
+                "chunks"]
 
 
 def build_key(strategy: str, chunk_settings: dict[str, Any], model: str, enrichment: str = NONE) -> str:
@@ -53,6 +54,8 @@ def is_unchanged(doc: Document, points: list[StoredPoint], build: str) -> bool:
 
 
 def needs_relink(doc: Document, points: list[StoredPoint]) -> bool:
-    """Do the points of an unchanged document carry another url, date or identity than it?"""
+    """Do the points of an unchanged document carry another url, date or identity than it (points
+    written before they carried their folder get it)?"""
     return any(p.payload.get("url") != doc.url or p.payload.get("modified") != doc.modified
-               or p.payload.get("doc_id") != doc.doc_id for p in points)
+               or p.payload.get("doc_id") != doc.doc_id or (p.payload.get("origin") or "") != doc.origin
+               for p in points)

@@ -9,9 +9,10 @@ from typing import Callable, Sequence
 DEVICE_PREFIX = "device:"
 
 
-def device_reader(device_id: str) -> str:
-    """The journal's reader id of a browser signed in with a shared password."""
-    return DEVICE_PREFIX + device_id
+def device_reader(device_id: str, role: str) -> str:
+    """The journal's reader id of a browser signed in with a shared password: the browser and the
+    password's role, so that the editor's conversations on a shared browser are never the reader's."""
+    return f"{DEVICE_PREFIX}{device_id}:{role}"
 
 
 def reader_labels(readers: Sequence[str], show_names: bool, numbered: Callable[[int], str],

@@ -16,6 +16,7 @@ from typing import Any, Iterable, Sequence
 from rag.i18n import t
 from rag.journal.answers import reason_text
 from rag.journal.records import Entry
+from rag.journal.reopened import may_read
 from rag.journal.subjects import Subject, embed_questions, group
 from rag.spreadsheet import cell_text
 
@@ -34,10 +35,7 @@ def readable(entry: Entry, groups: Sequence[str] | None) -> bool:
     """Whether a reader of `groups` (None: every document) may read every passage of the entry,
     and so its answer. A passage recorded without its access groups counts as unreadable: a
     document's access never falls back to public."""
-    if groups is None:
-        return True
-    wanted = set(groups)
-    return all(set(p.get("access") or ()) & wanted for p in entry.passages)
+    return all(may_read(p, groups) for p in entry.passages)
 
 
 def visible_to(entries: Iterable[Entry], groups: Sequence[str] | None) -> tuple[list[Entry], set[str]]:

@@ -13,7 +13,7 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any, Iterable, Iterator, Sequence
 
-from rag import owner_only
+from rag.auth import owner_only
 from rag.errors import RagError
 from rag.i18n import t
 from rag.journal.records import Conversation, Entry, Feedback, OUTCOMES
@@ -39,6 +39,8 @@ CREATE TABLE IF NOT EXISTS feedback(
     PRIMARY KEY(entry_id, reader));
 CREATE TABLE IF NOT EXISTS rechecks(
     entry_id TEXT PRIMARY KEY, time TEXT, answerable INTEGER, titles TEXT);
+CREATE TABLE IF NOT EXISTS group_rechecks(
+    entry_id TEXT, groups TEXT, time TEXT, answerable INTEGER, titles TEXT, PRIMARY KEY(entry_id, groups));
 CREATE INDEX IF NOT EXISTS entries_time ON entries(time);
 CREATE INDEX IF NOT EXISTS entries_conversation ON entries(conversation_id, turn);
 CREATE INDEX IF NOT EXISTS conversations_reader ON conversations(reader, updated);
@@ -330,18 +332,42 @@ class Journal:
             return self._with_feedback(db, [_entry(row) for row in rows])
 
     # --- re-checks after an ingest -------------------------------------------------------------
-    def record_recheck(self, entry_id: str, answerable: bool, titles: Sequence[str] = ()) -> None:
+    # A re-check made over every document (after an ingest) lives in `rechecks`; one made with an
+    # editor's groups lives in `group_rechecks` under those groups, and is the only one they read:
+    # a verdict or a title drawn from documents they may not read never reaches them.
+    def record_recheck(self, entry_id: str, answerable: bool, titles: Sequence[str] = (),
+                       groups: Sequence[str] | None = None) -> None:
         """What the gate says now of a refused entry's question (after an ingest): whether it
-        would answer, and from which articles."""
+        would answer, and from which articles, seeing the documents of `groups` (None: all)."""
+        values = (now(), int(answerable), json.dumps(list(titles), ensure_ascii=False))
         with self._connect() as db:
-            db.execute("INSERT OR REPLACE INTO rechecks(entry_id, time, answerable, titles) VALUES(?, ?, ?, ?)",
-                       (entry_id, now(), int(answerable), json.dumps(list(titles), ensure_ascii=False)))
+            if groups is None:
+                db.execute("INSERT OR REPLACE INTO rechecks(entry_id, time, answerable, titles) VALUES(?, ?, ?, ?)",
+                           (entry_id, *values))
+            else:
+                db.execute("INSERT OR REPLACE INTO group_rechecks(entry_id, groups, time, answerable, titles) "
+                           "VALUES(?, ?, ?, ?, ?)", (entry_id, _groups_key(groups), *values))
 
-    def rechecks(self) -> dict[str, tuple[bool, list[str]]]:
-        """entry id -> (answerable now, the articles that answer it), for the entries re-checked."""
+    def rechecks(self, groups: Sequence[str] | None = None) -> dict[str, tuple[bool, list[str]]]:
+        """entry id -> (answerable now, the articles that answer it), for the entries re-checked
+        seeing the documents of `groups` (None: all documents)."""
         with self._connect() as db:
-            rows = db.execute("SELECT entry_id, answerable, titles FROM rechecks").fetchall()
+            if groups is None:
+                rows = db.execute("SELECT entry_id, answerable, titles FROM rechecks").fetchall()
+            else:
+                rows = db.execute("SELECT entry_id, answerable, titles FROM group_rechecks WHERE groups=?",
+                                  (_groups_key(groups),)).fetchall()
         return {r["entry_id"]: (bool(r["answerable"]), json.loads(r["titles"] or "[]")) for r in rows}
+
+    def last_recheck(self, groups: Sequence[str] | None = None) -> str:
+        """When the newest re-check seeing the documents of `groups` (None: all) was made; "" if never."""
+        with self._connect() as db:
+            if groups is None:
+                row = db.execute("SELECT MAX(time) AS t FROM rechecks").fetchone()
+            else:
+                row = db.execute("SELECT MAX(time) AS t FROM group_rechecks WHERE groups=?",
+                                 (_groups_key(groups),)).fetchone()
+        return row["t"] or ""
 
     # --- deleting -----------------------------------------------------------------------------
     def delete_entry(self, entry_id: str) -> bool:
@@ -349,17 +375,30 @@ class Journal:
         with self._connect() as db:
             db.execute("DELETE FROM feedback WHERE entry_id=?", (entry_id,))
             db.execute("DELETE FROM rechecks WHERE entry_id=?", (entry_id,))
+            db.execute("DELETE FROM group_rechecks WHERE entry_id=?", (entry_id,))
             return db.execute("DELETE FROM entries WHERE id=?", (entry_id,)).rowcount > 0
 
     def delete_conversation(self, conversation_id: str) -> int:
         """Delete a conversation, its entries and their feedback; the number of entries deleted."""
         with self._connect() as db:
-            for table in ("feedback", "rechecks"):
+            for table in ("feedback", "rechecks", "group_rechecks"):
                 db.execute(f"DELETE FROM {table} WHERE entry_id IN (SELECT id FROM entries WHERE conversation_id=?)",
                            (conversation_id,))
             count = db.execute("DELETE FROM entries WHERE conversation_id=?", (conversation_id,)).rowcount
             db.execute("DELETE FROM conversations WHERE id=?", (conversation_id,))
         return count
+
+    def hand_over(self, from_reader: str, to_reader: str) -> int:
+        """Give `from_reader`'s conversations (their turns and votes too) to `to_reader`: an editor
+        carrying over what was asked before sign-in was required (`from_reader` ""). The number of
+        conversations handed over."""
+        with self._connect() as db:
+            mine = "SELECT id FROM conversations WHERE reader=?"
+            db.execute(f"UPDATE OR REPLACE feedback SET reader=? WHERE reader=? AND entry_id IN "
+                       f"(SELECT id FROM entries WHERE conversation_id IN ({mine}))", (to_reader, from_reader, from_reader))
+            db.execute(f"UPDATE entries SET reader=? WHERE reader=? AND conversation_id IN ({mine})",
+                       (to_reader, from_reader, from_reader))
+            return db.execute("UPDATE conversations SET reader=? WHERE reader=?", (to_reader, from_reader)).rowcount
 
     def purge(self, days: int, moment: datetime | None = None) -> int:
         """Delete the entries older than `days` days (their feedback, and conversations left empty
@@ -368,12 +407,16 @@ class Journal:
             return 0
         cutoff = iso((moment or datetime.now(UTC)) - timedelta(days=days))
         with self._connect() as db:
-            for table in ("feedback", "rechecks"):
+            for table in ("feedback", "rechecks", "group_rechecks"):
                 db.execute(f"DELETE FROM {table} WHERE entry_id IN (SELECT id FROM entries WHERE time<?)", (cutoff,))
             count = db.execute("DELETE FROM entries WHERE time<?", (cutoff,)).rowcount
             db.execute("DELETE FROM conversations WHERE updated<? AND id NOT IN "
                        "(SELECT conversation_id FROM entries WHERE conversation_id IS NOT NULL)", (cutoff,))
         return count
+
+
+def _groups_key(groups: Sequence[str]) -> str:
+    return json.dumps(sorted(set(groups)), ensure_ascii=False)
 
 
 def _entry(row: sqlite3.Row) -> Entry:

@@ -9,7 +9,7 @@ from typing import Any, Iterator
 
 import httpx
 
-from rag.bounded_http import bounded
+from rag.bounded_http import bounded, deadline_transport
 from rag.i18n import t
 from rag.i18n.numbers import decimal
 from rag.documents import Document, Problem
@@ -68,7 +68,8 @@ def load_one(file_or_url: str, timeout: float = 30.0, max_bytes: int | None = No
             raise SourceError(str(result))
         return result
     try:
-        with httpx.Client(timeout=timeout, follow_redirects=True, headers={"User-Agent": "rag-workbench"}) as client:
+        with httpx.Client(timeout=timeout, follow_redirects=True, headers={"User-Agent": "rag-workbench"},
+                          transport=deadline_transport()) as client:
             # One byte past the limit is enough to say the page is too big (below).
             response = bounded(client, "GET", text, limit + 1, SourceError, truncate=True)
     except httpx.TimeoutException:

@@ -180,6 +180,7 @@ def load_file(
         modified=as_text(meta.get("modified")) or _mtime_iso(path),
         access=access,
         source="files",
+        origin=os.path.abspath(root),
     )
 
 

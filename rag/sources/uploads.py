@@ -19,6 +19,8 @@ from rag.sources.frontmatter import as_text, split_front_matter
 
 PASTED_URL = "pasted-text"
 UPLOAD_SOURCE = "upload"
+# What a file name may weigh: file systems stop at 255 bytes, and a name taken twice gets "-2".
+MAX_NAME_BYTES = 240
 
 
 def _upload_name(name: str, taken: set[str]) -> str:
@@ -42,28 +44,52 @@ def _has_front_matter_date(data: bytes) -> bool:
     return bool(meta.get("modified"))
 
 
+def _refused_name(name: str) -> str | None:
+    """Why an upload's name cannot be a file's (None when it can): nothing before its extension
+    (`.md`), or longer than a file system allows once made safe."""
+    base = PurePosixPath(name.replace("\\", "/")).name
+    head, dot, _ = base.rpartition(".")
+    if dot and not head.strip(". "):
+        return t("src.upload_no_name")
+    size = len(base.encode("utf-8"))
+    if size > MAX_NAME_BYTES:
+        return t("src.upload_name_long", size=size, limit=MAX_NAME_BYTES)
+    return None
+
+
 def documents_from_uploads(files: Sequence[tuple[str, bytes]]) -> list[Document | Problem]:
-    """Uploaded (name, bytes) pairs as Documents (url = file name) or Problems."""
+    """Uploaded (name, bytes) pairs as Documents (url = file name) or Problems. A file that cannot
+    be read under its name is a Problem naming it; the others are read."""
     if not files:
         return []
     taken: set[str] = set()
     dated: dict[str, bool] = {}
+    refused: list[Document | Problem] = []
     with tempfile.TemporaryDirectory(prefix="rag-upload-") as folder:
         for name, data in files:
-            safe = _upload_name(name, taken)
-            (Path(folder) / safe).write_bytes(data)
-            dated[safe] = _has_front_matter_date(data)
-        items = list(iter_folder(folder))
+            why = _refused_name(name)
+            if why is None:
+                safe = _upload_name(name, taken)
+                try:
+                    (Path(folder) / safe).write_bytes(data)
+                except OSError as exc:
+                    why = t("src.upload_not_written", error=exc.strerror or type(exc).__name__)
+                else:
+                    dated[safe] = _has_front_matter_date(data)
+            if why is not None:
+                refused.append(Problem(name or "?", why))
+        items = list(iter_folder(folder)) if dated else []
     for item in items:
         if isinstance(item, Document):
             # An upload is its own source: replacing a document indexed from a folder or a site
             # under the same name needs a confirmation (rag.ingest.replacements).
             item.source = UPLOAD_SOURCE
+            item.origin = ""  # the temporary folder it was read from says nothing
         # A temporary file's date says nothing: without a front matter date, the content hash
         # alone decides whether a re-upload changed.
         if isinstance(item, Document) and not dated.get(item.url, False):
             item.modified = None
-    return items
+    return refused + items
 
 
 def pasted_document(text: str, title: str = "") -> Document | Problem:

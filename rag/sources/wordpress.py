@@ -18,7 +18,7 @@ from urllib.parse import unquote, urlsplit
 
 import httpx
 
-from rag.bounded_http import bounded
+from rag.bounded_http import bounded, deadline_transport
 from rag.i18n import t
 from rag.i18n.numbers import decimal
 from rag.documents import SKIPPED, Document, Problem
@@ -198,6 +198,7 @@ class WordPressSource:
         auth = httpx.BasicAuth(self.username, self._app_password) if self.authenticated else None
         with httpx.Client(
             timeout=httpx.Timeout(self.timeout),
+            transport=deadline_transport(),  # a site that trickles its pages cannot hold the run
             auth=auth,
             follow_redirects=True,
             headers={"Accept": "application/json", "User-Agent": "rag-workbench"},

@@ -12,7 +12,7 @@ import os
 from pathlib import Path
 from typing import Any
 
-from rag import owner_only
+from rag.auth import owner_only
 from rag.i18n import t
 from rag.errors import StoreError
 

@@ -73,6 +73,11 @@ def to_edge_filter(where: Where | None) -> qe.Filter | None:
     )
 
 
+def _idf_params(corpus: Where | None) -> qe.SearchParams | None:
+    """BM25's IDF counted by Edge among the points of `corpus` (a reader's: what they may see)."""
+    return None if corpus is None else qe.SearchParams(idf=qe.IdfParams(corpus=to_edge_filter(corpus)))
+
+
 def edge_points(records: Sequence[PointRecord]) -> list[qe.Point]:
     """The records as Edge's points. No per-float conversion: it would cost more than Edge's write."""
     points = []
@@ -340,13 +345,15 @@ class EdgeBackend:
 
     def sparse_search(
         self, name: str, sparse: Sparse, limit: int, where: Where | None, with_sparse: bool = False,
+        corpus: Where | None = None,
     ) -> list[tuple[str, float, Sparse | None]]:
-        """(id, BM25 score, stored sparse vector if asked) of the points sharing a term with `sparse`."""
+        """(id, BM25 score, stored sparse vector if asked) of the points sharing a term with `sparse`;
+        the IDF counted among the points of `corpus` (None: every point)."""
         query = qe.SparseVector(indices=list(sparse[0]), values=[float(v) for v in sparse[1]])
         with self._lock:
             points = self._shard(name).query(qe.QueryRequest(
                 limit=max(1, limit), query=qe.Query.Nearest(query, using=SPARSE), filter=to_edge_filter(where),
-                with_payload=False, with_vector=[SPARSE] if with_sparse else False,
+                params=_idf_params(corpus), with_payload=False, with_vector=[SPARSE] if with_sparse else False,
             ))
         return [(str(p.id), float(p.score),
                  _sparse((p.vector or {}).get(SPARSE)) if with_sparse and isinstance(p.vector, dict) else None)
@@ -354,6 +361,7 @@ class EdgeBackend:
 
     def hybrid(
         self, name: str, vector: Sequence[float], sparse: Sparse, limit: int, candidates: int, where: Where | None,
+        corpus: Where | None = None,
     ) -> list[Hit]:
         flt = to_edge_filter(where)
         with self._lock:
@@ -363,7 +371,8 @@ class EdgeBackend:
             )]
             if sparse and sparse[0]:
                 query = qe.SparseVector(indices=list(sparse[0]), values=[float(v) for v in sparse[1]])
-                prefetch.append(qe.Prefetch(limit=candidates, query=qe.Query.Nearest(query, using=SPARSE), filter=flt))
+                prefetch.append(qe.Prefetch(limit=candidates, query=qe.Query.Nearest(query, using=SPARSE), filter=flt,
+                                            params=_idf_params(corpus)))
             points = self._shard(name).query(qe.QueryRequest(
                 limit=limit, prefetches=prefetch, query=qe.Fusion.Rrf(k=RRF_K), filter=flt, with_payload=True,
             ))

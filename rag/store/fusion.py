@@ -16,6 +16,12 @@ from typing import Callable, Sequence
 Scored = Sequence[tuple[str, float]]  # (point id, score), any order
 
 
+def _best_first(scored: tuple[str, float]) -> tuple[float, str]:
+    # Equal scores by id: a store returns them in the order it holds its points, which the
+    # points a reader may not see change.
+    return -scored[1], scored[0]
+
+
 def normalised(scored: Scored) -> dict[str, float]:
     """Each id's score mapped onto 0..1 over these candidates (all 1 when they tie)."""
     if not scored:
@@ -30,7 +36,7 @@ def convex(dense: Scored, sparse: Scored, weight: float, limit: int) -> list[tup
     """The `limit` best ids by `weight` x normalised dense + (1 - weight) x normalised BM25, best
     first (ties: the dense order, then the id, so that a result never depends on set order)."""
     d, s = normalised(dense), normalised(sparse)
-    order = {i: n for n, (i, _) in enumerate(sorted(dense, key=lambda x: -x[1]))}
+    order = {i: n for n, (i, _) in enumerate(sorted(dense, key=_best_first))}
     fused = {i: weight * d.get(i, 0.0) + (1.0 - weight) * s.get(i, 0.0) for i in {*d, *s}}
     ranked = sorted(fused.items(), key=lambda x: (-x[1], order.get(x[0], len(order)), x[0]))
     return ranked[:limit]
@@ -39,12 +45,13 @@ def convex(dense: Scored, sparse: Scored, weight: float, limit: int) -> list[tup
 def rrf(dense: Scored, sparse: Scored, k: float, limit: int | None = None) -> list[tuple[str, float]]:
     """Reciprocal rank fusion computed here, with any constant `k`: each id scores the sum of
     1 / (k + rank) over the branches that hold it, rank 0 first (Qdrant's formula, whose own
-    fusion has k fixed at 2 on the server API). Ties: the dense order, then the id."""
+    fusion has k fixed at 2 on the server API). A branch's equal scores rank by id; equal fused
+    scores: the dense order, then the id."""
     fused: dict[str, float] = {}
     for branch in (dense, sparse):
-        for rank, (i, _) in enumerate(sorted(branch, key=lambda x: -x[1])):
+        for rank, (i, _) in enumerate(sorted(branch, key=_best_first)):
             fused[i] = fused.get(i, 0.0) + 1.0 / (k + rank)
-    order = {i: n for n, (i, _) in enumerate(sorted(dense, key=lambda x: -x[1]))}
+    order = {i: n for n, (i, _) in enumerate(sorted(dense, key=_best_first))}
     ranked = sorted(fused.items(), key=lambda x: (-x[1], order.get(x[0], len(order)), x[0]))
     return ranked if limit is None else ranked[:limit]
 

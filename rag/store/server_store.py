@@ -60,6 +60,11 @@ def _hits(points: Sequence[Any]) -> list[Hit]:
     return [Hit(id=str(p.id), score=float(p.score), payload=p.payload or {}) for p in points]
 
 
+
+def _idf_params(corpus: Where | None) -> qm.SearchParams | None:
+    """BM25's IDF counted by Qdrant among the points of `corpus` (a reader's: what they may see)."""
+    return None if corpus is None else qm.SearchParams(idf=qm.IdfCorpusParams(corpus=to_qdrant_filter(corpus)))
+
 class QdrantClientBackend:
     """A Qdrant server at `url`, or qdrant-client's local mode in the folder `path`."""
 
@@ -221,12 +226,14 @@ class QdrantClientBackend:
 
     def sparse_search(
         self, name: str, sparse: Sparse, limit: int, where: Where | None, with_sparse: bool = False,
+        corpus: Where | None = None,
     ) -> list[tuple[str, float, Sparse | None]]:
-        """(id, BM25 score, stored sparse vector if asked) of the points sharing a term with `sparse`."""
+        """(id, BM25 score, stored sparse vector if asked) of the points sharing a term with `sparse`;
+        the IDF counted among the points of `corpus` (None: every point)."""
         response = self._call(
             "query_points", name, query=qm.SparseVector(indices=list(sparse[0]), values=list(sparse[1])), using=SPARSE,
-            limit=max(1, limit), query_filter=to_qdrant_filter(where), with_payload=False,
-            with_vectors=[SPARSE] if with_sparse else False,
+            limit=max(1, limit), query_filter=to_qdrant_filter(where), search_params=_idf_params(corpus),
+            with_payload=False, with_vectors=[SPARSE] if with_sparse else False,
         )
         found = []
         for p in response.points:
@@ -237,13 +244,14 @@ class QdrantClientBackend:
 
     def hybrid(
         self, name: str, vector: Sequence[float], sparse: Sparse, limit: int, candidates: int, where: Where | None,
+        corpus: Where | None = None,
     ) -> list[Hit]:
         flt = to_qdrant_filter(where)
         prefetch = [qm.Prefetch(query=list(vector), using=DENSE, limit=candidates, filter=flt)]
         if sparse and sparse[0]:
             prefetch.append(qm.Prefetch(
                 query=qm.SparseVector(indices=list(sparse[0]), values=list(sparse[1])),
-                using=SPARSE, limit=candidates, filter=flt,
+                using=SPARSE, limit=candidates, filter=flt, params=_idf_params(corpus),
             ))
         response = self._call(
             "query_points", name, prefetch=prefetch, query=qm.FusionQuery(fusion=qm.Fusion.RRF),

@@ -21,7 +21,6 @@ from rag.config import Settings
 from rag.errors import StoreError
 from rag.store.disk_space import DEFAULT_MIN_FREE_MB
 from rag.store.edge_store import RRF_K, EdgeBackend
-from rag.store.reader_idf import reader_sparse
 from rag.store.filters import Where, both, has_id, match, readable_by
 from rag.store.fusion import by_documents, convex, rrf
 from rag.store.points import (  # noqa: F401 - re-exported: the store's public types
@@ -283,14 +282,17 @@ class Store:
         constant, computed here on either backend (None: the store's own, k 2). `documents`: the
         chunks ordered by their document's fused rank first (rag.store.fusion.by_documents)."""
         candidates = max(candidates or limit * 4, limit)
-        sparse = reader_sparse(self._backend, name, sparse, groups)  # BM25 over what the reader may see
-        flt = both(where, readable_by(groups))
+        # BM25 over what the reader may see: the IDF counted by the store among their points only.
+        corpus = readable_by(groups)
+        flt = both(where, corpus)
         if fusion not in ("rrf", "convex"):
             raise StoreError(t("store.unknown_fusion", fusion=repr(fusion), known="rrf, convex"))
-        if fusion == "rrf" and rrf_k is None and not documents:
+        if fusion == "rrf" and rrf_k is None and not documents and groups is None:
             return self._backend.hybrid(name, vector, sparse, limit, candidates, flt)
+        # A reader's fusion is made here, ties in each branch taken by id: the store orders equal
+        # scores by how it holds every point, hidden ones included.
         dense = self._backend.search(name, vector, candidates, flt)
-        lexical = self._backend.sparse_search(name, sparse, candidates, flt) if sparse and sparse[0] else []
+        lexical = self._backend.sparse_search(name, sparse, candidates, flt, corpus=corpus) if sparse and sparse[0] else []
         branches = ([(h.id, h.score) for h in dense], [(i, s) for i, s, _ in lexical])
 
         def fuse(d: Sequence[tuple[str, float]], s: Sequence[tuple[str, float]]) -> list[tuple[str, float]]:

@@ -85,3 +85,81 @@ def test_a_sites_prune_removes_only_that_sites_posts(make_wp_server, tmp_path, f
     assert main(["ingest", site.url, "--collection", "blog", "--prune"]) == 0
     assert "1 pruned" in capsys.readouterr().out
     assert {p["url"] for p in _points(data_dir)} == {"note.md", kept["link"]}
+
+
+def _folders(tmp_path: Path) -> tuple[Path, Path]:
+    staff, pub = tmp_path / "staff", tmp_path / "pub"
+    staff.mkdir()
+    pub.mkdir()
+    (staff / "coffre.md").write_text("# Coffre\n\nLe coffre des comptes de service est au 3e étage.\n", encoding="utf-8")
+    (pub / "coffre.md").write_text("# Coffre\n\nNotre coffre à jouets est dans le hall.\n", encoding="utf-8")
+    return staff, pub
+
+
+def _forget_folders(data_dir: Path, collection: str = "blog") -> None:
+    """The collection as the previous version wrote it: its points carry no folder."""
+    from rag.store.points import PointRecord
+
+    store = Store(Settings(data_dir=data_dir))
+    try:
+        points = store.get_points(collection, [p.id for p in store.scroll(collection)], with_vectors=True)
+        store.upsert(collection, [PointRecord(id=p.id, dense=p.vector or [], sparse=p.sparse,
+                                              payload={k: v for k, v in p.payload.items() if k != "origin"})
+                                  for p in points])
+        store.commit(collection)
+    finally:
+        store.close()
+
+
+def test_a_same_named_file_of_another_folder_never_replaces_a_restricted_document(tmp_path, fake_embeddings_env,
+                                                                                 data_dir, capsys):
+    staff, pub = _folders(tmp_path)
+    assert main(["ingest", str(staff), "--collection", "blog", "--access", "staff"]) == 0
+    capsys.readouterr()
+
+    status = main(["ingest", str(pub), "--collection", "blog"])
+    out = capsys.readouterr().out
+    assert status == 1 and "coffre.md" in out and "--replace" in out and str(staff) in out
+    points = _points(data_dir)
+    assert points and all(p["access"] == ["staff"] and "3e étage" in p["text"] for p in points)
+
+    assert main(["ingest", str(staff), "--collection", "blog", "--access", "staff"]) == 0  # its own folder: as before
+    assert "1 unchanged" in capsys.readouterr().out
+
+    assert main(["ingest", str(pub), "--collection", "blog", "--replace"]) == 0  # asked for: replaced
+    capsys.readouterr()
+    points = _points(data_dir)
+    assert points and all(p["access"] == ["public"] and "jouets" in p["text"] for p in points)
+
+
+def test_a_collection_written_before_folders_were_recorded_stays_safe(tmp_path, fake_embeddings_env, data_dir, capsys):
+    staff, pub = _folders(tmp_path)
+    assert main(["ingest", str(staff), "--collection", "blog", "--access", "staff"]) == 0
+    _forget_folders(data_dir)
+    capsys.readouterr()
+
+    # Another folder's file with other groups: held back, the restricted document left as it was.
+    assert main(["ingest", str(pub), "--collection", "blog"]) == 1
+    assert "--replace" in capsys.readouterr().out
+    points = _points(data_dir)
+    assert points and all(p["access"] == ["staff"] and "3e étage" in p["text"] and "origin" not in p for p in points)
+    # The same folder again: nothing embedded, its points now carry their folder.
+    assert main(["ingest", str(staff), "--collection", "blog", "--access", "staff"]) == 0
+    assert "1 unchanged" in capsys.readouterr().out
+    assert {p["origin"] for p in _points(data_dir)} == {str(staff)}
+
+
+def test_a_folders_prune_removes_only_that_folders_files(tmp_path, fake_embeddings_env, data_dir, capsys):
+    staff, pub = _folders(tmp_path)
+    (pub / "coffre.md").rename(pub / "jouets.md")
+    (pub / "ancien.md").write_text("# Ancien\n\nUne page retirée du site.\n", encoding="utf-8")
+    assert main(["ingest", str(staff), "--collection", "blog", "--access", "staff"]) == 0
+    assert main(["ingest", str(pub), "--collection", "blog"]) == 0
+    (pub / "ancien.md").unlink()
+    capsys.readouterr()
+
+    assert main(["ingest", str(pub), "--collection", "blog", "--prune"]) == 0
+    out = capsys.readouterr().out
+    assert "1 pruned" in out and "1 document not listed by this run was kept" in out
+    assert {(p["url"], tuple(p["access"])) for p in _points(data_dir)} == {("coffre.md", ("staff",)),
+                                                                          ("jouets.md", ("public",))}

@@ -94,7 +94,9 @@ def test_auto_mode_reuses_the_model_that_built_the_collection(offline, folder, s
     # was built with the bundled model, so that model keeps being used, with no mixed vectors.
     monkeypatch.delenv("RAG_EMBED_MODEL")
     (folder / "klist.md").write_text(ARTICLE + "\n## Ajout\n\nUne section de plus.\n", encoding="utf-8")
-    assert main(["ingest", str(folder), "--collection", "offline"]) == 0
+    # The copied collection was built from another folder: its document is this folder's to
+    # replace only when asked (a file's identity includes its folder).
+    assert main(["ingest", str(folder), "--collection", "offline", "--replace"]) == 0
     out, err = capsys.readouterr()
     assert "embedded" in err.splitlines()[0]
     assert "1 changed" in out

@@ -10,9 +10,9 @@ import time
 
 import pytest
 
-from rag import session_key
+from rag.auth import session_key
 from rag.cli.main import main
-from rag.session_revocations import REVOKED_FILE
+from rag.auth.session_revocations import REVOKED_FILE
 
 
 @pytest.fixture

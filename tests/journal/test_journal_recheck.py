@@ -54,3 +54,34 @@ def test_a_new_article_answers_a_refused_question(folders, data_dir, capsys):
     assert main(["eval", "--questions", str(questions), "--collection", "blog", "--no-llm",
                  "--out", str(folders.parent / "eval")]) == 0
     assert [e.id for e in journal.entries()] == [refused.id]
+
+
+@pytest.mark.slow  # the embedded model indexes three articles
+def test_an_editor_of_other_groups_never_reads_a_restricted_title(folders, data_dir, capsys):
+    """A public reader's refused question, then a `staff` article that answers it: an editor of
+    `public` only is told nothing about it, neither the verdict nor the title."""
+    from rag.config import Settings
+    from rag.journal.recheck import recheck_for
+    from rag.store.store import Store
+
+    assert main(["ingest", str(folders), "--collection", "blog"]) == 0
+    assert main(["ask", QUESTION, "--no-llm", "--json", "--groups", "public"]) == 0
+    staff = folders.parent / "staff"
+    staff.mkdir()
+    shutil.copy(DEMO_DIR / "windows-laps.md", staff / "windows-laps.md")
+    assert main(["ingest", str(staff), "--collection", "blog", "--access", "staff"]) == 0
+    capsys.readouterr()
+    journal = Journal.open(data_dir)
+    (refused,) = journal.entries()
+    assert journal.rechecks()[refused.id][0]  # over every document (the administrator's view)
+
+    settings = Settings.from_env()
+    store = Store(settings)
+    try:
+        public = recheck_for(settings, store, journal, ["public"])
+        assert public[refused.id] == (False, [])
+        staff_view = recheck_for(settings, store, journal, ["staff", "public"])
+    finally:
+        store.close()
+    assert staff_view[refused.id][0] and any("LAPS" in title for title in staff_view[refused.id][1])
+    assert journal.rechecks(["public"])[refused.id] == (False, [])  # kept: not checked again at each view

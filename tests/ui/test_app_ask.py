@@ -77,9 +77,14 @@ def test_each_citation_links_to_its_own_turns_source_and_passage(app_env, lmstud
     assert listed[0].startswith("**[1]**") and listed[2].startswith("**[2]**")
     # Under each heading, what its citation rests on: part of the text the model read, which the
     # list shows (grown by its neighbours).
-    for n, text in ((1, listed[1]), (2, listed[3])):
-        cited = at.container(key=f"cited-span-source-0-{n}").markdown[0].value
-        assert cited[:120] in text
+    from ui.present.answer import cited_source
+
+    result = at.session_state["history"][0]["result"]
+    for p, text in zip(result.sources, (listed[1], listed[3])):
+        shown = cited_source(p, result.raw_answer)  # the cited part, else (no word in common) all of it
+        assert (shown.cited or shown.before)[:120] in text
+    assert at.container(key="cited-span-source-0-1").markdown[0].value == cited_source(
+        result.sources[0], result.raw_answer).cited
 
     # A second turn: its links and anchors are its own; the first turn, now compact, keeps its links
     # to its own source lines.

@@ -193,3 +193,28 @@ def test_a_source_that_gave_nothing_yet_says_what_to_do_with_it(empty_store, mon
     assert hints["upload"].startswith("Déposez des fichiers Markdown ou HTML ci-dessus")
     assert hints["paste"].startswith("Collez un texte Markdown ci-dessus")
     assert hints["wordpress"].startswith("Indiquez l'adresse du site puis « Lire les articles »")
+
+
+# 282 bytes in UTF-8, as a French title of a long procedure can be (the accents take two bytes each).
+LONG_NAME = "Procédure de récupération après défaillance d'un contrôleur " + "étape vérifiée, " * 11 + "fine.md"
+
+
+def test_uploads_with_unusable_names_are_named_with_their_reason_and_the_others_indexed(empty_store):
+    assert len(LONG_NAME.encode()) == 282  # past the 255 a file system allows
+    files = [("ok.md", b"# LAPS\n\nLe mot de passe change tous les 30 jours.\n", "text/markdown"),
+             (LONG_NAME, b"# Long\n\nUn texte au nom trop long.\n", "text/markdown"),
+             (".md", b"# Point\n\nUn texte sans nom.\n", "text/markdown")]
+    at = ingest_page()
+    at.radio(key="source_kind").set_value("upload").run()
+    at.file_uploader[0].set_value(files).run()
+    assert not at.exception, [e.value for e in at.exception]
+    table = at.dataframe[0].value
+    assert set(table["address"]) == {"ok.md", LONG_NAME, ".md"}
+    shown = "\n".join(str(v) for v in table.to_numpy().ravel())
+    assert "longer than the 240 a file name may have" in shown and "no name before its extension" in shown
+    assert "Traceback" not in shown and "/tmp" not in shown
+
+    at.button(key="index").click().run()
+    assert not at.exception, [e.value for e in at.exception]
+    metrics = {m.label: m.value for m in at.metric}
+    assert (metrics["new"], metrics["failed"]) == ("1", "2")

@@ -205,3 +205,28 @@ def test_an_editor_bounded_by_groups_reads_no_answer_from_a_document_outside_the
     assert "Réponse staff" not in texts(staff.markdown) and "Article staff" not in texts(staff.markdown)
     assert WORDS.texts["fr"]["jr.hidden"] in texts(staff.caption)  # run alone, the page is French
     assert "Réponse public" in texts(public.markdown) and "Article public" in texts(public.markdown)
+
+
+def _journal_as_editor(monkeypatch) -> AppTest:
+    monkeypatch.setenv("RAG_APP_PASSWORD", READER_PASSWORD)
+    monkeypatch.setenv("RAG_EDITOR_PASSWORD", EDITOR_PASSWORD)
+    at = AppTest.from_file(APP, default_timeout=TIMEOUT).run()
+    at.text_input[0].input(EDITOR_PASSWORD)
+    at.button[0].click().run()
+    return ok(ok(at).switch_page(JOURNAL).run())
+
+
+@pytest.mark.parametrize("administrator", [False, True], ids=["editor of public", "administrator"])
+def test_subjects_name_what_answers_now_only_from_what_the_editor_may_read(app_env_empty, monkeypatch,
+                                                                          administrator):
+    journal = fill(app_env_empty)
+    refused = journal.entries(outcome="refused_gate")
+    # The re-check after an administrator's ingest saw every document, a staff one among them.
+    journal.record_recheck(refused[0].id, True, ["Coffre : procédure interne"])
+    if administrator:
+        monkeypatch.setenv("RAG_ADMINS", "password:editor")
+    at = _journal_as_editor(monkeypatch)
+    subjects = at.tabs[1]
+    said = texts(subjects.success) + texts(subjects.markdown)
+    assert ("Coffre : procédure interne" in said) is administrator
+    assert ("now answers" in said) is administrator

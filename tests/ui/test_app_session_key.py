@@ -1,4 +1,4 @@
-"""What the dashboard tells editors about the sign-in key (rag.session_key): a key file it cannot
+"""What the dashboard tells editors about the sign-in key (rag.auth.session_key): a key file it cannot
 use is said in the sidebar, with what to do, and readers still sign in."""
 
 from __future__ import annotations

@@ -20,7 +20,7 @@ import pandas as pd
 import streamlit as st
 from rag.answer.pipeline import AskResult
 from rag.answer.retrieve import Passage
-from rag.access import EDITOR
+from rag.auth.access import EDITOR
 from ui import ask_view, frame, resources
 from ui.i18n import t
 from ui.present.charts import calibration_chart, category_chart, gate_chart, plotly_config

@@ -10,7 +10,7 @@ import pytest
 from starlette.applications import Starlette
 
 from rag.journal.readers import device_reader, reader_labels
-from rag.sessions import DEVICE_COOKIE, SESSION_COOKIE
+from rag.auth.sessions import DEVICE_COOKIE, SESSION_COOKIE
 from ui import sessions
 
 
@@ -21,11 +21,11 @@ class Client:
         self.app = Starlette(routes=sessions.routes())
         self.cookies = httpx.Cookies()
 
-    def post(self, path: str, content: str) -> httpx.Response:
+    def post(self, path: str, content: str, headers: dict[str, str] | None = None) -> httpx.Response:
         async def send() -> httpx.Response:
             async with httpx.AsyncClient(transport=httpx.ASGITransport(app=self.app), base_url="http://testserver",
                                          cookies=self.cookies) as http:
-                response = await http.post(path, content=content)
+                response = await http.post(path, content=content, headers=headers)
                 self.cookies.update(response.cookies)
                 return response
 
@@ -76,7 +76,32 @@ def test_a_cookie_signed_out_of_before_the_app_restarts_stays_closed_after_it(cl
 
 
 def test_a_browser_signed_in_with_a_shared_password_is_numbered_even_where_names_are_shown():
-    device = device_reader("Zq3x")
+    device = device_reader("Zq3x", "reader")
     labels = reader_labels(["alice@example.com", device], show_names=True, numbered=lambda n: f"reader {n}",
                            anonymous="anonymous")
     assert labels == {"": "anonymous", "alice@example.com": "alice@example.com", device: "reader 2"}
+
+
+def _set_cookies(response: httpx.Response) -> dict[str, str]:
+    return {line.split("=", 1)[0]: line for line in response.headers.get_list("set-cookie")}
+
+
+@pytest.mark.parametrize("trusted, secure", [("127.0.0.1", True), ("", False), ("10.0.0.0/8", False)])
+def test_behind_a_trusted_https_proxy_the_cookies_are_secure(client, monkeypatch, trusted, secure):
+    # The in-process client connects from 127.0.0.1, as a proxy on the same machine does.
+    monkeypatch.setenv("RAG_TRUSTED_PROXIES", trusted)
+    https = {"X-Forwarded-Proto": "https"}
+    response = client.post(sessions.SESSION_PATH, content=sessions.book().ticket("reader", 3600), headers=https)
+    cookies = _set_cookies(response)
+    assert set(cookies) == {SESSION_COOKIE, DEVICE_COOKIE}
+    assert all(("; secure" in c.lower()) is secure for c in cookies.values()), cookies
+    assert all("httponly" in c.lower() and "samesite=strict" in c.lower() for c in cookies.values())
+    signed_out = _set_cookies(client.post(sessions.SIGNOUT_PATH, content="", headers=https))
+    assert ("; secure" in signed_out[SESSION_COOKIE].lower()) is secure
+
+
+def test_a_proxy_that_says_plain_http_gets_no_secure_flag(client, monkeypatch):
+    monkeypatch.setenv("RAG_TRUSTED_PROXIES", "127.0.0.1")
+    response = client.post(sessions.SESSION_PATH, content=sessions.book().ticket("reader", 3600),
+                           headers={"X-Forwarded-Proto": "https, http"})  # the nearest proxy's word counts
+    assert not any("; secure" in c.lower() for c in _set_cookies(response).values())
