@@ -14,6 +14,10 @@ reads them, kept fixed). Each side is measured with the detection alone ("before
 articles' words (`holds`, rag.answer.gate.term_holder: a short question naming only words no
 article holds is no follow-up by its shortness).
 
+`turn`: each follow-up asked after its previous question through the engine's turn
+(rag.answer.engine.AnswerEngine.chat, as the Ask page and `rag chat` play it, without a chat model):
+judged as asked first, then the previous question's subject terms carried over, then the gate.
+
     .venv/bin/python benchmarks/followup.py      # ~1 min with cached vectors
 """
 
@@ -42,7 +46,9 @@ from _common import (  # noqa: E402
     vector_cache,
 )
 
+from rag.answer.engine import AnswerEngine  # noqa: E402
 from rag.answer.followup import Turn, is_follow_up, understand  # noqa: E402
+from rag.answer.pipeline import Outcome  # noqa: E402
 from rag.answer.gate import gate_for, term_holder  # noqa: E402
 from rag.answer.retrieve import retrieve, retrieve_options  # noqa: E402
 from rag.chunking import DEFAULT_STRATEGY  # noqa: E402
@@ -97,6 +103,18 @@ def main(argv: list[str] | None = None) -> int:
                 return {"searched": text, "rank": rank, "answer": bool(decision.answer)}
 
             holds = term_holder(store, COLLECTION, info, None)
+            engine = AnswerEngine(settings, store, collection=COLLECTION, info=info, embedder=model, with_llm=False,
+                                  top_k=TOP_K, retrieve_options=options)
+
+            def turn(previous: str, question: str, source: str | None) -> dict[str, Any]:
+                """The question asked after `previous` through the engine's turn, as the Ask page and
+                `rag chat` ask it (without a chat model: the subject terms carry over)."""
+                played = engine.chat(question, [engine.chat(previous)])
+                result = played.result
+                rank = hit_rank([p.url for p in result.passages], [source]) if source else None
+                return {"searched": played.understood.standalone, "rank": rank,
+                        "answer": result.outcome != Outcome.REFUSED_GATE, "judged_as_asked": played.judged_as_asked}
+
             rows = []
             for pair in pairs:
                 before = understand(pair["follow_up"], [Turn(pair["previous"])], llm=None)
@@ -108,6 +126,7 @@ def main(argv: list[str] | None = None) -> int:
                     "fallback_before": search(before.standalone, pair["expected_source"]),
                     "fallback": search(fallback.standalone, pair["expected_source"]),
                     "standalone": search(pair["standalone"], pair["expected_source"]),
+                    "turn": turn(pair["previous"], pair["follow_up"], pair["expected_source"]),
                 })
                 say(f"{pair['id']}: as asked {rows[-1]['as_asked']['rank']}, fallback {rows[-1]['fallback']['rank']}, "
                     f"standalone {rows[-1]['standalone']['rank']}")
@@ -128,6 +147,7 @@ def main(argv: list[str] | None = None) -> int:
                     "id": row["id"], "question": row["question"], "taken_before": before.rewritten,
                     "taken": after.rewritten, "as_asked": search(row["question"], None),
                     "understood_before": search(before.standalone, None), "understood": search(after.standalone, None),
+                    "turn": turn(row["previous"], row["question"], None),
                 })
                 say(f"{row['id']}: taken before {before.rewritten}, after {after.rewritten}, "
                     f"refused before {not changed[-1]['understood_before']['answer']}, "
@@ -141,12 +161,13 @@ def main(argv: list[str] | None = None) -> int:
         "follow_ups": {"detected": sum(r["detected"] for r in rows), "detected_before": sum(r["detected_before"] for r in rows),
                        "of": len(rows), "as_asked": _figures(rows, "as_asked"),
                        "fallback_before": _figures(rows, "fallback_before"), "fallback": _figures(rows, "fallback"),
-                       "standalone": _figures(rows, "standalone")},
+                       "standalone": _figures(rows, "standalone"), "turn": _figures(rows, "turn")},
         "changed_subject": {"taken_for_follow_ups_before": sum(r["taken_before"] for r in changed),
                             "taken_for_follow_ups": sum(r["taken"] for r in changed), "of": len(changed),
                             "gate_refuses_as_asked": refused("as_asked"),
                             "gate_refuses_understood_before": refused("understood_before"),
-                            "gate_refuses_understood": refused("understood")},
+                            "gate_refuses_understood": refused("understood"),
+                            "turn_refuses": refused("turn")},
         "standalone_questions": {
             "taken_for_follow_ups": sum(r["taken_for_follow_up"] for r in others), "of": len(others),
             "in_base_as_asked": _figures(in_base, "as_asked"), "in_base_understood": _figures(in_base, "understood"),

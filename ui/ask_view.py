@@ -8,8 +8,8 @@ from typing import Any, Callable
 import streamlit as st
 
 from ui.present import answer as answer_display
-from rag.answer import followup, gate, small_talk
-from rag.answer.pipeline import AskResult, finalize
+from rag.answer import followup, small_talk
+from rag.answer.pipeline import AskResult
 from ui.present.charts import plotly_config, score_chart
 from rag.chunking import DEFAULT_STRATEGY
 from rag.demo import DEMO_COLLECTION, DEMO_DIR, QUESTIONS_PATH
@@ -128,6 +128,7 @@ def _answer_block(result: AskResult, slot: Any, turn: int) -> None:
             st.caption(result.llm_error)
     else:
         slot.markdown(answer_display.answer_markdown(result, turn))
+        citation_popovers(result, turn)
 
 
 def _sources(result: AskResult, turn: int, compact: bool) -> None:
@@ -139,13 +140,46 @@ def _sources(result: AskResult, turn: int, compact: bool) -> None:
     with st.container(gap=None if compact else "small", key=answer_display.sources_key(turn)):
         for p in result.sources:
             anchor = answer_display.citation_anchor(result.collection or "", turn, p.n)
-            st.subheader(answer_display.source_heading(p), anchor=anchor)
+            cited = answer_display.cited_source(p, result.raw_answer or "")
+            st.subheader(answer_display.source_heading(p, cited.section), anchor=anchor)
             # An earlier turn keeps its cited passage too (in a shorter box), so that its [n] still
             # lands on the text it stands for. The box's height is at most its text's.
             height = EARLIER_PASSAGE_HEIGHT if compact else LATEST_PASSAGE_HEIGHT
-            shown = answer_display.cited_text_markdown(p)
-            with st.container(border=True, height=height if len(shown) > SHORT_PASSAGE else "content"):
-                st.markdown(shown)
+            long = len(cited.before) + len(cited.cited) + len(cited.after) > SHORT_PASSAGE
+            with st.container(border=True, height=height if long else "content"):
+                cited_body(cited, answer_display.cited_key(turn, p.n, "source"))
+
+
+def cited_body(cited: answer_display.CitedSource, key: str) -> None:
+    """What the citation rests on first, highlighted (in view without scrolling its box), then the
+    whole passage as the model received it, the same text highlighted in its place."""
+    if not cited.cited:
+        st.markdown(cited.before)
+        return
+    with st.container(key=key):
+        st.markdown(cited.cited)
+    if not (cited.before or cited.after):
+        return
+    st.caption(t("ask.cited_whole"))
+    if cited.before:
+        st.markdown(cited.before)
+    with st.container(key=f"{key}-in-place"):
+        st.markdown(cited.cited)
+    if cited.after:
+        st.markdown(cited.after)
+
+
+def citation_popovers(result: AskResult, turn: int) -> None:
+    """Under the answer, [1] [2]…: each opens what the citation rests on, in its passage as the model
+    received it, the same text as its source (a button: a keyboard, a finger or a mouse opens it)."""
+    if not result.sources:
+        return
+    with st.container(horizontal=True, gap="small", key=f"citation-popovers-{turn}"):
+        for p in result.sources:
+            cited = answer_display.cited_source(p, result.raw_answer or "")
+            with st.popover(f"[{p.n}]", help=t("ask.cite_open", n=p.n)):
+                st.markdown(answer_display.source_heading(p, cited.section))
+                cited_body(cited, answer_display.cited_key(turn, p.n, "popover"))
 
 
 def render_result(result: AskResult, turn: int, answer_slot: Any = None, compact: bool = False) -> None:
@@ -161,8 +195,8 @@ def render_result(result: AskResult, turn: int, answer_slot: Any = None, compact
         _sources(result, turn, compact)
     if result.collection:
         st.caption(f":material/folder_open: {t('ask.collection', name=escape_link_text(result.collection))}")
-    if not result.passages or (compact and not result.llm_error):
-        return  # an earlier turn without an answer keeps its passages: they were its answer
+    if not result.passages or (compact and chat_actions.has_answer(result)):
+        return  # an earlier turn without an answer (refused, none written) keeps its passages: they were its answer
     accepted = set(result.accepted)
     editor = resources.can_edit()
     label = passages_label(result, editor)
@@ -203,14 +237,12 @@ def understood_caption(understood: dict[str, Any] | None) -> None:
     st.caption(f":material/manage_search: {sanitize_markdown(line, images=False, links=False)}")
 
 
-def _keep(question: str, result: AskResult, turn: int, understood: dict[str, Any] | None, settings: Any,
+def _keep(question: str, result: AskResult, turn: int, understood: dict[str, Any] | None,
           stopped: bool = False, gate_inputs: list[Any] | None = None) -> dict[str, Any]:
-    """The finished turn into the journal and the conversation, with what its gate decided on."""
+    """The finished turn (recorded by the engine) into the conversation, with what its gate decided on."""
     history = st.session_state.setdefault(HISTORY, [])
-    entry_id = conversations.record(settings, result, index=len(history),
-                                    standalone=(understood or {}).get("standalone") or "")
     item = {"question": question, "result": result, "turn": turn, "understood": understood,
-            "entry_id": entry_id, "stopped": stopped, "rating": None}
+            "entry_id": result.journal_id, "stopped": stopped, "rating": None}
     if gate_inputs is not None:
         item["gate_inputs"] = gate_inputs
     history.append(item)
@@ -218,17 +250,27 @@ def _keep(question: str, result: AskResult, turn: int, understood: dict[str, Any
     return item
 
 
+def _recorder(settings: Any, index: int, gate_inputs: list[Any]) -> Callable[[AskResult, str], None]:
+    """The engine's recorder for this turn: the journal, in the session's conversation, at `index`,
+    with what the gate decided on (a reopened refusal is offered again only once that changed)."""
+    def record(result: AskResult, origin: str) -> None:
+        result.gate_inputs = gate_inputs
+        result.journal_id = conversations.record(settings, result, index=index,
+                                                 standalone=result.standalone_question)
+    return record
+
+
 def finish_stopped(settings: Any) -> None:
     """An answer whose stream a new run ended (Stop, or any click meanwhile) becomes its turn, with
-    the text streamed so far, unless the conversation it belonged to has been left."""
+    the text streamed so far, recorded as stopped, unless the conversation it belonged to has been left."""
     state = st.session_state.pop(chat_actions.STREAMING, None)
     if not state:
         return
     if state["index"] != len(st.session_state.get(HISTORY, [])) or state["conversation"] != conversations.current():
         return
-    result = finalize(state["prepared"], state["text"])
+    result = state["turn"].stop()
     result.collection = state["collection"]
-    _keep(state["question"], result, state["turn"], state["understood"], settings, stopped=True)
+    _keep(state["question"], result, state["turn_number"], state["understood"], stopped=True)
 
 
 def passages_label(result: AskResult, editor: bool) -> str:
@@ -266,29 +308,21 @@ def stream_live(stream: Any, live: Any, clock: Callable[[], float] = time.monoto
 
 
 def answer(question: str, settings: Any, store: Any, info: dict) -> AskResult | None:
-    """Make a follow-up standalone, retrieve, then stream the answer (or refuse, or say why not),
-    and render the turn."""
-    turn = st.session_state.get(ASKED, 0)
+    """One turn, played by the engine (AnswerEngine.chat: small talk, the follow-up judged then made
+    standalone, the gate, the stream), rendered as it comes."""
+    turn_number = st.session_state.get(ASKED, 0)
     index = len(st.session_state.get(HISTORY, []))
     st.session_state.pop(TO_SHORTEN, None)  # another question: the one to shorten is given up
-    if reply_to_small_talk(question, settings, turn, index):
-        return None
     user = st.chat_message("user")
     with user:
         st.markdown(sanitize_markdown(question, images=False))
     scroll.to_new_question()
     with st.chat_message("assistant"):
-        llm = resources.llm(settings)
-        holds = gate.term_holder(store, settings.collection, info, resources.groups())
-        understood = followup.understand(question, previous_turns(), llm, holds=holds).to_dict()
-        understood_caption(understood)
-        search = understood["standalone"]
         try:
-            # The page records the turn itself (rag.journal through ui.conversations): it knows the
-            # conversation and the question as understood.
+            now = _gate_inputs(settings, info)
             engine = resources.answer_engine(settings, store, info, reader=access.reader_id(access.mode()),
-                                             recorders=[])
-            response = engine.ask(search)
+                                             recorders=[_recorder(settings, index, now)])
+            turn = engine.chat(question, previous_turns())
         except QuestionError as exc:  # the reader's to fix (a pasted log too long): said, and kept to edit
             st.session_state[TO_SHORTEN] = (question, str(exc))
             st.session_state[SHORTENED] = question
@@ -297,23 +331,25 @@ def answer(question: str, settings: Any, store: Any, info: dict) -> AskResult | 
         except RagError as exc:
             lang.error(t("ask.search_failed"), str(exc))
             return None
+        if turn.small_talk:
+            _keep_small_talk(question, turn.small_talk, settings, turn_number, index)
+            return None
+        understood = turn.understood.to_dict()
+        understood_caption(understood)
         slot = st.empty()
-        if response.streams:
-            stop = chat_actions.stop_button(turn)
-            state = {"question": question, "turn": turn, "index": index, "prepared": response.prepared, "text": "",
-                     "understood": understood, "collection": settings.collection,
+        if turn.streams:
+            stop = chat_actions.stop_button(turn_number)
+            state = {"question": question, "turn_number": turn_number, "index": index, "turn": turn,
+                     "text": "", "understood": understood, "collection": settings.collection,
                      "conversation": conversations.current()}
             st.session_state[chat_actions.STREAMING] = state
             with slot.container():
-                stream_live(response, st.empty(), keep=state)
+                stream_live(turn, st.empty(), keep=state)
             st.session_state.pop(chat_actions.STREAMING, None)
             stop.empty()
-        result = response.result
-        result.question = question
-        result.collection = settings.collection
-        render_result(result, turn, slot)
-        now = _gate_inputs(settings, info)
-        item = _keep(question, result, turn, understood, settings, gate_inputs=now)
+        result = turn.result
+        render_result(result, turn_number, slot)
+        item = _keep(question, result, turn_number, understood, gate_inputs=now)
         chat_actions.turn_actions(item, index, True, settings, _again(), now)
     with user:
         chat_actions.edit_button(item, index, _again())
@@ -326,22 +362,14 @@ def small_talk_reply(kind: str, settings: Any) -> str:
     return replies.get(kind, replies[small_talk.THANKS])
 
 
-def reply_to_small_talk(message: str, settings: Any, turn: int = 0, index: int = 0) -> bool:
+def _keep_small_talk(message: str, kind: str, settings: Any, turn: int, index: int) -> None:
     """"Bonjour", "Merci !": a word back, nothing searched nor refused; kept in its place in the
     conversation (and in the journal, out of the editors' lists), so that a reload shows it."""
-    kind = small_talk.kind_of(message)
-    if kind is None:
-        return False
-    with st.chat_message("user"):
-        st.markdown(sanitize_markdown(message, images=False))
-    scroll.to_new_question()
-    with st.chat_message("assistant"):
-        st.markdown(small_talk_reply(kind, settings))
+    st.markdown(small_talk_reply(kind, settings))
     entry_id = conversations.record_small_talk(settings, message, kind, index=index, language=current_language())
     st.session_state.setdefault(HISTORY, []).append({"question": message, "small_talk": kind, "turn": turn,
                                                      "entry_id": entry_id})
     st.session_state[ASKED] = max(st.session_state.get(ASKED, 0), turn + 1)
-    return True
 
 
 def _again() -> Any:

@@ -152,6 +152,7 @@ def result_from_entry(entry: Entry) -> AskResult:
     language = entry.language or "fr"
     restored = {"restored": True, "refused": refused, "reason": entry.refusal_reason}
     common = dict(question=entry.question, passages=passages, threshold=threshold, language=language,
+                  outcome=entry.outcome,
                   collection=entry.collection, accepted=accepted, gate=restored,
                   refusal_reason=entry.refusal_reason or None, refusal=dict(entry.refusal) or None,
                   best_score=max((p.score for p in passages), default=None),
@@ -209,13 +210,14 @@ def _turn_items(entries: Sequence[Entry], first_turn: int) -> list[dict[str, Any
                           "entry_id": entry.id})
             continue
         mine = next((f for f in entry.feedback if f.reader == reader()), None)
-        understood = None
-        if entry.standalone_question and entry.standalone_question != entry.question:
+        understood = entry.checks.get("understood")  # how it was made standalone, as first said
+        if not understood and entry.standalone_question and entry.standalone_question != entry.question:
             understood = {"asked": entry.question, "standalone": entry.standalone_question, "method": "journal",
                           "terms": []}
         items.append({"question": entry.question, "result": result_from_entry(entry), "turn": first_turn + i,
                       "entry_id": entry.id, "understood": understood, "rating": mine.rating if mine else None,
-                      "comment": mine.comment if mine else ""})
+                      "comment": mine.comment if mine else "", "stopped": entry.outcome == "stopped",
+                      **({"gate_inputs": entry.checks["gate_inputs"]} if "gate_inputs" in entry.checks else {})})
     return items
 
 

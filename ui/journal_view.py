@@ -32,7 +32,7 @@ SHOWN = "journal_shown"
 PERIODS = (7, 30, 90, 0)  # days; 0 = everything kept
 _ICONS = {"answered": ":material/check_circle:", "refused_gate": ":material/block:",
           "refused_model": ":material/do_not_disturb_on:", "passages_only": ":material/list:",
-          "failed": ":material/error:"}
+          "failed": ":material/error:", "stopped": ":material/stop_circle:"}
 
 
 @st.cache_resource(show_spinner=False)

@@ -129,7 +129,7 @@ def neighbours_from_store(store: Any, collection: str, groups: Sequence[str] | N
     def fetch(passage: Any) -> Sequence[Chunk]:
         if passage.url not in cache:
             points = store.points_for_url(collection, passage.url,
-                                          payload=["order", "start", "end", "text", "access"])
+                                          payload=["order", "start", "end", "text", "access", "section"])
             cache[passage.url] = [
                 p.payload for p in points
                 if groups is None or set(p.payload.get("access") or []) & set(groups)

@@ -14,17 +14,24 @@ Each step is a part of its own, and the evaluation calls them one by one on the 
 `respond(question, passages, decision)` (the context within the model's window, rag.answer.pipeline;
 the chat model's stream; the citations check; answers.jsonl). Every finished answer goes to the
 engine's recorders (the journal of questions), whoever asked.
+
+A conversation goes through `chat(question, history) -> Turn` (rag.answer.turn): small talk, the
+follow-up judged as asked then made standalone, the gate before any answer call, the stream, a stop.
+The gate is injected (`gate=`, a rag.answer.gating.Gate): a new gate is a new object, not a new path.
 """
 
 from __future__ import annotations
 
 import logging
 import os
+import threading
 import time
 from pathlib import Path
 from typing import Any, Callable, Iterator, Mapping, Sequence
 
-from rag.answer.gate import Decision, GateParams, gate, resolve_params
+from rag.answer import followup, small_talk
+from rag.answer.gate import UNKNOWN_NAMES, Decision, GateParams, resolve_params, term_holder
+from rag.answer.gating import Gate, StoreGate, term_rarity
 from rag.answer.pipeline import (
     DEFAULT_MAX_TOKENS,
     PASSAGES_ONLY,
@@ -34,7 +41,7 @@ from rag.answer.pipeline import (
     finalize,
     prepare,
 )
-from rag.i18n.detect import detect_language
+from rag.answer.turn import Turn, earlier
 from rag.errors import LLMError
 
 log = logging.getLogger(__name__)
@@ -50,13 +57,18 @@ class Response:
     far; `result` the checked answer (iterating to the end first if needed). Without a model call
     (a refusal, no chat model, retrieval only) there is nothing to iterate and `result` is ready."""
 
-    def __init__(self, engine: AnswerEngine | None, prepared: Prepared, decision: Decision | None, llm: Any) -> None:
+    def __init__(self, engine: AnswerEngine | None, prepared: Prepared, decision: Decision | None, llm: Any,
+                 asked: str | None = None, understood: followup.Understood | None = None) -> None:
         self.engine = engine
+        self.asked = asked  # the question as the reader asked it, when the engine searched another form
+        self.understood = understood  # how a follow-up was made standalone (kept with the result)
         self.prepared = prepared
         self.decision = decision
         self._llm = llm
         self._pieces: list[str] = []
         self._result: AskResult | None = None
+        self._stopped = False
+        self._lock = threading.Lock()
         self._iterator = self._run()
 
     @property
@@ -81,6 +93,8 @@ class Response:
 
     @property
     def result(self) -> AskResult:
+        if self._result is not None:
+            return self._result
         for _ in self._iterator:
             pass
         assert self._result is not None
@@ -99,6 +113,8 @@ class Response:
         stream = self._llm.stream_chat(prepared.messages, **prepared.chat_params())
         try:
             for piece in stream:
+                if self._stopped:
+                    return
                 if first is None:
                     first = time.monotonic() - began
                 self._pieces.append(piece)
@@ -112,8 +128,25 @@ class Response:
         result.answer_seconds = round(time.monotonic() - began, 3)
         self._finish(result)
 
+    def stop(self) -> AskResult:
+        """The reader stopped the stream: the text so far is the answer (checked as one), recorded
+        with the outcome STOPPED. A finished answer stays as it ended. The stream may still be read
+        by another thread (a page's earlier run): it ends at its next piece, recording nothing."""
+        self._stopped = True
+        if self._result is None:
+            self._finish(finalize(self.prepared, self.text, stopped=True))
+        assert self._result is not None
+        return self._result
+
     def _finish(self, result: AskResult) -> None:
-        self._result = result
+        with self._lock:
+            if self._result is not None:
+                return  # stopped meanwhile, or finished: one result, recorded once
+            self._result = result
+        if self.asked is not None and self.asked != result.question:
+            result.standalone_question, result.question = result.question, self.asked
+        if self.understood is not None:
+            result.understood = self.understood.to_dict()
         if self.engine is None:
             return
         if self.engine.collection is not None:
@@ -156,6 +189,7 @@ class AnswerEngine:
         prompt_file: str | os.PathLike[str] | None = None,
         origin: str = "cli",
         recorders: Sequence[Recorder] = (),
+        gate: Gate | None = None,
     ) -> None:
         from rag.config import Settings
 
@@ -187,6 +221,7 @@ class AnswerEngine:
         model_id = getattr(self.embedder, "model_id", None) if self.embedder is not None else None
         explicit = threshold if threshold is not None else self.settings.threshold
         self.params = gate_params or resolve_params(explicit, self.info, model_id, self.settings.min_coverage)
+        self._gate: Gate = gate or StoreGate(self.params, self.store, self.collection, groups, self.info, self.embedder)
 
     # -- the parts, in the order of the flow ------------------------------------------------
 
@@ -201,9 +236,9 @@ class AnswerEngine:
                         groups=self.groups, **self._retrieve_options)
 
     def gate(self, question: str, passages: Sequence[Any]) -> Decision:
-        """The answerability gate's decision, with its signals (rag.answer.gate)."""
-        return gate(question, passages, self.params, self.store, self.collection, self.groups, self.info,
-                    detect_language(question), self.embedder)
+        """The answerability gate's decision, with its signals (the injected Gate; by default
+        rag.answer.gate on this engine's collection)."""
+        return self._gate(question, passages)
 
     @property
     def llm(self) -> Any:
@@ -216,7 +251,7 @@ class AnswerEngine:
         return self._llm
 
     def respond(self, question: str, passages: Sequence[Any], decision: Decision | None = None,
-                threshold: float | None = None) -> Response:
+                threshold: float | None = None, asked: str | None = None) -> Response:
         """The answer from these passages: the gate's `decision` (without one, `threshold` or the
         engine's cosine floor alone decides), the prompt within the model's window, the stream."""
         floor = self.params.min_cosine if threshold is None or decision is not None else threshold
@@ -227,13 +262,50 @@ class AnswerEngine:
         else:
             prepared = prepare(question, passages, llm, floor, source, max_tokens=self.max_tokens,
                                prompt_file=self.prompt_file, log_dir=self.settings.logs_dir, decision=decision)
-        return Response(self, prepared, decision, llm)
+        return Response(self, prepared, decision, llm, asked)
 
-    def ask(self, question: str) -> Response:
+    def ask(self, question: str, asked: str | None = None,
+            understood: followup.Understood | None = None) -> Response:
         """Retrieve and gate now (a RagError says the search failed); the answer streams from the
-        response."""
+        response. `asked`: the question as the reader asked it, when `question` is its standalone
+        form (`understood` says how it was made)."""
         passages = self.retrieve(question)
-        return self.respond(question, passages, self.gate(question, passages))
+        response = self.respond(question, passages, self.gate(question, passages), asked=asked)
+        response.understood = understood
+        return response
+
+    def chat(self, question: str, history: Sequence[Turn | followup.Turn] = ()) -> Turn:
+        """One turn of a conversation: small talk gets a word back, nothing searched; a question that
+        leans on `history` is first judged as asked (naming what no article the reader may see holds,
+        it is refused so, with no model call), then made standalone (the model's rewrite, else the
+        previous question's subject terms) and gated again before the answer call; any other question
+        is asked as it is. Retrieval and the gate run now (a RagError says the search failed); the
+        answer streams from the turn."""
+        kind = small_talk.kind_of(question)
+        if kind is not None:
+            return Turn(question, followup.Understood(question, question), small_talk=kind)
+        previous = earlier(history)
+        holds = self._holds()
+        if not previous or not followup.is_follow_up(question, holds):
+            return Turn(question, followup.Understood(question, question), self.ask(question))
+        passages = self.retrieve(question)
+        decision = self.gate(question, passages)
+        if not decision.answer and (decision.reason == UNKNOWN_NAMES or _names_unheld(question, holds)):
+            return Turn(question, followup.Understood(question, question), self.respond(question, passages, decision),
+                        judged_as_asked=True)
+        understood = followup.standalone(question, previous, self.llm, rarity=self._rarity())
+        if not understood.rewritten:
+            return Turn(question, understood, self.respond(question, passages, decision))
+        return Turn(question, understood, self.ask(understood.standalone, asked=question, understood=understood))
+
+    def _holds(self) -> Any:
+        """holds(terms): does a chunk the reader may see hold one of them (None without term statistics)."""
+        if self.store is None:
+            return None
+        return term_holder(self.store, self.collection, self.info, self.groups)
+
+    def _rarity(self) -> Any:
+        return term_rarity(self.store, self.collection, self.info, self.groups)
 
     # -- what every answer goes to -------------------------------------------------------------
 
@@ -245,6 +317,12 @@ class AnswerEngine:
                 recorder(result, self.origin)
             except Exception as exc:  # noqa: BLE001 - a broken record must not break the answer
                 log.warning("could not record the answer: %s", exc)
+
+
+def _names_unheld(question: str, holds: Any) -> bool:
+    """Whether the question names a term of its own that no chunk the reader may see holds ("rhume",
+    "keepalived"): refused as asked, it is refused, not read as a follow-up of another subject."""
+    return holds is not None and any(not holds([term]) for term in followup.own_terms(question))
 
 
 def answer_passages(

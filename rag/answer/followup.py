@@ -8,9 +8,11 @@ is made standalone before the gate and the retrieval see it.
   (`prompts/rewrite_{fr,en}.txt`), a timeout of its own, at most MAX_TURNS earlier turns each cut
   to MAX_TURN_CHARS, at most REWRITE_MAX_TOKENS back, and an answer kept only when it reads as one
   question of at most MAX_QUESTION_CHARS.
-- Without one, or when that call fails, `with_terms()`: the previous question's own terms (its
-  words minus the common ones) are appended to the follow-up, for retrieval and the gate; the
-  reader is told which (benchmarks/README.md, "Follow-up questions", measures both ways).
+- Without one, or when that call fails, `with_terms()`: the previous question's subject terms (the
+  rarest of its own terms that the articles hold, by their inverse document frequency: never a
+  colleague's name nor an everyday word of the articles) are appended to the follow-up, for
+  retrieval and the gate; the reader is told which (benchmarks/README.md, "Follow-up questions",
+  measures both ways).
 
 `understand()` chooses among the three and says which way was taken.
 """
@@ -20,7 +22,7 @@ from __future__ import annotations
 import re
 import unicodedata
 from dataclasses import dataclass, field
-from typing import Any, Callable, Sequence
+from typing import Any, Callable, Protocol, Sequence
 
 from rag.answer.prompts import detect_language, load_prompt, one_line
 from rag.errors import LLMError
@@ -190,14 +192,41 @@ _NOUNS_IN_ER = {"fichier", "premier", "dernier", "dossier", "papier", "clavier",
                 "avenir", "désir", "soir", "espoir", "couloir", "tiroir", "hiver", "laser", "poker", "master"}
 
 
-def with_terms(question: str, previous: Sequence[Turn]) -> Understood:
-    """The fallback without a model: the previous turn's own terms that the follow-up lacks,
-    appended to it (at most MAX_TERMS)."""
+class Rarity(Protocol):
+    """How much a term says what a question is about in the articles a reader may see
+    (rag.answer.gating.TermRarity); None when no article holds it."""
+
+    def weight(self, term: str) -> float | None: ...
+
+
+# The subject's terms weigh at least this share of the heaviest one's (rag.answer.gating.TermRarity:
+# a log ratio of the articles' use to the language's); lighter ones are the question's setting.
+SUBJECT_SHARE = 0.5
+
+
+def subject_terms(question: str, rarity: Rarity | None = None) -> list[str]:
+    """The terms of `question` that say what it is about, in its order. With the articles'
+    statistics: those the articles hold (a colleague's name, held by none, is left out), and of
+    these the ones weighing at least SUBJECT_SHARE of the heaviest (never an everyday word of the
+    question). Without: its own terms."""
+    terms = own_terms(question)
+    if rarity is None:
+        return terms
+    held = {term: w for term in terms if (w := rarity.weight(term)) is not None}
+    if not held:
+        return []
+    top = max(held.values())
+    return [term for term in terms if term in held and held[term] >= SUBJECT_SHARE * top]
+
+
+def with_terms(question: str, previous: Sequence[Turn], rarity: Rarity | None = None) -> Understood:
+    """The fallback without a model: the previous question's subject terms (subject_terms) that
+    the follow-up lacks, appended to it (at most MAX_TERMS)."""
     if not previous:
         return Understood(question, question)
     have = {_fold(term) for term in own_terms(question)}
     have.update(_words(question))
-    added = [term for term in own_terms(previous[-1].question) if _fold(term) not in have][:MAX_TERMS]
+    added = [term for term in subject_terms(previous[-1].question, rarity) if _fold(term) not in have][:MAX_TERMS]
     if not added:
         return Understood(question, question)
     return Understood(question, f"{question.rstrip()} {' '.join(added)}", TERMS, added)
@@ -260,19 +289,26 @@ def rewrite(question: str, previous: Sequence[Turn], llm: Any, language: str | N
 
 
 def understand(question: str, previous: Sequence[Turn], llm: Any = None, language: str | None = None,
-               timeout: float = REWRITE_TIMEOUT, holds: Holds | None = None) -> Understood:
+               timeout: float = REWRITE_TIMEOUT, holds: Holds | None = None,
+               rarity: Rarity | None = None) -> Understood:
     """What to search for `question` asked after `previous` turns: as asked when it stands alone,
-    else the model's rewrite, else (no model, or its call failed) the previous question's terms.
+    else its standalone form (standalone()).
     `holds`: as for is_follow_up (rag.answer.gate.term_holder gives it for a collection)."""
     if not previous or not is_follow_up(question, holds):
         return Understood(question, question)
+    return standalone(question, previous, llm, language, timeout, rarity)
+
+
+def standalone(question: str, previous: Sequence[Turn], llm: Any = None, language: str | None = None,
+               timeout: float = REWRITE_TIMEOUT, rarity: Rarity | None = None) -> Understood:
+    """A follow-up made standalone: the model's rewrite, else (no model, or its call failed) the
+    previous question's subject terms appended (with_terms)."""
     error: str | None = None
     if llm is not None:
         try:
-            standalone = rewrite(question, previous, llm, language, timeout)
-            return Understood(question, standalone, MODEL)
+            return Understood(question, rewrite(question, previous, llm, language, timeout), MODEL)
         except LLMError as exc:
             error = str(exc)
-    understood = with_terms(question, previous)
+    understood = with_terms(question, previous, rarity)
     understood.error = error
     return understood

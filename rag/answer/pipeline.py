@@ -6,8 +6,8 @@ rag.answer.engine.AnswerEngine (with its shorthands `ask` and `answer_passages`)
 
 A refusal (no passage at or above the threshold) never calls the chat model. When the model
 cannot be reached, the passages are still returned and `llm_error` says why there is no answer.
-Every result says how it ended in `outcome` (ANSWERED, REFUSED_GATE, REFUSED_MODEL,
-PASSAGES_ONLY, FAILED), the `outcome` key of `rag ask --json` and of results.json's rows.
+Every result says how it ended in `outcome` (an `Outcome`), the `outcome` key of `rag ask --json`
+and of results.json's rows.
 """
 
 from __future__ import annotations
@@ -16,9 +16,10 @@ import json
 import logging
 import os
 from dataclasses import dataclass, field
+from enum import StrEnum
 from datetime import datetime, UTC
 from pathlib import Path
-from typing import Any, Sequence
+from typing import TYPE_CHECKING, Any, Sequence
 
 from rag.auth import owner_only
 from rag.i18n import language as in_language, t
@@ -27,6 +28,9 @@ from rag.errors import LLMError
 from rag.answer.gate import explain as gate_explain
 from rag.redact import known_secrets, redact
 
+if TYPE_CHECKING:
+    from rag.answer.retrieve import Passage
+
 log = logging.getLogger(__name__)
 
 DEFAULT_MAX_TOKENS = 1024  # room kept for the answer in the context window, and sent as max_tokens
@@ -34,13 +38,26 @@ TEMPERATURE = 0.2  # factual answers from extracts: little creativity wanted
 
 ANSWER_LOG = "answers.jsonl"
 
-# How an answer ended (the `outcome` key).
-ANSWERED = "answered"  # the model answered
-REFUSED_GATE = "refused_gate"  # refused by the gate, before any model call
-REFUSED_MODEL = "refused_model"  # the model wrote its refusal sentence
-PASSAGES_ONLY = "passages_only"  # no model call (retrieval only, no chat model): the passages are shown
-FAILED = "failed"  # the model call failed
-OUTCOMES = (ANSWERED, REFUSED_GATE, REFUSED_MODEL, PASSAGES_ONLY, FAILED)
+class Outcome(StrEnum):
+    """How a turn ended: the `outcome` key of `rag ask --json`, `rag chat --json`, results.json's rows
+    and the journal (the values are the contract's strings)."""
+
+    ANSWERED = "answered"  # the model answered
+    REFUSED_GATE = "refused_gate"  # refused by the gate, before any model call
+    REFUSED_MODEL = "refused_model"  # the model wrote its refusal sentence
+    PASSAGES_ONLY = "passages_only"  # no model call (retrieval only, no chat model): the passages are shown
+    FAILED = "failed"  # the model call failed
+    STOPPED = "stopped"  # the reader stopped the answer while it streamed: what came so far is kept
+    SMALL_TALK = "small_talk"  # a greeting, a thanks, a goodbye: nothing searched (rag.answer.small_talk)
+
+    @property
+    def refused(self) -> bool:
+        return self in (Outcome.REFUSED_GATE, Outcome.REFUSED_MODEL)
+
+
+ANSWERED, REFUSED_GATE, REFUSED_MODEL = Outcome.ANSWERED, Outcome.REFUSED_GATE, Outcome.REFUSED_MODEL
+PASSAGES_ONLY, FAILED, STOPPED = Outcome.PASSAGES_ONLY, Outcome.FAILED, Outcome.STOPPED
+OUTCOMES = tuple(Outcome)
 
 
 @dataclass
@@ -48,8 +65,8 @@ class AskResult:
     question: str
     answer: str | None
     refused: bool
-    passages: list[Any]
-    sources: list[Any] = field(default_factory=list)
+    passages: list[Passage]  # as retrieved, each as the model received it (grown, or shortened to fit)
+    sources: list[Passage] = field(default_factory=list)  # the cited passages the model was sent
     invalid_citations: list[int] = field(default_factory=list)
     dropped_passages: list[int] = field(default_factory=list)
     threshold: float | None = None
@@ -77,8 +94,14 @@ class AskResult:
     answer_urls: list[str] = field(default_factory=list)  # web addresses the model wrote itself
     gate: dict[str, Any] | None = None  # the answerability gate's signals and decision (rag.gate)
     journal_id: str | None = None  # its entry in the journal (rag.journal), once recorded
-    outcome: str = ANSWERED  # how it ended: one of OUTCOMES
+    outcome: str = ANSWERED  # how it ended: an Outcome
     ordering: Any = None  # what put the passages in their order (rag.answer.ordering.Ordering)
+    standalone_question: str = ""  # a follow-up's standalone form, as searched ("" when asked as it stands)
+    # What the gate decided on besides the question, as the page states it (ui.chat_actions.gate_inputs):
+    # kept in the journal, so that a reopened refusal is offered again only once they changed.
+    gate_inputs: list[Any] | None = None
+    # How a follow-up was made standalone (rag.answer.followup.Understood.to_dict): said again on reload.
+    understood: dict[str, Any] | None = None
 
     def to_json(self) -> dict[str, Any]:
         """The `rag ask --json` contract, plus extra keys."""
@@ -312,8 +335,10 @@ def finalize(
     error: Exception | str | None = None,
     usage: dict[str, Any] | None = None,
     model: str | None = None,
+    stopped: bool = False,
 ) -> AskResult:
-    """Check the model's answer (citations, refusal) and build the result; log citation problems."""
+    """Check the model's answer (citations, refusal) and build the result; log citation problems.
+    `stopped`: the reader stopped the stream; `text` is what came before, checked as an answer."""
     if prepared.result is not None:
         return prepared.result
     if error is not None:
@@ -324,7 +349,7 @@ def finalize(
     raw = (text or "").strip()
     sent_numbers = [p.n for p in prepared.sent]
     check = citations.check_citations(raw, sent_numbers)
-    refused = prompts.contains_refusal(raw) and not check.valid
+    refused = prompts.contains_refusal(raw) and not check.valid and not stopped
     uncited = not refused and not check.valid
     answer = raw
     if prepared.notes:
@@ -337,7 +362,7 @@ def finalize(
         refusal_reason=_model_refused(prepared.language) if refused else None,
         refusal=refusals.by_model() if refused else None,
         answer_urls=citations.answer_urls(raw),
-        outcome=REFUSED_MODEL if refused else ANSWERED,
+        outcome=STOPPED if stopped else REFUSED_MODEL if refused else ANSWERED,
     )
     if check.invalid or uncited or result.answer_urls:
         if check.invalid:

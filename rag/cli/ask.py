@@ -27,6 +27,12 @@ def register(subparsers: Commands) -> None:
         description=t("help.ask.description"),
     )
     parser.add_argument("question", metavar="QUESTION", help=t("help.ask.question"))
+    answer_options(parser)
+    parser.set_defaults(func=run)
+
+
+def answer_options(parser: argparse.ArgumentParser) -> None:
+    """The options of every command that answers (`rag ask`, `rag chat`)."""
     parser.add_argument("--collection", help=t("help.ask.collection"))
     parser.add_argument("--json", action="store_true", help=t("help.ask.json"))
     parser.add_argument("--top-k", type=whole_number, dest="top_k", help=t("help.ask.top_k"))
@@ -44,13 +50,17 @@ def register(subparsers: Commands) -> None:
                         help=t("help.ask.groups"))
     parser.add_argument("--no-llm", action="store_true", dest="no_llm",
                         help=t("help.ask.no_llm"))
-    parser.set_defaults(func=run)
 
 
-def run(args: argparse.Namespace) -> int:
+def settings_from(args: argparse.Namespace) -> Settings:
     settings = Settings.from_env()
     if args.min_coverage is not None:
         settings = settings.replace(min_coverage=args.min_coverage)
+    return settings
+
+
+def run(args: argparse.Namespace) -> int:
+    settings = settings_from(args)
     out = sys.stdout
     streamed: list[str] = []
 

@@ -14,7 +14,7 @@ from rag.i18n import cli_language, language, t
 from rag.redact import RedactingFilter, install_redaction, known_secrets, redact
 
 # Order is the order `rag --help` lists them.
-COMMANDS = ["preview", "fetch", "ingest", "ask", "eval", "journal", "status", "migrate"]
+COMMANDS = ["preview", "fetch", "ingest", "ask", "chat", "eval", "journal", "status", "migrate"]
 
 
 def build_parser() -> argparse.ArgumentParser:

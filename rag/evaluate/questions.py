@@ -38,6 +38,7 @@ class Question:
     category: str | None = None
     also_in: tuple[str, ...] = ()
     line: int = field(default=0, compare=False)
+    previous: str | None = None  # the question asked before it: a follow-up, replayed as a turn after it
 
     @property
     def accepted_urls(self) -> set[str]:
@@ -57,6 +58,7 @@ class Question:
             "in_base": self.in_base,
             "category": self.category,
             "also_in": list(self.also_in),
+            **({"previous": self.previous} if self.previous else {}),
         }
 
 
@@ -147,6 +149,7 @@ def question_from_mapping(
     source = _optional_text(obj.get("expected_source"), "expected_source", line, problems)
     answer = _optional_text(obj.get("expected_answer"), "expected_answer", line, problems)
     category = _optional_text(obj.get("category"), "category", line, problems)
+    previous = _optional_text(obj.get("previous"), "previous", line, problems)
 
     also_raw = obj.get("also_in")
     also: list[str] = []
@@ -172,6 +175,7 @@ def question_from_mapping(
         category=category,
         also_in=tuple(dict.fromkeys(u for u in also if u != source)),
         line=line,
+        previous=previous,
     )
 
 

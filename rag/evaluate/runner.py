@@ -163,8 +163,13 @@ def replay(
     context: Mapping[str, Any] | None = None,
     gate_fn: GateFn | None = None,
     gate_params: Any | None = None,
+    searched_fn: Callable[[Question], str] | None = None,
 ) -> dict[str, Any]:
     """Replay `questions`: retrieval for each, the answer too when `answer_fn` is given.
+
+    `searched_fn(question)`: what a follow-up (a question with `previous`) is searched as, played as
+    a conversation's turn after its previous question (rag.answer.engine.AnswerEngine.chat); the
+    retrieval, the gate and the answer then see that text, and the row says it (`standalone_question`).
 
     `gate_fn(question, passages)` gives the answerability gate's decision (rag.gate), which is
     then each row's `refused`; `gate_params` are its settings, reported in the summary.
@@ -186,12 +191,13 @@ def replay(
     total = len(questions)
     for done, q in enumerate(questions, start=1):
         try:
-            passages = list(retrieve_fn(q.question))
-            decision = gate_fn(q.question, passages) if gate_fn is not None else None
+            text = searched_fn(q) if searched_fn is not None and q.previous else q.question
+            passages = list(retrieve_fn(text))
+            decision = gate_fn(text, passages) if gate_fn is not None else None
             result = None
             if answer_fn is not None:
-                result = (answer_fn(q.question, passages, threshold) if decision is None
-                          else answer_fn(q.question, passages, threshold, decision=decision))
+                result = (answer_fn(text, passages, threshold) if decision is None
+                          else answer_fn(text, passages, threshold, decision=decision))
         except RagError as exc:
             failed.append({"id": q.id, "line": q.line, "error": str(exc)})
             in_a_row += 1
@@ -209,6 +215,8 @@ def replay(
             break
         in_a_row = 0
         rows.append(question_row(q, passages, threshold, result, decision))
+        if q.previous:
+            rows[-1]["standalone_question"] = text
         if progress is not None:
             progress(done, total, q.id)
     summary = summarize(rows, k, threshold, with_llm=answer_fn is not None, gate_params=gate_params)
@@ -317,9 +325,15 @@ def run_eval(
     if question_set:
         context["question_set"] = question_set
     context["gate_note"] = None if has_terms(info) else t("run.no_terms")
+    def searched_fn(q: Question) -> str:
+        """A follow-up as the Ask page and `rag chat` play it, after its previous question."""
+        from rag.answer.followup import Turn
+
+        return engine.chat(q.question, [Turn(q.previous or "")]).understood.standalone
+
     return replay(
         questions, engine.retrieve, k=engine.top_k, threshold=threshold, answer_fn=answer_fn if with_llm else None,
-        progress=progress, context=context, gate_fn=engine.gate, gate_params=gate_params,
+        progress=progress, context=context, gate_fn=engine.gate, gate_params=gate_params, searched_fn=searched_fn,
     )
 
 

@@ -86,7 +86,8 @@ def entry_from_result(result: Any, *, origin: str, reader: str = "", collection:
         verdict=_verdict(result.gate), refusal_reason=(result.refusal_reason or "") if refused else "",
         unknown_terms=unknown_terms(result.gate), passages=passages, citations=list(result.cited),
         model=result.model or "", threshold=result.threshold, language=result.language or "",
-        standalone_question=standalone_question, conversation_id=conversation_id,
+        standalone_question=standalone_question or getattr(result, "standalone_question", "") or "",
+        conversation_id=conversation_id,
         refusal=dict(why) if refused and refusals.valid(why) else {}, checks=checks_of(result),
     )
 
@@ -95,7 +96,11 @@ def checks_of(result: Any) -> dict[str, Any]:
     """What the reader was told about trusting the answer, to tell it again on a reopened
     conversation: which passages the model read (a citation of another one is no source), which
     citations matched none, no citation at all, web addresses the model wrote, passages left out."""
+    inputs = getattr(result, "gate_inputs", None)
+    understood = getattr(result, "understood", None)
     return {
+        **({"gate_inputs": list(inputs)} if inputs is not None else {}),
+        **({"understood": dict(understood)} if understood else {}),
         "sent_passages": [int(n) for n in getattr(result, "sent_passages", None) or []],
         "accepted": [int(n) for n in getattr(result, "accepted", None) or []],
         "invalid_citations": [int(n) for n in getattr(result, "invalid_citations", None) or []],

@@ -3,11 +3,18 @@ a reader's conversation (`Conversation`). Plain dataclasses; `rag.journal.store`
 
 from __future__ import annotations
 
+import secrets
+import time
 from dataclasses import dataclass, field
 from typing import Any
 
-OUTCOMES = ("answered", "refused_gate", "refused_model", "passages_only", "failed")
+OUTCOMES = ("answered", "refused_gate", "refused_model", "passages_only", "failed", "stopped")
 ORIGINS = ("ask", "cli")
+
+
+def new_id() -> str:
+    """32 hex digits, like uuid4().hex, that sort in the order they were made (time first)."""
+    return f"{time.time_ns():016x}{secrets.token_hex(8)}"[-32:]
 
 
 @dataclass

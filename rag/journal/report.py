@@ -28,7 +28,7 @@ def outcome_label(outcome: str) -> str:
     return t(f"journal.outcome.{outcome}") if outcome in _OUTCOME_KEYS else outcome
 
 
-_OUTCOME_KEYS = ("answered", "refused_gate", "refused_model", "passages_only", "failed")
+_OUTCOME_KEYS = ("answered", "refused_gate", "refused_model", "passages_only", "failed", "stopped")
 
 
 def readable(entry: Entry, groups: Sequence[str] | None) -> bool:
@@ -106,19 +106,25 @@ def week_of(time: str) -> date:
     return day - timedelta(days=day.weekday())
 
 
+WEEKLY_KEYS = ("answered", "passages_only", "refused", "up", "down")
+
+
 def weekly(entries: Iterable[Entry]) -> list[dict[str, Any]]:
-    """Per week, oldest first: questions answered, refused, thumbs up and down."""
+    """Per week, oldest first: questions answered (a stopped answer among them), answered with the
+    passages only (no chat model), refused, thumbs up and down."""
     weeks: dict[date, Counter[str]] = {}
     for entry in entries:
         counts = weeks.setdefault(week_of(entry.time), Counter())
-        if entry.outcome == "answered":
+        if entry.outcome in ("answered", "stopped"):
             counts["answered"] += 1
+        elif entry.outcome == "passages_only":
+            counts["passages_only"] += 1
         elif entry.outcome in REFUSED:
             counts["refused"] += 1
         up, down = votes(entry)
         counts["up"] += up
         counts["down"] += down
-    return [{"week": week.isoformat(), **{k: weeks[week][k] for k in ("answered", "refused", "up", "down")}}
+    return [{"week": week.isoformat(), **{k: weeks[week][k] for k in WEEKLY_KEYS}}
             for week in sorted(weeks)]
 
 

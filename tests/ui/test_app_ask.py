@@ -73,12 +73,18 @@ def test_each_citation_links_to_its_own_turns_source_and_passage(app_env, lmstud
     headings = at.chat_message[1].subheader
     assert [h.anchor for h in headings] == ["cite-blog-t0-1", "cite-blog-t0-2"]
     assert "**[2]**" in headings[1].value
-    shown = [m.value for m in at.chat_message[1].markdown]
     listed = [m.value for m in at.chat_message[1].expander[0].markdown]  # heading, text, heading, text...
     assert listed[0].startswith("**[1]**") and listed[2].startswith("**[2]**")
-    # Under each heading, its cited chunk: part of the text the list shows (grown by its neighbours).
-    cited = shown[shown.index("**Sources**") + 1:][:2]
-    assert cited[0][:120] in listed[1] and cited[1][:120] in listed[3]
+    # Under each heading, what its citation rests on: part of the text the model read, which the
+    # list shows (grown by its neighbours).
+    from ui.present.answer import cited_source
+
+    result = at.session_state["history"][0]["result"]
+    for p, text in zip(result.sources, (listed[1], listed[3])):
+        shown = cited_source(p, result.raw_answer)  # the cited part, else (no word in common) all of it
+        assert (shown.cited or shown.before)[:120] in text
+    assert at.container(key="cited-span-source-0-1").markdown[0].value == cited_source(
+        result.sources[0], result.raw_answer).cited
 
     # A second turn: its links and anchors are its own; the first turn, now compact, keeps its links
     # to its own source lines.

@@ -1,5 +1,5 @@
 """The Ask page's gestures driven with AppTest over the demo index: what the latest answer's
-sources show under their headings, the comment and edit boxes once sent."""
+sources bring forward under their headings, the comment and edit boxes once sent."""
 
 from __future__ import annotations
 
@@ -24,7 +24,13 @@ def _under_headings(at) -> list[str]:
     return shown
 
 
-def test_a_source_shows_the_chunk_its_heading_names_not_the_text_grown_around_it(app_env, lmstudio):
+def test_a_source_brings_forward_what_its_citation_rests_on_titled_with_its_section(app_env, lmstudio):
+    """A passage grown by the text around it (rag.answer.context) is shown as the model received
+    it, but what comes first under its heading is the part its citation rests on, and the heading
+    names the section that part is in, not the article's introduction."""
+    from rag.answer.cited_spans import cited_span
+    from ui.present.answer import cited_source
+
     lmstudio.answer = ANSWER
     at = ask(start(), QUESTION)
     result = at.session_state["history"][-1]["result"]
@@ -32,10 +38,14 @@ def test_a_source_shows_the_chunk_its_heading_names_not_the_text_grown_around_it
     assert grown, "a cited passage grown by the text before it (rag.answer.context)"
     shown = _under_headings(at)
     assert len(shown) == len(result.sources) == 2
-    for p, text in zip(result.sources, shown):
-        # Under "… / Modifier MaxTokenSize", that section's text, not the article's introduction.
-        assert text.startswith(f"**{p.section}**"), (p.section, text[:80])
-    assert "Certains utilisateurs" not in shown[0]
+    headings = [h.value for h in [m for m in at.chat_message if m.name == "assistant"][-1].subheader]
+    span = cited_span(result.raw_answer, 1, result.sources[0])
+    assert span is not None and shown[0] == cited_source(result.sources[0], result.raw_answer).cited
+    assert f"/ {span.section}" in headings[0] and span.section != "Introduction"
+    assert "MaxTokenSize" in shown[0] and "Certains utilisateurs" not in shown[0]
+    # [2]'s sentence shares no word with its passage: nothing is brought forward, the passage is shown.
+    assert cited_span(result.raw_answer, 2, result.sources[1]) is None
+    assert shown[1] == cited_source(result.sources[1], result.raw_answer).before
 
 
 def test_a_sent_comment_closes_its_box_empty_and_is_recorded_once(app_env, lmstudio, monkeypatch):

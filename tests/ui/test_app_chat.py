@@ -63,10 +63,16 @@ def test_without_the_model_a_follow_up_is_searched_with_the_previous_terms_and_p
     at = ask(ask(start(), SECOND), FOLLOW_UP)
 
     first, second = answers(at)
-    assert "searched with the previous question's terms: purger, tickets, Kerberos, klist" in texts(second.caption)
+    # The previous question's subject: its terms the articles use far more than the language does.
+    assert "searched with the previous question's terms: purger, Kerberos, klist" in texts(second.caption)
     # The first turn, now an earlier one, still shows the passages that were its answer.
     assert first.expander and first.expander[-1].label.startswith("6 passages found")
     assert "klist" in texts(first.expander[-1].markdown)
+    # Reopened, the turn says again how it was searched, as it first did.
+    restored = AppTest.from_file(APP, default_timeout=TIMEOUT)
+    restored.query_params.update({"conversation": at.session_state["conversation_id"], "collection": "blog"})
+    restored.run()
+    assert "searched with the previous question's terms: purger, Kerberos, klist" in texts(answers(restored)[1].caption)
 
 
 def copy_buttons(message) -> list[dict]:
@@ -143,34 +149,48 @@ def test_a_stopped_stream_keeps_its_text_as_the_turn(chat_env, lmstudio):
     (item,) = state["history"]
     # What the page keeps while it streams, as a stop would leave it: the turn not yet kept.
     from ui.chat_actions import STREAMING
-    from rag.answer.pipeline import prepare
+    from rag.answer.engine import AnswerEngine
+    from rag.config import Settings
     from rag.servers.chat import LLMClient
 
     result = item["result"]
-    with LLMClient(lmstudio.url) as llm:
-        prepared = prepare(IN_BASE, result.passages, llm, result.threshold)
+    lmstudio.answer = "Le KDC ne trouve aucun type de chiffrement commun [1]."
+    llm = LLMClient(lmstudio.url)
+    engine = AnswerEngine(Settings.from_env(), retriever=lambda q: result.passages, llm=llm)
+    turn = engine.chat(IN_BASE)
+    pieces = iter(turn)
+    next(pieces), next(pieces)
     state["history"] = []
-    state[STREAMING] = {"question": IN_BASE, "turn": 5, "index": 0, "prepared": prepared,
-                        "text": "Le KDC ne trouve aucun", "understood": None, "collection": "blog",
+    state[STREAMING] = {"question": IN_BASE, "turn_number": 5, "index": 0, "turn": turn,
+                        "text": turn.text, "understood": None, "collection": "blog",
                         "conversation": state["conversation_id"]}
     at.run()
     assert not at.exception
     (shown,) = answers(at)
     assert "Le KDC ne trouve aucun" in shown.markdown[0].value
+    assert "chiffrement commun" not in shown.markdown[0].value
     assert "Answer stopped before the end." in texts(shown.caption)
     assert STREAMING not in at.session_state
+    assert at.session_state["history"][0]["result"].outcome == "stopped"
 
 
-def test_hovering_a_citation_previews_its_passage_and_web_sources_link_to_the_article(chat_env, lmstudio):
-    lmstudio.answer = "Aucun type de chiffrement commun [1]."
-    at = ask(start(), IN_BASE)
-
+def test_a_citation_opens_the_text_it_rests_on_and_web_sources_link_to_the_article(chat_env, lmstudio):
+    """Source [1] and the popover of [1] show the passage as the model received it, the sentence the
+    answer's citation rests on brought forward, titled with the section that text is in."""
+    lmstudio.answer = "Purgez le cache avec `klist purge` [1]."
+    at = ask(start(), "Comment purger les tickets Kerberos ?")
+    item = at.session_state["history"][0]
+    passage = item["result"].sources[0]
+    assert "klist purge" in passage.text  # what the model read
+    sent = lmstudio.last_messages()[-1]["content"]
+    assert passage.text.strip() in sent
+    in_source = texts(at.container(key="cited-span-source-0-1").markdown)
+    in_popover = texts(at.container(key="cited-span-popover-0-1").markdown)
+    assert "klist purge" in in_source and in_source == in_popover
     answer = answers(at)[0].markdown[0].value
-    title = re.search(r'\(#cite-blog-t0-1 "([^"]*)"\)', answer).group(1)
-    passage = at.session_state["history"][0]["result"].sources[0]
-    start_of_text = " ".join(passage.text.replace("#", " ").replace("`", " ").replace("*", " ").split()[:6])
-    assert title.startswith(f"[1] {passage.title}") and start_of_text in title
-    assert len(title) < 400 and "\n" not in title
+    assert "](#cite-blog-t0-1" in answer and "klist purge" not in re.search(r'\(#cite-blog-t0-1[^)]*\)', answer).group(0)
+    heading = answers(at)[0].subheader[0].value
+    assert "Introduction" not in heading
     # The source of a web article links to it; the demo's files have no web address.
     source = answers(at)[0].subheader[0].value
     assert "open_in_new" not in source

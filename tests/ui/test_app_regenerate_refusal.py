@@ -72,12 +72,40 @@ def test_an_answer_keeps_its_regenerate(app_env_empty, lmstudio):
 
 
 def test_a_follow_up_the_model_rewrote_keeps_its_regenerate_when_refused(app_env_empty, lmstudio):
-    """The rewrite is the model's: asked again, the follow-up may be understood otherwise."""
+    """The rewrite is the model's: asked again, the follow-up may be understood otherwise. (A
+    follow-up that names what no article holds is refused as asked, never rewritten: this one names
+    the article's own word.)"""
     one_document_collection()
     rewrite = "Quelle est la recette de la tarte tatin aux pommes caramélisées ?"
     lmstudio.answer = lambda messages: rewrite if followup.is_rewrite_request(messages) else "Avec klist purge [1]."
-    at = ask(ask(start(), IN_BASE), "Et pour la tarte tatin ?")
+    at = ask(ask(start(), IN_BASE), "Et pour la session ?")
     last = at.session_state["history"][-1]
     assert last["understood"]["method"] == followup.MODEL and _refused(at)
     assert [b.key for b in _regenerate(at)] == ["regenerate_1"]
     assert "would be refused again" not in texts(at.caption)
+
+
+def test_a_refused_turn_looks_the_same_after_a_reload(app_env_empty, lmstudio):
+    """Before: its note and no "Regenerate"; reopened from the address, the same. An earlier
+    refused turn keeps its passages, which were its answer, once another question is asked."""
+    from streamlit.testing.v1 import AppTest
+
+    from tests.fixtures.apptest import APP
+
+    one_document_collection()
+    at = ask(start(), OFF_TOPIC)
+    assert _refused(at) and not _regenerate(at)
+    before = texts(at.caption)
+    assert "would be refused again" in before
+
+    reopened = AppTest.from_file(APP, default_timeout=60)
+    reopened.query_params.update({"conversation": at.session_state["conversation_id"], "collection": "blog"})
+    reopened.run()
+    assert not reopened.exception, [e.value for e in reopened.exception]
+    assert _refused(reopened) and not _regenerate(reopened)
+    assert "would be refused again" in texts(reopened.caption)
+
+    lmstudio.answer = "Purgez avec klist purge [1]."
+    ask(reopened, IN_BASE)
+    first = [m for m in reopened.chat_message if m.name == "assistant"][0]
+    assert first.expander and "found" in first.expander[-1].label

@@ -163,7 +163,7 @@ def test_a_changed_subject_after_an_answer_is_refused_without_a_chat_model(app_e
         shown = "\n".join(c.value for c in at.caption)
         assert "previous question's terms" not in shown
         last = Journal.open(app_env.data_dir, secrets=[]).entries()[0]
-        assert (last.question, last.outcome, last.standalone_question) == (question, "refused_gate", question)
+        assert (last.question, last.outcome, last.searched) == (question, "refused_gate", question)
     finally:
         shutil.rmtree(app_env.data_dir / "journal", ignore_errors=True)
 

@@ -1,7 +1,7 @@
 """The Ask page as a chat in a real browser: `streamlit run` as a subprocess over a copy of the demo
 index, Playwright driving Debian's chromium. Two questions (the second a follow-up the emulator
-rewrites), copy, thumbs, a reload that brings back the conversation and the collection, a hover
-preview of [n], and a streaming answer stopped halfway."""
+rewrites), copy, thumbs, a reload that brings back the conversation and the collection, the
+popover of [n], and a streaming answer stopped halfway."""
 
 from __future__ import annotations
 
@@ -9,13 +9,12 @@ import pytest
 
 from rag.answer import followup
 from rag.journal.store import Journal
-from tests.fixtures.chat_app import QUESTION, ask, ask_and_see, chat_app, reader_on_blog  # noqa: F401 - chat_app: the fixture
+from tests.fixtures.chat_app import QUESTION, ask, ask_and_see, ask_and_stop, chat_app, reader_on_blog  # noqa: F401 - chat_app: the fixture
 from tests.ui.test_browser import MINUTE, settle
 
 ANSWER = "MaxTokenSize se règle sous HKLM\\SYSTEM\\CurrentControlSet\\Control\\Lsa\\Kerberos\\Parameters [1]."
 FOLLOW_UP = "Quelle est sa valeur par défaut ?"
 REWRITTEN = "Quelle est la valeur par défaut de MaxTokenSize ?"
-LONG_ANSWER = " ".join(f"mot{i}" for i in range(60)) + " fin-de-la-réponse [1]."
 
 
 @pytest.mark.slow  # a streamlit server, chromium, the demo index
@@ -36,10 +35,10 @@ def test_a_conversation_survives_a_reload_and_the_gestures_work(chat_app, lmstud
         expect(messages.nth(3)).to_contain_text(f"question comprise : {REWRITTEN}", timeout=MINUTE)
         settle(page)
 
-        # Hovering [1] previews its passage: the link's tooltip is the passage's start.
-        link = messages.nth(3).get_by_role("link", name="[1]", exact=True)
-        title = link.get_attribute("title") or ""
-        assert title.startswith("[1] ") and "MaxTokenSize" in title and len(title) > 60
+        # [1] under the answer opens what it rests on, in the passage the model read (a popover).
+        messages.nth(3).get_by_role("button", name="[1]", exact=True).click()
+        expect(page.locator(".st-key-cited-span-popover-1-1")).to_contain_text("MaxTokenSize")
+        page.keyboard.press("Escape")
 
         # Copy, one click: the answer's text, as written, and its sources on the clipboard, said in French.
         copy = messages.nth(3).get_by_role("button", name="Copier")
@@ -73,12 +72,6 @@ def test_a_conversation_survives_a_reload_and_the_gestures_work(chat_app, lmstud
         assert lmstudio.chat_calls == calls
 
         # Stop: a slow stream stopped halfway keeps what was written, and says so.
-        lmstudio.answer = LONG_ANSWER
-        lmstudio.stream_parts, lmstudio.chunk_delay = 30, 0.4
-        ask(page, "Quel événement du journal Système le KDC écrit-il quand il trouve un SPN en double ?")
-        expect(messages.nth(5)).to_contain_text("mot3", timeout=MINUTE)
-        messages.nth(5).get_by_role("button", name="Arrêter").click()
-        settle(page)
-        expect(messages.nth(5)).to_contain_text("Réponse arrêtée avant la fin.")
+        ask_and_stop(page, lmstudio, "Quel événement du journal Système le KDC écrit-il quand il trouve un SPN en double ?", 5)
         expect(messages.nth(5)).not_to_contain_text("fin-de-la-réponse")
         expect(messages).to_have_count(6)

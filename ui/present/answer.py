@@ -7,9 +7,11 @@ only for http(s) URLs, raw HTML never rendered. Relative urls (a folder's file p
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass, is_dataclass, replace
 from typing import Any
 
 from rag.answer import ordering, refusal as refusals
+from rag.answer.cited_spans import cited_span
 from rag.answer.citations import CITATION, citation_numbers
 from rag.answer.prompts import refusal_sentence
 from rag.i18n import current
@@ -40,7 +42,7 @@ def answer_markdown(result: Any, turn: int | None = None) -> str:
     collection = getattr(result, "collection", None) or ""
     sources = getattr(result, "sources", None) or []
     anchors = {p.n: citation_anchor(collection, turn, p.n) for p in sources}
-    return link_citations(text, anchors, {p.n: citation_preview(p) for p in sources})
+    return link_citations(text, anchors)
 
 
 def citation_anchor(collection: str, turn: int, n: int) -> str:
@@ -50,17 +52,7 @@ def citation_anchor(collection: str, turn: int, n: int) -> str:
     return f"cite-{slug}-t{turn}-{n}" if slug else f"cite-t{turn}-{n}"
 
 
-PREVIEW_CHARS = 240  # of the passage's text in the tooltip of its [n]
-_MARKUP = re.compile(r"^[ \t]*[#>]+|[*`|]+", re.MULTILINE)  # headings, quotes, emphasis, code, tables
 _SPACES = re.compile(r"\s+")
-
-
-def citation_preview(passage: Any) -> str:
-    """What hovering `[n]` shows: the source and the start of the passage, as plain text."""
-    text = _SPACES.sub(" ", _MARKUP.sub(" ", str(getattr(passage, "text", "") or ""))).strip()
-    if len(text) > PREVIEW_CHARS:
-        text = text[:PREVIEW_CHARS].rsplit(" ", 1)[0] + " …"
-    return f"[{passage.n}] {passage_label(passage)} — {text}" if text else f"[{passage.n}] {passage_label(passage)}"
 
 
 def _link_title(text: str) -> str:
@@ -70,8 +62,9 @@ def _link_title(text: str) -> str:
 
 
 def _citation_link(n: int, anchor: str, preview: str | None = None) -> str:
-    # The whole "[n]" is the link (a bigger target than the digit); the title is the tooltip:
-    # the passage itself when known, so that hovering shows what the number stands for.
+    # The whole "[n]" is the link (a bigger target than the digit) to its source; what it stands
+    # for is in the source and in the popover of [n] under the answer (ask_view), for a keyboard or
+    # a finger as for a mouse.
     title = _link_title(preview or t("ask.cite_title", n=n))
     return f'[\\[{n}\\]](#{anchor} "{title}")'
 
@@ -133,19 +126,30 @@ SOURCES_KEY = "answer-sources"  # the key (so the CSS class, st-key-…) of a tu
 # A source's heading is an h3 (the element that takes our anchor) holding small type: at the h3's
 # own size and line height (28 px, 1.2) a long title wrapped with 34 px between its 14 px lines.
 # Sized as the text it holds, inside the sources list only; the anchor and its id are untouched.
+CITED_KEY = "cited-span"  # the key (so the CSS class) of the part of a source its citation rests on
 SOURCE_HEADINGS_CSS = (
     f"<style>[class*='st-key-{SOURCES_KEY}-'] h3 {{font-size: 0.875rem; line-height: 1.5; "
-    "padding: 0.5rem 0 0.125rem; overflow-wrap: anywhere;}</style>"
+    "padding: 0.5rem 0 0.125rem; overflow-wrap: anywhere;}"
+    # What a citation rests on, brought forward in its passage (a theme's colours, light or dark).
+    f"[class*='st-key-{CITED_KEY}-'] {{background: rgba(255, 189, 69, 0.22); "
+    "border-left: 3px solid rgb(255, 189, 69); padding: 0.25rem 0.5rem; border-radius: 0.25rem;}</style>"
 )
+
+
+def cited_key(turn: int, n: int, where: str) -> str:
+    return f"{CITED_KEY}-{where}-{turn}-{n}"
 
 
 def sources_key(turn: int) -> str:
     return f"{SOURCES_KEY}-{turn}"
 
 
-def source_heading(passage: Any) -> str:
+def source_heading(passage: Any, section: str | None = None) -> str:
     """source_markdown for the heading a citation's link jumps to, in small type: it reads as a
-    source line, not as a section title; a web article gets its own link after it."""
+    source line, not as a section title; a web article gets its own link after it. `section`: the
+    one the cited text is in, when it is not the passage's own."""
+    if section is not None and section != getattr(passage, "section", ""):
+        passage = replace(passage, section=section) if is_dataclass(passage) else passage
     return f":small[{source_markdown(passage)}{article_link(passage)}]"
 
 
@@ -177,14 +181,28 @@ def passage_text_markdown(passage: Any) -> str:
     return sanitize_markdown(demote_headings(getattr(passage, "text", "") or ""), images=False)
 
 
-def cited_text_markdown(passage: Any) -> str:
-    """The cited chunk itself, under its source heading: a passage grown by its neighbours or its
-    article's best chunks (rag.answer.context) reads from wherever the earliest of them starts,
-    often the article's introduction, which is not the section its heading names. The grown text
-    is what the list of passages shows."""
-    pieces = getattr(passage, "pieces", None) or ()
-    own = str(pieces[0].get("text") or "") if pieces else ""
-    return sanitize_markdown(demote_headings(own or getattr(passage, "text", "") or ""), images=False)
+@dataclass(frozen=True)
+class CitedSource:
+    """A source as the reader checks it: the passage exactly as the model received it, in three
+    safe Markdown parts, the middle one what the citation rests on (rag.answer.cited_spans; all of
+    it in `before` when nothing matched), and the section that middle part is in."""
+
+    before: str
+    cited: str
+    after: str
+    section: str
+
+
+def cited_source(passage: Any, answer: str) -> CitedSource:
+    text = str(getattr(passage, "text", "") or "")
+    span = cited_span(answer or "", passage.n, passage)
+
+    def safe(part: str) -> str:
+        return sanitize_markdown(demote_headings(part.strip("\n")), images=False) if part.strip() else ""
+
+    if span is None:
+        return CitedSource(safe(text), "", "", str(getattr(passage, "section", "") or ""))
+    return CitedSource(safe(text[:span.start]), safe(text[span.start:span.end]), safe(text[span.end:]), span.section)
 
 
 def refusal_details(result: Any) -> str:

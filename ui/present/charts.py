@@ -292,11 +292,14 @@ def gate_chart(
 
 
 def journal_weeks_chart(weeks: Sequence[Mapping[str, Any]]) -> go.Figure:
-    """Per week: questions answered and refused (stacked bars), thumbs up and down (lines)."""
+    """Per week: questions answered, answered with the passages only and refused (stacked bars),
+    thumbs up and down (lines)."""
     # The Monday each week starts, as the reader writes a day ("30 nov. 2026"), not ISO 8601.
     x = [day_text(date.fromisoformat(w["week"])) for w in weeks]
     fig = go.Figure()
     fig.add_bar(x=x, y=[w["answered"] for w in weeks], name=t("jr.chart_answered"), marker_color=PASSED)
+    fig.add_bar(x=x, y=[w.get("passages_only", 0) for w in weeks], name=t("jr.chart_passages_only"),
+                marker_color=UNKNOWN_NAME)
     fig.add_bar(x=x, y=[w["refused"] for w in weeks], name=t("jr.chart_refused"), marker_color=OFF_TOPIC)
     fig.add_scatter(x=x, y=[w["up"] for w in weeks], name=t("jr.chart_up"), mode="lines+markers",
                     line_color=IN_BASE)
