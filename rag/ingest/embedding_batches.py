@@ -14,7 +14,21 @@ from rag.errors import EmbeddingError
 from rag.i18n import t
 from rag.ingest.vector_checks import batch_problem
 
-EMBED_BATCH = 16  # chunks per embedding call
+EMBED_BATCH = 16  # chunks per embedding call, once the run is under way
+# The first calls of a document are smaller: the bar moves and the rate (hence the time left) is
+# known after a few passages, not after the first 16 (a minute on a slow machine).
+_FIRST_BATCHES = (4, 8)
+
+
+def batch_bounds(count: int) -> list[tuple[int, int]]:
+    """(start, end) of each embedding call for `count` chunks: 4, 8, then 16 at a time."""
+    bounds, start = [], 0
+    sizes = iter(_FIRST_BATCHES)
+    while start < count:
+        end = min(count, start + next(sizes, EMBED_BATCH))
+        bounds.append((start, end))
+        start = end
+    return bounds
 
 
 @dataclass
@@ -30,18 +44,19 @@ class EmbedTally:
 
 
 def embed_chunks(embedder: Any, doc: Document, chunks: list[Chunk], texts: list[str], tally: EmbedTally,
-                 before_batch: Callable[[], None], warn: Callable[[str], None]) -> list[list[float]]:
-    """The vectors of `texts` (the embedded text of each of `chunks`). `before_batch` is called
-    before each call of the embedder, `warn` with each chunk it cut at its window. Raises
-    EmbeddingError when a batch's vectors are unfit (the document is then not written)."""
+                 progress: Callable[[int], None], warn: Callable[[str], None]) -> list[list[float]]:
+    """The vectors of `texts` (the embedded text of each of `chunks`). `progress` is called with
+    the number of chunks embedded so far before each call of the embedder and once at the end,
+    `warn` with each chunk it cut at its window. Raises EmbeddingError when a batch's vectors are
+    unfit (the document is then not written)."""
     dimension = embedder.dimension
     vectors: list[list[float]] = []
-    for start in range(0, len(chunks), EMBED_BATCH):
-        before_batch()
-        batch = chunks[start : start + EMBED_BATCH]
+    for start, end in batch_bounds(len(chunks)):
+        progress(start)
+        batch = chunks[start:end]
         labels = [f"{doc.url}#{c.index}" for c in batch]
         began = time.monotonic()
-        got = embedder.embed_documents(texts[start : start + EMBED_BATCH], labels=labels)
+        got = embedder.embed_documents(texts[start:end], labels=labels)
         tally.seconds += time.monotonic() - began
         truncated = getattr(embedder, "last_truncated", None) or []
         for label in truncated:
@@ -51,4 +66,5 @@ def embed_chunks(embedder: Any, doc: Document, chunks: list[Chunk], texts: list[
             raise EmbeddingError(problem)
         vectors.extend(got)
         tally.chunks += len(batch)
+    progress(len(chunks))
     return vectors

@@ -28,6 +28,9 @@ def format_progress(p: IngestProgress) -> str:
         line += f" | {p.current}"
     elif p.current:
         line += " | " + t("progress.phase_item", phase=t(f"phase.{p.phase}"), item=p.current)
+        if p.passages_total:
+            line += " — " + tn("progress.passages", p.passages_total, done=integer(p.passages_done),
+                               total=integer(p.passages_total))
     elif p.phase not in ("reading", "done"):
         line += f" | {t('phase.' + p.phase)}"
     return line
