@@ -14,21 +14,19 @@ from rag.errors import EmbeddingError
 from rag.i18n import t
 from rag.ingest.vector_checks import batch_problem
 
-EMBED_BATCH = 16  # chunks per embedding call, once the run is under way
-# The first calls of a document are smaller: the bar moves and the rate (hence the time left) is
-# known after a few passages, not after the first 16 (a minute on a slow machine).
-_FIRST_BATCHES = (4, 8)
+EMBED_BATCH = 16  # chunks per embedding call, at most
+FIRST_BATCH = 2  # a document's first call, before the rate is known
+# A call every few seconds at the rate measured so far: the bar moves and the time left is known
+# after a few passages, not after 16 (half a minute on a busy machine), while a fast server still
+# gets full batches.
+_SECONDS_PER_CALL = 2.0
 
 
-def batch_bounds(count: int) -> list[tuple[int, int]]:
-    """(start, end) of each embedding call for `count` chunks: 4, 8, then 16 at a time."""
-    bounds, start = [], 0
-    sizes = iter(_FIRST_BATCHES)
-    while start < count:
-        end = min(count, start + next(sizes, EMBED_BATCH))
-        bounds.append((start, end))
-        start = end
-    return bounds
+def batch_size(rate: float) -> int:
+    """The chunks of the next embedding call, given the chunks embedded a second so far (0: unknown)."""
+    if rate <= 0:
+        return FIRST_BATCH
+    return max(1, min(EMBED_BATCH, round(rate * _SECONDS_PER_CALL)))
 
 
 @dataclass
@@ -51,8 +49,10 @@ def embed_chunks(embedder: Any, doc: Document, chunks: list[Chunk], texts: list[
     unfit (the document is then not written)."""
     dimension = embedder.dimension
     vectors: list[list[float]] = []
-    for start, end in batch_bounds(len(chunks)):
+    start = 0
+    while start < len(chunks):
         progress(start)
+        end = min(len(chunks), start + batch_size(tally.rate))
         batch = chunks[start:end]
         labels = [f"{doc.url}#{c.index}" for c in batch]
         began = time.monotonic()
@@ -66,5 +66,6 @@ def embed_chunks(embedder: Any, doc: Document, chunks: list[Chunk], texts: list[
             raise EmbeddingError(problem)
         vectors.extend(got)
         tally.chunks += len(batch)
+        start = end
     progress(len(chunks))
     return vectors

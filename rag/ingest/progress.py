@@ -21,7 +21,7 @@ def format_progress(p: IngestProgress) -> str:
         parts.append(tn("progress.rate", round(p.rate, 1), rate=decimal(p.rate, 1)))
     if p.enrich_tokens:
         parts.append(t("progress.contexts", tokens=integer(p.enrich_tokens), time=duration(p.enrich_seconds)))
-    if p.eta is not None and p.phase != "done":
+    if p.eta is not None and p.eta >= 1 and p.phase != "done":  # "about 0 s left" tells nothing
         parts.append(t("progress.eta", time=duration(p.eta)))
     line = ", ".join(parts)
     if p.current and p.phase == "indexed":

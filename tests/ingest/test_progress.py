@@ -89,8 +89,9 @@ def test_the_time_left_counts_the_documents_still_to_come():
     assert time_left(10.0, 0, 3, (0, 0), 0.0) is None  # nothing measured yet: no guess
 
 
-def test_the_first_embedding_calls_of_a_document_are_small():
-    from rag.ingest.embedding_batches import batch_bounds
+def test_each_embedding_call_lasts_a_couple_of_seconds_at_the_rate_so_far():
+    from rag.ingest.embedding_batches import EMBED_BATCH, FIRST_BATCH, batch_size
 
-    assert batch_bounds(22) == [(0, 4), (4, 12), (12, 22)]
-    assert batch_bounds(60)[-1] == (44, 60) and batch_bounds(3) == [(0, 3)] and batch_bounds(0) == []
+    assert batch_size(0.0) == FIRST_BATCH  # nothing measured: a small first call
+    assert batch_size(0.4) == 1 and batch_size(2.0) == 4  # a busy machine: the bar moves every few seconds
+    assert batch_size(500.0) == EMBED_BATCH  # a fast server: full batches

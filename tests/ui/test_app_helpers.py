@@ -344,3 +344,17 @@ def test_the_split_table_warning_says_the_header_row_is_repeated_when_it_is():
     # A strategy that cuts without repeating it still says the pieces lack it.
     bare = make_chunker("recursive", chunk_size=600, overlap=0).chunk(markdown, "Types")
     assert "without the header row" in warning_block("recursive", bare)
+
+
+def test_a_chunks_warnings_stay_readable_in_a_narrow_pane():
+    """Side by side, a chunk table is narrower than its columns: the warnings come right after
+    the number, in a column wide enough for its longest text (it read "code coup…")."""
+    from rag.chunking.base import Chunk
+    from ui.present.documents import warnings_width
+
+    chunk = Chunk(text="x" * 40, index=0, start=0, end=40, warnings=["code_block_split", "table_split"])
+    with rag.i18n.language("fr"):
+        rows = chunk_rows([chunk])
+        assert list(rows[0])[:2] == ["#", "alertes"]
+        assert rows[0]["alertes"] == "code coupé, tableau sans en-tête"
+        assert warnings_width(rows) >= 8 * len(rows[0]["alertes"])
