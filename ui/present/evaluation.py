@@ -218,6 +218,15 @@ def questions_frame(rows: Sequence[Row], threshold: float, words: WordChecks | N
     return _frame(table, columns)
 
 
+def category_code(text: str | None) -> str | None:
+    """The code a category's label in the page's language stands for ("hors base, domaine
+    voisin" -> near_domain_out); any other text is a category of the editor's own, kept as typed."""
+    if not text:
+        return text
+    by_label = {t(f"cat.{c}"): c for c in CATEGORIES}
+    return by_label.get(text.strip(), text)
+
+
 def category_label(category: str | None) -> str:
     if not category:
         return t("cat.none")
