@@ -199,7 +199,11 @@ def test_metric_cards_use_plain_words_and_counts():
     assert cards["right article first"]["value"] == "96%" and cards["right article first"]["caption"].startswith("52 of 54")
     assert cards["right article in the top 6"]["value"] == "100%" and cards["answer in the passages"]["value"] == "n/a"
     assert cards["trick questions refused"]["caption"].startswith("4 of 14")
-    assert cards["average rank"]["value"] == "1.0"  # not an MRR of 0.98
+    # 2 of 54 not ranked first: never a perfect-looking "1.0", and the count beside it.
+    assert cards["average rank"]["value"] == "1.02"
+    assert cards["average rank"]["caption"] == "ranked first for 52 of 54; on average at rank 1.02"
+    perfect = {**summary, "mrr": 1.0, "counts": {**summary["counts"], "hit_at_1": 54}}
+    assert {c["label"]: c for c in evaluation.metric_cards(perfect)}["average rank"]["value"] == "1.0"
     shown = " ".join(f"{c['label']} {c['value']} {c['caption']}" for c in cards.values())
     assert "_" not in shown and "MRR" not in shown and "hit@" not in shown
     with rag.i18n.language("fr"):

@@ -63,8 +63,8 @@ def metric_cards(summary: Summary | Mapping[str, Any], with_answers: bool = True
          "caption": t("card.hit1_cap", n=c.hit_at_1, total=n_in)},
         {"label": t("card.hitk", k=k), "value": _pct(s.hit_at_k),
          "caption": t("card.hitk_cap", n=c.hit_at_k, total=n_in, k=k)},
-        {"label": t("card.mrr"), "value": t("card.na") if not mrr else decimal(1 / mrr, 1),
-         "caption": t("card.mrr_cap", rank=t("card.na") if not mrr else decimal(1 / mrr, 1))},
+        {"label": t("card.mrr"), "value": mean_rank_text(mrr, c.hit_at_1, n_in),
+         "caption": t("card.mrr_cap", rank=mean_rank_text(mrr, c.hit_at_1, n_in), first=c.hit_at_1, total=n_in)},
         {"label": t("card.context"), "value": _pct(s.answer_in_context),
          "caption": t("card.context_cap", n=c.answer_in_context, total=c.with_expected_answer)},
         {"label": t("card.accepted"), "value": _pct(s.in_base_accepted),
@@ -83,6 +83,20 @@ def metric_cards(summary: Summary | Mapping[str, Any], with_answers: bool = True
              "caption": t("card.invalid_cap")},
         ]
     return cards
+
+
+def mean_rank_text(mrr: float | None, first: int, total: int) -> str:
+    """The average rank (1 / MRR), never written "1.0" unless every question found its article
+    first: 52 of 54 first reads "1.02", not a perfect score."""
+    if not mrr:
+        return t("card.na")
+    rank = 1 / mrr
+    if first >= total:
+        return decimal(rank, 1)
+    for digits in (2, 3, 4):
+        if round(rank, digits) > 1:
+            break
+    return decimal(rank, digits)
 
 
 def top1_scores(rows: Sequence[Row]) -> tuple[list[float], list[float]]:
