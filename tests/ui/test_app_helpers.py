@@ -362,3 +362,15 @@ def test_a_chunks_warnings_stay_readable_in_a_narrow_pane():
         assert list(rows[0])[:2] == ["#", "alertes"]
         assert rows[0]["alertes"] == "code coupé, tableau sans en-tête"
         assert warnings_width(rows) >= 8 * len(rows[0]["alertes"])
+
+
+def test_a_suggested_threshold_that_changes_no_count_is_said_to_change_nothing():
+    summary = {"in_base": 2, "out_of_base": 2, "threshold": 0.80}
+    same = evaluation.same_counts(summary, ROWS, 0.80, 0.82)  # nothing lies between 0.80 and 0.82
+    assert (same.in_base_accepted_count, same.in_base_count, same.out_of_base_refused_count) == (2, 2, 1)
+    assert evaluation.same_counts(summary, ROWS, 0.80, 0.86) is None  # 0.86 refuses qb: not the same
+    with rag.i18n.language("fr"):
+        from ui.i18n import t
+
+        line = t("eval.current_same", value="0,800", suggested="0,820", accepted=2, n_in=2, refused=1, n_out=2)
+    assert "mêmes comptes" in line and "rien à gagner" in line

@@ -14,7 +14,8 @@ from typing import Any, Mapping, Sequence
 import pandas as pd
 
 from rag.evaluate.calibration import accepted_refused, compared_score, gate_shares, is_exact_match, row_answers
-from rag.evaluate.results import Comparison, GateShares, MetricDelta, QuestionRow, Summary, rows_of
+from rag.evaluate.results import (Comparison, GateShares, MetricDelta, QuestionRow, Summary, ThresholdShares,
+                                  rows_of)
 from rag.i18n.numbers import decimal, duration, integer, percent, threshold_text
 from ui.i18n import t
 from ui.present.safe_markdown import escape_link_text
@@ -117,6 +118,16 @@ def chart_rows(rows: Sequence[Row], words: WordChecks | None) -> list[dict[str, 
         return [r.to_dict() for r in rows]
     return [{**r.to_dict(), "top1_score": compared_score(r), "exact_match": is_exact_match(r)}
             for r in rows]
+
+
+def same_counts(summary: Summary | Mapping[str, Any], rows: Sequence[Row], one: float, other: float,
+                words: WordChecks | None = None) -> ThresholdShares | None:
+    """The counts both thresholds give when they are the same (a suggestion that changes nothing
+    on this set must say so), else None."""
+    a = ThresholdShares.of(threshold_counts(summary, rows, one, words))
+    b = ThresholdShares.of(threshold_counts(summary, rows, other, words))
+    keys = ("in_base_accepted_count", "in_base_count", "out_of_base_refused_count", "out_of_base_count")
+    return a if all(getattr(a, k) == getattr(b, k) for k in keys) else None
 
 
 def counts_at(rows: Sequence[Row], threshold: float) -> dict[str, Any]:
