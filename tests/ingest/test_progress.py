@@ -75,7 +75,7 @@ def test_one_long_document_moves_the_bar_passage_by_passage_with_the_time_left()
     assert fractions == sorted(fractions) and fractions[0] == 0.0 and fractions[-1] == 1.0
     with language("fr"):
         line = format_progress(at(12))
-    assert line.startswith("0/1 document, 12 morceaux") and line.endswith("Kerberos — 12/22 passages")
+    assert line.startswith("0/1 document, 12 morceaux") and line.endswith("Kerberos — 12 passages sur 22")
     assert "environ 12 s restant" in line  # 10 passages left at 0.8 a second
     with language("en"):
         assert format_progress(at(1)).endswith("Kerberos — 1/22 passages")

@@ -119,6 +119,8 @@ def test_regenerate_asks_the_last_question_again_in_its_place(chat_env, lmstudio
 def test_edit_and_resend_replaces_the_question_and_what_followed(chat_env, lmstudio):
     lmstudio.answer = "Réponse [1]."
     at = ask(ask(start(), IN_BASE), SECOND)
+    # Titled for what it holds before anything is edited (it read "Edited question").
+    assert at.text_area(key="edit_0").label == "Your question, to edit and send again"
     at.text_area(key="edit_0").input("Que signifie KRB_AP_ERR_MODIFIED ?")
     at.button(key="resend_0").click().run()
     assert not at.exception

@@ -56,7 +56,7 @@ def test_one_long_file_indexes_with_a_moving_bar_and_no_greyed_copies(app_url, t
         texts, greyed = [], []
         for _ in range(1200):
             now = page.get_by_test_id("stProgress").all_inner_texts()
-            if now and re.search(r"\b[1-9]\d* passages?\b", now[0]):  # under way: a passage count
+            if now and re.search(r"— [1-9]\d* passages? sur", now[0]):  # under way: a passage count
                 # Each control of the index section once: no second, greyed copy beside the button.
                 greyed += [label for label in ("Stratégie", "Enrichissement")
                            if page.get_by_text(label, exact=True).count() != 1]
@@ -64,7 +64,7 @@ def test_one_long_file_indexes_with_a_moving_bar_and_no_greyed_copies(app_url, t
             if page.get_by_test_id("stMetric").count():
                 break
             page.wait_for_timeout(100)
-        moving = [m for m in (re.search(r"— (\d+)/(\d+) passages", x) for x in texts) if m]
+        moving = [m for m in (re.search(r"— (\d+) passages? sur (\d+)", x) for x in texts) if m]
         done = [int(m[1]) for m in moving]
         assert done == sorted(done) and len(set(done)) >= 3, texts  # the bar moved passage by passage
         assert any(0 < d < int(m[2]) for d, m in zip(done, moving)), texts
