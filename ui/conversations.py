@@ -28,7 +28,7 @@ from rag.journal.answers import entry_from_result, small_talk_entry
 from rag.journal.records import Entry
 from rag.journal.store import Journal
 from rag.redact import known_secrets
-from ui import access, resources
+from ui import access, conversation_list, resources
 from ui.i18n import t
 from ui.present.safe_markdown import escape_link_text
 from ui.present.times import browser_zone, local_minute
@@ -275,7 +275,8 @@ def _title(text: str) -> str:
 def sidebar_list(settings: Any, history_key: str, asked_key: str) -> None:
     """The reader's saved conversations, the latest first: one click opens one; an editor may delete."""
     try:
-        conversations = journal(settings).conversations(reader())[:LISTED]
+        book = journal(settings)
+        conversations = book.conversations(reader())
     except (RagError, OSError) as exc:
         log.warning("could not read the journal: %s", exc)
         return
@@ -305,7 +306,8 @@ def sidebar_list(settings: Any, history_key: str, asked_key: str) -> None:
         if not conversations:
             st.caption(t("ask.no_conversations"))
             return
-        for conversation in conversations:
+        conversation_list.current_tools(book, reader(), current(), replay)  # rename, export (its own module)
+        for conversation in conversation_list.searched(book, reader(), conversations)[:LISTED]:
             label = escape_link_text(_title(conversation.title) or conversation.id[:8])
             here = conversation.id == current()
             if editor:
