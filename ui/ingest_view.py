@@ -57,10 +57,11 @@ def _wordpress() -> list[Document | Problem] | None:
         cols = st.columns(2)
         user = cols[0].text_input(t("ing.wp_user"), value=last.get("user", ""), help=t("ing.wp_user_help"))
         password = cols[1].text_input(t("ing.wp_password"), type="password", help=t("ing.wp_password_help"))
-        pages = st.checkbox(t("ing.wp_pages"), key="wp_pages")
+        # As sent last: back from another source, the posts listed below were read with it.
+        pages = st.checkbox(t("ing.wp_pages"), value=bool(last.get("pages")), key="wp_pages")
         fetch = st.form_submit_button(t("ing.fetch"))
     if fetch:
-        st.session_state[WP_FORM] = {"url": url, "user": user}
+        st.session_state[WP_FORM] = {"url": url, "user": user, "pages": pages}
         st.session_state.pop(WP_FAILED, None)
         try:
             with st.spinner(t("ing.fetching")):

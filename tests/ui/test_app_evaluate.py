@@ -328,3 +328,12 @@ def test_a_french_page_writes_decimals_with_a_comma_and_an_english_one_with_a_do
     spec = json.loads([c for c in at.get("plotly_chart") if c.proto.id.endswith("-calibration_blog")][0].proto.spec)
     assert spec["layout"]["separators"] == ".,"
     assert all(not m.value.endswith("\u00a0%") for m in at.metric)
+
+
+def test_the_chat_model_box_shows_what_the_next_run_does_after_another_page(app_env, lmstudio):
+    at = evaluate_page()
+    at.checkbox(key="eval_with_llm").check().run()
+    at.switch_page("app_pages/1_Ask.py").run()
+    at.switch_page("app_pages/3_Evaluate.py").run()
+    assert not at.exception, [e.value for e in at.exception]
+    assert at.checkbox(key="eval_with_llm").value is True
