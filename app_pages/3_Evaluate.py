@@ -5,6 +5,7 @@ import streamlit as st
 from rag.auth import access
 from ui import eval_view, frame, stop_button
 from ui.i18n import t
+from ui.kept import kept
 from ui import resources
 
 frame.require(access.EVALUATE)
@@ -18,7 +19,8 @@ names = store.list_collections()
 chosen = st.multiselect(t("eval.collections"), names, max_selections=2, key="eval_collections",
                         placeholder=t("eval.collections_placeholder"),
                         default=[settings.collection] if settings.collection in names else None)
-with_llm = st.checkbox(t("eval.with_llm"), key="eval_with_llm")
+# Kept across pages (ui.kept): back on the page, the box shows what the next run will do.
+with_llm = kept(st.checkbox, t("eval.with_llm"), "eval_with_llm_kept", "eval_with_llm", default=False)
 if picked and chosen:
     st.caption(eval_view.estimate(len(picked[0]), len(chosen), with_llm, settings))
 stop_button.said(eval_view.STOP)

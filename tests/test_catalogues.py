@@ -191,3 +191,12 @@ def test_an_install_carries_every_catalogue():
     globs = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["tool"]["setuptools"]["package-data"]["rag"]
     files = [p.relative_to(ROOT / "rag").as_posix() for p in LOCALE.glob("*/LC_MESSAGES/*") if p.suffix in (".po", ".mo")]
     assert files and not [f for f in files if not any(fnmatch.fnmatch(f, g) for g in globs)]
+
+
+def test_the_threshold_has_one_name_in_each_language():
+    """The number the best passage's score is compared with was "seuil", "proximité" and "score du
+    meilleur passage" on one page: it is the threshold (seuil) everywhere, the score is the score."""
+    for lang, other in (("fr", "proximité"), ("en", "closeness")):
+        for domain in DOMAINS:
+            found = [k for k, forms in entries(domain, lang).items() if any(other in f.lower() for f in forms)]
+            assert not found, (lang, domain, found)

@@ -20,7 +20,7 @@ from rag.errors import LLMError, RagError
 from rag.evaluate.questions import load_questions
 from ui.present.safe_markdown import sanitize_markdown
 from rag.sources.files import iter_folder
-from ui import access, chat_actions, conversations, indexing, lang, scroll
+from ui import access, answer_versions, chat_actions, conversations, indexing, lang, scroll
 from ui import resources
 from rag.i18n import current as current_language
 from rag.i18n.numbers import threshold_text
@@ -350,6 +350,7 @@ def answer(question: str, settings: Any, store: Any, info: dict) -> AskResult | 
         result = turn.result
         render_result(result, turn_number, slot)
         item = _keep(question, result, turn_number, understood, gate_inputs=now)
+        answer_versions.browser(settings, HISTORY, index)
         chat_actions.turn_actions(item, index, True, settings, _again(), now)
     with user:
         chat_actions.edit_button(item, index, _again())
@@ -417,6 +418,7 @@ def history(settings: Any, compact_all: bool = False, info: dict | None = None) 
         with st.chat_message("assistant"):
             understood_caption(item.get("understood"))
             render_result(item["result"], item["turn"], compact=not last)
+            answer_versions.browser(settings, HISTORY, i)  # "‹ 1/2 ›" once an answer was regenerated
             chat_actions.turn_actions(item, i, last, settings, _again(), now)
     if st.session_state.get(TO_SHORTEN) and not compact_all:
         with st.chat_message("assistant"):

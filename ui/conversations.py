@@ -30,7 +30,7 @@ from rag.journal.records import Entry
 from rag.journal.reopened import WITHHELD, for_reader
 from rag.journal.store import Journal
 from rag.redact import known_secrets
-from ui import access, resources
+from ui import access, conversation_list, resources
 from ui.i18n import t, tn
 from ui.present.safe_markdown import escape_link_text
 from ui.present.times import browser_zone, local_minute
@@ -304,7 +304,8 @@ def _asked_before_sign_in(settings: Any) -> None:
 def sidebar_list(settings: Any, history_key: str, asked_key: str) -> None:
     """The reader's saved conversations, the latest first: one click opens one; an editor may delete."""
     try:
-        conversations = journal(settings).conversations(reader())[:LISTED]
+        book = journal(settings)
+        conversations = book.conversations(reader())
     except (RagError, OSError) as exc:
         log.warning("could not read the journal: %s", exc)
         return
@@ -335,7 +336,8 @@ def sidebar_list(settings: Any, history_key: str, asked_key: str) -> None:
         if not conversations:
             st.caption(t("ask.no_conversations"))
             return
-        for conversation in conversations:
+        conversation_list.current_tools(book, reader(), current(), replay)  # rename, export (its own module)
+        for conversation in conversation_list.searched(book, reader(), conversations)[:LISTED]:
             label = escape_link_text(_title(conversation.title) or conversation.id[:8])
             here = conversation.id == current()
             if editor:

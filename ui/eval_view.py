@@ -196,6 +196,10 @@ def calibration(name: str, results: Results, store: Any, live_words: WordChecks 
     if suggested is None:
         reason = (words.reason if words is not None else None) or cal.reason
         st.caption(t("eval.current_no_suggestion", value=decimal(measured, 3), reason=reason))
+    elif (same := evaluation.same_counts(summary, rows, measured, suggested, words)) is not None:
+        st.caption(t("eval.current_same", value=decimal(measured, 3), suggested=decimal(suggested, 3),
+                     accepted=same.in_base_accepted_count, n_in=same.in_base_count,
+                     refused=same.out_of_base_refused_count, n_out=same.out_of_base_count))
     else:
         st.caption(t("eval.current", value=decimal(measured, 3), suggested=decimal(suggested, 3)))
     if live is not None and live != measured:

@@ -47,8 +47,7 @@ def run(
     bar = st.progress(0.0, text=t("ing.indexing", documents=tn("count.documents", len(items)), name=collection))
 
     def on_progress(p: IngestProgress) -> None:
-        fraction = p.docs_done / p.docs_total if p.docs_total else 0.0
-        bar.progress(min(1.0, fraction), text=format_progress(p))
+        bar.progress(p.fraction, text=format_progress(p))
 
     stop = stop_button.offer(STOP, t("ing.stop"), t("ing.stop_said", name=collection))
     try:

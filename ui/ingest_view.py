@@ -57,10 +57,11 @@ def _wordpress() -> list[Document | Problem] | None:
         cols = st.columns(2)
         user = cols[0].text_input(t("ing.wp_user"), value=last.get("user", ""), help=t("ing.wp_user_help"))
         password = cols[1].text_input(t("ing.wp_password"), type="password", help=t("ing.wp_password_help"))
-        pages = st.checkbox(t("ing.wp_pages"), key="wp_pages")
+        # As sent last: back from another source, the posts listed below were read with it.
+        pages = st.checkbox(t("ing.wp_pages"), value=bool(last.get("pages")), key="wp_pages")
         fetch = st.form_submit_button(t("ing.fetch"))
     if fetch:
-        st.session_state[WP_FORM] = {"url": url, "user": user}
+        st.session_state[WP_FORM] = {"url": url, "user": user, "pages": pages}
         st.session_state.pop(WP_FAILED, None)
         try:
             with st.spinner(t("ing.fetching")):
@@ -212,7 +213,10 @@ def preview(document: Document, given: dict[str, Any]) -> list[tuple[Any, list[A
         block = document_display.warning_block(chunker.name, chunks)
         if block:
             st.warning(block, icon=":material/warning:")
-    side_by_side = st.toggle(t("ing.side_by_side"), help=t("ing.side_by_side_help"))
+    # Kept under its own key: drawn again after a change of source, it showed off while the
+    # preview stayed side by side.
+    side_by_side = kept(st.toggle, t("ing.side_by_side"), "side_by_side", "side_by_side_toggle", default=False,
+                        help=t("ing.side_by_side_help"))
     if side_by_side:
         # Two by two: four narrow columns would cut the chunk tables.
         rows = [st.columns(2) for _ in range((len(previews) + 1) // 2)]
@@ -225,7 +229,9 @@ def preview(document: Document, given: dict[str, Any]) -> list[tuple[Any, list[A
                 st.markdown(f"**{chunker.name}** · {document_display.settings_words(chunker.settings())}")
             # render_html escapes the document's text: only its own spans carry markup.
             st.html(render_html(document.markdown, chunks))
-            st.dataframe(document_display.chunk_rows(chunks, count), hide_index=True, key=f"chunks_{chunker.name}")
+            rows = document_display.chunk_rows(chunks, count)
+            st.dataframe(rows, hide_index=True, key=f"chunks_{chunker.name}", column_config={
+                t("col.warnings"): st.column_config.TextColumn(width=document_display.warnings_width(rows))})
     return previews
 
 

@@ -15,16 +15,21 @@ from rag.evaluate.question_sets import questions_from_rows, rows_of, save_set, s
 from rag.evaluate.questions import Question
 from ui import lang
 from ui.i18n import t
+from ui.present.evaluation import CATEGORIES, category_code, category_label
 
 
 def editor(data_dir: Path, name: str, questions: Sequence[Question]) -> None:
     with st.expander(t("qse.title", name=name), icon=":material/edit_note:"):
-        categories = Counter(q.category or t("qse.no_category") for q in questions)
+        # Categories by the names the results use ("hors base, domaine voisin", not near_domain_out);
+        # the set's file keeps the codes.
+        categories = Counter(category_label(q.category) if q.category else t("qse.no_category") for q in questions)
         st.caption(t("qse.categories", categories=", ".join(f"{c} ({n})" for c, n in sorted(categories.items()))))
-        table = pd.DataFrame(rows_of(questions), columns=["id", "question", "in_base", "expected_source",
+        rows = [{**row, "category": t(f"cat.{row['category']}") if row.get("category") in CATEGORIES
+                 else row.get("category")} for row in rows_of(questions)]
+        table = pd.DataFrame(rows, columns=["id", "question", "in_base", "expected_source",
                                                           "expected_answer", "category", "also_in"])
         edited = st.data_editor(
-            table, num_rows="dynamic", hide_index=True, key=f"qse_table_{name}", use_container_width=True,
+            table, num_rows="dynamic", hide_index=True, key=f"qse_table_{name}", width="stretch",
             column_config={
                 "id": st.column_config.TextColumn(t("qse.id")),
                 "question": st.column_config.TextColumn(t("qse.question"), width="large", required=True),
@@ -37,7 +42,8 @@ def editor(data_dir: Path, name: str, questions: Sequence[Question]) -> None:
         st.caption(t("qse.where", path=str(set_path(data_dir, name))))
         if st.button(t("qse.save"), key=f"qse_save_{name}", icon=":material/save:"):
             try:
-                saved = questions_from_rows(edited.to_dict("records"), name)
+                saved = questions_from_rows([{**row, "category": category_code(row.get("category"))}
+                                             for row in edited.to_dict("records")], name)
                 save_set(data_dir, name, saved)
             except QuestionSetError as exc:
                 lang.error(t("qse.not_saved"), str(exc))

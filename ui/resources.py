@@ -144,13 +144,16 @@ def new_embedder(s: Settings) -> tuple[Any, str]:
 
 
 @st.cache_resource(show_spinner=False)
-def _llm(url: str, model: str | None, api_key: str | None, timeout: float) -> LLMClient:
-    return LLMClient(url, model=model, api_key=api_key, timeout=timeout)
+def _llm(url: str, model: str | None, api_key: str | None, timeout: float, setting: str) -> LLMClient:
+    return LLMClient(url, model=model, api_key=api_key, timeout=timeout, address_setting=setting)
 
 
 def llm(s: Settings) -> LLMClient:
     # The key only for the server it was configured for: a session's URL never gets it.
-    return _llm(s.llm_url, s.llm_model, s.api_key_for(s.llm_url), s.timeout)
+    # An address typed in the sidebar is named as such when it does not answer, not RAG_LLM_URL.
+    from_sidebar = s.llm_url != base_settings().llm_url
+    setting = t("side.url_setting", field=t("side.llm_url")) if from_sidebar else "RAG_LLM_URL"
+    return _llm(s.llm_url, s.llm_model, s.api_key_for(s.llm_url), s.timeout, setting)
 
 
 def answer_engine(s: Settings, st_store: Store, info: dict | None, reader: str = "",

@@ -6,7 +6,7 @@ from typing import Any
 
 import streamlit as st
 
-from rag.config import normalize_base_url
+from rag.config import DEFAULT_LLM_URL, normalize_base_url
 from rag.embeddings.embedded import MODEL_ID as EMBEDDED_MODEL_ID
 from rag.embeddings.resolve import EMBEDDED
 from rag.errors import ConfigError
@@ -100,8 +100,10 @@ def _llm_lines(llm: dict[str, Any], editor: bool, model: str | None = None, serv
 
 def lmstudio_steps(url: str) -> str:
     """The steps that get LM Studio answering at `url`, as a numbered list (Markdown)."""
-    return "\n".join(f"{i}. {t(key, url=url)}" for i, key in
-                      enumerate(("side.step_load", "side.step_server", "side.step_address"), start=1))
+    # The default address is named only when another one is expected: said twice, it read as two.
+    address = "side.step_address" if url.rstrip("/") == DEFAULT_LLM_URL else "side.step_address_other"
+    return "\n".join(f"{i}. {t(key, url=url, default=DEFAULT_LLM_URL)}" for i, key in
+                      enumerate(("side.step_load", "side.step_server", address), start=1))
 
 
 def threshold_line(info: dict[str, Any], session_threshold: float | None) -> str:

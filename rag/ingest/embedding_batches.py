@@ -14,7 +14,19 @@ from rag.errors import EmbeddingError
 from rag.i18n import t
 from rag.ingest.vector_checks import batch_problem
 
-EMBED_BATCH = 16  # chunks per embedding call
+EMBED_BATCH = 16  # chunks per embedding call, at most
+FIRST_BATCH = 2  # a document's first call, before the rate is known
+# A call every few seconds at the rate measured so far: the bar moves and the time left is known
+# after a few passages, not after 16 (half a minute on a busy machine), while a fast server still
+# gets full batches.
+_SECONDS_PER_CALL = 2.0
+
+
+def batch_size(rate: float) -> int:
+    """The chunks of the next embedding call, given the chunks embedded a second so far (0: unknown)."""
+    if rate <= 0:
+        return FIRST_BATCH
+    return max(1, min(EMBED_BATCH, round(rate * _SECONDS_PER_CALL)))
 
 
 @dataclass
@@ -30,18 +42,21 @@ class EmbedTally:
 
 
 def embed_chunks(embedder: Any, doc: Document, chunks: list[Chunk], texts: list[str], tally: EmbedTally,
-                 before_batch: Callable[[], None], warn: Callable[[str], None]) -> list[list[float]]:
-    """The vectors of `texts` (the embedded text of each of `chunks`). `before_batch` is called
-    before each call of the embedder, `warn` with each chunk it cut at its window. Raises
-    EmbeddingError when a batch's vectors are unfit (the document is then not written)."""
+                 progress: Callable[[int], None], warn: Callable[[str], None]) -> list[list[float]]:
+    """The vectors of `texts` (the embedded text of each of `chunks`). `progress` is called with
+    the number of chunks embedded so far before each call of the embedder and once at the end,
+    `warn` with each chunk it cut at its window. Raises EmbeddingError when a batch's vectors are
+    unfit (the document is then not written)."""
     dimension = embedder.dimension
     vectors: list[list[float]] = []
-    for start in range(0, len(chunks), EMBED_BATCH):
-        before_batch()
-        batch = chunks[start : start + EMBED_BATCH]
+    start = 0
+    while start < len(chunks):
+        progress(start)
+        end = min(len(chunks), start + batch_size(tally.rate))
+        batch = chunks[start:end]
         labels = [f"{doc.url}#{c.index}" for c in batch]
         began = time.monotonic()
-        got = embedder.embed_documents(texts[start : start + EMBED_BATCH], labels=labels)
+        got = embedder.embed_documents(texts[start:end], labels=labels)
         tally.seconds += time.monotonic() - began
         truncated = getattr(embedder, "last_truncated", None) or []
         for label in truncated:
@@ -51,4 +66,6 @@ def embed_chunks(embedder: Any, doc: Document, chunks: list[Chunk], texts: list[
             raise EmbeddingError(problem)
         vectors.extend(got)
         tally.chunks += len(batch)
+        start = end
+    progress(len(chunks))
     return vectors

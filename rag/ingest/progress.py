@@ -21,13 +21,16 @@ def format_progress(p: IngestProgress) -> str:
         parts.append(tn("progress.rate", round(p.rate, 1), rate=decimal(p.rate, 1)))
     if p.enrich_tokens:
         parts.append(t("progress.contexts", tokens=integer(p.enrich_tokens), time=duration(p.enrich_seconds)))
-    if p.eta is not None and p.phase != "done":
+    if p.eta is not None and p.eta >= 1 and p.phase != "done":  # "about 0 s left" tells nothing
         parts.append(t("progress.eta", time=duration(p.eta)))
     line = ", ".join(parts)
     if p.current and p.phase == "indexed":
         line += f" | {p.current}"
     elif p.current:
         line += " | " + t("progress.phase_item", phase=t(f"phase.{p.phase}"), item=p.current)
+        if p.passages_total:
+            line += " — " + tn("progress.passages", p.passages_total, done=integer(p.passages_done),
+                               total=integer(p.passages_total))
     elif p.phase not in ("reading", "done"):
         line += f" | {t('phase.' + p.phase)}"
     return line

@@ -22,6 +22,19 @@ class IngestProgress:
     outcome: str = ""  # with phase "indexed": "new" | "changed" | "unchanged" | "skipped" | "failed" | "warning"
     enrich_tokens: int = 0  # tokens the chat model read and wrote for contexts so far (cache hits cost none)
     enrich_seconds: float = 0.0
+    # The current document's passages embedded so far, of its total (0 of 0 outside embedding):
+    # a single long document moves the bar too, not only the count of documents done.
+    passages_done: int = 0
+    passages_total: int = 0
+
+    @property
+    def fraction(self) -> float:
+        """How far the run is, 0 to 1: documents done plus the share of the current one's
+        passages embedded (0 while the number of documents is unknown)."""
+        if not self.docs_total:
+            return 1.0 if self.phase == "done" else 0.0
+        within = self.passages_done / self.passages_total if self.passages_total else 0.0
+        return min(1.0, (self.docs_done + within) / self.docs_total)
 
 
 ProgressCallback = Callable[[IngestProgress], None]

@@ -84,12 +84,20 @@ class _Run:
         self.recreated = False
         self.created = False  # this run made the collection: every point then carries term keys
         self.embed_failures_in_a_row = 0
+        self.passages = (0, 0)  # the current document's passages embedded, of its total
         # The model's tokenizer (else the estimate) and its window (the bundled model's cap, a
         # server's own word, else None: nothing cut).
         self.window = tokenizer_and_window(embedder)
 
     def tell(self, phase: str, outcome: str = "") -> None:
-        self.progress.tell(self.docs_done, self.embedded, self.current, phase, outcome, self.enricher.stats)
+        # Passages only while a document is under way: once it is counted done, its share is in docs_done.
+        passages = self.passages if phase in ("embedding", "writing") else (0, 0)
+        self.progress.tell(self.docs_done, self.embedded, self.current, phase, outcome, self.enricher.stats,
+                           passages)
+
+    def embedding(self, done: int, of: int) -> None:
+        self.passages = (done, of)
+        self.tell("embedding")
 
     # -- the run ---------------------------------------------------------------------------
 
@@ -253,7 +261,8 @@ class _Run:
             contexts = [fit_context(c, ctx, *self.window) for c, ctx in
                         zip(chunks, self.enricher.contexts(doc, chunks, content_hash, lambda: self.tell("enriching")))]
             texts = [enriched_text(c, ctx) for c, ctx in zip(chunks, contexts)]
-            vectors = embed_chunks(self.embedder, doc, chunks, texts, self.embedded, lambda: self.tell("embedding"),
+            vectors = embed_chunks(self.embedder, doc, chunks, texts, self.embedded,
+                                   lambda done: self.embedding(done, len(chunks)),
                                    self.report.warnings.append)
         except (EmbeddingError, EnrichmentError) as exc:
             self.report.failed.append((doc.url, str(exc)))

@@ -319,6 +319,17 @@ class Journal:
                               (reader,)).fetchall()
         return [_conversation(r) for r in rows]
 
+    def conversation_questions(self, reader: str) -> dict[str, list[str]]:
+        """The questions asked in each of `reader`'s conversations (for searching them), by id."""
+        with self._connect() as db:
+            rows = db.execute("SELECT e.conversation_id, e.question FROM entries e JOIN conversations c "
+                              "ON c.id=e.conversation_id WHERE c.reader=? ORDER BY e.turn, e.time",
+                              (reader,)).fetchall()
+        found: dict[str, list[str]] = {}
+        for row in rows:
+            found.setdefault(row[0], []).append(row[1] or "")
+        return found
+
     def conversation(self, conversation_id: str) -> Conversation | None:
         with self._connect() as db:
             row = db.execute("SELECT * FROM conversations WHERE id=?", (conversation_id,)).fetchone()

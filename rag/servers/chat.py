@@ -149,8 +149,12 @@ class LLMClient:
         api_key: str | None = None,
         timeout: float = DEFAULT_TIMEOUT,
         connect_timeout: float = CONNECT_TIMEOUT,
+        address_setting: str = "RAG_LLM_URL",
     ) -> None:
+        """`address_setting`: where the reader set `base_url`, named in the error when it is
+        unreachable (a dashboard's own field rather than the environment variable)."""
         self.base_url = normalize_base_url(base_url)
+        self.address_setting = address_setting
         self.root = server_root(self.base_url)
         self.model = model or None
         self.api_key = api_key
@@ -179,7 +183,7 @@ class LLMClient:
     # -- requests ---------------------------------------------------------------------------
 
     def _unreachable(self, exc: Exception) -> LLMError:
-        message = t("llm.unreachable", url=self.shown_url, error=type(exc).__name__)
+        message = t("llm.unreachable", url=self.shown_url, error=type(exc).__name__, setting=self.address_setting)
         host = urlsplit(self.base_url).hostname or ""
         if host in ("localhost", "127.0.0.1", "::1") and in_container():
             message += " " + t("llm.in_container")

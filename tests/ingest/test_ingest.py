@@ -78,6 +78,12 @@ def test_first_run_indexes_and_second_run_skips_everything(store, embedder, serv
         i for i, p in sorted(points.items(), key=lambda kv: kv[1]["order"]) if "kerberos" in p["url"]
     ]
     assert seen[-1].phase == "done" and seen[-1].docs_done == 3 and seen[-1].docs_total == 3
+    # Within each document the bar moves passage by passage, and never back.
+    embedding = [p for p in seen if p.phase == "embedding"]
+    assert {p.passages_total for p in embedding if p.passages_done == p.passages_total} == {
+        p.passages_total for p in embedding} and all(p.passages_total for p in embedding)
+    fractions = [p.fraction for p in seen]
+    assert fractions == sorted(fractions) and fractions[-1] == 1.0
 
     info = store.collection_info("blog")
     assert info["embedding_model"] == embedder.model_id and info["dimension"] == 16

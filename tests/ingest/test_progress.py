@@ -62,3 +62,36 @@ def test_the_rate_agrees_with_the_number_as_written():
         assert "2,0 morceaux/s" in rate(1.96)
     with language("en"):
         assert "1.0 chunk/s" in rate(1.04)
+
+
+def test_one_long_document_moves_the_bar_passage_by_passage_with_the_time_left():
+    from rag.ingest.run_progress import time_left
+
+    def at(done):
+        return IngestProgress(0, 1, done, rate=0.8, eta=time_left(10.0, 0, 1, (done, 22), 0.8), current="Kerberos",
+                              phase="embedding", passages_done=done, passages_total=22)
+
+    fractions = [at(done).fraction for done in (0, 4, 12, 22)]
+    assert fractions == sorted(fractions) and fractions[0] == 0.0 and fractions[-1] == 1.0
+    with language("fr"):
+        line = format_progress(at(12))
+    assert line.startswith("0/1 document, 12 morceaux") and line.endswith("Kerberos — 12 passages sur 22")
+    assert "environ 12 s restant" in line  # 10 passages left at 0.8 a second
+    with language("en"):
+        assert format_progress(at(1)).endswith("Kerberos — 1/22 passages")
+
+
+def test_the_time_left_counts_the_documents_still_to_come():
+    from rag.ingest.run_progress import time_left
+
+    assert time_left(30.0, 3, 6, (0, 0), 1.0) == 30.0  # three done in 30 s, three to come
+    assert time_left(10.0, 0, 3, (5, 10), 1.0) == 5.0 + 2 * 15.0  # the first one's projected 15 s, twice more
+    assert time_left(10.0, 0, 3, (0, 0), 0.0) is None  # nothing measured yet: no guess
+
+
+def test_each_embedding_call_lasts_a_couple_of_seconds_at_the_rate_so_far():
+    from rag.ingest.embedding_batches import EMBED_BATCH, FIRST_BATCH, batch_size
+
+    assert batch_size(0.0) == FIRST_BATCH  # nothing measured: a small first call
+    assert batch_size(0.4) == 1 and batch_size(2.0) == 4  # a busy machine: the bar moves every few seconds
+    assert batch_size(500.0) == EMBED_BATCH  # a fast server: full batches

@@ -255,3 +255,27 @@ def test_the_demo_loads_into_its_own_calibrated_collection(app_env_empty):
         assert store.collection_info("blog") is None  # the default collection stays free for a blog
     finally:
         store.close()
+
+
+def test_an_address_typed_in_the_sidebar_is_the_one_the_error_tells_to_correct(app_env, lmstudio):
+    """The error named RAG_LLM_URL although the editor had typed the address in the sidebar."""
+    from tests.fixtures.net import free_port
+
+    at = start()
+    nobody = f"http://127.0.0.1:{free_port()}/v1"
+    at.text_input(key="sidebar_llm_url").set_value(nobody).run()
+    at = ask(at, IN_BASE)
+    caption = texts(at.expander[0].caption)
+    assert nobody in caption and 'the "LM Studio URL" field under Session settings' in caption
+    assert "RAG_LLM_URL" not in caption
+
+
+def test_the_lm_studio_steps_name_the_default_address_once():
+    from rag.i18n import language
+    from ui.sidebar import lmstudio_steps
+
+    with language("fr"):
+        default = lmstudio_steps("http://localhost:1234/v1")
+        other = lmstudio_steps("http://192.168.1.20:1234/v1")
+    assert default.count("http://localhost:1234/v1") == 1 and "son adresse par défaut" in default
+    assert "`http://192.168.1.20:1234/v1` (par défaut `http://localhost:1234/v1`)" in other

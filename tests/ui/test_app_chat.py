@@ -125,6 +125,8 @@ def test_regenerate_asks_the_last_question_again_in_its_place(chat_env, lmstudio
 def test_edit_and_resend_replaces_the_question_and_what_followed(chat_env, lmstudio):
     lmstudio.answer = "Réponse [1]."
     at = ask(ask(start(), IN_BASE), SECOND)
+    # Titled for what it holds before anything is edited (it read "Edited question").
+    assert at.text_area(key="edit_0").label == "Your question, to edit and send again"
     at.text_area(key="edit_0").input("Que signifie KRB_AP_ERR_MODIFIED ?")
     at.button(key="resend_0").click().run()
     assert not at.exception
@@ -289,3 +291,27 @@ def test_a_password_readers_conversation_is_still_in_their_sidebar_after_the_app
     after.button[0].click().run()
     assert not after.exception and after.chat_input
     assert any(IN_BASE[:20] in b.label for b in after.sidebar.button)
+
+
+def test_a_regenerated_answer_keeps_the_earlier_one_to_browse_back_to(chat_env, lmstudio):
+    """As in chat tools: "2/2" under a regenerated answer, the arrow back shows the first one."""
+    from rag.journal.answer_versions import versions_of
+
+    lmstudio.answer = "Première réponse [1]."
+    at = ask(start(), IN_BASE)
+    assert not [c for c in texts(at.caption).splitlines() if c.startswith("version ")]  # one answer: no arrows
+    lmstudio.answer = "Seconde réponse [1]."
+    at.button(key="regenerate_0").click().run()
+    assert "version 2 of 2" in texts(answers(at)[0].caption)
+
+    back = next(b for b in at.button if b.key.startswith("version_back_"))
+    back.click().run()
+    assert "Première réponse" in answers(at)[0].markdown[0].value and "Seconde réponse" not in texts(at.markdown)
+    assert "version 1 of 2" in texts(answers(at)[0].caption)
+    next(b for b in at.button if b.key.startswith("version_next_")).click().run()
+    assert "Seconde réponse" in answers(at)[0].markdown[0].value
+    # Both stay in the journal, as the conversation's first turn; an edited question is no version.
+    conversation = at.session_state["conversation_id"]
+    turns = journal(chat_env).turns(conversation)
+    assert [e.answer.split()[0] for e in versions_of(turns, 1, IN_BASE)] == ["Première", "Seconde"]
+    assert versions_of(turns, 1, "Une autre question ?") == []

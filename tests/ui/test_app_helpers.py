@@ -199,7 +199,11 @@ def test_metric_cards_use_plain_words_and_counts():
     assert cards["right article first"]["value"] == "96%" and cards["right article first"]["caption"].startswith("52 of 54")
     assert cards["right article in the top 6"]["value"] == "100%" and cards["answer in the passages"]["value"] == "n/a"
     assert cards["trick questions refused"]["caption"].startswith("4 of 14")
-    assert cards["average rank"]["value"] == "1.0"  # not an MRR of 0.98
+    # 2 of 54 not ranked first: never a perfect-looking "1.0", and the count beside it.
+    assert cards["average rank"]["value"] == "1.02"
+    assert cards["average rank"]["caption"] == "ranked first for 52 of 54; on average at rank 1.02"
+    perfect = {**summary, "mrr": 1.0, "counts": {**summary["counts"], "hit_at_1": 54}}
+    assert {c["label"]: c for c in evaluation.metric_cards(perfect)}["average rank"]["value"] == "1.0"
     shown = " ".join(f"{c['label']} {c['value']} {c['caption']}" for c in cards.values())
     assert "_" not in shown and "MRR" not in shown and "hit@" not in shown
     with rag.i18n.language("fr"):
@@ -344,3 +348,29 @@ def test_the_split_table_warning_says_the_header_row_is_repeated_when_it_is():
     # A strategy that cuts without repeating it still says the pieces lack it.
     bare = make_chunker("recursive", chunk_size=600, overlap=0).chunk(markdown, "Types")
     assert "without the header row" in warning_block("recursive", bare)
+
+
+def test_a_chunks_warnings_stay_readable_in_a_narrow_pane():
+    """Side by side, a chunk table is narrower than its columns: the warnings come right after
+    the number, in a column wide enough for its longest text (it read "code coup…")."""
+    from rag.chunking.base import Chunk
+    from ui.present.documents import warnings_width
+
+    chunk = Chunk(text="x" * 40, index=0, start=0, end=40, warnings=["code_block_split", "table_split"])
+    with rag.i18n.language("fr"):
+        rows = chunk_rows([chunk])
+        assert list(rows[0])[:2] == ["#", "alertes"]
+        assert rows[0]["alertes"] == "code coupé, tableau sans en-tête"
+        assert warnings_width(rows) >= 8 * len(rows[0]["alertes"])
+
+
+def test_a_suggested_threshold_that_changes_no_count_is_said_to_change_nothing():
+    summary = {"in_base": 2, "out_of_base": 2, "threshold": 0.80}
+    same = evaluation.same_counts(summary, ROWS, 0.80, 0.82)  # nothing lies between 0.80 and 0.82
+    assert (same.in_base_accepted_count, same.in_base_count, same.out_of_base_refused_count) == (2, 2, 1)
+    assert evaluation.same_counts(summary, ROWS, 0.80, 0.86) is None  # 0.86 refuses qb: not the same
+    with rag.i18n.language("fr"):
+        from ui.i18n import t
+
+        line = t("eval.current_same", value="0,800", suggested="0,820", accepted=2, n_in=2, refused=1, n_out=2)
+    assert "mêmes comptes" in line and "rien à gagner" in line

@@ -179,6 +179,10 @@ def test_wordpress_pages_are_read_when_asked(app_env_empty, make_wp_server):
     assert not at.exception, [e.value for e in at.exception]
     listed = set(at.dataframe[0].value["address"])
     assert {p["link"] for p in wp.pages} <= listed and len(listed) == 4
+    # Another source and back: the box still says the pages were read, as the list shows.
+    at.radio(key="source_kind").set_value("demo").run()
+    at.radio(key="source_kind").set_value("wordpress").run()
+    assert at.checkbox(key="wp_pages").value is True
 
 
 def test_a_source_that_gave_nothing_yet_says_what_to_do_with_it(empty_store, monkeypatch):

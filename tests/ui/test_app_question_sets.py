@@ -32,3 +32,24 @@ def test_a_saved_set_is_offered_beside_the_demo(app_env_empty):
     at.radio(key="question_set_kind").set_value("saved").run()
     assert at.selectbox(key="question_set_name").value == "support"
     assert [e.label for e in at.main.expander if e.label.startswith("Edit the set")] == ["Edit the set “support”"]
+
+
+def test_the_editor_names_categories_as_the_results_do_and_saves_their_codes(app_env_empty):
+    """The editor's categories read "out of base, near domain", never the set file's code, and a
+    save keeps the codes the file format names."""
+    at = _evaluate()
+    caption = next(c.value for c in at.caption if c.value.startswith("Categories"))
+    assert "near_domain_out" not in caption and "out of base, near domain" in caption
+    editor = next(d.value for d in at.dataframe if "expected_answer" in d.value.columns)
+    shown = set(editor["category"].dropna())
+    assert "out of base, near domain" in shown and not shown & {"near_domain_out", "off_topic"}
+    at.button(key="qse_save_demo").click().run()
+    assert {q.category for q in load_set(app_env_empty, "demo")} >= {"near_domain_out", "off_topic"}
+
+
+def test_the_editor_draws_without_a_deprecation_warning_in_the_terminal(app_env_empty, caplog):
+    import logging
+
+    with caplog.at_level(logging.WARNING):
+        _evaluate()
+    assert not [r for r in caplog.records if "use_container_width" in r.getMessage()]

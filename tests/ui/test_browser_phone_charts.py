@@ -111,7 +111,7 @@ def test_the_charts_are_whole_and_readable_on_a_phone(page_url, width, height):
             assert not _overlap(bar, scores["lines"][0]), (bar, scores["lines"][0])
         # The gate's legend holds its four entries whole, the closeness floor's label is shown.
         gate = seen["gate"]
-        assert "proximité 0,850" in [label["text"] for label in gate["labels"]]
+        assert "seuil 0,850" in [label["text"] for label in gate["labels"]]
         assert len(gate["legend"]) == 1 and "ne mentionne" in gate["legend"][0]["text"]
         assert gate["legend"][0]["text"].count("refusée) : 1") == 2
 

@@ -129,3 +129,27 @@ def test_every_chart_of_the_dashboard_is_drawn_with_that_toolbar():
                 assert (isinstance(config, ast.Call) and isinstance(config.func, ast.Name)
                         and config.func.id == "plotly_config"), f"{path.name}:{node.lineno}"
     assert calls >= 5
+
+
+def test_every_chart_says_what_its_colours_mean():
+    """The kinds chart's green, blue and red bars and the Ask page's green and grey ones had no
+    legend: every chart names each colour it draws, in the reader's language."""
+    from ui.present import evaluation
+    from ui.present.charts import calibration_chart, category_chart, score_chart
+
+    rows = [{"id": "a", "question": "qa", "in_base": True, "top1_score": 0.9, "rank": 1, "category": "identifier",
+             "retrieved": [{"url": "x.md", "score": 0.9}]},
+            {"id": "b", "question": "qb", "in_base": True, "top1_score": 0.7, "rank": None, "category": "table",
+             "retrieved": []}]
+    with rag.i18n.language("fr"):
+        figures = {
+            "kinds": category_chart(evaluation.categories_frame(rows, 0.85)),
+            "scores": score_chart([{"n": 1, "score": 0.9, "passed": True}, {"n": 2, "score": 0.8, "passed": False}], 0.85),
+            "calibration": calibration_chart(rows, current=0.85, suggested=0.8),
+        }
+    for name, fig in figures.items():
+        entries = [trace.name for trace in fig.data if trace.showlegend is not False and trace.name]
+        assert fig.layout.showlegend is not False and entries, name
+    kinds = [trace.name for trace in figures["kinds"].data if trace.showlegend]
+    assert kinds == ["80 % ou plus bien traitées", "moins de 50 %"]  # the colours drawn, no other
+    assert [trace.name for trace in figures["scores"].data if trace.showlegend] == ["au-dessus du seuil", "sous le seuil"]

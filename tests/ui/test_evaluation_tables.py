@@ -115,7 +115,7 @@ def test_gate_chart_speaks_french():
     with rag.i18n.language("fr"):
         shown = json.dumps(gate_chart(rows, 0.85, 0.5, {"min_cosine": 0.86, "min_coverage": 0.4}).to_plotly_json(),
                            ensure_ascii=False, default=str)
-    assert "noms inconnus : Okta" in shown and "proximité 0,850" in shown
+    assert "noms inconnus : Okta" in shown and "seuil 0,850" in shown
     for english in ("cosine", "coverage", "in-base", "off-topic", "unknown", "share of", "best passage"):
         assert english not in shown
 

@@ -20,3 +20,11 @@ def test_the_toolbar_is_minimal_and_the_app_sets_no_menu_item():
              if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
              and node.func.attr == "set_page_config"]
     assert calls and all("menu_items" not in {k.arg for k in call.keywords} for call in calls)
+
+
+def test_the_uploader_limit_streamlit_draws_is_the_documents_own():
+    """Beside "Taille maximale : 10 Mo" the uploader drew "200MB per file": both say 10 now."""
+    from rag.sources.limits import DEFAULT_MAX_DOC_MB
+
+    config = tomllib.loads((ROOT / ".streamlit" / "config.toml").read_text(encoding="utf-8"))
+    assert config["server"]["maxUploadSize"] == DEFAULT_MAX_DOC_MB

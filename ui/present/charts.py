@@ -37,6 +37,7 @@ RIGHT_LABELS = 80  # px of right margin for a horizontal line's label, which sit
 # top, over the figure's right end): a line's label drawn there would be hidden under it.
 TOOLBAR = 32
 LINE_LABEL = 18  # px a line's label takes above the plot (12 px type)
+LEGEND_ROW = 40  # the room a one-row legend under a chart takes
 LEGEND_CHARS = 40  # a legend entry wraps after this many characters: a phone's 390 px hold 45
 TITLE_CHARS = 48  # a title too (its type is a little larger than the legend's)
 
@@ -92,6 +93,15 @@ def _legend_below() -> dict[str, Any]:
     """A legend under the x axis's title, whatever the plot's height: placed from the figure's bottom
     (the margin grows to hold its rows), its entries side by side while they fit the width."""
     return dict(orientation="h", yref="container", y=0, yanchor="bottom", x=0, xanchor="left")
+
+
+def _color_key(fig: go.Figure, entries: Sequence[tuple[str, str]]) -> None:
+    """A legend for bars coloured one by one: an entry (label, colour) a colour, drawn with no bar
+    of its own; the bars themselves stay one trace, out of the legend."""
+    fig.data[0].showlegend = False
+    for label, color in entries:
+        fig.add_trace(go.Bar(x=[None], y=[None], name=wrapped(label), marker_color=color, showlegend=True,
+                             hoverinfo="skip"))
 
 
 def _threshold_line(fig: go.Figure, value: float, label: str, color: str, dash: str, vertical: bool,
@@ -156,8 +166,11 @@ def score_chart(rows: Sequence[Mapping[str, Any]], threshold: float | None) -> g
     if line is not None:
         _threshold_line(fig, line, t("chart.threshold", value=threshold_text(line)), "#e65100", "dash",
                         vertical=False)
+    used = {r.get("passed", False) for r in rows}
+    _color_key(fig, [(t("chart.key_passed"), PASSED)] * (True in used) + [(t("chart.key_below"), BELOW)] * (False in used))
     fig.update_layout(
-        height=SCORE_HEIGHT, margin=dict(l=10, r=RIGHT_LABELS, t=TOOLBAR, b=10), showlegend=False,
+        height=SCORE_HEIGHT + LEGEND_ROW, margin=dict(l=10, r=RIGHT_LABELS, t=TOOLBAR, b=10 + LEGEND_ROW),
+        showlegend=True, legend=_legend_below(),
         yaxis=dict(title=t("chart.score"), range=list(span)), xaxis=dict(title=t("chart.passage")),
     )
     return _localized(fig)
@@ -215,20 +228,31 @@ def calibration_chart(
     return _localized(fig)
 
 
+# The colours of the kinds chart, best first, with what each says (its legend).
+_BANDS = (("chart.key_well", PASSED), ("chart.key_half", IN_BASE), ("chart.key_poor", OFF_TOPIC))
+
+
+def _band_color(well: float) -> str:
+    return PASSED if well >= 80 else IN_BASE if well >= 50 else OFF_TOPIC
+
+
 def category_chart(table: pd.DataFrame) -> go.Figure:
     """One bar a kind of question: the share handled well (ui.present.evaluation.categories_frame)."""
     rows = table.iloc[::-1]  # plotly draws the first bar at the bottom
     well, kinds = rows[t("col.well")].tolist(), rows[t("col.category")].tolist()
     fig = go.Figure(go.Bar(
         x=well, y=kinds, orientation="h",
-        marker_color=[PASSED if w >= 80 else IN_BASE if w >= 50 else OFF_TOPIC for w in well],
+        marker_color=[_band_color(w) for w in well],
         text=[percent(w / 100) for w in well], textposition="auto",
         # "{name} : {n}" in French; %{x} has the axis's % already.
         hovertemplate=t("chart.legend_count", name="%{y}", n="%{x}") + "<extra></extra>",
     ))
-    height = TOOLBAR + 44 + 34 * len(well)
+    bands = [(t(key), color) for key, color in _BANDS if color in {_band_color(w) for w in well}]
+    _color_key(fig, bands)
+    height = TOOLBAR + 44 + 34 * len(well) + LEGEND_ROW
     fig.update_layout(
-        height=height, margin=dict(l=10, r=10, t=TOOLBAR + 34, b=10), showlegend=False,
+        height=height, margin=dict(l=10, r=10, t=TOOLBAR + 34, b=10 + LEGEND_ROW), showlegend=True,
+        legend=_legend_below(),
         # Under the toolbar's band, above the bars: its two lines fit the margin left there.
         title=dict(text=wrapped(t("eval.well_chart"), TITLE_CHARS), font=dict(size=12),
                    yref="container", y=1 - TOOLBAR / height, yanchor="top"),

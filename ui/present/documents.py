@@ -89,15 +89,29 @@ def warning_block(strategy: str, chunks: Sequence[Chunk]) -> str | None:
     return f"**{tn('ing.warnings_title', sum(counts.values()), strategy=strategy)}**\n\n" + "\n".join(lines)
 
 
+# A table cell's text in pixels per character, with the cell's padding: generous, so that a
+# narrow table scrolls sideways rather than cut "code coupé, tableau coupé" to "code coup…".
+_PIXELS_PER_CHARACTER, _CELL_PADDING = 8, 32
+
+
+def warnings_width(rows: Sequence[Mapping[str, Any]]) -> int:
+    """The pixel width the warnings column of `rows` (chunk_rows) needs to be read whole."""
+    column = t("col.warnings")
+    longest = max([len(column)] + [len(str(r.get(column, ""))) for r in rows])
+    return longest * _PIXELS_PER_CHARACTER + _CELL_PADDING
+
+
 def chunk_rows(chunks: Sequence[Chunk], count: Callable[[str], int] | None = None) -> list[dict[str, Any]]:
     """The chunk table; with the embedding model's tokenizer, each chunk's tokens beside its
     characters (a column named as estimated when `count` is the estimate, for a server's model)."""
     tokens = t("col.tokens_estimated" if count is estimate_tokens else "col.tokens")
     return [
-        {"#": c.index + 1, t("col.start"): c.start, t("col.end"): c.end, t("col.characters"): c.chars,
+        # The warnings next to the number: in a pane of the side-by-side view the table is
+        # narrower than its columns, and what lies to the right is out of sight.
+        {"#": c.index + 1, t("col.warnings"): ", ".join(_short_warning(w, c) for w in c.warnings),
+         t("col.start"): c.start, t("col.end"): c.end, t("col.characters"): c.chars,
          **({tokens: count(c.embedding_text)} if count else {}),
          t("col.section"): c.section or "",
-         t("col.warnings"): ", ".join(_short_warning(w, c) for w in c.warnings),
          t("col.begins"): first_line(c)}
         for c in chunks
     ]

@@ -14,7 +14,8 @@ from typing import Any, Mapping, Sequence
 import pandas as pd
 
 from rag.evaluate.calibration import accepted_refused, compared_score, gate_shares, is_exact_match, row_answers
-from rag.evaluate.results import Comparison, GateShares, MetricDelta, QuestionRow, Summary, rows_of
+from rag.evaluate.results import (Comparison, GateShares, MetricDelta, QuestionRow, Summary, ThresholdShares,
+                                  rows_of)
 from rag.i18n.numbers import decimal, duration, integer, percent, threshold_text
 from ui.i18n import t
 from ui.present.safe_markdown import escape_link_text
@@ -63,8 +64,8 @@ def metric_cards(summary: Summary | Mapping[str, Any], with_answers: bool = True
          "caption": t("card.hit1_cap", n=c.hit_at_1, total=n_in)},
         {"label": t("card.hitk", k=k), "value": _pct(s.hit_at_k),
          "caption": t("card.hitk_cap", n=c.hit_at_k, total=n_in, k=k)},
-        {"label": t("card.mrr"), "value": t("card.na") if not mrr else decimal(1 / mrr, 1),
-         "caption": t("card.mrr_cap", rank=t("card.na") if not mrr else decimal(1 / mrr, 1))},
+        {"label": t("card.mrr"), "value": mean_rank_text(mrr, c.hit_at_1, n_in),
+         "caption": t("card.mrr_cap", rank=mean_rank_text(mrr, c.hit_at_1, n_in), first=c.hit_at_1, total=n_in)},
         {"label": t("card.context"), "value": _pct(s.answer_in_context),
          "caption": t("card.context_cap", n=c.answer_in_context, total=c.with_expected_answer)},
         {"label": t("card.accepted"), "value": _pct(s.in_base_accepted),
@@ -85,6 +86,20 @@ def metric_cards(summary: Summary | Mapping[str, Any], with_answers: bool = True
     return cards
 
 
+def mean_rank_text(mrr: float | None, first: int, total: int) -> str:
+    """The average rank (1 / MRR), never written "1.0" unless every question found its article
+    first: 52 of 54 first reads "1.02", not a perfect score."""
+    if not mrr:
+        return t("card.na")
+    rank = 1 / mrr
+    if first >= total:
+        return decimal(rank, 1)
+    for digits in (2, 3, 4):
+        if round(rank, digits) > 1:
+            break
+    return decimal(rank, digits)
+
+
 def top1_scores(rows: Sequence[Row]) -> tuple[list[float], list[float]]:
     """(in-base top-1 scores, off-topic top-1 scores)."""
     rows = rows_of(rows)
@@ -103,6 +118,16 @@ def chart_rows(rows: Sequence[Row], words: WordChecks | None) -> list[dict[str, 
         return [r.to_dict() for r in rows]
     return [{**r.to_dict(), "top1_score": compared_score(r), "exact_match": is_exact_match(r)}
             for r in rows]
+
+
+def same_counts(summary: Summary | Mapping[str, Any], rows: Sequence[Row], one: float, other: float,
+                words: WordChecks | None = None) -> ThresholdShares | None:
+    """The counts both thresholds give when they are the same (a suggestion that changes nothing
+    on this set must say so), else None."""
+    a = ThresholdShares.of(threshold_counts(summary, rows, one, words))
+    b = ThresholdShares.of(threshold_counts(summary, rows, other, words))
+    keys = ("in_base_accepted_count", "in_base_count", "out_of_base_refused_count", "out_of_base_count")
+    return a if all(getattr(a, k) == getattr(b, k) for k in keys) else None
 
 
 def counts_at(rows: Sequence[Row], threshold: float) -> dict[str, Any]:
@@ -216,6 +241,15 @@ def questions_frame(rows: Sequence[Row], threshold: float, words: WordChecks | N
                                                  "col.expected", "col.rank", "col.best", "col.verdict",
                                                  "col.retrieved")]
     return _frame(table, columns)
+
+
+def category_code(text: str | None) -> str | None:
+    """The code a category's label in the page's language stands for ("hors base, domaine
+    voisin" -> near_domain_out); any other text is a category of the editor's own, kept as typed."""
+    if not text:
+        return text
+    by_label = {t(f"cat.{c}"): c for c in CATEGORIES}
+    return by_label.get(text.strip(), text)
 
 
 def category_label(category: str | None) -> str:
