@@ -158,15 +158,12 @@ def documents(name: str, sets: dict[str, tuple[list, list]]) -> list:
 
 
 def row_of(q: Any, passages: list, decision: Any) -> dict[str, Any]:
-    sig = decision.signals
-    data = sig.to_dict()
+    data = decision.signals.to_dict()
     return {
         "id": q.id, "question": q.question, "in_base": q.in_base, "category": q.category,
         "rank": next((p.n for p in passages if p.url in q.accepted_urls), None) if q.in_base else None,
         "refused": not decision.answer, "refusal_reason": decision.reason,
         "verdict": decision.to_dict().get("verdict"),
-        # Unknown acronyms a retrieved passage spells out, with the phrase (rag.answer.acronyms).
-        "spelled": {t.word: t.spelled for t in sig.terms if getattr(t, "spelled", None)},
         **{k: v for k, v in data.items() if k != "terms"},
     }
 
