@@ -17,16 +17,11 @@ Qdrant's own counts are. The gate counts its document frequencies under the same
 
 from __future__ import annotations
 
-import math
 from typing import Any, Sequence
 
 from rag.store.filters import readable_by
 from rag.store.points import Sparse
-
-
-def idf(df: int, n: int) -> float:
-    """BM25's IDF of a term held by `df` of `n` points (Qdrant's formula)."""
-    return math.log(1.0 + (n - df + 0.5) / (df + 0.5))
+from rag.textnorm import idf  # BM25's IDF, Qdrant's formula
 
 
 def _collection_idf(backend: Any, name: str, index: int) -> float | None:
