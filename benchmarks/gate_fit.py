@@ -63,11 +63,8 @@ L2 = 0.01
 CORPORA = {
     "demo": ("demo",),
     "cnil": ("cnil_small", "cnil_context_small", "cnil_variants_small"),
-    "docsfr": ("docsfr_variants_small",),
+    "docsfr": ("docsfr_small", "docsfr_variants_small"),
 }
-# Collections too long to embed the first time on a shared 2-core machine (docs-fr's 37 answering
-# pages are 385 chunks): added with --large, once the vector cache can hold them.
-LARGE = {"docsfr": ("docsfr_small",)}
 NEW_DOMAIN = ("gimp",)
 # A set's kind of questions, for the report (plain questions, or with readers' details and typos).
 DETAILS = ("context", "details", "variants", "reader")
@@ -259,13 +256,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--write-model", action="store_true", help="write rag/answer/gate_model.json")
     parser.add_argument("--corpora", default=",".join(CORPORA))
     parser.add_argument("--new-domain", action=argparse.BooleanOptionalAction, default=True)
-    parser.add_argument("--large", action="store_true", help="add the collections of LARGE")
     args = parser.parse_args(argv)
     started = time.monotonic()
     cache = vector_cache()
     model = CachedEmbedder(EmbeddedEmbedder(threads=embed_threads()), cache)
     params = GateParams(default_threshold(model.model_id))
-    corpora = {c: CORPORA[c] + (LARGE.get(c, ()) if args.large else ()) for c in args.corpora.split(",")}
+    corpora = {c: CORPORA[c] for c in args.corpora.split(",")}
     sources = {**corpora, **({"gimp": NEW_DOMAIN} if args.new_domain else {})}
     rows: dict[str, list[dict[str, Any]]] = {}
     with temp_data_dir("gate-fit") as data_dir:
