@@ -174,6 +174,19 @@ def corpus_path(relative: str) -> Path:
     return path
 
 
+NEW_DOMAIN_SETTING = "RAG_NEW_DOMAIN"
+
+
+def new_domain_path() -> Path:
+    """The new-domain corpus (GIMP's French manual, benchmarks/new_domain_corpus.py builds it),
+    named by RAG_NEW_DOMAIN: measured, never fitted on."""
+    raw = os.environ.get(NEW_DOMAIN_SETTING, "").strip()
+    if not raw or not Path(raw).expanduser().is_dir():
+        raise SystemExit(f"{NEW_DOMAIN_SETTING} must name the folder benchmarks/new_domain_corpus.py writes "
+                         f"(GIMP's French manual pages), e.g. {NEW_DOMAIN_SETTING}=/tmp/gimp-fr.")
+    return Path(raw).expanduser()
+
+
 def corpus_label(relative: str) -> str:
     """How a corpus path is written into the results: independent of where it sits on this machine."""
     return f"${CORPORA_SETTING}/{relative}"

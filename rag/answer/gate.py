@@ -1,69 +1,71 @@
-"""The answerability gate: answer, or refuse before any model call, and say why.
+"""The answerability gate: answer, leave the question to the chat model (unsure), or refuse before
+any model call, and say why.
 
-The signals are the passages' cosine and the question's words (rag.answer.gate_words: which words
-the collection and the passages hold, which are names, which describe the reader's situation),
-measured per question (benchmarks/README.md, "The answerability gate").
+Four signals, each meaningful on any corpus, all counted under the reader's access filter (a word
+found only in a document the reader may not see counts as absent, for every signal):
 
-Verdict (`decide_verdict`): refuse when an unknown name is the subject and the rest of the
-question is not what the passages are about, when the core coverage is below `min_coverage` by
-more than UNSURE_BAND, when the cosine (or the core's) is below `min_cosine`, when a word of
-the subject no chunk holds meets passages within CLEAR_MARGIN of that floor, or when only the
-core's cosine reaches the floor and by less than CLEAR_MARGIN, or when a place set aside
-(`Signals.places`) meets a question under the floor as written; unsure when one
-unknown name or a core coverage just under the floor leaves the question in doubt while its
-passages are close (the chat model then decides, with the prompt's refusal rule); else answer.
-Each refusal has its reason, said in the question's language. The statistics are document
-frequencies counted by the store under the reader's access filter, so a term found only in a
-document the reader may not see counts as absent, for every signal: a refusal never reveals that
-it exists, and the core cosine is computed on passages the reader may see only.
+- `cosine`: the best retrieved passage's cosine to the question, measured from the cosine floor
+  (`GateParams.min_cosine`: the model's default, or the collection's calibration);
+- `held`: the share of the question's informative weight (each word's IDF over the chunks the
+  reader may see) that the retrieved passages hold, words compared by their Snowball stems and
+  their stored keys (rag.textnorm, rag.store.terms);
+- `unknown`: the share of that weight carried by words no visible chunk holds, each scaled by its
+  rarity in the language (wordfreq): a rare unknown term lowers the score a lot, an everyday word
+  a little; no word vetoes;
+- `coverage`: the share of the weight some visible chunk holds.
+
+A logistic model fitted by benchmarks/gate_fit.py (gate_model.json beside this file) turns them
+into the probability that the articles answer. Under `refuse_below` the gate refuses; from
+`answer_from` it answers; between, the verdict is unsure: the passages go to the chat model, whose
+prompt refuses when they hold no answer. The cut-offs were chosen so that a false refusal, which
+a reader never sees, is rare: only clear cases are refused.
 """
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, replace
+import json
+import math
+from dataclasses import asdict, dataclass, field, replace
+from datetime import UTC
+from functools import lru_cache
+from pathlib import Path
 from typing import Any, Callable, Mapping, Sequence
 
 from rag.answer import refusal
-from rag.answer.gate_words import SUBJECT_COVERED, Signals, correction_keys, signals_from, without_context
-from rag.answer.language_words import common
 from rag.answer.threshold import COLLECTION, MODEL_DEFAULT, SETTING, default_threshold
 from rag.i18n import language as in_language, t
 from rag.store.filters import Where, match
-from rag.store.terms import EXACT_FROM, READABLE_VERSIONS, TERMS_FIELD, question_keys, question_words
-from datetime import UTC
+from rag.store.sparse import tokenize
+from rag.store.terms import (
+    EXACT_FROM, READABLE_VERSIONS, TERMS_FIELD, QuestionWord, chunk_terms, question_keys, question_words,
+)
+from rag.textnorm import fold, idf, stems
 
-# The cosine floor's default is the embedding model's (rag.threshold: scores are not comparable
-# across models); coverage and unknown names do not depend on the model. Measured on three
-# corpora and their off-topic lists without calibration (benchmarks/README.md).
+MODEL_PATH = Path(__file__).with_name("gate_model.json")
+# Kept for the collections' metadata and the settings: 0 turns the word signals off (the cosine
+# alone decides, as before the gate); any other value leaves them on.
 DEFAULT_MIN_COVERAGE = 0.6
-# How far below the cosine floor a question may score and still be answered when every word of it,
-# a name among them, is in the retrieved passages (exact_match).
-LEXICAL_SLACK = 0.05
-# How far under `min_coverage` the core coverage may fall and leave the question to the chat
-# model (verdict unsure) rather than refuse it; and (SUBJECT_COVERED, rag.answer.gate_words) the
-# share of the question's weight the known words must carry in the retrieved passages for one
-# unknown name to leave it in doubt. Shares of the question's own words: they do not depend on the
-# collection's size (benchmarks/README.md).
-UNSURE_BAND = 0.05
-MAX_DOUBTFUL_NAMES = 2
-# Everyday words a collection lacks leave the question in doubt only when the passages are
-# clearly closer than the floor: everyday off-topic questions score at the floor itself.
-CLEAR_MARGIN = 0.01
-COSINE_SLOPE = 6.0
+# wordfreq's Zipf scale: 7 is the commonest words of a language ("de", "the"), 0 a word it never
+# saw. A word's rarity is how far under the top it sits; from EVERYDAY_ZIPF on, a word is one
+# everybody writes, and a refusal never names it.
+TOP_ZIPF = 7.0
+EVERYDAY_ZIPF = 4.0
+RARE_ZIPF = 2.0  # under it, a word is looked up whole (a name, a command), not by its stem
+# A refusal names the missing words weighing at least this share of the heaviest: the product
+# names rather than every rarer-than-everyday word beside them.
+NAMED_SHARE = 0.75
+LEXICAL_SLACK = 0.0  # no longer used: the cosine and the words are weighed together
 
 ANSWER, UNSURE, REFUSE = "answer", "unsure", "refuse"
+# Reason codes (stable, in JSON); their sentences are the catalogue's `gate.<code>`.
+NO_PASSAGE, UNKNOWN_NAMES, LOW_COVERAGE, LOW_COSINE = "no_passage", "unknown_names", "low_coverage", "low_cosine"
 
 __all__ = [
-    "ANSWER", "CLEAR_MARGIN", "COSINE_SLOPE", "DEFAULT_MIN_COVERAGE", "LEXICAL_SLACK", "LOW_COSINE", "LOW_COVERAGE",
-    "MAX_DOUBTFUL_NAMES", "NO_PASSAGE", "REFUSE", "UNKNOWN_NAMES", "UNSURE", "UNSURE_BAND",
-    "Decision", "GateParams", "core_cosine", "decide", "decide_verdict", "document_frequencies",
-    "exact_match", "explain", "gate", "gate_for", "has_exact_terms", "has_terms", "no_terms_note", "resolve_params",
-    "save_calibration",
+    "ANSWER", "DEFAULT_MIN_COVERAGE", "LEXICAL_SLACK", "LOW_COSINE", "LOW_COVERAGE", "NO_PASSAGE", "REFUSE",
+    "UNKNOWN_NAMES", "UNSURE", "Decision", "GateModel", "GateParams", "Signals", "TermStat", "decide",
+    "decide_verdict", "document_frequencies", "explain", "gate", "gate_for", "has_exact_terms", "has_terms",
+    "load_model", "no_terms_note", "resolve_params", "save_calibration", "signals_from", "term_holder",
 ]
-
-
-# Refusal reasons (stable codes, in JSON); their sentences are the catalogue's `gate.<code>`.
-NO_PASSAGE, UNKNOWN_NAMES, LOW_COVERAGE, LOW_COSINE = "no_passage", "unknown_names", "low_coverage", "low_cosine"
 
 
 @dataclass(frozen=True)
@@ -72,21 +74,90 @@ class GateParams:
 
     min_cosine: float
     min_coverage: float = DEFAULT_MIN_COVERAGE
-    refuse_unknown_names: bool = True
+    refuse_unknown_names: bool = True  # kept for saved calibrations; the words never veto
     source: str = MODEL_DEFAULT
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
 
 
+@dataclass(frozen=True)
+class GateModel:
+    """The fitted combination: p = sigmoid(bias + sum(weight * signal)), and its two cut-offs."""
+
+    weights: Mapping[str, float]
+    bias: float
+    refuse_below: float
+    answer_from: float
+
+    def probability(self, features: Mapping[str, float]) -> float:
+        z = self.bias + sum(w * features[name] for name, w in self.weights.items())
+        return 1.0 / (1.0 + math.exp(-max(-50.0, min(50.0, z))))
+
+    @classmethod
+    def of(cls, data: Mapping[str, Any]) -> GateModel:
+        return cls(dict(data["weights"]), float(data["bias"]), float(data["refuse_below"]),
+                   float(data["answer_from"]))
+
+
+@lru_cache(maxsize=1)
+def load_model(path: Path = MODEL_PATH) -> GateModel:
+    return GateModel.of(json.loads(path.read_text(encoding="utf-8")))
+
+
+@dataclass
+class TermStat:
+    word: str  # as typed
+    df: int  # visible chunks holding it
+    idf: float
+    rarity: float  # 1 for a word the language does not use, about 0.3 for an everyday one
+    held: bool  # a retrieved passage holds it
+
+
+@dataclass
+class Signals:
+    cosine: float | None
+    coverage: float | None = None  # None: the collection has no term statistics
+    held: float | None = None
+    unknown: float | None = None
+    missing: list[str] = field(default_factory=list)  # every word no visible chunk holds, as typed
+    # The rare words no visible chunk holds, the heaviest first: what a refusal names and the
+    # journal's subjects are made of (never an everyday word, never a word a chunk holds).
+    subject_words: list[str] = field(default_factory=list)
+    chunks: int | None = None
+    terms: list[TermStat] = field(default_factory=list)
+
+    @property
+    def passage_coverage(self) -> float | None:  # the name results.json has always used
+        return self.held
+
+    def to_dict(self) -> dict[str, Any]:
+        data = asdict(self)
+        for key in ("cosine", "coverage", "held", "unknown"):
+            if data[key] is not None:
+                data[key] = round(float(data[key]), 4)
+        for term in data["terms"]:
+            term["idf"], term["rarity"] = round(term["idf"], 3), round(term["rarity"], 3)
+        return data
+
+    @classmethod
+    def of(cls, data: Mapping[str, Any]) -> Signals:
+        """Signals back from their JSON (a results.json row, `rag ask --json`'s gate)."""
+        held = data.get("held", data.get("passage_coverage"))
+        return cls(data.get("cosine"), data.get("coverage"), held, data.get("unknown"),
+                   list(data.get("missing") or data.get("missing_terms") or []),
+                   list(data.get("subject_words") or []), data.get("chunks"))
+
+
 @dataclass
 class Decision:
     answer: bool  # the question goes on to the passages and the model (verdict answer or unsure)
-    reason: str | None  # one of the reason codes when refused, or what left it unsure
+    reason: str | None  # a reason code when refused or unsure
     signals: Signals
     params: GateParams
     note: str | None = None  # e.g. the collection lacks term statistics
     verdict: str | None = None  # answer | unsure | refuse
+    score: float | None = None  # the model's probability that the articles answer
 
     def __post_init__(self) -> None:
         if self.verdict is None:
@@ -98,101 +169,113 @@ class Decision:
 
     def to_dict(self) -> dict[str, Any]:
         return {"answer": self.answer, "refused": not self.answer, "verdict": self.verdict, "reason": self.reason,
-                "signals": self.signals.to_dict(), "params": self.params.to_dict(), "note": self.note}
+                "signals": self.signals.to_dict(), "params": self.params.to_dict(), "note": self.note,
+                "score": None if self.score is None else round(self.score, 4)}
 
 
 # -- pure ------------------------------------------------------------------------------------
 
 
+def zipf(word: str) -> float:
+    """How common a word is in French or English (wordfreq's Zipf scale; 0: never seen)."""
+    try:
+        from wordfreq import zipf_frequency
+    except ImportError:  # pragma: no cover - a declared dependency
+        return 0.0
+    w = word.lower()
+    return max(zipf_frequency(w, "fr"), zipf_frequency(w, "en"))
+
+
+def rarity(word: str) -> float:
+    return max(0.0, min(1.0, 1.0 - zipf(word) / TOP_ZIPF))
+
+
+def _df(w: QuestionWord, df: Mapping[str, int], exact: bool) -> int:
+    """Visible chunks holding the word: a compound whole (else all its parts), a plain word by
+    its commonest stored form; a word rare in the language by its whole key when the collection
+    stores them (a command is not the everyday word its first letters spell)."""
+    if exact and w.exact is not None and (w.named or zipf(w.text) < RARE_ZIPF):
+        return df.get(w.exact, 0)
+    if w.whole and df.get(w.whole, 0) > 0:
+        return df[w.whole]
+    count = min((df.get(k, 0) for k in w.parts), default=0)
+    return max([count] + [df.get(k, 0) for k in w.forms])
+
+
+def _held(w: QuestionWord, keys: set[str], passage_stems: set[str]) -> bool:
+    own = ((w.whole,) if w.whole else w.parts) + w.forms
+    return any(k in keys for k in own) or bool(stems(fold(w.text)) & passage_stems)
+
+
+def signals_from(question: str, passages: Sequence[Any], df: Mapping[str, int] | None, n: int | None,
+                 exact: bool = False) -> Signals:
+    """The signals of retrieved passages (`score`: dense cosine, `text`) and the document
+    frequencies of the question's keys among the chunks the reader may see (None: the collection
+    has no term statistics, the cosine alone is known)."""
+    scores = [float(p.score) for p in passages if getattr(p, "score", None) is not None]
+    best = max(scores) if scores else None
+    if df is None or n is None:
+        return Signals(best)
+    texts = [getattr(p, "text", "") or "" for p in passages]
+    keys = {k for text in texts for k in chunk_terms(text)}
+    passage_stems = {s for text in texts for tok in set(tokenize(text)) for s in stems(tok)}
+    stats = []
+    for w in question_words(question):
+        count = _df(w, df, exact)
+        stats.append(TermStat(w.text, count, idf(count, max(n, 1)), rarity(w.text), _held(w, keys, passage_stems)))
+    total = sum(s.idf for s in stats)
+    if total <= 0:
+        return Signals(best, None, None, None, chunks=n, terms=stats)
+    absent = [s for s in stats if s.df == 0 and not s.held]  # a passage's stem is a visible chunk's
+    rare = sorted((s for s in absent if s.rarity > 1 - EVERYDAY_ZIPF / TOP_ZIPF), key=lambda s: -s.idf * s.rarity)
+    named = [s for s in rare if s.idf * s.rarity >= NAMED_SHARE * rare[0].idf * rare[0].rarity]
+    return Signals(
+        cosine=best,
+        coverage=1.0 - sum(s.idf for s in absent) / total,
+        held=sum(s.idf for s in stats if s.held) / total,
+        unknown=sum(s.idf * s.rarity for s in absent) / total,
+        missing=[s.word for s in absent],
+        subject_words=[s.word for s in named],
+        chunks=n,
+        terms=stats,
+    )
+
+
+def features(signals: Signals, params: GateParams) -> dict[str, float]:
+    """What the model reads: the cosine from the floor, and the shares of the question's weight."""
+    held, coverage = float(signals.held or 0.0), float(signals.coverage or 0.0)
+    return {"cosine": float(signals.cosine or 0.0) - params.min_cosine, "held": held,
+            "unknown": float(signals.unknown or 0.0), "coverage": coverage,
+            # Of the words some visible chunk holds, the share the passages hold: a reader's detail
+            # the articles never mention leaves it whole, a subject the passages miss does not.
+            "held_known": held / coverage if coverage > 0 else 0.0}
+
+
+def decide_verdict(signals: Signals, params: GateParams, model: GateModel | None = None,
+                   ) -> tuple[str, str | None, float | None]:
+    """(answer | unsure | refuse, reason code, the model's probability). Without word statistics
+    (or with `min_coverage` 0) the cosine floor alone decides, as before the gate."""
+    if signals.cosine is None:
+        return REFUSE, NO_PASSAGE, None
+    if signals.held is None or params.min_coverage <= 0:
+        return (ANSWER, None, None) if signals.cosine >= params.min_cosine else (REFUSE, LOW_COSINE, None)
+    model = model or load_model()
+    p = model.probability(features(signals, params))
+    if p >= model.answer_from:
+        return ANSWER, None, p
+    reason = UNKNOWN_NAMES if signals.subject_words else (
+        LOW_COVERAGE if signals.cosine >= params.min_cosine else LOW_COSINE)
+    return (UNSURE if p >= model.refuse_below else REFUSE), reason, p
+
+
 def decide(signals: Signals, params: GateParams) -> tuple[bool, str | None]:
-    """(goes on to the passages?, reason code): `decide_verdict` with unsure counted as going on."""
-    verdict, reason = decide_verdict(signals, params)
+    """(goes on to the passages?, reason code): the live gate's decision, replayed from signals."""
+    verdict, reason, _ = decide_verdict(signals, params)
     return verdict != REFUSE, reason
 
 
-def decide_verdict(signals: Signals, params: GateParams) -> tuple[str, str | None]:
-    """(answer | unsure | refuse, reason code). The order is the order of the refusal's explanation.
-
-    What the question asks is its core: the words of the situation (`context_words`) are set
-    aside, and the cosine is the better of the whole question's and the core's."""
-    if signals.cosine is None:
-        return REFUSE, NO_PASSAGE
-    cosine = max(signals.cosine, signals.cosine_core or 0.0)
-    close = cosine >= params.min_cosine or (
-        exact_match(signals) and cosine >= params.min_cosine - LEXICAL_SLACK)
-    verdict = ANSWER
-    reason = None
-    subject = signals.unknown_subject if signals.core_coverage is not None else signals.unknown_names
-    if params.refuse_unknown_names and subject:
-        # One unknown name beside words the passages hold: a laptop's brand, or the product asked
-        # about? The chat model reads both; more than one, or a thin rest, is another subject,
-        # unless each is a word of the language (a first name, a town: "que Marc veut lancer
-        # sur l'OU Paris").
-        covered = max(signals.core_passage_coverage or 0.0, signals.specific_passage_coverage or 0.0)
-        # A name of the language (a first name, a town, a brand: "Paul", "Dell") may be the
-        # reader's situation; one the language does not use ("Okta", "keepalived") is a product.
-        of_language = len(subject) <= MAX_DOUBTFUL_NAMES and all(common(w) for w in subject)
-        if close and (len(subject) == 1 or of_language) and covered >= SUBJECT_COVERED:
-            verdict, reason = UNSURE, UNKNOWN_NAMES
-        else:
-            return REFUSE, UNKNOWN_NAMES
-    share = signals.core_coverage if signals.core_coverage is not None else signals.coverage
-    if signals.other_language and signals.specific_coverage is not None:
-        # An English question on French articles: its everyday words ("shows", "listening") are
-        # words of another language, which the articles cannot hold; its specific words decide.
-        share = signals.specific_coverage
-    if share is not None and share < params.min_coverage:
-        # The closer the passages, the more of the question's words a small vocabulary may lack;
-        # and everyday words it lacks ("reçois", "cesse") leave the doubt, while a missing
-        # specific word ("corbeille") is what is asked about.
-        band = UNSURE_BAND + COSINE_SLOPE * max(0.0, cosine - params.min_cosine)
-        specific = signals.specific_coverage if signals.specific_coverage is not None else share
-        clear = cosine >= params.min_cosine + CLEAR_MARGIN
-        doubt = (share >= params.min_coverage - band or (clear and specific >= params.min_coverage)) \
-            and specific >= params.min_coverage - UNSURE_BAND
-        if doubt and close and params.min_coverage > 0:
-            verdict, reason = UNSURE, reason or LOW_COVERAGE
-        else:
-            return REFUSE, LOW_COVERAGE
-    if not close:
-        return REFUSE, LOW_COSINE
-    if params.min_coverage > 0 and cosine < params.min_cosine + CLEAR_MARGIN and _subject_missing(signals):
-        # A word of what is asked that no chunk holds, with passages not clearly closer than the
-        # floor: everyday off-topic questions score at the floor itself ("tailler une glycine",
-        # "entretenir un parquet ciré"), where the articles' other words make the share.
-        return REFUSE, LOW_COVERAGE
-    if params.min_coverage > 0 and signals.places and signals.cosine < params.min_cosine:
-        # A place is set aside for a question its passages are close to as written ("médecin
-        # généraliste en Auvergne"); one that only its details lift to the floor ("ouvrir le
-        # dimanche en Bretagne", 0.817 as written) may be asking about that place.
-        return REFUSE, UNKNOWN_NAMES
-    if (params.min_coverage > 0 and signals.context_words and signals.cosine < params.min_cosine
-            and cosine < params.min_cosine + CLEAR_MARGIN):
-        # The passages reach the floor only once the reader's details are set aside (the whole
-        # question under it, the core just over it): what is left is an everyday question the
-        # articles' words happen to make ("Quel temps fera-t-il à Lyon ce week-end ?", "les
-        # horaires du musée du Louvre le dimanche"); the details are what no article mentions.
-        # The core must clear the floor by CLEAR_MARGIN to lift the question.
-        return REFUSE, UNKNOWN_NAMES
-    return verdict, reason
-
-
-def _subject_missing(signals: Signals) -> bool:
-    """Whether a word no chunk holds is neither the reader's situation nor an everyday word."""
-    aside = set(signals.context_words) | set(signals.ordinary_words)
-    return any(w not in aside for w in signals.missing)
-
-
-def exact_match(signals: Signals) -> bool:
-    """Every word of the question is in the retrieved passages, a named one among them: a bare
-    identifier (0x80090308) embeds poorly, but the passage that holds it is about it."""
-    return bool(signals.known_names) and (signals.passage_coverage or 0.0) >= 0.999
-
-
 def explain(decision: Decision, language: str) -> str | None:
-    """Why the gate refused (or doubts, verdict unsure), in the question's language; None when it
-    answers. The words named are what the reader asked about, the rarest in the language first;
-    never an everyday word ("fera", "make") while a distinctive one is missing (rag.answer.refusal)."""
+    """Why the gate refused (or doubts), in the question's language; None when it answers."""
     if decision.answer and not decision.unsure:
         return None
     return refusal.text(refusal.from_decision(decision), language)
@@ -210,7 +293,7 @@ def resolve_params(
     explicit_coverage: float | None = None,
 ) -> GateParams:
     """Order: an explicit setting (RAG_THRESHOLD, --threshold, the sidebar) > the collection's
-    calibration (`rag eval --save-threshold`) > the embedding model's defaults."""
+    calibration (`rag eval --save-threshold`) > the embedding model's default floor."""
     info = collection_info or {}
     saved = info.get("gate") if isinstance(info.get("gate"), Mapping) else {}
     model = model_id or info.get("embedding_model")
@@ -224,14 +307,13 @@ def resolve_params(
     if explicit_cosine is not None:
         params = replace(params, min_cosine=float(explicit_cosine), source=SETTING)
     if explicit_coverage is not None:
-        # 0 turns the word checks off: the cosine alone decides, as before the gate.
         params = replace(params, min_coverage=float(explicit_coverage), source=SETTING,
                          refuse_unknown_names=float(explicit_coverage) > 0)
     return params
 
 
 def has_terms(collection_info: Mapping[str, Any] | None) -> bool:
-    """Whether every point of the collection carries term keys of the current version."""
+    """Whether every point of the collection carries term keys of a version this code reads."""
     return (collection_info or {}).get("terms_version") in READABLE_VERSIONS
 
 
@@ -265,20 +347,6 @@ def term_holder(store: Any, collection: str, collection_info: Mapping[str, Any] 
     return holds
 
 
-def core_cosine(
-    question: str, context_words: Sequence[str], passages: Sequence[Any], store: Any, collection: str,
-    embedder: Any, groups: Sequence[str] | None,
-) -> float | None:
-    """The retrieved passages' best cosine to the question without its context words, computed
-    by the store on those passages only, under the reader's access filter."""
-    ids = [p.id for p in passages if getattr(p, "id", None)]
-    core = without_context(question, context_words)
-    if not ids or not core or embedder is None:
-        return None
-    hits = store.search_dense(collection, embedder.embed_query(core), limit=len(ids), groups=groups, ids=ids)
-    return max((float(h.score) for h in hits), default=None)
-
-
 def gate(
     question: str,
     passages: Sequence[Any],
@@ -288,40 +356,32 @@ def gate(
     groups: Sequence[str] | None = None,
     collection_info: Mapping[str, Any] | None = None,
     language: str = "fr",
-    embedder: Any = None,
+    embedder: Any = None,  # kept for the seam's signature; the signals need no second embedding
 ) -> Decision:
     """Signals and decision for one question; term statistics from the store when the
-    collection has them, else the cosine alone and a note that says how to get them.
-    `embedder` (the collection's): measures the core cosine when context words are set aside."""
+    collection has them, else the cosine alone and a note that says how to get them."""
     note = None
     df = n = None
     if store is not None and collection and has_terms(collection_info):
-        words = question_words(question)
-        keys = question_keys(words)
-        # And the words of the language a word no language uses may mistype (gate_words).
-        keys += [k for k in correction_keys(words) if k not in keys]
-        df, n = document_frequencies(store, collection, keys, groups)
+        df, n = document_frequencies(store, collection, question_keys(question_words(question)), groups)
     elif store is not None and collection:
         note = no_terms_note(language)
     signals = signals_from(question, passages, df, n, exact=has_exact_terms(collection_info))
-    if signals.context_words and embedder is not None and store is not None and collection:
-        signals.cosine_core = core_cosine(question, signals.context_words, passages, store, collection,
-                                          embedder, groups)
-    verdict, reason = decide_verdict(signals, params)
-    return Decision(verdict != REFUSE, reason, signals, params, note, verdict)
+    verdict, reason, score = decide_verdict(signals, params)
+    return Decision(verdict != REFUSE, reason, signals, params, note, verdict, score)
 
 
 def save_calibration(
     store: Any, collection: str, suggested: Mapping[str, Any], question_set: str | None,
     date: str | None = None,
 ) -> dict[str, Any]:
-    """Record the gate's calibrated settings in the collection's metadata, with the question set
-    they come from and when; `threshold` gets the cosine floor too (what older readers use)."""
+    """Record the gate's calibrated cosine floor in the collection's metadata, with the question
+    set it comes from and when; `threshold` gets it too (what older readers use)."""
     from datetime import datetime
 
     record = {
         "min_cosine": float(suggested["min_cosine"]),
-        "min_coverage": float(suggested["min_coverage"]),
+        "min_coverage": float(suggested.get("min_coverage", DEFAULT_MIN_COVERAGE)),
         "refuse_unknown_names": bool(suggested.get("refuse_unknown_names", True)),
         "question_set": question_set,
         "date": date or datetime.now(UTC).isoformat(timespec="seconds"),

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 from typing import Any, Mapping
 
-from rag.answer.gate_words import asked_words, by_rarity
 from rag.answer.threshold import source_words
 from rag.i18n import language as in_language, t
 from rag.i18n.numbers import decimal
@@ -32,25 +31,17 @@ def _score(best: float | None, threshold: float | None, source: str | None = Non
 
 
 def from_decision(decision: Any) -> dict[str, Any]:
-    """The refusal (or the doubt) of a gate's Decision (rag.answer.gate): the words it names are
-    what the reader asked about, never the situation nor an everyday word ("fera", "make")."""
+    """The refusal (or the doubt) of a gate's Decision (rag.answer.gate): the rare words no article
+    the reader may see holds, the heaviest first; else, when only everyday words are missing while
+    the passages are close, that; else the passages' closeness against the floor."""
     s = decision.signals
-    reason = decision.reason
-    if reason == "unknown_names":
-        return {"kind": WORDS, "words": by_rarity(s.unknown_subject or s.unknown_names or s.context_words)}
-    if reason == "low_coverage":
-        asked = asked_words(s.missing, s.context_words, s.ordinary_words)
-        if asked:
-            return {"kind": WORDS, "words": asked}
-        if (max(s.cosine or 0.0, s.cosine_core or 0.0) >= decision.params.min_cosine
-                and [w for w in s.missing if w not in s.context_words]):
-            return {"kind": EVERYDAY}
-        # Only the situation or everyday words are missing ("Quel temps fera-t-il demain à Lyon ?"):
-        # naming them says nothing of the subject; the passages' distance does.
-        return _score(s.cosine, decision.params.min_cosine)
-    if reason == "low_cosine":
-        return _score(s.cosine, decision.params.min_cosine)
-    return {"kind": NO_PASSAGE}
+    if decision.reason == "no_passage" or s.cosine is None:
+        return {"kind": NO_PASSAGE}
+    if s.subject_words:
+        return {"kind": WORDS, "words": list(s.subject_words)}
+    if s.missing and s.cosine >= decision.params.min_cosine:
+        return {"kind": EVERYDAY}
+    return _score(s.cosine, decision.params.min_cosine)
 
 
 def from_score(best: float | None, threshold: float | None, source: str | None = None) -> dict[str, Any]:

@@ -134,37 +134,41 @@ KEEP_IN_BASE = 0.95
 
 
 def row_signals(row: QuestionRow | Mapping[str, Any]) -> Any:
-    """A results.json row's gate signals (rag.answer.gate_words.Signals)."""
-    from rag.answer.gate_words import Signals
+    """A results.json row's gate signals (rag.answer.gate.Signals), as the live gate had them."""
+    from rag.answer.gate import Signals
 
-    r = QuestionRow.of(row)
-    return Signals(cosine=r.cosine, coverage=r.coverage, passage_coverage=r.passage_coverage,
-                   unknown_names=list(r.unknown_names or []), known_names=list(r.known_names or []),
-                   context_words=list(r.context_words or []), unknown_subject=list(r.unknown_subject or []),
-                   core_coverage=r.core_coverage, core_passage_coverage=r.core_passage_coverage,
-                   cosine_core=r.cosine_core, ordinary_words=list(r.ordinary_words or []),
-                   specific_coverage=r.specific_coverage, specific_passage_coverage=r.specific_passage_coverage,
-                   subject_words=list(r.subject_words or []))
+    return Signals.of(QuestionRow.of(row).to_dict())
 
 
-def row_answers(row: QuestionRow | Mapping[str, Any], min_cosine: float, min_coverage: float, refuse_unknown_names: bool = True) -> bool:
-    """Whether the gate answers this row's question at these settings (rag.gate.decide)."""
-    from rag.answer.gate import GateParams, decide
+def row_verdict(row: QuestionRow | Mapping[str, Any], min_cosine: float, min_coverage: float | None = None,
+                model: Any = None) -> str:
+    """The live gate's verdict (rag.answer.gate.decide_verdict) on this row's signals at these settings."""
+    from rag.answer.gate import DEFAULT_MIN_COVERAGE, GateParams, decide_verdict
 
-    return decide(row_signals(row), GateParams(min_cosine, min_coverage, refuse_unknown_names))[0]
+    coverage = DEFAULT_MIN_COVERAGE if min_coverage is None else min_coverage
+    return decide_verdict(row_signals(row), GateParams(min_cosine, coverage), model)[0]
 
 
-def gate_shares(rows: Sequence[QuestionRow | Mapping[str, Any]], min_cosine: float, min_coverage: float,
-                refuse_unknown_names: bool = True) -> dict[str, Any]:
-    """In-base answered and off-topic refused by the gate at these settings, from each row's
-    signals (`in_base`, `cosine`, `coverage` (None = not measured), `unknown_names`...)."""
+def row_answers(row: QuestionRow | Mapping[str, Any], min_cosine: float, min_coverage: float | None = None,
+                refuse_unknown_names: bool = True, model: Any = None) -> bool:
+    """Whether the gate lets this row's question through (verdict answer or unsure) at these settings."""
+    return row_verdict(row, min_cosine, min_coverage, model) != "refuse"
+
+
+def gate_shares(rows: Sequence[QuestionRow | Mapping[str, Any]], min_cosine: float, min_coverage: float | None = None,
+                refuse_unknown_names: bool = True, model: Any = None) -> dict[str, Any]:
+    """In-base answered and off-topic refused by the gate at these settings, from each row's signals."""
+    from rag.answer.gate import DEFAULT_MIN_COVERAGE
+
     typed = rows_of(rows)
     inside = [r for r in typed if r.in_base]
     outside = [r for r in typed if not r.in_base]
-    answered = sum(1 for r in inside if row_answers(r, min_cosine, min_coverage, refuse_unknown_names))
-    refused = sum(1 for r in outside if not row_answers(r, min_cosine, min_coverage, refuse_unknown_names))
+    answered = sum(1 for r in inside if row_answers(r, min_cosine, min_coverage, model=model))
+    refused = sum(1 for r in outside if not row_answers(r, min_cosine, min_coverage, model=model))
     return {
-        "min_cosine": min_cosine, "min_coverage": min_coverage, "refuse_unknown_names": refuse_unknown_names,
+        "min_cosine": min_cosine,
+        "min_coverage": DEFAULT_MIN_COVERAGE if min_coverage is None else min_coverage,
+        "refuse_unknown_names": refuse_unknown_names,
         "in_base_answered": answered / len(inside) if inside else None,
         "off_topic_refused": refused / len(outside) if outside else None,
         "in_base_answered_count": answered, "in_base_count": len(inside),
@@ -172,89 +176,46 @@ def gate_shares(rows: Sequence[QuestionRow | Mapping[str, Any]], min_cosine: flo
     }
 
 
-def _effective_cosine(row: QuestionRow | Mapping[str, Any]) -> float:
-    """The cosine the floor is compared with: an exact match gets the gate's slack."""
-    from rag.answer.gate import LEXICAL_SLACK
-
-    return QuestionRow.of(row).cosine + (LEXICAL_SLACK if is_exact_match(row) else 0.0)
-
-
-def is_exact_match(row: QuestionRow | Mapping[str, Any]) -> bool:
-    """Every word of the row's question, a name among them, is in its passages (rag.gate.exact_match)."""
-    from rag.answer.gate import exact_match
-
-    return exact_match(row_signals(row))
-
-
 def compared_score(row: QuestionRow | Mapping[str, Any]) -> float | None:
-    """The score the gate compares with its cosine floor for this row: the best passage's cosine,
-    plus the gate's slack for an exact match; the top-1 score for a run without the gate's signals."""
+    """The score the gate compares with its cosine floor for this row: the best passage's cosine;
+    the top-1 score for a run without the gate's signals."""
     r = QuestionRow.of(row)
     if r.cosine is None:
         return None if r.top1_score is None else float(r.top1_score)
-    return _effective_cosine(r)
-
-
-def _core(row: dict[str, Any]) -> float | None:
-    """The coverage the gate compares with its floor: without the context words when measured."""
-    return row["core_coverage"] if row.get("core_coverage") is not None else row.get("coverage")
-
-
-def _subject(row: dict[str, Any]) -> list[str]:
-    return list(row.get("unknown_subject") or []) if row.get("core_coverage") is not None \
-        else list(row.get("unknown_names") or [])
+    return float(r.cosine)
 
 
 def _cuts(values: Sequence[float]) -> list[float]:
-    """0, then a tidy value between each pair of distinct values."""
+    """A tidy value between each pair of distinct values, and one under the lowest."""
     distinct = sorted(set(values))
-    return [0.0] + [_tidy((a + b) / 2, a, b) for a, b in pairwise(distinct)]
+    return [round(distinct[0] - 0.001, 3)] + [_tidy((a + b) / 2, a, b) for a, b in pairwise(distinct)]
 
 
-def calibrate_gate(rows: Sequence[dict[str, Any]], keep: float = KEEP_IN_BASE) -> dict[str, Any]:
-    """The gate's settings for this collection, from a question set's signals (results rows).
-
-    Every coverage cut and every cosine floor between two questions' scores is tried, with and
-    without refusing unknown names. Returns {"suggested": shares at the suggestion | None,
-    "criterion", "reason"}.
-    """
-    from bisect import bisect_left
-
-    scored = [r for r in rows if r.get("cosine") is not None]
-    inside_all = [r for r in rows if r.get("in_base")]
-    outside = [r for r in rows if not r.get("in_base")]
+def calibrate_gate(rows: Sequence[dict[str, Any]], keep: float = KEEP_IN_BASE, model: Any = None) -> dict[str, Any]:
+    """The collection's cosine floor for the gate, from a question set's signals (results rows):
+    the floor the gate's model measures the passages' closeness from. Every floor between two
+    questions' cosines is tried with the live decision; the one refusing the most off-topic
+    questions while letting through at least `keep` of the in-base ones wins (the lowest on a tie).
+    Returns {"suggested": shares at the suggestion | None, "criterion", "reason"}."""
+    typed = rows_of(rows)
+    inside = [r for r in typed if r.in_base]
+    outside = [r for r in typed if not r.in_base]
     criterion = t("cal.gate_criterion", share=percent(keep))
-    if not outside or not [r for r in inside_all if r.get("cosine") is not None]:
+    if not outside or not [r for r in inside if r.cosine is not None]:
         reason = t("cal.gate_no_out") if not outside else t("cal.gate_no_in")
         return {"suggested": None, "criterion": criterion, "reason": reason}
-    need = max(1, math.ceil(keep * len(inside_all) - 1e-9))
-    effective = {id(r): _effective_cosine(r) for r in scored}
-    every = sorted(set(effective.values()))
-    best_key: tuple | None = None
-    best: tuple[float, float, bool] | None = None
-    coverages = [_core(r) for r in rows if _core(r) is not None]
-    for names in (True, False):
-        for min_coverage in _cuts(coverages) if coverages else [0.0]:
-            def passes(r: dict[str, Any], names: bool = names, min_coverage: float = min_coverage) -> bool:
-                return (id(r) in effective and not (names and _subject(r))
-                        and (_core(r) is None or _core(r) >= min_coverage))
-
-            ins = sorted(effective[id(r)] for r in inside_all if passes(r))
-            outs = sorted(effective[id(r)] for r in outside if passes(r))
-            if len(ins) < need:
-                continue
-            for floor in sorted(set(ins[: len(ins) - need + 1])):  # floors answering >= need
-                i = bisect_left(every, floor)
-                cosine = _tidy((floor + every[i - 1]) / 2, every[i - 1], floor) if i else 0.0
-                answered = len(ins) - bisect_left(ins, cosine)
-                refused = len(outside) - (len(outs) - bisect_left(outs, cosine))
-                key = (refused, answered, -cosine, -min_coverage, names)
-                if best_key is None or key > best_key:
-                    best_key, best = key, (cosine, min_coverage, names)
+    need = max(1, math.ceil(keep * len(inside) - 1e-9))
+    best: tuple[int, float] | None = None
+    for floor in _cuts([r.cosine for r in typed if r.cosine is not None]):
+        answered = sum(row_answers(r, floor, model=model) for r in inside)
+        if answered < need:
+            continue
+        refused = sum(not row_answers(r, floor, model=model) for r in outside)
+        if best is None or refused > best[0]:
+            best = (refused, floor)
     if best is None:
-        return {"suggested": None, "criterion": criterion,
-                "reason": t("cal.gate_none", share=percent(keep))}
-    suggested = gate_shares(rows, *best)
+        return {"suggested": None, "criterion": criterion, "reason": t("cal.gate_none", share=percent(keep))}
+    suggested = gate_shares(rows, best[1], model=model)
     return {"suggested": suggested, "criterion": criterion, "reason": None,
             "overlap_sentence": gate_overlap(suggested)}
 

@@ -13,15 +13,10 @@ from rag.evaluate.results import QuestionRow, rows_of
 
 
 def deciding_words(row: QuestionRow | Mapping[str, Any]) -> list[str]:
-    """What the refusal named: the unknown names of the subject, else the missing words that are
-    not the reader's situation; none for a refusal by the passages' score."""
+    """What the refusal named: the rare words no visible article holds (`subject_words`, the
+    gate's, rag.answer.refusal); none for a refusal by the passages' closeness."""
     r = QuestionRow.of(row)
-    if r.refusal_reason == "unknown_names":
-        return list(r.unknown_subject or r.unknown_names)
-    if r.refusal_reason == "low_coverage":
-        context = set(r.context_words)
-        return [w for w in r.missing_terms if w not in context]
-    return []
+    return list(r.subject_words or r.unknown_names or [])
 
 
 @dataclass(frozen=True)

@@ -146,20 +146,13 @@ class QuestionRow(_Record):
     # The gate's decision and signals (rag.answer.gate), when the run had the gate.
     refusal_reason: str | None = None
     verdict: str | None = None
+    gate_score: float | None = None  # the gate model's probability that the articles answer
     cosine: float | None = None
     coverage: float | None = None
-    passage_coverage: float | None = None
+    passage_coverage: float | None = None  # the share of the question's weight the passages hold
+    unknown: float | None = None  # the rarity-weighted share no visible chunk holds
     unknown_names: list[str] = field(default_factory=list)
-    known_names: list[str] = field(default_factory=list)
     missing_terms: list[str] = field(default_factory=list)
-    context_words: list[str] = field(default_factory=list)
-    unknown_subject: list[str] = field(default_factory=list)
-    core_coverage: float | None = None
-    core_passage_coverage: float | None = None
-    cosine_core: float | None = None
-    ordinary_words: list[str] = field(default_factory=list)
-    specific_coverage: float | None = None
-    specific_passage_coverage: float | None = None
     subject_words: list[str] = field(default_factory=list)
     outcome: str | None = None
     # With the chat model.

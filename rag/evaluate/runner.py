@@ -84,30 +84,20 @@ def question_row(
     )
     if decision is not None:
         sig = decision.signals
+        # Unrounded: the evaluation replays the gate's decision from these (rag.evaluate.calibration).
         row.update({
             "refused": not decision.answer,
             "refusal_reason": decision.reason,
-            "cosine": sig.cosine,
-            "coverage": None if sig.coverage is None else round(sig.coverage, 4),
-            "passage_coverage": None if sig.passage_coverage is None else round(sig.passage_coverage, 4),
-            "unknown_names": list(sig.unknown_names),
-            "known_names": list(sig.known_names),
-            "missing_terms": list(sig.missing),
-            # The gate's view of the question's core (rag.answer.gate): what was set aside as the
-            # reader's situation, the unknown names that are the subject, the shares without them.
             "verdict": decision.verdict,
-            "context_words": list(sig.context_words),
-            "unknown_subject": list(sig.unknown_subject),
-            "core_coverage": None if sig.core_coverage is None else round(sig.core_coverage, 4),
-            "core_passage_coverage": (None if sig.core_passage_coverage is None
-                                      else round(sig.core_passage_coverage, 4)),
-            "cosine_core": None if sig.cosine_core is None else round(sig.cosine_core, 4),
-            "ordinary_words": list(sig.ordinary_words),
-            "specific_coverage": None if sig.specific_coverage is None else round(sig.specific_coverage, 4),
-            "specific_passage_coverage": (None if sig.specific_passage_coverage is None
-                                          else round(sig.specific_passage_coverage, 4)),
+            "gate_score": decision.score,
+            "cosine": sig.cosine,
+            "coverage": sig.coverage,
+            "passage_coverage": sig.held,
+            "unknown": sig.unknown,
+            "missing_terms": list(sig.missing),
             # What a refusal names and the journal calls the unknown terms: the same words here.
             "subject_words": list(sig.subject_words),
+            "unknown_names": list(sig.subject_words),
         })
     # How the question ended (rag.answer.pipeline.OUTCOMES): retrieval only, the gate's refusal or the passages.
     row["outcome"] = "refused_gate" if row["refused"] else "passages_only"

@@ -9,8 +9,6 @@ import logging
 from typing import Any
 
 from rag.answer import refusal as refusals
-from rag.answer.gate_words import asked_words, by_rarity
-from rag.answer.language_words import common
 from rag.errors import RagError
 from rag.journal.records import Entry
 from rag.journal.store import Journal
@@ -50,23 +48,13 @@ def _verdict(gate: dict[str, Any] | None) -> str:
 
 def unknown_terms(gate: dict[str, Any] | None) -> list[str]:
     """The words of a gate's signals (`rag ask --json`'s `gate`) that say what no article covers:
-    the subject's words no chunk holds, the rarest first, never a person or a place of the reader's
-    situation ("Airbus" after "chez le client", "Jean-Marc") nor an everyday word ("asks", "off",
-    "fera"), which would make subjects of their own on the Journal page."""
+    the rare words no chunk the reader may see holds, the heaviest first (`subject_words`, what a
+    refusal names: never an everyday word, rag.answer.gate). Signals of older gates without the
+    key give their unknown names."""
     signals = (gate or {}).get("signals") or {}
     if "subject_words" in signals:
-        terms = list(signals.get("subject_words") or [])
-    else:  # signals of before the key: the same choice from what they hold
-        terms = asked_words(list(signals.get("missing") or []), list(signals.get("context_words") or []),
-                            list(signals.get("ordinary_words") or []))
-    # A name the language does not use, set aside as the situation ("OpenVPN ou WireGuard", "la
-    # restauration Veeam d'un DC"), may still be what editors could write about; a person's or a
-    # town's name ("Jean-Marc", "Lyon") is not.
-    names = [w for w in signals.get("context_words") or [] if not common(w)]
-    for name in by_rarity([*(signals.get("unknown_subject") or []), *names]):
-        if name not in terms:
-            terms.append(name)
-    return terms
+        return list(signals.get("subject_words") or [])
+    return list(dict.fromkeys([*(signals.get("unknown_subject") or []), *(signals.get("unknown_names") or [])]))
 
 
 def entry_from_result(result: Any, *, origin: str, reader: str = "", collection: str | None = None,

@@ -6,7 +6,6 @@ import json
 import os
 import sqlite3
 import stat
-import unicodedata
 import uuid
 from contextlib import contextmanager
 from datetime import UTC, datetime, timedelta
@@ -18,6 +17,7 @@ from rag.errors import RagError
 from rag.i18n import t
 from rag.journal.records import Conversation, Entry, Feedback, OUTCOMES
 from rag.redact import known_secrets, redact
+from rag.textnorm import fold
 
 FOLDER = "journal"
 FILE = "journal.sqlite3"
@@ -75,14 +75,8 @@ def iso(moment: datetime | str) -> str:
     return moment.astimezone(UTC).isoformat(timespec="seconds")
 
 
-def _fold(text: str | None) -> str:
-    # Case and accents do not matter to a search: "kerberos" finds "Kerbéros".
-    decomposed = unicodedata.normalize("NFKD", (text or "").casefold())
-    return "".join(c for c in decomposed if not unicodedata.combining(c))
-
-
 def _like(text: str) -> str:
-    escaped = _fold(text).replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
+    escaped = fold(text or "").replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
     return f"%{escaped}%"
 
 
@@ -146,7 +140,8 @@ class Journal:
         except sqlite3.Error as exc:
             raise JournalError(t("journal.cannot_open", path=str(self.path), error=exc)) from exc
         db.row_factory = sqlite3.Row
-        db.create_function("fold", 1, _fold, deterministic=True)
+        # Case and accents do not matter to a search: "kerberos" finds "Kerbéros".
+        db.create_function("fold", 1, lambda text: fold(text or ""), deterministic=True)
         try:
             with db:  # one transaction: committed on success, rolled back on error
                 yield db

@@ -11,7 +11,6 @@ Pure functions over vectors and entries; `embed_questions` is the only part that
 
 from __future__ import annotations
 
-import unicodedata
 from collections import Counter
 from dataclasses import dataclass, field
 from typing import Callable, Sequence
@@ -19,6 +18,7 @@ from typing import Callable, Sequence
 import numpy as np
 
 from rag.journal.records import Entry
+from rag.textnorm import fold, stem
 
 # Measured on benchmarks/data/journal_subjects.jsonl (benchmarks/journal_subjects.py): from 0.87 to
 # 0.89 no group mixes two subjects and the groups stay the same; at 0.86 two subjects start to mix.
@@ -60,9 +60,9 @@ class Subject:
 
 
 def term_key(word: str) -> str:
-    """A word as compared between questions: case, accents and a plural -s ignored."""
-    folded = "".join(c for c in unicodedata.normalize("NFKD", word.casefold()) if not unicodedata.combining(c))
-    return folded[:-1] if len(folded) > 4 and folded.endswith("s") else folded
+    """A word as compared between questions: case, accents and inflection ignored (rag.textnorm)."""
+    folded = fold(word)
+    return stem(folded) if folded.isalpha() else folded
 
 
 def _terms(entry: Entry) -> set[str]:

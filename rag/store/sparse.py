@@ -15,13 +15,13 @@ from __future__ import annotations
 
 import hashlib
 import re
-import unicodedata
 from collections import Counter
 from collections.abc import Mapping
 from typing import Any
 
 from rag.errors import StoreError
 from rag.i18n import t
+from rag.textnorm import ELISION, fold
 
 SPARSE_VERSION = 1  # what this code's tokenizer makes, recorded by every new collection
 SPARSE_VERSIONS = (1,)  # what it can search
@@ -44,24 +44,15 @@ some such only own very just
 """
 STOP_WORDS: frozenset[str] = frozenset((_STOP_WORDS_FR + _STOP_WORDS_EN).split())
 
-# French elision: l'authentification -> authentification, d'un -> un, qu'il -> il.
-_ELISION = re.compile(r"\b(?:l|d|j|m|n|s|t|c|qu|jusqu|lorsqu|puisqu|quoiqu)'(?=\w)")
 # A compound: letter/digit runs joined by - _ . : / \ @ (msDS-SupportedEncryptionTypes,
 # C:\Windows\System32, krb5.conf, user@domain). Trailing punctuation is not part of it.
 _ALNUM = r"[^\W_]+"
-_COMPOUND = re.compile(rf"{_ALNUM}(?:[-_.:/\\@]+{_ALNUM})*")
-_PART = re.compile(_ALNUM)
-_APOSTROPHES = str.maketrans({"\u2019": "'", "\u2018": "'", "\u02bc": "'", "`": "'", "\u00b4": "'"})
+COMPOUND = re.compile(rf"{_ALNUM}(?:[-_.:/\\@]+{_ALNUM})*")
+PART = re.compile(_ALNUM)
 
 
-def _fold(text: str) -> str:
-    """Lowercase, NFKC, accents removed: "Sécurité" and "securite" are the same term."""
-    text = unicodedata.normalize("NFKC", text).translate(_APOSTROPHES).lower()
-    decomposed = unicodedata.normalize("NFD", text)
-    return "".join(ch for ch in decomposed if not unicodedata.combining(ch))
-
-
-def _keep(token: str) -> bool:
+def keep(token: str) -> bool:
+    """Whether a folded term counts: not a stop word, and a digit or more than one letter."""
     if token in STOP_WORDS:
         return False
     return len(token) > 1 or token.isdigit()
@@ -73,14 +64,14 @@ def tokenize(text: str) -> list[str]:
     A compound identifier gives its whole form and its parts, so both
     "msDS-SupportedEncryptionTypes" and "SupportedEncryptionTypes" find it.
     """
-    folded = _ELISION.sub("", _fold(text or ""))
+    folded = ELISION.sub("", fold(text or ""))
     tokens: list[str] = []
-    for match in _COMPOUND.finditer(folded):
+    for match in COMPOUND.finditer(folded):
         whole = match.group(0)
-        parts = _PART.findall(whole)
+        parts = PART.findall(whole)
         if len(parts) > 1:
             tokens.append(whole)
-        tokens.extend(p for p in parts if _keep(p))
+        tokens.extend(p for p in parts if keep(p))
     return tokens
 
 

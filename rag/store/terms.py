@@ -15,7 +15,8 @@ import re
 import unicodedata
 from dataclasses import dataclass
 
-from rag.store.sparse import _APOSTROPHES, _COMPOUND, _PART, _fold, _keep, tokenize
+from rag.store.sparse import COMPOUND, PART, keep, tokenize
+from rag.textnorm import APOSTROPHES, ELISION, fold
 
 # Bump when the keys change. Version 2 adds each long word's whole key beside its prefix key, so
 # that a name is looked up exactly ("journalctl" is not "journal"); a collection of version 1 is
@@ -43,8 +44,6 @@ _IDENTIFIER_SEPARATORS = re.compile(r"[_.:/\\@]")
 # "purgent" against "purge" and "purger"), so the gate also looks its forms up (`word_forms`).
 INFLECTIONS = ("e", "s", "es", "ee", "ees", "er", "ez", "ent", "ons", "ait", "ant", "ed", "ing")
 MIN_STEM = 4  # what is left once an ending is cut: shorter stems would meet unrelated words
-# Elided articles and pronouns, kept case as typed (the question's words are shown back as typed).
-_ELISION = re.compile(r"(?i)\b(?:l|d|j|m|n|s|t|c|qu|jusqu|lorsqu|puisqu|quoiqu)'(?=\w)")
 # French inverted subject: "peut-on", "reste-t-il", "est-ce": the verb is the word, not the pronoun.
 _INVERSION = re.compile(r"(?i)(?:-t)?-(?:je|tu|il|elle|on|nous|vous|ils|elles|ce|ci|moi)$")
 
@@ -132,20 +131,20 @@ def _is_named(word: str, first: bool) -> bool:
 
 def question_words(question: str) -> list[QuestionWord]:
     """The question's content words, in order, each once (by its keys)."""
-    text = unicodedata.normalize("NFKC", question or "").translate(_APOSTROPHES)
-    text = _ELISION.sub("", text)
+    # Elided articles and pronouns out, case kept as typed (the words are shown back as typed).
+    text = ELISION.sub("", unicodedata.normalize("NFKC", question or "").translate(APOSTROPHES))
     words: list[QuestionWord] = []
     seen: set[tuple] = set()
     first = True
-    for match in _COMPOUND.finditer(text):
+    for match in COMPOUND.finditer(text):
         typed = _INVERSION.sub("", match.group(0)) or match.group(0)
         named = _is_named(typed, first)
         first = False
-        folded = _fold(typed)
-        pieces = [p for p in _PART.findall(folded) if _keep(p) and p not in QUESTION_WORDS]
+        folded = fold(typed)
+        pieces = [p for p in PART.findall(folded) if keep(p) and p not in QUESTION_WORDS]
         if not pieces:
             continue
-        whole = term_key(folded) if len(_PART.findall(folded)) > 1 else None
+        whole = term_key(folded) if len(PART.findall(folded)) > 1 else None
         parts = tuple(dict.fromkeys(term_key(p) for p in pieces))
         if whole and _IDENTIFIER_SEPARATORS.search(typed):
             parts = (whole,)  # max_connections is one word: "max" and "connections" apart are not it

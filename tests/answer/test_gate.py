@@ -1,5 +1,11 @@
-"""The answerability gate: refuse by the question's words as well as the cosine, say why, and
-never let what a reader may not see change their answer. Real embedded model and store."""
+"""The answerability gate as a reader meets it: a refusal names the rare word no article holds and
+calls no model, a word only in a document the reader may not see counts as absent for every
+signal, a reader's own detail on an answerable question is not refused outright, and the
+evaluation counts the live decision. Real embedded model and store.
+
+How well the gate separates answerable from off-topic questions is measured on labelled sets by
+benchmarks/gate_fit.py (benchmarks/README.md, "The answerability gate"), not pinned here.
+"""
 
 from __future__ import annotations
 
@@ -9,19 +15,15 @@ from dataclasses import replace
 import pytest
 
 from rag.answer.engine import ask
-from rag.evaluate.calibration import row_answers
+from rag.answer.gate import EVERYDAY_ZIPF, REFUSE, explain, gate, resolve_params, save_calibration, zipf
 from rag.config import Settings
 from rag.documents import Document
 from rag.embeddings.embedded import EmbeddedEmbedder
-from rag.evaluate.runner import run_eval
-from rag.answer.gate import (
-    LOW_COSINE, UNKNOWN_NAMES, GateParams, decide, explain, gate, resolve_params, save_calibration,
-)
-from rag.answer.gate_words import signals_from
-from rag.ingest.run import ingest
+from rag.evaluate.calibration import row_answers
 from rag.evaluate.questions import load_questions
+from rag.evaluate.runner import run_eval
+from rag.ingest.run import ingest
 from rag.store.store import Store
-from rag.store.terms import question_words
 
 ARTICLES = {
     "ldaps": ("Activer LDAPS sur un contrôleur de domaine",
@@ -59,61 +61,51 @@ def kb(tmp_path_factory):
     store.close()
 
 
-def _decision(kb, question, groups, params=None):
+def _decision(kb, question, groups):
     from rag.answer.retrieve import retrieve
 
     store, embedder, _ = kb
     info = store.collection_info("kb")
     passages = retrieve(question, store, embedder, "kb", top_k=4, groups=groups)
-    params = params or resolve_params(None, info, embedder.model_id)
-    return gate(question, passages, params, store, "kb", groups, info, "fr")
+    return gate(question, passages, resolve_params(None, info, embedder.model_id), store, "kb", groups, info, "fr")
 
 
-def test_a_term_only_in_a_staff_document_counts_as_absent_for_a_public_reader(kb):
-    public = _decision(kb, KEYCLOAK, ["public"])
-    staff = _decision(kb, KEYCLOAK, ["public", "staff"])
-    assert "Keycloak" in public.signals.unknown_names and not public.answer
-    assert public.reason == UNKNOWN_NAMES
-    assert staff.signals.unknown_names == [] and staff.answer
-    # The public reader's statistics are those of a collection without the staff document.
-    assert public.signals.chunks == staff.signals.chunks - 1
-    assert "staff" not in json.dumps(public.to_dict()) and STAFF not in json.dumps(public.to_dict())
-
-
-def test_the_refusal_names_the_missing_terms_in_the_question_language(kb, lmstudio):
+def test_a_refusal_names_the_rare_missing_word_and_calls_no_model(kb, lmstudio):
     store, embedder, settings = kb
     settings = replace(settings, llm_url=lmstudio.url)
     result = ask("Comment configurer l'authentification unique entre Okta et SAP S/4HANA ?", settings,
                  store=store, embedder=embedder, collection="kb", groups=["public"])
     assert result.refused and lmstudio.chat_calls == 0
     assert result.refusal_reason.startswith("aucun article ne parle de :")
-    assert "Okta" in result.refusal_reason and "S/4HANA" in result.refusal_reason
-    english = ask("How do I set up single sign-on between Okta and Salesforce?", settings,
-                  store=store, embedder=embedder, collection="kb", groups=["public"])
-    assert english.refused and english.refusal_reason.startswith("no article mentions:")
-    data = english.to_json()
-    assert data["gate"]["refused"] and "Okta" in data["gate"]["signals"]["unknown_names"]
-    assert data["threshold"] == data["gate"]["params"]["min_cosine"]
+    assert "Okta" in result.refusal_reason
+    named = result.to_json()["gate"]["signals"]["subject_words"]
+    # Never an everyday word, never a word an article holds ("authentification").
+    assert "Okta" in named and all(zipf(w) < EVERYDAY_ZIPF for w in named)
+    assert "authentification" not in named
 
 
-@pytest.mark.parametrize("question", ["0x80090308", "msDS-SupportedEncryptionTypes"])
-def test_an_identifier_only_question_is_answered(kb, question):
+def test_a_word_only_in_a_hidden_document_counts_as_absent_for_every_signal(kb):
+    public = _decision(kb, KEYCLOAK, ["public"])
+    staff = _decision(kb, KEYCLOAK, ["public", "staff"])
+    assert "Keycloak" in public.signals.missing and "Keycloak" in public.signals.subject_words
+    assert "Keycloak" not in staff.signals.missing
+    assert public.signals.unknown > staff.signals.unknown and public.signals.held < staff.signals.held
+    assert public.signals.coverage < staff.signals.coverage
+    assert public.score < staff.score
+    # The public reader's statistics are those of a collection without the staff document.
+    assert public.signals.chunks == staff.signals.chunks - 1
+    text = json.dumps(public.to_dict()) + (explain(public, "fr") or "")
+    assert STAFF not in text and "staff" not in text and "trimestre" not in text
+
+
+@pytest.mark.parametrize("question", [
+    "Mon collègue Karim voit le code 0x80090308 sur le serveur SRV-AD-02 : pourquoi la liaison LDAPS échoue ?",
+    "Chez Dupont Logistique, quelle valeur de msDS-SupportedEncryptionTypes met AES uniquement ?",
+    "Sur le portable Lenovo de Sandrine à Grenoble, pourquoi la GPO ne s'applique pas ?",
+])
+def test_a_readers_detail_on_an_answerable_question_is_not_refused_outright(kb, question):
     decision = _decision(kb, question, ["public"])
-    assert decision.answer, decision.to_dict()
-    assert decision.signals.coverage == 1.0 and decision.signals.unknown_names == []
-
-
-def test_a_question_far_from_every_passage_is_refused_by_the_cosine():
-    words = question_words("Comment configurer Kerberos ?")
-    assert [w.text for w in words] == ["configurer", "Kerberos"]  # how it is asked is not looked up
-    passages = [type("P", (), {"score": 0.70, "text": "Kerberos"})()]
-    signals = signals_from("Comment configurer Kerberos ?", passages, {"config": 3, "kerber": 4}, 10)
-    answer, reason = decide(signals, GateParams(min_cosine=0.8))
-    assert (answer, reason) == (False, LOW_COSINE)
-    from rag.answer.gate import Decision
-
-    sentence = explain(Decision(answer, reason, signals, GateParams(0.8)), "fr")
-    assert sentence.startswith("aucun passage n'est assez proche") and "0,700 < seuil 0,800" in sentence
+    assert decision.verdict != REFUSE, decision.to_dict()
 
 
 QUESTIONS = [
@@ -131,27 +123,28 @@ QUESTIONS = [
 ]
 
 
-def test_calibrate_save_reload_gives_the_same_decisions(kb, tmp_path):
+def test_the_evaluation_counts_and_the_saved_calibration_are_the_live_decision(kb, tmp_path):
     store, embedder, _ = kb
     path = tmp_path / "set.jsonl"
     path.write_text("\n".join(json.dumps(q, ensure_ascii=False) for q in QUESTIONS), encoding="utf-8")
     questions = load_questions(path)
     first = run_eval(questions, store, embedder, "kb", top_k=4, groups=["public"])
-    suggested = first["summary"]["gate"]["calibration"]["suggested"]
-    assert suggested["in_base_answered"] >= 0.95 and first["summary"]["gate"]["terms"] is True
+    gate_summary = first["summary"]["gate"]
+    inside = [r for r in first["questions"] if r["in_base"]]
+    outside = [r for r in first["questions"] if not r["in_base"]]
+    assert gate_summary["at_current"]["in_base_answered_count"] == sum(not r["refused"] for r in inside)
+    assert gate_summary["at_current"]["off_topic_refused_count"] == sum(r["refused"] for r in outside)
+    suggested = gate_summary["calibration"]["suggested"]
     saved = save_calibration(store, "kb", suggested, path.name)
     try:
         info = store.collection_info("kb")
         assert info["gate"]["question_set"] == "set.jsonl" and info["gate"]["date"]
         params = resolve_params(None, info, embedder.model_id)
-        assert (params.min_cosine, params.min_coverage, params.source) == (
-            saved["min_cosine"], saved["min_coverage"], "collection")
+        assert (params.min_cosine, params.source) == (saved["min_cosine"], "collection")
         again = run_eval(questions, store, embedder, "kb", top_k=4, groups=["public"])
         expected = {r["id"]: r for r in first["questions"]}
         for row in again["questions"]:
-            at_suggested = row_answers(expected[row["id"]], suggested["min_cosine"], suggested["min_coverage"],
-                                       suggested["refuse_unknown_names"])
-            assert row["refused"] is (not at_suggested), row["id"]
+            assert row["refused"] is (not row_answers(expected[row["id"]], suggested["min_cosine"])), row["id"]
         assert again["summary"]["gate"]["in_base_answered"] == suggested["in_base_answered"]
         assert again["summary"]["gate"]["off_topic_refused"] == suggested["off_topic_refused"]
     finally:

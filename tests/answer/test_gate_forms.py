@@ -1,6 +1,7 @@
 """A question whose verb is inflected otherwise than in the articles ("purgent", "purges" against
 "purger", "purge") is answered, by `rag ask` and by an evaluation alike; a named thing the
-articles never mention is still refused. Three demo articles, the embedded model, the store."""
+articles never mention is never answered with no doubt. Three demo articles, the embedded model,
+the store."""
 
 from __future__ import annotations
 
@@ -49,12 +50,11 @@ def test_an_inflected_verb_the_articles_write_otherwise_is_answered(kb, lmstudio
     assert gate["signals"]["missing"] == [] and gate["signals"]["coverage"] == 1.0
 
 
-def test_a_named_thing_the_articles_lack_is_still_refused_with_its_name(kb, lmstudio):
-    result = _ask(kb, lmstudio, "Quelles commandes purgent les tickets Okta ?")
-    assert result.refused and lmstudio.chat_calls == 0
-    assert result.refusal_reason == "aucun article ne parle de : Okta"
-    english = _ask(kb, lmstudio, "Which command purges the Okta session tickets?")
-    assert english.refused and english.refusal_reason == "no article mentions: Okta"
+@pytest.mark.parametrize("question", ["Quelles commandes purgent les tickets Okta ?",
+                                      "Which command purges the Okta session tickets?"])
+def test_a_named_thing_the_articles_lack_is_never_answered_with_no_doubt(kb, lmstudio, question):
+    gate = _ask(kb, lmstudio, question).to_json()["gate"]
+    assert gate["verdict"] != "answer" and gate["signals"]["subject_words"] == ["Okta"]
 
 
 def test_an_evaluation_judges_the_inflected_question_as_rag_ask_does(kb, tmp_path):
@@ -66,7 +66,6 @@ def test_an_evaluation_judges_the_inflected_question_as_rag_ask_does(kb, tmp_pat
              "in_base": False}]
     path.write_text("\n".join(json.dumps(r) for r in rows), encoding="utf-8")
     results = run_eval(load_questions(path), store, embedder, "kb", top_k=4)
-    refused = {q["id"]: q["refused"] for q in results["questions"]}
-    assert refused == {"fr": False, "en": False, "okta": True}
+    verdicts = {q["id"]: q["verdict"] for q in results["questions"]}
+    assert verdicts["fr"] != "refuse" and verdicts["en"] != "refuse" and verdicts["okta"] != "answer"
     assert results["summary"]["gate"]["in_base_answered"] == 1.0
-    assert results["summary"]["gate"]["off_topic_refused"] == 1.0

@@ -1,34 +1,42 @@
-"""What a refusal names (rag.answer.refusal): what the reader asked about, never a conjugated
-everyday verb nor the reader's situation, the same for every reader of it."""
+"""What a refusal names (rag.answer.refusal, from rag.answer.gate's signals): the rare words no
+article the reader may see holds, never an everyday word nor a word an article holds; with none,
+the passages' closeness against the floor."""
 
 from __future__ import annotations
 
 from rag.answer import refusal
-from rag.answer.gate import Decision, GateParams
-from rag.answer.gate_words import Signals, asked_words
-from rag.answer.language_words import everyday_form
+from rag.answer.gate import Decision, GateParams, signals_from
 
 
-def test_a_conjugated_everyday_verb_is_never_named_a_subject():
-    """"fera" was named beside "demain, Lyon"; its rarer forms ("ferons" 3.9, "feriez") and those of
-    other everyday verbs are no subject either, while a plural of the field and a name stay."""
-    assert all(everyday_form(w) for w in ("ferons", "feriez", "mangerons", "pourrions", "supprimerai"))
-    assert not any(everyday_form(w) for w in ("crêpes", "certificats", "keepalived", "purgera", "Windows",
-                                              "tikets", "glycines"))
-    assert asked_words(["ferons", "crêpes", "Lyon"], ["Lyon"], []) == ["crêpes"]
+class _P:
+    def __init__(self, score: float, text: str) -> None:
+        self.score, self.text = score, text
 
 
-def _decision(reason: str, **signals) -> Decision:
-    return Decision(False, reason, Signals(cosine=0.772, coverage=0.4, passage_coverage=0.4, **signals),
-                    GateParams(0.834))
+PASSAGE = _P(0.772, "Pour chiffrer LDAP, installez un certificat serveur sur le contrôleur de domaine.")
+# Document frequencies of the question's keys among 40 visible chunks: what the collection holds.
+DF = {"certif": 12, "certificat": 9, "serveur": 20, "config": 4, "configurer": 3}
 
 
-def test_a_refusal_by_words_names_the_subject_and_one_by_everyday_words_gives_the_distance():
-    crepes = _decision("low_coverage", missing=["pâte", "crêpes"], ordinary_words=["pâte"])
-    assert refusal.from_decision(crepes) == {"kind": "words", "words": ["crêpes"]}
-    weather = _decision("low_coverage", missing=["fera", "demain", "Lyon"], context_words=["demain", "Lyon"],
-                        ordinary_words=["fera"])
-    assert refusal.from_decision(weather) == {"kind": "score", "best": 0.772, "threshold": 0.834}
-    assert refusal.text(refusal.from_decision(weather), "fr") == (
+def _refusal(question: str) -> dict:
+    signals = signals_from(question, [PASSAGE], DF, 40, exact=True)
+    return refusal.from_decision(Decision(False, "low_cosine", signals, GateParams(0.834)))
+
+
+def test_the_refusal_names_the_rare_word_no_article_holds_not_the_everyday_ones():
+    said = _refusal("Quelle est la recette de la pâte à crêpes avec Thermomix ?")
+    assert said["kind"] == "words" and "Thermomix" in said["words"]
+    assert not {"recette", "pâte", "est"} & set(said["words"])
+    assert refusal.text(said, "en").startswith("no article mentions: Thermomix")
+
+
+def test_a_word_an_article_holds_is_never_named():
+    said = _refusal("Comment configurer le certificat serveur de Keycloak ?")
+    assert said == {"kind": "words", "words": ["Keycloak"]}
+
+
+def test_with_only_everyday_words_missing_the_refusal_gives_the_distance():
+    said = _refusal("Quel temps fera-t-il demain ?")
+    assert said == {"kind": "score", "best": 0.772, "threshold": 0.834}
+    assert refusal.text(said, "fr") == (
         "aucun passage n'est assez proche de la question (meilleur score 0,772 < seuil 0,834)")
-    assert refusal.text(refusal.from_decision(crepes), "en") == "no article mentions: crêpes"

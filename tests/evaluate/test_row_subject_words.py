@@ -19,7 +19,8 @@ def test_each_row_carries_the_gates_subject_words(demo_index):
     settings = demo_index.settings()
     asked = [ask(q, settings, collection=demo_index.collection, with_llm=False).to_json()["gate"]["signals"]
              ["subject_words"] for q in QUESTIONS]
-    assert "podman" in asked[0] and "Airbus" not in asked[1]  # the subject, never the reader's situation
+    assert "podman" in asked[0]  # the rare word no article holds
+    assert "Kerberos" not in asked[1] and "tickets" not in asked[1]  # never a word an article holds
 
     lines = "".join(f'{{"id": "q{i}", "question": "{q}", "in_base": false}}\n' for i, q in enumerate(QUESTIONS))
     store = Store(settings)

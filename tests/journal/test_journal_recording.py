@@ -14,7 +14,7 @@ from rag.journal.store import Journal
 
 APP = str(Path(__file__).resolve().parents[2] / "streamlit_app.py")
 IN_BASE = "Que signifie l'erreur KDC_ERR_ETYPE_NOSUPP dans un événement Kerberos ?"
-OFF_TOPIC = "Comment configurer Okta pour la paie Workday ?"
+OFF_TOPIC = "Comment régler la paie dans Workday ?"
 
 
 @pytest.fixture

@@ -87,7 +87,8 @@ def test_shipped_set_retrieval_only_metrics_chart_and_live_threshold(app_env, lm
     assert any(c.value.startswith("Counted with the answerability gate: words' share ") for c in at.caption)
     assert any(c.value.startswith("The score alone (without the words): suggested threshold ") for c in at.caption)
     overlap = [c.value for c in at.caption if c.value.startswith("at these settings, ")]
-    assert overlap and str(14 - int(suggested[1].split()[0])) in overlap[0]
+    through = 14 - int(suggested[1].split()[0])
+    assert overlap and (f"{through} of 14" in overlap[0] if through else "refuses all 14" in overlap[0])
     # Below them, the filters, the verdict column and the kinds table make the same decisions
     # (they judged the score alone: e.g. 10 trick questions "wrongly accepted" beside 13 of 14 refused).
     answered, refused = (int(count.split()[0]) for count in suggested)
@@ -108,7 +109,7 @@ def test_shipped_set_retrieval_only_metrics_chart_and_live_threshold(app_env, lm
     at.select_slider(key="gate_coverage_blog").set_value(0.0).run()
     at.checkbox(key="gate_names_blog").uncheck().run()
     cosine_alone = tuple(metrics(at)[label] for label in live)
-    assert int(suggested[1].split()[0]) > int(cosine_alone[1].split()[0])  # the words refuse more trick questions
+    assert cosine_alone != suggested  # the word signals weigh in the counts
     at.select_slider(key="gate_coverage_blog").set_value(round(gate_suggested["min_coverage"], 2)).run()
     at.checkbox(key="gate_names_blog").check().run()
     at.select_slider(key="slider_blog").set_value(0.95).run()

@@ -21,8 +21,8 @@ from tests.fixtures.apptest import APP, open_page
 
 pytestmark = pytest.mark.slow  # indexes with the embedded model, drives two pages
 TIMEOUT = 120
-# A question about the Kerberos article that names a thing no article mentions: refused by the
-# word checks, answered when RAG_MIN_COVERAGE=0 turns them off.
+# A question about the Kerberos article that names a thing no article mentions: in doubt or refused
+# for that word, answered when RAG_MIN_COVERAGE=0 turns the word signals off.
 NAMED = "Comment effacer les tickets Kerberos en cache avec Okta ?"
 QUESTIONS = QUESTIONS_JSONL + json.dumps(
     {"id": "n1", "question": NAMED, "expected_source": "kerberos.md", "in_base": True}, ensure_ascii=False) + "\n"
@@ -135,8 +135,17 @@ def test_with_the_word_checks_off_every_entry_point_lets_the_named_question_thro
 
 
 def test_on_a_calibrated_collection_every_entry_point_uses_its_calibration(env, tmp_path, capsys):
-    decisions = _all_four("tuned", tmp_path, capsys)
-    assert decisions["n1"][:2] == (True, "unknown_names")
+    from rag.answer.gate import resolve_params
+    from rag.config import Settings
+    from rag.store.store import Store
+
+    _all_four("tuned", tmp_path, capsys)  # the four agree, question by question
+    store = Store(Settings.from_env())
+    try:
+        params = resolve_params(None, store.collection_info("tuned"), None)
+    finally:
+        store.close()
+    assert (params.min_cosine, params.source) == (CALIBRATED["min_cosine"], "collection")
 
 
 def _journal(data: Path) -> list:

@@ -217,7 +217,7 @@ def refusal_details(result: Any) -> str:
         # A turn written before refusals were recorded as data: its sentence as it was said.
         return str(result.refusal_reason)
     signals = gate.get("signals") or {}
-    words = signals.get("unknown_names") if gate.get("reason") == "unknown_names" else signals.get("missing")
+    words = signals.get("subject_words") or signals.get("unknown_names")
     if gate.get("refused") and gate.get("reason") in ("unknown_names", "low_coverage") and words:
         # Refused by the question's words (rag.answer.gate): name the ones no article holds.
         return t("ask.refused_words", words=", ".join(words))

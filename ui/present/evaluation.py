@@ -13,7 +13,7 @@ from typing import Any, Mapping, Sequence
 
 import pandas as pd
 
-from rag.evaluate.calibration import accepted_refused, compared_score, gate_shares, is_exact_match, row_answers
+from rag.evaluate.calibration import accepted_refused, compared_score, gate_shares, row_answers
 from rag.evaluate.results import (Comparison, GateShares, MetricDelta, QuestionRow, Summary, ThresholdShares,
                                   rows_of)
 from rag.i18n.numbers import decimal, duration, integer, percent, threshold_text
@@ -116,7 +116,7 @@ def chart_rows(rows: Sequence[Row], words: WordChecks | None) -> list[dict[str, 
     rows = rows_of(rows)
     if words is None:
         return [r.to_dict() for r in rows]
-    return [{**r.to_dict(), "top1_score": compared_score(r), "exact_match": is_exact_match(r)}
+    return [{**r.to_dict(), "top1_score": compared_score(r)}
             for r in rows]
 
 

@@ -1,0 +1,319 @@
+"""Fit the answerability gate's model (rag/answer/gate_model.json) and judge it on what it was not
+fitted on: one command, reproducible.
+
+    RAG_CORPORA=/path/to/corpora RAG_NEW_DOMAIN=/path/to/gimp-fr \\
+        nice .venv/bin/python benchmarks/gate_fit.py [--write-model]
+
+1. Evidence: each collection is built with the default strategy and the bundled model (vectors
+   cached by benchmarks/_common.CachedEmbedder; the demo's shipped vectors replayed); each
+   question is retrieved as `rag ask` does (hybrid, top 6) and what the gate reads is kept: the
+   passages' cosines and texts, and the document frequencies of the question's keys (cached under
+   the vector cache, never in the repository).
+2. Leave one corpus out: for each of the team's corpora (demo, cnil, docsfr), a logistic model
+   is fitted on the two others (balanced classes, a little L2) and its two cut-offs chosen on
+   them, asymmetrically: `refuse_below` refuses at most REFUSE_IN_BASE of their in-base
+   questions, `answer_from` answers with no doubt at most ANSWER_OFF_TOPIC of their off-topic
+   ones. It is then measured on the corpus left out, each set and collection apart (plain, with
+   readers' details; small and full), both sides; and calibrated with the product's own
+   `--save-threshold` calibration on half of its questions, measured on the other half.
+3. The shipped model is fitted on all three corpora. The new-domain set (GIMP's manual,
+   benchmarks/data/gimp_fr.jsonl) is never fitted on: it is measured with the shipped model.
+
+Writes benchmarks/results/gate_fit.json (folds) and, with --write-model, the model file;
+benchmarks/results/gate_new_domain.json gets the new-domain figures under "after".
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import sys
+import time
+from pathlib import Path
+from typing import Any, Sequence
+
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from _common import (  # noqa: E402
+    RESULTS, CachedEmbedder, embed_threads, finish, machine, say, settings_for, temp_data_dir, vector_cache,
+)
+import gate_sets  # noqa: E402
+
+from rag.answer import gate as gate_module  # noqa: E402
+from rag.answer.gate import GateModel, GateParams, Signals, decide_verdict, signals_from  # noqa: E402
+from rag.answer.retrieve import retrieve  # noqa: E402
+from rag.answer.threshold import default_threshold  # noqa: E402
+from rag.demo.vectors import replaying  # noqa: E402
+from rag.embeddings.embedded import EmbeddedEmbedder  # noqa: E402
+from rag.evaluate.calibration import calibrate_gate  # noqa: E402
+from rag.ingest.run import ingest  # noqa: E402
+from rag.store.store import Store  # noqa: E402
+from rag.store.terms import question_keys, question_words  # noqa: E402
+
+FEATURES = ("cosine", "held", "unknown", "coverage", "held_known")
+# The asymmetry: a false refusal is silent and costs the reader the answer; an off-topic question
+# let through as unsure costs one model call, whose prompt refuses.
+REFUSE_IN_BASE = 0.01
+ANSWER_OFF_TOPIC = 0.03
+L2 = 0.01
+# corpus: the collections built on it (name in gate_sets.COLLECTIONS)
+CORPORA = {
+    "demo": ("demo",),
+    "cnil": ("cnil_small", "cnil_context_small", "cnil_variants_small"),
+    "docsfr": ("docsfr_small", "docsfr_variants_small"),
+}
+NEW_DOMAIN = ("gimp",)
+# A set's kind of questions, for the report (plain questions, or with readers' details and typos).
+DETAILS = ("context", "details", "variants", "reader")
+
+
+def kind_of(set_name: str, category: str | None) -> str:
+    if category in ("plain", "reader-detail", "typo-everyday"):
+        return {"plain": "plain", "reader-detail": "details", "typo-everyday": "typos"}[category]
+    return "details" if any(d in set_name for d in DETAILS) else "plain"
+
+
+# -- 1. evidence -----------------------------------------------------------------------------------
+
+
+def evidence(name: str, model: Any, store: Any, cache: Path) -> list[dict[str, Any]]:
+    sets = gate_sets.sets_for(name)
+    path = cache / f"gate-evidence-{name}-{_sets_hash(sets)}.json"
+    if path.exists():
+        return json.loads(path.read_text(encoding="utf-8"))
+    docs = gate_sets.documents(name, sets)
+    collection = f"fit_{name}"
+    embedder = replaying(model, "markdown", {}) if name == "demo" else model
+    report = ingest(docs, store, embedder, collection, strategy="markdown", full=True)
+    assert report.ok, report.summary()
+    info = store.collection_info(collection)
+    n = store.count(collection)
+    rows: dict[str, dict[str, Any]] = {}
+    for set_name, (inside, outside) in sets.items():
+        for q in inside + outside:
+            row = rows.get(q.id)
+            if row is None:
+                passages = retrieve(q.question, store, embedder, collection, top_k=gate_sets.TOP_K, mode="hybrid",
+                                    **gate_sets.CONTEXT)
+                keys = question_keys(question_words(q.question))
+                df, _ = gate_module.document_frequencies(store, collection, keys, None)
+                row = rows[q.id] = {
+                    "id": q.id, "question": q.question, "in_base": q.in_base, "category": q.category,
+                    "collection": name, "small": gate_sets.COLLECTIONS[name][1], "sets": [],
+                    "rank": next((p.n for p in passages if p.url in q.accepted_urls), None) if q.in_base else None,
+                    "passages": [{"score": p.score, "text": p.text} for p in passages],
+                    "df": df, "n": n, "exact": gate_module.has_exact_terms(info),
+                    "model_id": model.model_id,
+                }
+            row["sets"].append(set_name)
+    store.delete_collection(collection)
+    out = list(rows.values())
+    path.write_text(json.dumps(out, ensure_ascii=False), encoding="utf-8")
+    say(f"[{name}] {len(docs)} articles, {n} chunks, {len(out)} questions")
+    return out
+
+
+def _sets_hash(sets: dict[str, tuple[list, list]]) -> str:
+    text = json.dumps({k: [q.question for q in a + b] for k, (a, b) in sets.items()}, sort_keys=True)
+    return hashlib.blake2b(text.encode("utf-8"), digest_size=5).hexdigest()
+
+
+class _P:
+    def __init__(self, score: float, text: str) -> None:
+        self.score, self.text = score, text
+
+
+def signals_of(row: dict[str, Any]) -> Signals:
+    return signals_from(row["question"], [_P(p["score"], p["text"]) for p in row["passages"]], row["df"], row["n"],
+                        row["exact"])
+
+
+# -- 2. fit ------------------------------------------------------------------------------------------
+
+
+def matrix(rows: Sequence[dict[str, Any]], params: GateParams) -> tuple[np.ndarray, np.ndarray]:
+    x = np.array([[gate_module.features(r["signals"], params)[f] for f in FEATURES] for r in rows])
+    y = np.array([1.0 if r["in_base"] else 0.0 for r in rows])
+    return x, y
+
+
+def fit_logistic(x: np.ndarray, y: np.ndarray, l2: float = L2) -> tuple[np.ndarray, float]:
+    """Weighted logistic regression by Newton's method on standardised signals (so that the L2
+    penalty weighs each alike: the cosine varies by hundredths, the shares by tenths); each class
+    weighs half. Returns the weights and bias of the raw signals."""
+    mean, std = x.mean(axis=0), np.maximum(x.std(axis=0), 1e-6)
+    weights, bias = _newton((x - mean) / std, y, l2)
+    return weights / std, bias - float(np.sum(weights * mean / std))
+
+
+def _newton(x: np.ndarray, y: np.ndarray, l2: float) -> tuple[np.ndarray, float]:
+    w_class = np.where(y == 1, 0.5 / max(y.sum(), 1), 0.5 / max((1 - y).sum(), 1))
+    a = np.hstack([np.ones((len(x), 1)), x])
+    beta = np.zeros(a.shape[1])
+    reg = np.diag([0.0] + [l2] * x.shape[1])
+    for _ in range(100):
+        p = 1 / (1 + np.exp(-np.clip(a @ beta, -50, 50)))
+        grad = a.T @ (w_class * (p - y)) + reg @ beta
+        hess = a.T @ (a * (w_class * p * (1 - p))[:, None]) + reg
+        step = np.linalg.solve(hess, grad)
+        beta -= step
+        if np.abs(step).max() < 1e-9:
+            break
+    return beta[1:], float(beta[0])
+
+
+def cutoffs(p_in: np.ndarray, p_out: np.ndarray) -> tuple[float, float]:
+    """refuse_below: refuses at most REFUSE_IN_BASE of the in-base; answer_from: answers with no
+    doubt at most ANSWER_OFF_TOPIC of the off-topic (never under refuse_below)."""
+    ins = np.sort(p_in)
+    k = int(np.floor(REFUSE_IN_BASE * len(ins)))
+    refuse_below = float(ins[k]) - 1e-6 if len(ins) else 0.0
+    outs = np.sort(p_out)[::-1]
+    j = int(np.floor(ANSWER_OFF_TOPIC * len(outs)))
+    answer_from = float(outs[j]) + 1e-6 if len(outs) else 1.0
+    return round(refuse_below, 6), round(max(answer_from, refuse_below), 6)
+
+
+def fit(rows: Sequence[dict[str, Any]], params: GateParams) -> GateModel:
+    x, y = matrix(rows, params)
+    weights, bias = fit_logistic(x, y)
+    probe = GateModel(dict(zip(FEATURES, weights.tolist())), bias, 0.0, 1.0)
+    p = np.array([probe.probability(gate_module.features(r["signals"], params)) for r in rows])
+    refuse_below, answer_from = cutoffs(p[y == 1], p[y == 0])
+    return GateModel({f: round(float(w), 6) for f, w in zip(FEATURES, weights)}, round(bias, 6),
+                     refuse_below, answer_from)
+
+
+# -- 3. measure --------------------------------------------------------------------------------------
+
+
+def verdicts(rows: Sequence[dict[str, Any]], params: GateParams, model: GateModel) -> list[str]:
+    return [decide_verdict(r["signals"], params, model)[0] for r in rows]
+
+
+def shares(rows: Sequence[dict[str, Any]], params: GateParams, model: GateModel) -> dict[str, Any]:
+    v = verdicts(rows, params, model)
+    ins = [x for x, r in zip(v, rows) if r["in_base"]]
+    outs = [x for x, r in zip(v, rows) if not r["in_base"]]
+
+    def share(items: list[str], verdict: str) -> float | None:
+        return round(sum(x == verdict for x in items) / len(items), 4) if items else None
+    return {"in_base": len(ins), "off_topic": len(outs),
+            "in_base_refused": share(ins, "refuse"), "in_base_unsure": share(ins, "unsure"),
+            "off_topic_refused": share(outs, "refuse"), "off_topic_answered": share(outs, "answer"),
+            "refused_in_base": [r["question"] for x, r in zip(v, rows) if r["in_base"] and x == "refuse"],
+            "answered_off_topic": [r["question"] for x, r in zip(v, rows) if not r["in_base"] and x == "answer"]}
+
+
+def by_set(rows: Sequence[dict[str, Any]], params: GateParams, model: GateModel) -> dict[str, Any]:
+    """Per collection and set, and per kind (plain / details / typos) of in-base question."""
+    out: dict[str, Any] = {}
+    for coll in sorted({r["collection"] for r in rows}):
+        mine = [r for r in rows if r["collection"] == coll]
+        for set_name in sorted({s for r in mine for s in r["sets"]}):
+            chosen = [r for r in mine if set_name in r["sets"]]
+            out[f"{coll}/{set_name}"] = {"small": chosen[0]["small"], **shares(chosen, params, model)}
+    for kind in ("plain", "details", "typos"):
+        chosen = [r for r in rows if r["in_base"] and r["kind"] == kind]
+        if chosen:
+            out[f"all in-base, {kind}"] = shares(chosen, params, model)
+    out["all"] = shares(rows, params, model)
+    return out
+
+
+def retrieval(rows: Sequence[dict[str, Any]]) -> dict[str, Any]:
+    """hit@6 and MRR of the in-base questions (the gate does not change retrieval: a check)."""
+    ranks = [r["rank"] for r in rows if r["in_base"]]
+    if not ranks:
+        return {}
+    return {"in_base": len(ranks), "hit_at_6": round(sum(r is not None for r in ranks) / len(ranks), 4),
+            "mrr": round(sum(1 / r for r in ranks if r) / len(ranks), 4)}
+
+
+def halves(rows: Sequence[dict[str, Any]], params: GateParams, model: GateModel) -> dict[str, Any]:
+    """Calibrated with the product's calibration (`rag eval --save-threshold`) on every other
+    question, measured on the others; and the other way round."""
+    out = {}
+    ordered = sorted(rows, key=lambda r: r["id"])
+    for name, cal, test in (("a", ordered[0::2], ordered[1::2]), ("b", ordered[1::2], ordered[0::2])):
+        suggested = (calibrate_gate([_result_row(r) for r in cal], model=model).get("suggested") or {})
+        floor = suggested.get("min_cosine", params.min_cosine)
+        calibrated = GateParams(floor, params.min_coverage, True, "collection")
+        out[name] = {"min_cosine": floor, **{k: v for k, v in shares(test, calibrated, model).items()}}
+    return out
+
+
+def _result_row(r: dict[str, Any]) -> dict[str, Any]:
+    """What results.json holds of a question (rag.evaluate.runner): the calibration reads that."""
+    return {"id": r["id"], "in_base": r["in_base"], **r["signals"].to_dict()}
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--write-model", action="store_true", help="write rag/answer/gate_model.json")
+    parser.add_argument("--corpora", default=",".join(CORPORA))
+    parser.add_argument("--new-domain", action=argparse.BooleanOptionalAction, default=True)
+    args = parser.parse_args(argv)
+    started = time.monotonic()
+    cache = vector_cache()
+    model = CachedEmbedder(EmbeddedEmbedder(threads=embed_threads()), cache)
+    params = GateParams(default_threshold(model.model_id))
+    corpora = {c: CORPORA[c] for c in args.corpora.split(",")}
+    sources = {**corpora, **({"gimp": NEW_DOMAIN} if args.new_domain else {})}
+    rows: dict[str, list[dict[str, Any]]] = {}
+    with temp_data_dir("gate-fit") as data_dir:
+        store = Store(settings_for(data_dir))
+        try:
+            for corpus, names in sources.items():
+                rows[corpus] = [r for name in names for r in evidence(name, model, store, cache)]
+        finally:
+            store.close()
+    for corpus_rows in rows.values():
+        for r in corpus_rows:
+            r["signals"] = signals_of(r)
+            r["kind"] = kind_of(r["sets"][0], r.get("category"))
+    result: dict[str, Any] = {"machine": machine(), "features": FEATURES, "params": params.to_dict(),
+                              "refuse_in_base": REFUSE_IN_BASE, "answer_off_topic": ANSWER_OFF_TOPIC, "folds": {}}
+    for left_out in corpora:
+        train = [r for c in corpora if c != left_out for r in rows[c]]
+        if not train:
+            continue
+        fold_model = fit(train, params)
+        result["folds"][left_out] = {"model": _model_dict(fold_model),
+                                     "measured": by_set(rows[left_out], params, fold_model),
+                                     "calibrated_on_half": halves(rows[left_out], params, fold_model)}
+        say(f"fold {left_out}: {json.dumps(result['folds'][left_out]['measured']['all'])[:300]}")
+    shipped = fit([r for c in corpora for r in rows[c]], params)
+    result["shipped"] = _model_dict(shipped)
+    if args.write_model:
+        gate_module.MODEL_PATH.write_text(json.dumps({
+            **_model_dict(shipped), "fitted_on": list(corpora), "command": "benchmarks/gate_fit.py --write-model",
+        }, indent=2) + "\n", encoding="utf-8")
+        gate_module.load_model.cache_clear()
+    result["retrieval"] = {c: retrieval(rows[c]) for c in rows}
+    finish(result, RESULTS / "gate_fit.json", started)
+    # The shipped model on the sets it was fitted on: the current figures, not a blind measure.
+    current = {"note": "fitted on these sets (all corpora but the new domain): not a blind measure",
+               "model": _model_dict(shipped), "params": params.to_dict(),
+               "sets": by_set([r for c in corpora for r in rows[c]], params, shipped)}
+    (RESULTS / "gate_sets.json").write_text(json.dumps(current, indent=2, ensure_ascii=False) + "\n",
+                                            encoding="utf-8")
+    if "gimp" in rows:
+        new = {"after": {"model": _model_dict(shipped), "measured": by_set(rows["gimp"], params, shipped),
+                         "calibrated_on_half": halves(rows["gimp"], params, shipped)}}
+        path = RESULTS / "gate_new_domain.json"
+        old = json.loads(path.read_text(encoding="utf-8")) if path.exists() else {}
+        path.write_text(json.dumps({**old, **new}, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
+        say(f"new domain: {json.dumps(new['after']['measured']['all'])[:300]}")
+    return 0
+
+
+def _model_dict(m: GateModel) -> dict[str, Any]:
+    return {"weights": dict(m.weights), "bias": m.bias, "refuse_below": m.refuse_below, "answer_from": m.answer_from}
+
+
+if __name__ == "__main__":
+    sys.exit(main())
