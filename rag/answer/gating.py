@@ -16,11 +16,10 @@ import math
 from dataclasses import dataclass, field
 from typing import Any, Mapping, Protocol, Sequence
 
-from rag.answer.gate import Decision, GateParams, gate
-from rag.answer.language_words import zipf
+from rag.answer.gate import Decision, GateParams, gate, has_terms, zipf
 from rag.i18n.detect import detect_language
 from rag.store.filters import Where, match
-from rag.store.terms import READABLE_VERSIONS, TERMS_FIELD, question_keys, question_words
+from rag.store.terms import TERMS_FIELD, question_keys, question_words
 
 
 ZIPF_SCALE = 9.0  # wordfreq's Zipf value is log10 of a word's frequency per billion words
@@ -46,11 +45,6 @@ class StoreGate:
     def __call__(self, question: str, passages: Sequence[Any]) -> Decision:
         return gate(question, passages, self.params, self.store, self.collection, self.groups, self.info,
                     detect_language(question), self.embedder)
-
-
-def has_terms(info: Mapping[str, Any] | None) -> bool:
-    """Whether every point of the collection carries term keys the search can read."""
-    return (info or {}).get("terms_version") in READABLE_VERSIONS
 
 
 @dataclass
