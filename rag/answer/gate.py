@@ -76,6 +76,10 @@ class GateParams:
     min_coverage: float = DEFAULT_MIN_COVERAGE
     refuse_unknown_names: bool = True  # kept for saved calibrations; the words never veto
     source: str = MODEL_DEFAULT
+    # From which cosine a passage goes to the chat model once the question is let through: the
+    # embedding model's own floor (or a lower boundary), or the threshold set explicitly. A
+    # collection's calibration moves the gate's boundary, not how many passages the model reads.
+    passage_floor: float | None = None
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
@@ -305,7 +309,10 @@ def resolve_params(
     else:
         params = GateParams(default_threshold(model), DEFAULT_MIN_COVERAGE, True, MODEL_DEFAULT)
     if explicit_cosine is not None:
-        params = replace(params, min_cosine=float(explicit_cosine), source=SETTING)
+        params = replace(params, min_cosine=float(explicit_cosine), source=SETTING,
+                         passage_floor=float(explicit_cosine))
+    else:
+        params = replace(params, passage_floor=min(params.min_cosine, default_threshold(model)))
     if explicit_coverage is not None:
         params = replace(params, min_coverage=float(explicit_coverage), source=SETTING,
                          refuse_unknown_names=float(explicit_coverage) > 0)

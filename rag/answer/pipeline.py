@@ -228,7 +228,10 @@ def decide(
     language = language or prompts.detect_language(question)
     retrieved, passages = passages, list(passages)  # `retrieved` may carry notes (Passages)
     best = max((p.score for p in passages), default=None)
-    accepted = [p for p in passages if p.score >= threshold]
+    floor = threshold
+    if decision is not None and decision.answer and getattr(decision.params, "passage_floor", None) is not None:
+        floor = min(threshold, decision.params.passage_floor)
+    accepted = [p for p in passages if p.score >= floor]
     prepared = Prepared(question=question, language=language, passages=passages, threshold=threshold,
                         threshold_source=threshold_source, best_score=best, accepted=accepted)
     if decision is not None:
