@@ -51,10 +51,11 @@ def env(index_dir, tmp_path, monkeypatch) -> Path:
     return tmp_path
 
 
-def test_eval_is_listed_after_ask():
+def test_eval_is_listed_after_the_ways_of_asking():
     from rag.cli import main as cli
 
-    assert cli.COMMANDS.index("eval") == cli.COMMANDS.index("ask") + 1
+    # The flow: ask one question, or a conversation, then evaluate a set of them.
+    assert cli.COMMANDS.index("eval") == cli.COMMANDS.index("chat") + 1 == cli.COMMANDS.index("ask") + 2
 
 
 def run_dirs(index_dir: Path) -> list[Path]:
