@@ -56,7 +56,7 @@ def test_a_follow_up_is_rewritten_then_gated_before_the_answer(demo_index, store
     for an answer (one call: the rewrite)."""
     def model(messages):
         if followup.is_rewrite_request(messages):
-            return "Comment configurer keepalived pour purger les tickets ?"
+            return "Comment configurer keepalived et HAProxy sur un routeur ?"
         return _cite_first(messages)
 
     lmstudio.answer = model
