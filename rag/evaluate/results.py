@@ -255,6 +255,7 @@ class GateSettings(_Record):
     min_coverage: float | None = None
     refuse_unknown_names: bool = True
     source: str | None = None
+    passage_floor: float | None = None  # from which cosine a let-through question's passages go to the model
 
 
 @dataclass
