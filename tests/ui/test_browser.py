@@ -131,6 +131,23 @@ def go(page, url: str, label: str) -> None:
     settle(page)
 
 
+def french_page(browser):
+    """A French editor's tab at laptop size, waiting up to a minute for what it expects."""
+    page = browser.new_context(locale="fr-FR", viewport={"width": 1366, "height": 1400}).new_page()
+    page.set_default_timeout(MINUTE)
+    return page
+
+
+def upload_on_ingest(page, app_url: str, files) -> None:
+    """The Ingest page, source Fichiers, with `files` dropped on its uploader."""
+    page.goto(app_url)
+    settle(page)
+    go(page, app_url, "Import")
+    page.get_by_text("Fichiers", exact=True).click()
+    settle(page)
+    page.get_by_test_id("stFileUploaderDropzoneInput").set_input_files(files)
+
+
 @pytest.mark.slow  # a streamlit server, chromium, the demo corpus indexed by the app
 @pytest.mark.timeout(1800)
 def test_the_walk_through_in_french_then_english(app_url, lmstudio, tmp_path):

@@ -9,7 +9,7 @@ import re
 import pytest
 
 from tests.ui import test_browser
-from tests.ui.test_browser import MINUTE, go, require_chromium, settle
+from tests.ui.test_browser import MINUTE, french_page, require_chromium, settle, upload_on_ingest
 from tests.ui.test_browser_sign_in import chromium
 
 app_url = test_browser.app_url  # the fixture: `streamlit run` over an empty data folder, open to an editor
@@ -36,14 +36,8 @@ def test_one_long_file_indexes_with_a_moving_bar_and_no_greyed_copies(app_url, t
     path = tmp_path / "krbtgt.md"
     path.write_text(_article(), encoding="utf-8")
     with chromium() as browser:
-        page = browser.new_context(locale="fr-FR", viewport={"width": 1366, "height": 1400}).new_page()
-        page.set_default_timeout(MINUTE)
-        page.goto(app_url)
-        settle(page)
-        go(page, app_url, "Import")
-        page.get_by_text("Fichiers", exact=True).click()
-        settle(page)
-        page.get_by_test_id("stFileUploaderDropzoneInput").set_input_files(str(path))
+        page = french_page(browser)
+        upload_on_ingest(page, app_url, str(path))
         index = page.get_by_role("button", name="Indexer 1 document")
         expect(index).to_be_visible(timeout=2 * MINUTE)
         settle(page)

@@ -9,7 +9,7 @@ import re
 import pytest
 
 from tests.ui import test_browser
-from tests.ui.test_browser import MINUTE, go, require_chromium, settle
+from tests.ui.test_browser import MINUTE, french_page, go, require_chromium, settle, upload_on_ingest
 from tests.ui.test_browser_sign_in import chromium
 
 app_url = test_browser.app_url  # the fixture: `streamlit run` over an empty data folder, open to an editor
@@ -38,14 +38,8 @@ def test_an_indexing_stopped_from_the_page_keeps_what_was_done_and_finishes_on_t
         path.write_text(_article(i), encoding="utf-8")
         files.append(str(path))
     with chromium() as browser:
-        page = browser.new_context(locale="fr-FR", viewport={"width": 1366, "height": 1400}).new_page()
-        page.set_default_timeout(MINUTE)
-        page.goto(app_url)
-        settle(page)
-        go(page, app_url, "Import")
-        page.get_by_text("Fichiers", exact=True).click()
-        settle(page)
-        page.get_by_test_id("stFileUploaderDropzoneInput").set_input_files(files)
+        page = french_page(browser)
+        upload_on_ingest(page, app_url, files)
         index = page.get_by_role("button", name=f"Indexer {FILES} documents")
         expect(index).to_be_visible(timeout=2 * MINUTE)
         settle(page)
@@ -75,8 +69,7 @@ def test_an_evaluation_stopped_from_the_page_says_so_and_shows_no_half_run(app_u
 
     require_chromium()
     with chromium() as browser:
-        page = browser.new_context(locale="fr-FR", viewport={"width": 1366, "height": 1400}).new_page()
-        page.set_default_timeout(MINUTE)
+        page = french_page(browser)
         page.goto(app_url)
         page.get_by_role("button", name="Charger le corpus de démonstration").click(timeout=MINUTE)
         expect(page.get_by_role("button", name=test_browser.QUESTION)).to_be_visible(timeout=10 * MINUTE)

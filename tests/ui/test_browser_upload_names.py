@@ -8,7 +8,7 @@ import pytest
 
 from tests.ui import test_browser
 from tests.ui.test_app_ingest import LONG_NAME
-from tests.ui.test_browser import MINUTE, go, require_chromium, settle
+from tests.ui.test_browser import MINUTE, french_page, require_chromium, settle, upload_on_ingest
 from tests.ui.test_browser_sign_in import chromium
 
 app_url = test_browser.app_url  # the fixture: `streamlit run` over an empty data folder, open to an editor
@@ -26,14 +26,8 @@ def test_unusable_upload_names_are_failures_and_the_other_file_is_indexed(app_ur
 
     require_chromium()
     with chromium() as browser:
-        page = browser.new_context(locale="fr-FR", viewport={"width": 1366, "height": 1400}).new_page()
-        page.set_default_timeout(MINUTE)
-        page.goto(app_url)
-        settle(page)
-        go(page, app_url, "Import")
-        page.get_by_text("Fichiers", exact=True).click()
-        settle(page)
-        page.get_by_test_id("stFileUploaderDropzoneInput").set_input_files([
+        page = french_page(browser)
+        upload_on_ingest(page, app_url, [
             _file("ok.md", "# LAPS\n\nLe mot de passe de l'administrateur local change tous les 30 jours.\n"),
             _file(LONG_NAME, "# Procédure\n\nUn texte au nom trop long.\n"),
             _file(".md", "# Point\n\nUn texte sans nom.\n"),
