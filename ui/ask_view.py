@@ -22,7 +22,6 @@ from ui.present.safe_markdown import sanitize_markdown
 from rag.sources.files import iter_folder
 from ui import access, answer_versions, chat_actions, conversations, indexing, lang, scroll
 from ui import resources
-from rag.i18n import current as current_language
 from rag.i18n.numbers import threshold_text
 from ui.i18n import t, tn
 from ui.present.safe_markdown import escape_link_text
@@ -332,7 +331,7 @@ def answer(question: str, settings: Any, store: Any, info: dict) -> AskResult | 
             lang.error(t("ask.search_failed"), str(exc))
             return None
         if turn.small_talk:
-            _keep_small_talk(question, turn.small_talk, settings, turn_number, index)
+            _keep_small_talk(question, turn.small_talk, settings, turn_number, turn.result.journal_id)
             return None
         understood = turn.understood.to_dict()
         understood_caption(understood)
@@ -363,11 +362,10 @@ def small_talk_reply(kind: str, settings: Any) -> str:
     return replies.get(kind, replies[small_talk.THANKS])
 
 
-def _keep_small_talk(message: str, kind: str, settings: Any, turn: int, index: int) -> None:
+def _keep_small_talk(message: str, kind: str, settings: Any, turn: int, entry_id: str | None) -> None:
     """"Bonjour", "Merci !": a word back, nothing searched nor refused; kept in its place in the
     conversation (and in the journal, out of the editors' lists), so that a reload shows it."""
     st.markdown(small_talk_reply(kind, settings))
-    entry_id = conversations.record_small_talk(settings, message, kind, index=index, language=current_language())
     st.session_state.setdefault(HISTORY, []).append({"question": message, "small_talk": kind, "turn": turn,
                                                      "entry_id": entry_id})
     st.session_state[ASKED] = max(st.session_state.get(ASKED, 0), turn + 1)

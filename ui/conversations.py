@@ -25,7 +25,7 @@ from rag.answer.pipeline import AskResult
 from rag.answer.prompts import refusal_sentence
 from rag.answer.retrieve import Passage
 from rag.errors import RagError
-from rag.journal.answers import entry_from_result, small_talk_entry
+from rag.journal.answers import entry_from_result
 from rag.journal.records import Entry
 from rag.journal.reopened import WITHHELD, for_reader
 from rag.journal.store import Journal
@@ -70,15 +70,6 @@ def record(settings: Any, result: AskResult, *, index: int, standalone: str = ""
     conversation = current() or new_id()
     entry = entry_from_result(result, origin="ask", reader=reader(), collection=result.collection,
                               conversation_id=conversation, standalone_question=standalone)
-    return _write(settings, entry, conversation, index)
-
-
-def record_small_talk(settings: Any, message: str, kind: str, *, index: int, language: str) -> str | None:
-    """"Merci !" in its place in the conversation, so that a reload shows it where it was (the
-    editors' lists leave it out: nothing was asked)."""
-    conversation = current() or new_id()
-    entry = small_talk_entry(message, kind, reader=reader(), collection=settings.collection,
-                             conversation_id=conversation, language=language)
     return _write(settings, entry, conversation, index)
 
 

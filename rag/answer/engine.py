@@ -43,6 +43,7 @@ from rag.answer.pipeline import (
 )
 from rag.answer.turn import Turn, earlier
 from rag.errors import LLMError
+from rag.i18n.detect import detect_language
 
 log = logging.getLogger(__name__)
 
@@ -283,7 +284,13 @@ class AnswerEngine:
         answer streams from the turn."""
         kind = small_talk.kind_of(question)
         if kind is not None:
-            return Turn(question, followup.Understood(question, question), small_talk=kind)
+            # Nothing searched nor refused; recorded like any turn, so that the conversation
+            # reopens with it in its place (the journal's lists leave it out).
+            turn = Turn(question, followup.Understood(question, question), small_talk=kind)
+            turn.result.collection = self.collection
+            turn.result.language = detect_language(question)
+            self.record(turn.result)
+            return turn
         previous = earlier(history)
         holds = self._holds()
         if not previous or not followup.is_follow_up(question, holds):

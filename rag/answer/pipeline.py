@@ -102,6 +102,7 @@ class AskResult:
     gate_inputs: list[Any] | None = None
     # How a follow-up was made standalone (rag.answer.followup.Understood.to_dict): said again on reload.
     understood: dict[str, Any] | None = None
+    small_talk: str | None = None  # GREETING, THANKS or GOODBYE (rag.answer.small_talk): nothing was asked
 
     def to_json(self) -> dict[str, Any]:
         """The `rag ask --json` contract, plus extra keys."""

@@ -35,6 +35,7 @@ class Turn:
     response: Any = None  # rag.answer.engine.Response; None for small talk
     small_talk: str | None = None
     judged_as_asked: bool = False
+    small_talk_result: AskResult | None = None  # small talk as the engine recorded it (no response)
 
     def __iter__(self) -> Iterator[str]:
         return iter(self.response) if self.response is not None else iter(())
@@ -56,8 +57,10 @@ class Turn:
     def result(self) -> AskResult:
         """The checked answer (iterating to the end first if needed)."""
         if self.response is None:
-            return AskResult(question=self.question, answer=None, refused=False, passages=[],
-                             outcome=Outcome.SMALL_TALK)
+            if self.small_talk_result is None:
+                self.small_talk_result = AskResult(question=self.question, answer=None, refused=False, passages=[],
+                                      outcome=Outcome.SMALL_TALK, small_talk=self.small_talk)
+            return self.small_talk_result
         return self.response.result
 
     def stop(self) -> AskResult:

@@ -60,6 +60,10 @@ def unknown_terms(gate: dict[str, Any] | None) -> list[str]:
 def entry_from_result(result: Any, *, origin: str, reader: str = "", collection: str | None = None,
                       conversation_id: str | None = None, standalone_question: str = "") -> Entry:
     """The journal entry of an answer result (AskResult or the engine's)."""
+    if getattr(result, "small_talk", None):
+        return small_talk_entry(result.question, result.small_talk, reader=reader, origin=origin,
+                                collection=collection or result.collection or "", conversation_id=conversation_id,
+                                language=result.language or "")
     passages = [{"n": p.n, "title": p.title, "section": p.section, "url": p.url,
                  "doc_id": getattr(p, "doc_id", None) or p.url,
                  "score": None if p.score is None else round(float(p.score), 4), "text": p.text,
@@ -100,11 +104,11 @@ def checks_of(result: Any) -> dict[str, Any]:
     }
 
 
-def small_talk_entry(message: str, kind: str, *, reader: str = "", collection: str = "",
+def small_talk_entry(message: str, kind: str, *, reader: str = "", origin: str = "ask", collection: str = "",
                      conversation_id: str | None = None, language: str = "") -> Entry:
     """A greeting, a thanks or a goodbye in a conversation (rag.answer.small_talk): kept so that
     the conversation reopens as it was, and left out of the editors' lists (`Journal.entries`)."""
-    return Entry(question=message, outcome="answered", collection=collection, reader=reader, origin="ask",
+    return Entry(question=message, outcome="answered", collection=collection, reader=reader, origin=origin,
                  language=language, conversation_id=conversation_id, small_talk=kind)
 
 

@@ -109,11 +109,13 @@ def test_a_stopped_answer_ends_as_stopped_with_what_came(demo_index, store, lmst
     assert turn.to_json()["outcome"] == "stopped"
 
 
-def test_small_talk_searches_nothing(demo_index, store, lmstudio):
-    engine = _engine(demo_index, store, lmstudio)
+def test_small_talk_searches_nothing_and_is_recorded_like_any_turn(demo_index, store, lmstudio):
+    recorded = []
+    engine = _engine(demo_index, store, lmstudio, recorders=[lambda result, origin: recorded.append(result)])
     turn = engine.chat("Merci !")
     assert turn.small_talk == THANKS and turn.outcome == Outcome.SMALL_TALK
     assert lmstudio.chat_calls == 0 and not turn.result.passages
+    assert recorded == [turn.result] and recorded[0].small_talk == THANKS
 
 
 def test_without_a_model_only_the_previous_subject_carries_over(demo_index, store):

@@ -59,6 +59,14 @@ def test_a_conversation_file_and_its_journal(demo_copy, tmp_path, capsys):
     entries = json.loads(capsys.readouterr().out)
     asked = [e for e in entries["entries"]] if isinstance(entries, dict) else entries
     assert {e["question"] for e in asked} == {"Comment purger les tickets Kerberos ?", "Et pour un compte de service ?"}
+    # The greeting is journaled in its place in the same conversation (out of the editors' lists).
+    from rag.journal.store import Journal
+
+    book = Journal.open(demo_copy, create=False)
+    (conversation_id,) = {e.conversation_id for e in book.entries()}
+    turns = book.turns(conversation_id)
+    assert [(t.question, t.small_talk) for t in turns][:2] == [("Bonjour", "greeting"),
+                                                              ("Comment purger les tickets Kerberos ?", "")]
 
 
 def test_bad_input_says_what_to_do(demo_copy, tmp_path, monkeypatch, capsys):
