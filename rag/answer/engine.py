@@ -327,8 +327,8 @@ class AnswerEngine:
 
 
 def _names_unheld(question: str, holds: Any) -> bool:
-    """Whether the question names a term of its own that no chunk the reader may see holds ("rhume",
-    "keepalived"): refused as asked, it is refused, not read as a follow-up of another subject."""
+    """Whether the question names a term of its own that no chunk the reader may see holds: refused
+    as asked, it is refused, not read as a follow-up of another subject."""
     return holds is not None and any(not holds([term]) for term in followup.own_terms(question))
 
 

@@ -151,8 +151,8 @@ def is_follow_up(question: str, holds: Holds | None = None) -> bool:
     its own (at most LEAN_TERMS), a pronoun that refers back or almost nothing named at all.
 
     `holds(terms)`: do the articles hold any of these terms? A short question naming only what
-    they never mention ("Comment faire une pâte à crêpes ?") changes the subject: it is a
-    follow-up only by a connector or a pronoun, never for being short."""
+    they never mention changes the subject: it is a follow-up only by a connector or a pronoun,
+    never for being short."""
     words = _words(question)
     if not words:
         return False
