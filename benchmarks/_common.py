@@ -175,15 +175,26 @@ def corpus_path(relative: str) -> Path:
 
 
 NEW_DOMAIN_SETTING = "RAG_NEW_DOMAIN"
+LILYPOND_SETTING = "RAG_NEW_DOMAIN_LILYPOND"
 
 
 def new_domain_path() -> Path:
-    """The new-domain corpus (GIMP's French manual, benchmarks/new_domain_corpus.py builds it),
-    named by RAG_NEW_DOMAIN: measured, never fitted on."""
-    raw = os.environ.get(NEW_DOMAIN_SETTING, "").strip()
+    """The first new-domain corpus (GIMP's French manual, `benchmarks/new_domain_corpus.py`
+    builds it), named by RAG_NEW_DOMAIN."""
+    return _domain(NEW_DOMAIN_SETTING, "GIMP's French manual pages", "gimp", "/tmp/gimp-fr")
+
+
+def lilypond_path() -> Path:
+    """The second new-domain corpus (LilyPond's French documentation, `benchmarks/new_domain_corpus.py
+    --domain lilypond` builds it), named by RAG_NEW_DOMAIN_LILYPOND: measured, never fitted on."""
+    return _domain(LILYPOND_SETTING, "LilyPond's French documentation pages", "lilypond", "/tmp/lilypond-fr")
+
+
+def _domain(setting: str, what: str, domain: str, example: str) -> Path:
+    raw = os.environ.get(setting, "").strip()
     if not raw or not Path(raw).expanduser().is_dir():
-        raise SystemExit(f"{NEW_DOMAIN_SETTING} must name the folder benchmarks/new_domain_corpus.py writes "
-                         f"(GIMP's French manual pages), e.g. {NEW_DOMAIN_SETTING}=/tmp/gimp-fr.")
+        raise SystemExit(f"{setting} must name the folder `benchmarks/new_domain_corpus.py --domain {domain}` "
+                         f"writes ({what}), e.g. {setting}={example}.")
     return Path(raw).expanduser()
 
 

@@ -11,7 +11,7 @@ from rag.auth import access
 from ui.present import evaluation
 from ui.present.evaluation import WordChecks
 from ui.present.charts import calibration_chart, category_chart, gate_chart, plotly_config
-from rag.answer.gate import LEXICAL_SLACK, save_calibration
+from rag.answer.gate import save_calibration
 from rag.errors import QuestionSetError, RagError
 from rag.evaluate.calibration import small_sample_warning
 from rag.evaluate.report import incomplete_notes
@@ -182,7 +182,7 @@ def calibration(name: str, results: Results, store: Any, live_words: WordChecks 
     st.plotly_chart(calibration_chart(points, current, suggested, chosen), key=f"calibration_{name}",
                     config=plotly_config())
     if words is not None:
-        st.caption(t("eval.chart_compared", slack=decimal(LEXICAL_SLACK, 2)))
+        st.caption(t("eval.chart_compared"))
     with st.expander(t("details")):
         explained = words if words is not None else cal
         st.caption(explained.overlap_sentence or "")

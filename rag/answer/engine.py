@@ -30,7 +30,7 @@ from pathlib import Path
 from typing import Any, Callable, Iterator, Mapping, Sequence
 
 from rag.answer import followup, small_talk
-from rag.answer.gate import UNKNOWN_NAMES, Decision, GateParams, resolve_params, term_holder
+from rag.answer.gate import ANSWER, UNKNOWN_NAMES, Decision, GateParams, resolve_params, term_holder
 from rag.answer.gating import Gate, StoreGate, term_rarity
 from rag.answer.pipeline import (
     DEFAULT_MAX_TOKENS,
@@ -297,7 +297,9 @@ class AnswerEngine:
             return Turn(question, followup.Understood(question, question), self.ask(question))
         passages = self.retrieve(question)
         decision = self.gate(question, passages)
-        if not decision.answer and (decision.reason == UNKNOWN_NAMES or _names_unheld(question, holds)):
+        # Naming what no visible chunk holds, a follow-up the gate does not answer outright has changed
+        # the subject: judged as asked (refused, or unsure with its own passages), never carried over.
+        if decision.verdict != ANSWER and (decision.reason == UNKNOWN_NAMES or _names_unheld(question, holds)):
             return Turn(question, followup.Understood(question, question), self.respond(question, passages, decision),
                         judged_as_asked=True)
         understood = followup.standalone(question, previous, self.llm, rarity=self._rarity())

@@ -1,18 +1,22 @@
 """The answerability gate: answer, leave the question to the chat model (unsure), or refuse before
 any model call, and say why.
 
-Four signals, each meaningful on any corpus, all counted under the reader's access filter (a word
-found only in a document the reader may not see counts as absent, for every signal):
+Four signals read by the model, each meaningful on any corpus, all counted under the reader's
+access filter (a word or a chunk in a document the reader may not see counts as absent):
 
 - `cosine`: the best retrieved passage's cosine to the question, measured from the cosine floor
   (`GateParams.min_cosine`: the model's default, or the collection's calibration);
-- `held`: the share of the question's informative weight (each word's IDF over the chunks the
-  reader may see) that the retrieved passages hold, words compared by their Snowball stems and
-  their stored keys (rag.textnorm, rag.store.terms);
-- `unknown`: the share of that weight carried by words no visible chunk holds, each scaled by its
-  rarity in the language (wordfreq): a rare unknown term lowers the score a lot, an everyday word
-  a little; no word vetoes;
-- `coverage`: the share of the weight some visible chunk holds.
+- `peak`: how far that cosine rises over the question's own background, the median cosine of
+  its BACKGROUND_DEPTH nearest visible chunks: a passage written about the question stands out
+  of the collection, a question the articles only brush against finds them all alike;
+- `rare_held`: the share of the question's weight that the retrieved passages hold, each word
+  weighing its IDF over the chunks the reader may see times its rarity in the language
+  (wordfreq), words compared by their Snowball stems and their stored keys (rag.textnorm,
+  rag.store.terms): the articles' own terms weigh, "comment" and "faire" hardly;
+- `rare_unknown`: the share of that weight carried by words no visible chunk holds: a rare unknown
+  term lowers the score a lot, an everyday word a little; no word vetoes.
+
+`held`, `unknown` and `coverage` (the same shares weighted by IDF alone) are reported beside them.
 
 A logistic model fitted by benchmarks/gate_fit.py (gate_model.json beside this file) turns them
 into the probability that the articles answer. Under `refuse_below` the gate refuses; from
@@ -25,6 +29,7 @@ from __future__ import annotations
 
 import json
 import math
+import statistics
 from dataclasses import asdict, dataclass, field, replace
 from datetime import UTC
 from functools import lru_cache
@@ -54,16 +59,17 @@ RARE_ZIPF = 2.0  # under it, a word is looked up whole (a name, a command), not 
 # A refusal names the missing words weighing at least this share of the heaviest: the product
 # names rather than every rarer-than-everyday word beside them.
 NAMED_SHARE = 0.75
-LEXICAL_SLACK = 0.0  # no longer used: the cosine and the words are weighed together
+# How many of the question's nearest visible chunks make its background (their median cosine).
+BACKGROUND_DEPTH = 40
 
 ANSWER, UNSURE, REFUSE = "answer", "unsure", "refuse"
 # Reason codes (stable, in JSON); their sentences are the catalogue's `gate.<code>`.
 NO_PASSAGE, UNKNOWN_NAMES, LOW_COVERAGE, LOW_COSINE = "no_passage", "unknown_names", "low_coverage", "low_cosine"
 
 __all__ = [
-    "ANSWER", "DEFAULT_MIN_COVERAGE", "LEXICAL_SLACK", "LOW_COSINE", "LOW_COVERAGE", "NO_PASSAGE", "REFUSE",
-    "UNKNOWN_NAMES", "UNSURE", "Decision", "GateModel", "GateParams", "Signals", "TermStat", "decide",
-    "decide_verdict", "document_frequencies", "explain", "gate", "gate_for", "has_exact_terms", "has_terms",
+    "ANSWER", "DEFAULT_MIN_COVERAGE", "LOW_COSINE", "LOW_COVERAGE", "NO_PASSAGE", "REFUSE",
+    "BACKGROUND_DEPTH", "UNKNOWN_NAMES", "UNSURE", "Decision", "GateModel", "GateParams", "Signals", "TermStat", "decide",
+    "background_of", "decide_verdict", "document_frequencies", "explain", "gate", "gate_for", "has_exact_terms", "has_terms",
     "load_model", "no_terms_note", "resolve_params", "save_calibration", "signals_from", "term_holder",
 ]
 
@@ -87,21 +93,29 @@ class GateParams:
 
 @dataclass(frozen=True)
 class GateModel:
-    """The fitted combination: p = sigmoid(bias + sum(weight * signal)), and its two cut-offs."""
+    """The fitted combination: p = sigmoid(bias + sum(weight * signal)), and its two cut-offs.
+    `means`: each signal's mean over the questions it was fitted on, what a signal that could not
+    be measured (no background without the store) counts as, so that it moves the score neither way."""
 
     weights: Mapping[str, float]
     bias: float
     refuse_below: float
     answer_from: float
+    means: Mapping[str, float] = field(default_factory=dict)
 
-    def probability(self, features: Mapping[str, float]) -> float:
-        z = self.bias + sum(w * features[name] for name, w in self.weights.items())
+    def probability(self, features: Mapping[str, float | None]) -> float:
+        z = self.bias + sum(w * _value(features.get(name), self.means.get(name, 0.0))
+                            for name, w in self.weights.items())
         return 1.0 / (1.0 + math.exp(-max(-50.0, min(50.0, z))))
 
     @classmethod
     def of(cls, data: Mapping[str, Any]) -> GateModel:
         return cls(dict(data["weights"]), float(data["bias"]), float(data["refuse_below"]),
-                   float(data["answer_from"]))
+                   float(data["answer_from"]), dict(data.get("means") or {}))
+
+
+def _value(value: float | None, mean: float) -> float:
+    return mean if value is None else value
 
 
 @lru_cache(maxsize=1)
@@ -124,6 +138,11 @@ class Signals:
     coverage: float | None = None  # None: the collection has no term statistics
     held: float | None = None
     unknown: float | None = None
+    # The question's background (the median cosine of its nearest visible chunks; None when not
+    # measured), and the shares of its weight counted with each word's rarity in the language.
+    background: float | None = None
+    rare_held: float | None = None
+    rare_unknown: float | None = None
     missing: list[str] = field(default_factory=list)  # every word no visible chunk holds, as typed
     # The rare words no visible chunk holds, the heaviest first: what a refusal names and the
     # journal's subjects are made of (never an everyday word, never a word a chunk holds).
@@ -137,7 +156,7 @@ class Signals:
 
     def to_dict(self) -> dict[str, Any]:
         data = asdict(self)
-        for key in ("cosine", "coverage", "held", "unknown"):
+        for key in ("cosine", "coverage", "held", "unknown", "background", "rare_held", "rare_unknown"):
             if data[key] is not None:
                 data[key] = round(float(data[key]), 4)
         for term in data["terms"]:
@@ -148,7 +167,8 @@ class Signals:
     def of(cls, data: Mapping[str, Any]) -> Signals:
         """Signals back from their JSON (a results.json row, `rag ask --json`'s gate)."""
         held = data.get("held", data.get("passage_coverage"))
-        return cls(data.get("cosine"), data.get("coverage"), held, data.get("unknown"),
+        return cls(data.get("cosine"), data.get("coverage"), held, data.get("unknown"), data.get("background"),
+                   data.get("rare_held"), data.get("rare_unknown"),
                    list(data.get("missing") or data.get("missing_terms") or []),
                    list(data.get("subject_words") or []), data.get("chunks"))
 
@@ -194,11 +214,16 @@ def rarity(word: str) -> float:
     return max(0.0, min(1.0, 1.0 - zipf(word) / TOP_ZIPF))
 
 
+def _whole_only(w: QuestionWord, exact: bool) -> bool:
+    """A word rare in the language is looked up by its whole key when the collection stores them
+    (a command is not the everyday word its first letters spell)."""
+    return exact and w.exact is not None and (w.named or zipf(w.text) < RARE_ZIPF)
+
+
 def _df(w: QuestionWord, df: Mapping[str, int], exact: bool) -> int:
     """Visible chunks holding the word: a compound whole (else all its parts), a plain word by
-    its commonest stored form; a word rare in the language by its whole key when the collection
-    stores them (a command is not the everyday word its first letters spell)."""
-    if exact and w.exact is not None and (w.named or zipf(w.text) < RARE_ZIPF):
+    its commonest stored form, a rare word by its whole key (`_whole_only`)."""
+    if _whole_only(w, exact):
         return df.get(w.exact, 0)
     if w.whole and df.get(w.whole, 0) > 0:
         return df[w.whole]
@@ -206,30 +231,36 @@ def _df(w: QuestionWord, df: Mapping[str, int], exact: bool) -> int:
     return max([count] + [df.get(k, 0) for k in w.forms])
 
 
-def _held(w: QuestionWord, keys: set[str], passage_stems: set[str]) -> bool:
+def _held(w: QuestionWord, keys: set[str], passage_stems: set[str], exact: bool) -> bool:
+    """Whether a passage holds the word, looked up as `_df` counts it: a rare word whole."""
+    if _whole_only(w, exact):
+        return w.exact in keys or bool({fold(w.text)} & passage_stems)
     own = ((w.whole,) if w.whole else w.parts) + w.forms
     return any(k in keys for k in own) or bool(stems(fold(w.text)) & passage_stems)
 
 
 def signals_from(question: str, passages: Sequence[Any], df: Mapping[str, int] | None, n: int | None,
-                 exact: bool = False) -> Signals:
+                 exact: bool = False, background: float | None = None) -> Signals:
     """The signals of retrieved passages (`score`: dense cosine, `text`) and the document
     frequencies of the question's keys among the chunks the reader may see (None: the collection
-    has no term statistics, the cosine alone is known)."""
+    has no term statistics, the cosine alone is known); `background`: the median cosine of the
+    question's nearest visible chunks (`background_of`)."""
     scores = [float(p.score) for p in passages if getattr(p, "score", None) is not None]
     best = max(scores) if scores else None
     if df is None or n is None:
-        return Signals(best)
+        return Signals(best, background=background)
     texts = [getattr(p, "text", "") or "" for p in passages]
     keys = {k for text in texts for k in chunk_terms(text)}
     passage_stems = {s for text in texts for tok in set(tokenize(text)) for s in stems(tok)}
     stats = []
     for w in question_words(question):
         count = _df(w, df, exact)
-        stats.append(TermStat(w.text, count, idf(count, max(n, 1)), rarity(w.text), _held(w, keys, passage_stems)))
+        stats.append(TermStat(w.text, count, idf(count, max(n, 1)), rarity(w.text),
+                              _held(w, keys, passage_stems, exact)))
     total = sum(s.idf for s in stats)
-    if total <= 0:
-        return Signals(best, None, None, None, chunks=n, terms=stats)
+    rare_total = sum(s.idf * s.rarity for s in stats)
+    if total <= 0 or rare_total <= 0:
+        return Signals(best, None, None, None, background, chunks=n, terms=stats)
     absent = [s for s in stats if s.df == 0 and not s.held]  # a passage's stem is a visible chunk's
     rare = sorted((s for s in absent if s.rarity > 1 - EVERYDAY_ZIPF / TOP_ZIPF), key=lambda s: -s.idf * s.rarity)
     named = [s for s in rare if s.idf * s.rarity >= NAMED_SHARE * rare[0].idf * rare[0].rarity]
@@ -238,6 +269,9 @@ def signals_from(question: str, passages: Sequence[Any], df: Mapping[str, int] |
         coverage=1.0 - sum(s.idf for s in absent) / total,
         held=sum(s.idf for s in stats if s.held) / total,
         unknown=sum(s.idf * s.rarity for s in absent) / total,
+        background=background,
+        rare_held=sum(s.idf * s.rarity for s in stats if s.held) / rare_total,
+        rare_unknown=sum(s.idf * s.rarity for s in absent) / rare_total,
         missing=[s.word for s in absent],
         subject_words=[s.word for s in named],
         chunks=n,
@@ -245,27 +279,39 @@ def signals_from(question: str, passages: Sequence[Any], df: Mapping[str, int] |
     )
 
 
-def features(signals: Signals, params: GateParams) -> dict[str, float]:
-    """What the model reads: the cosine from the floor, and the shares of the question's weight."""
-    held, coverage = float(signals.held or 0.0), float(signals.coverage or 0.0)
-    return {"cosine": float(signals.cosine or 0.0) - params.min_cosine, "held": held,
-            "unknown": float(signals.unknown or 0.0), "coverage": coverage,
-            # Of the words some visible chunk holds, the share the passages hold: a reader's detail
-            # the articles never mention leaves it whole, a subject the passages miss does not.
-            "held_known": held / coverage if coverage > 0 else 0.0}
+def features(signals: Signals, params: GateParams) -> dict[str, float | None]:
+    """What the model may read: the cosine from the floor, its peak over the background (None
+    when the background was not measured), and the shares of the question's weight."""
+    cosine = float(signals.cosine or 0.0)
+    # A results.json of an earlier run has the shares weighted by IDF alone: the nearest measure.
+    rare_held = signals.held if signals.rare_held is None else signals.rare_held
+    rare_unknown = signals.unknown if signals.rare_unknown is None else signals.rare_unknown
+    return {"cosine": cosine - params.min_cosine,
+            "peak": None if signals.background is None else cosine - signals.background,
+            "rare_held": None if rare_held is None else float(rare_held),
+            "rare_unknown": None if rare_unknown is None else float(rare_unknown),
+            "held": float(signals.held or 0.0), "unknown": float(signals.unknown or 0.0),
+            "coverage": float(signals.coverage or 0.0)}
 
 
 def decide_verdict(signals: Signals, params: GateParams, model: GateModel | None = None,
                    ) -> tuple[str, str | None, float | None]:
     """(answer | unsure | refuse, reason code, the model's probability). Without word statistics
-    (or with `min_coverage` 0) the cosine floor alone decides, as before the gate."""
+    (or with `min_coverage` 0) the cosine floor alone decides, as before the gate; a floor set or
+    calibrated for the collection refuses every question whose best passage lies under it."""
     if signals.cosine is None:
         return REFUSE, NO_PASSAGE, None
     if signals.held is None or params.min_coverage <= 0:
         return (ANSWER, None, None) if signals.cosine >= params.min_cosine else (REFUSE, LOW_COSINE, None)
     model = model or load_model()
     p = model.probability(features(signals, params))
-    if p >= model.answer_from:
+    if params.source != MODEL_DEFAULT and signals.cosine < params.min_cosine:
+        # A floor somebody chose (a setting, the collection's calibration) is one no passage under
+        # it crosses; the model's default floor is only where its closeness is measured from.
+        return REFUSE, UNKNOWN_NAMES if signals.subject_words else LOW_COSINE, p
+    # A rare word no visible chunk holds is a doubt in itself (the reader's context, or the very
+    # subject): such a question can be let through, never answered with no doubt.
+    if p >= model.answer_from and not signals.subject_words:
         return ANSWER, None, p
     reason = UNKNOWN_NAMES if signals.subject_words else (
         LOW_COVERAGE if signals.cosine >= params.min_cosine else LOW_COSINE)
@@ -332,6 +378,16 @@ def has_exact_terms(collection_info: Mapping[str, Any] | None) -> bool:
 # -- thin I/O --------------------------------------------------------------------------------
 
 
+def background_of(store: Any, collection: str, vector: Sequence[float] | None,
+                  groups: Sequence[str] | None) -> float | None:
+    """The median cosine of the question's BACKGROUND_DEPTH nearest chunks a reader of `groups`
+    may see (None without the question's vector or any visible chunk)."""
+    if store is None or vector is None:
+        return None
+    scores = [h.score for h in store.search_dense(collection, vector, BACKGROUND_DEPTH, groups=groups)]
+    return statistics.median(scores) if scores else None
+
+
 def document_frequencies(
     store: Any, collection: str, keys: Sequence[str], groups: Sequence[str] | None,
 ) -> tuple[dict[str, int], int]:
@@ -363,17 +419,24 @@ def gate(
     groups: Sequence[str] | None = None,
     collection_info: Mapping[str, Any] | None = None,
     language: str = "fr",
-    embedder: Any = None,  # kept for the seam's signature; the signals need no second embedding
+    embedder: Any = None,
 ) -> Decision:
     """Signals and decision for one question; term statistics from the store when the
-    collection has them, else the cosine alone and a note that says how to get them."""
+    collection has them, else the cosine alone and a note that says how to get them. The
+    background is searched with the vector retrieval used (`passages.vector`), else with the
+    question embedded again by `embedder`."""
     note = None
-    df = n = None
+    df = n = background = None
     if store is not None and collection and has_terms(collection_info):
         df, n = document_frequencies(store, collection, question_keys(question_words(question)), groups)
     elif store is not None and collection:
         note = no_terms_note(language)
-    signals = signals_from(question, passages, df, n, exact=has_exact_terms(collection_info))
+    if store is not None and collection and passages:
+        vector = getattr(passages, "vector", None)
+        if vector is None and embedder is not None:
+            vector = embedder.embed_query(question.strip())
+        background = background_of(store, collection, vector, groups)
+    signals = signals_from(question, passages, df, n, exact=has_exact_terms(collection_info), background=background)
     verdict, reason, score = decide_verdict(signals, params)
     return Decision(verdict != REFUSE, reason, signals, params, note, verdict, score)
 

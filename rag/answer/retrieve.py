@@ -191,7 +191,7 @@ def retrieve(
         within = within_article(store, collection, query, groups, fused_by) if article_chars > 0 else None
         passages = expand(passages, neighbours_from_store(store, collection, groups), expand_chars,
                           article=within, article_chars=article_chars, articles=articles)
-    return Passages(passages, notes, ordering)
+    return Passages(passages, notes, ordering, query.question)
 
 
 def _moved(before: Sequence[Passage], after: Sequence[Passage]) -> bool:
@@ -206,10 +206,13 @@ class Passages(list):
     their `ordering` (rag.answer.ordering: what put them in this order)."""
 
     def __init__(self, passages: Sequence[Passage] = (), notes: Sequence[str] = (),
-                 ordering: Ordering | None = None) -> None:
+                 ordering: Ordering | None = None, vector: list[float] | None = None) -> None:
         super().__init__(passages)
         self.notes = list(notes)
         self.ordering = ordering
+        # The question's own vector (the passages' scores are cosines to it): the gate searches
+        # the question's background with it rather than embedding the question again.
+        self.vector = vector
 
 
 def _reranked(question: str, passages: list[Passage], reranker: Any) -> tuple[list[Passage], str | None]:
@@ -227,6 +230,7 @@ class Query:
 
     vector: list[float]
     sparse: Any = None
+    question: list[float] | None = None  # the question's own vector, when `vector` is steered away from it
 
 
 def within_article(store: Store, collection: str, query: Query, groups: Sequence[str] | None,
@@ -286,9 +290,9 @@ def _search(
         hits = store.search_dense(collection, looking, limit=top_k, groups=groups)
         if looking is not vector and hits:
             hits = _rescored(store, collection, vector, hits, groups)
-        return [_passage(i, h, h.score, None) for i, h in enumerate(hits, start=1)], Query(looking)
+        return [_passage(i, h, h.score, None) for i, h in enumerate(hits, start=1)], Query(looking, None, vector)
 
-    query = Query(looking, sparse)
+    query = Query(looking, sparse, vector)
     fused = store.search_hybrid(collection, looking, sparse, limit=top_k, groups=groups, candidates=candidates,
                                 **(fused_by or {}))
     if not fused:

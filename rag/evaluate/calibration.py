@@ -11,6 +11,7 @@ from dataclasses import asdict, dataclass
 from itertools import pairwise
 from typing import Any, Mapping, Sequence
 
+from rag.answer.threshold import COLLECTION
 from rag.evaluate.results import QuestionRow, rows_of
 from rag.i18n import t, tn
 from rag.i18n.numbers import decimal, percent
@@ -141,30 +142,32 @@ def row_signals(row: QuestionRow | Mapping[str, Any]) -> Any:
 
 
 def row_verdict(row: QuestionRow | Mapping[str, Any], min_cosine: float, min_coverage: float | None = None,
-                model: Any = None) -> str:
-    """The live gate's verdict (rag.answer.gate.decide_verdict) on this row's signals at these settings."""
+                model: Any = None, source: str = COLLECTION) -> str:
+    """The live gate's verdict (rag.answer.gate.decide_verdict) on this row's signals at these
+    settings: by default a floor chosen for the collection (what a calibration or a threshold
+    tried on the Evaluate page would be); `source` the model's default replays the default gate."""
     from rag.answer.gate import DEFAULT_MIN_COVERAGE, GateParams, decide_verdict
 
     coverage = DEFAULT_MIN_COVERAGE if min_coverage is None else min_coverage
-    return decide_verdict(row_signals(row), GateParams(min_cosine, coverage), model)[0]
+    return decide_verdict(row_signals(row), GateParams(min_cosine, coverage, source=source), model)[0]
 
 
 def row_answers(row: QuestionRow | Mapping[str, Any], min_cosine: float, min_coverage: float | None = None,
-                refuse_unknown_names: bool = True, model: Any = None) -> bool:
+                refuse_unknown_names: bool = True, model: Any = None, source: str = COLLECTION) -> bool:
     """Whether the gate lets this row's question through (verdict answer or unsure) at these settings."""
-    return row_verdict(row, min_cosine, min_coverage, model) != "refuse"
+    return row_verdict(row, min_cosine, min_coverage, model, source) != "refuse"
 
 
 def gate_shares(rows: Sequence[QuestionRow | Mapping[str, Any]], min_cosine: float, min_coverage: float | None = None,
-                refuse_unknown_names: bool = True, model: Any = None) -> dict[str, Any]:
+                refuse_unknown_names: bool = True, model: Any = None, source: str = COLLECTION) -> dict[str, Any]:
     """In-base answered and off-topic refused by the gate at these settings, from each row's signals."""
     from rag.answer.gate import DEFAULT_MIN_COVERAGE
 
     typed = rows_of(rows)
     inside = [r for r in typed if r.in_base]
     outside = [r for r in typed if not r.in_base]
-    answered = sum(1 for r in inside if row_answers(r, min_cosine, min_coverage, model=model))
-    refused = sum(1 for r in outside if not row_answers(r, min_cosine, min_coverage, model=model))
+    answered = sum(1 for r in inside if row_answers(r, min_cosine, min_coverage, model=model, source=source))
+    refused = sum(1 for r in outside if not row_answers(r, min_cosine, min_coverage, model=model, source=source))
     return {
         "min_cosine": min_cosine,
         "min_coverage": DEFAULT_MIN_COVERAGE if min_coverage is None else min_coverage,

@@ -151,6 +151,10 @@ class QuestionRow(_Record):
     coverage: float | None = None
     passage_coverage: float | None = None  # the share of the question's weight the passages hold
     unknown: float | None = None  # the rarity-weighted share no visible chunk holds
+    # The question's background cosine and the rarity-weighted shares (rag.answer.gate.Signals).
+    background: float | None = None
+    rare_held: float | None = None
+    rare_unknown: float | None = None
     unknown_names: list[str] = field(default_factory=list)
     missing_terms: list[str] = field(default_factory=list)
     subject_words: list[str] = field(default_factory=list)

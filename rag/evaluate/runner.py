@@ -94,6 +94,9 @@ def question_row(
             "coverage": sig.coverage,
             "passage_coverage": sig.held,
             "unknown": sig.unknown,
+            "background": sig.background,
+            "rare_held": sig.rare_held,
+            "rare_unknown": sig.rare_unknown,
             "missing_terms": list(sig.missing),
             # What a refusal names and the journal calls the unknown terms: the same words here.
             "subject_words": list(sig.subject_words),
@@ -182,7 +185,8 @@ def replay(
     for done, q in enumerate(questions, start=1):
         try:
             text = searched_fn(q) if searched_fn is not None and q.previous else q.question
-            passages = list(retrieve_fn(text))
+            found = retrieve_fn(text)
+            passages = found if isinstance(found, list) else list(found)  # Passages keep the question's vector
             decision = gate_fn(text, passages) if gate_fn is not None else None
             result = None
             if answer_fn is not None:

@@ -59,7 +59,8 @@ def gate_summary(rows: Sequence[Mapping[str, Any]], params: Any, threshold: floa
     from rag.evaluate.calibration import calibrate_gate, gate_shares
 
     signal_rows = [dict(r) for r in rows]
-    current = gate_shares(signal_rows, params.min_cosine, params.min_coverage, params.refuse_unknown_names)
+    current = gate_shares(signal_rows, params.min_cosine, params.min_coverage, params.refuse_unknown_names,
+                          source=params.source)
     cosine_only = (cal.at_current or {}) if threshold is not None else {}
     return {
         "params": params.to_dict(),

@@ -10,6 +10,7 @@ benchmarks/gate_fit.py (benchmarks/README.md, "The answerability gate"), not pin
 from __future__ import annotations
 
 import json
+import statistics
 from dataclasses import replace
 
 import pytest
@@ -91,6 +92,16 @@ def test_a_word_only_in_a_hidden_document_counts_as_absent_for_every_signal(kb):
     assert "Keycloak" not in staff.signals.missing
     assert public.signals.unknown > staff.signals.unknown and public.signals.held < staff.signals.held
     assert public.signals.coverage < staff.signals.coverage
+    assert public.signals.rare_unknown > staff.signals.rare_unknown
+    assert public.signals.rare_held < staff.signals.rare_held
+    # The question's background is the median cosine of the chunks this reader may see, never the
+    # staff one: searched with the reader's filter, it is not the unfiltered one.
+    store, embedder, _ = kb
+    vector = embedder.embed_query(KEYCLOAK)
+    assert public.signals.background == pytest.approx(
+        statistics.median(h.score for h in store.search_dense("kb", vector, 40, groups=["public"])))
+    assert public.signals.background != pytest.approx(
+        statistics.median(h.score for h in store.search_dense("kb", vector, 40)))
     assert public.score < staff.score
     # The public reader's statistics are those of a collection without the staff document.
     assert public.signals.chunks == staff.signals.chunks - 1

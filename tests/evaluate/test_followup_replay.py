@@ -1,6 +1,6 @@
 """A follow-up in a question set (`previous`) is replayed as the turn a reader gets after that
 question: searched with what the turn understood, not as asked; an off-topic one after an in-base
-question stays refused. Over the demo articles, without a chat model."""
+question is judged as asked, never answered with no doubt. Over the demo articles, without a chat model."""
 
 from __future__ import annotations
 
@@ -38,4 +38,5 @@ def test_a_follow_up_is_replayed_after_its_previous_question(demo_index, tmp_pat
     assert rows["f1"]["standalone_question"].startswith("Et pour un compte de service ?")
     assert "klist" in rows["f1"]["standalone_question"]
     assert rows["f1"]["rank"] == 1 and not rows["f1"]["refused"]
-    assert rows["f2"]["standalone_question"] == "Comment configurer keepalived ?" and rows["f2"]["refused"]
+    assert rows["f2"]["standalone_question"] == "Comment configurer keepalived ?"
+    assert rows["f2"]["verdict"] != "answer"

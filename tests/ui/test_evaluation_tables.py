@@ -126,14 +126,16 @@ GATED_SUMMARY = {"gate": {"terms": 120, "calibration": {"suggested": {
     "min_cosine": 0.85, "min_coverage": 0.5, "refuse_unknown_names": True}}}}
 GATED_ROWS = [
     {"id": "a", "question": "A ?", "in_base": True, "category": "identifier", "rank": 1, "top1_score": 0.92,
-     "cosine": 0.92, "coverage": 0.9, "passage_coverage": 0.9, "unknown": 0.0},
+     "cosine": 0.92, "coverage": 0.9, "passage_coverage": 0.9, "unknown": 0.0, "background": 0.85},
     # Close passages that hold none of the question's words, all of them rare and unknown.
     {"id": "b", "question": "B ?", "in_base": True, "category": "identifier", "rank": 1, "top1_score": 0.90,
-     "cosine": 0.90, "coverage": 0.0, "passage_coverage": 0.0, "unknown": 1.0, "subject_words": ["Okta"]},
+     "cosine": 0.90, "coverage": 0.0, "passage_coverage": 0.0, "unknown": 1.0, "subject_words": ["Okta"],
+     "background": 0.895},
     {"id": "c", "question": "C ?", "in_base": False, "category": "off_topic", "rank": None, "top1_score": 0.88,
-     "cosine": 0.88, "coverage": 0.0, "passage_coverage": 0.0, "unknown": 1.0, "subject_words": ["Okta"]},
+     "cosine": 0.88, "coverage": 0.0, "passage_coverage": 0.0, "unknown": 1.0, "subject_words": ["Okta"],
+     "background": 0.875},
     {"id": "d", "question": "D ?", "in_base": False, "category": "off_topic", "rank": None, "top1_score": 0.87,
-     "cosine": 0.87, "coverage": 0.9, "passage_coverage": 0.9, "unknown": 0.0},
+     "cosine": 0.87, "coverage": 0.9, "passage_coverage": 0.9, "unknown": 0.0, "background": 0.85},
 ]
 
 
@@ -251,9 +253,10 @@ def test_the_calibration_chart_colours_each_question_by_the_live_decision():
     """The chart places each question at its best passage's cosine; the counts and the filters
     are the live gate's decisions replayed from the row's signals (rag.evaluate.calibration)."""
     close = {"id": "q1", "in_base": True, "top1_score": 0.93, "cosine": 0.93, "coverage": 1.0,
-             "passage_coverage": 1.0, "unknown": 0.0}
+             "passage_coverage": 1.0, "unknown": 0.0, "background": 0.86}
     trap = {"id": "o1", "in_base": False, "top1_score": 0.84, "cosine": 0.84, "coverage": 0.3,
-            "passage_coverage": 0.2, "unknown": 0.6, "subject_words": ["Okta"], "missing_terms": ["Okta"]}
+            "passage_coverage": 0.1, "unknown": 0.8, "subject_words": ["Okta"], "missing_terms": ["Okta"],
+            "background": 0.835}
     rows = [close, trap]
     summary = {"gate": {"terms": True, "calibration": {"suggested": {"min_cosine": 0.83, "min_coverage": 0.6,
                                                                      "refuse_unknown_names": True}}}}

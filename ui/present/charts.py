@@ -12,7 +12,6 @@ from typing import Any, Mapping, Sequence
 import pandas as pd
 import plotly.graph_objects as go
 
-from rag.answer.gate import LEXICAL_SLACK
 from rag.evaluate.results import GateShares, QuestionRow, rows_of
 from rag.i18n import current
 from rag.i18n.dates import day_text
@@ -189,24 +188,21 @@ def calibration_chart(
 ) -> go.Figure:
     """Top-1 scores as dots, in-base and off-topic on two lanes, with the thresholds as lines.
 
-    `rows`: results rows, or the points of ui.present.evaluation.chart_rows (their `exact_match`
-    marks the questions the gate gives its allowance)."""
-    points = [(QuestionRow.of(r), isinstance(r, Mapping) and bool(r.get("exact_match"))) for r in rows]
+    `rows`: results rows, or the points of ui.present.evaluation.chart_rows."""
+    points = [QuestionRow.of(r) for r in rows]
     fig = go.Figure()
     for lane, (name, in_base, color) in enumerate(
         ((t("chart.in_base"), True, IN_BASE), (t("chart.off_topic"), False, OFF_TOPIC))
     ):
-        group = [(r, exact) for r, exact in points if bool(r.in_base) == in_base and r.top1_score is not None]
+        group = [r for r in points if bool(r.in_base) == in_base and r.top1_score is not None]
         fig.add_trace(
             go.Scatter(
-                x=[float(r.top1_score) for r, _ in group],
+                x=[float(r.top1_score) for r in group],
                 y=[lane + _jitter(i) for i in range(len(group))],
                 mode="markers",
                 name=wrapped(t("chart.legend_count", name=name, n=len(group))),
                 marker=dict(color=color, size=9, opacity=0.75, line=dict(width=1, color="white")),
-                hovertext=[f"{r.id}: {str(r.question or '')[:80]}"
-                           + ("<br>" + t("chart.exact", slack=decimal(LEXICAL_SLACK, 2)) if exact else "")
-                           for r, exact in group],
+                hovertext=[f"{r.id}: {str(r.question or '')[:80]}" for r in group],
                 hovertemplate="%{hovertext}<br>%{x:.3f}<extra></extra>",
             )
         )

@@ -110,9 +110,8 @@ def top1_scores(rows: Sequence[Row]) -> tuple[list[float], list[float]]:
 
 def chart_rows(rows: Sequence[Row], words: WordChecks | None) -> list[dict[str, Any]]:
     """The calibration chart's points: with the gate's word statistics (`words`), each question at
-    the score the gate compares with the threshold (rag.evaluate.calibration.compared_score: an
-    exact match carries its allowance, `exact_match`), so that the dots right of the line are the
-    ones the counts can answer; without, the top-1 score the cosine alone is judged by."""
+    the cosine the gate compares with the threshold (rag.evaluate.calibration.compared_score);
+    without, the top-1 score the cosine alone is judged by."""
     rows = rows_of(rows)
     if words is None:
         return [r.to_dict() for r in rows]

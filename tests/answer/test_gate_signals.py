@@ -1,0 +1,64 @@
+"""What the gate's signals mean, on hand-made passages: a command is held only by a passage that
+writes it whole, a signal that could not be measured moves the score neither way, and a floor
+somebody set is one no passage under it crosses while the model's default floor is not."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import pytest
+
+from rag.answer.gate import (
+    LOW_COSINE, REFUSE, GateParams, Signals, decide_verdict, features, load_model, signals_from,
+)
+from rag.answer.threshold import COLLECTION, MODEL_DEFAULT, SETTING
+from rag.store.terms import question_keys, question_words
+
+
+@dataclass
+class Passage:
+    score: float
+    text: str
+
+
+def _df(question: str, absent: set[str], count: int = 5) -> dict[str, int]:
+    """Every key of the question's words held by `count` chunks, but those of the `absent` words."""
+    df = {}
+    for w in question_words(question):
+        for key in question_keys([w]):
+            df[key] = 0 if w.text in absent else count
+    return df
+
+
+def test_a_command_is_held_only_by_a_passage_that_writes_it_whole():
+    question = "Que montre journalctl pour un service arrêté ?"
+    passage = Passage(0.86, "Le journal du service arrêté montre la dernière erreur.")
+    signals = signals_from(question, [passage], _df(question, {"journalctl"}), 200, exact=True)
+    assert "journalctl" in signals.missing and "journalctl" in signals.subject_words
+    assert signals.rare_unknown > 0 and signals.rare_held < 1
+    written = signals_from(question, [Passage(0.86, "journalctl -u montre le journal d'un service arrêté.")],
+                           _df(question, set()), 200, exact=True)
+    assert written.missing == [] and written.rare_held == 1.0
+
+
+def test_a_signal_that_could_not_be_measured_moves_the_score_neither_way():
+    model = load_model()
+    question = "Quelle valeur de msDS-SupportedEncryptionTypes met AES uniquement ?"
+    params = GateParams(0.83)
+    without = signals_from(question, [Passage(0.87, "msDS-SupportedEncryptionTypes : 24 pour AES uniquement.")],
+                           _df(question, set()), 300, exact=True)
+    assert without.background is None and features(without, params)["peak"] is None
+    at_mean = signals_from(question, [Passage(0.87, "msDS-SupportedEncryptionTypes : 24 pour AES uniquement.")],
+                           _df(question, set()), 300, exact=True, background=0.87 - model.means["peak"])
+    assert model.probability(features(without, params)) == pytest.approx(model.probability(features(at_mean, params)))
+
+
+def test_a_floor_somebody_set_is_never_crossed_and_the_models_default_is_only_a_reference():
+    signals = Signals(cosine=0.86, coverage=1.0, held=1.0, unknown=0.0, background=0.80, rare_held=1.0,
+                      rare_unknown=0.0, chunks=300)
+    for source in (SETTING, COLLECTION):
+        assert decide_verdict(signals, GateParams(0.90, source=source))[:2] == (REFUSE, LOW_COSINE)
+        assert decide_verdict(signals, GateParams(0.84, source=source))[0] != REFUSE
+    # At the model's default floor the closeness is weighed with the words: a passage a little
+    # under it, written about the question, still goes on.
+    assert decide_verdict(signals, GateParams(0.87, source=MODEL_DEFAULT))[0] != REFUSE
