@@ -2,7 +2,7 @@
 
     .venv/bin/python benchmarks/new_domain_corpus.py [--domain gimp|lilypond] [--help-dir DIR] OUT_DIR
 
-Copies the selected HTML pages, unchanged, into OUT_DIR, which the benchmarks read through the
+Copies the selected HTML pages into OUT_DIR, which the benchmarks read through the
 RAG_NEW_DOMAIN setting. Each domain has its help folder (the Debian package's, or --help-dir), its
 selection of pages and its question set, which names a page by the file name it is copied under;
 the sets are measured, never fitted on (benchmarks/README.md, "The answerability gate").
@@ -16,8 +16,10 @@ the sets are measured, never fitted on (benchmarks/README.md, "The answerability
   time signatures, articulations and dynamics, repeats, voices, staves, lyrics and vocal music,
   chords, fretted strings, MIDI output, titles, page layout and spacing. Each is copied under its
   own name (writing-pitches.fr.html); a name both manuals use is prefixed with its manual's folder
-  and a hyphen (learning-contexts-explained.fr.html, notation-contexts-explained.fr.html).
-  Questions: benchmarks/data/lilypond_fr.jsonl.
+  and a hyphen (learning-contexts-explained.fr.html, notation-contexts-explained.fr.html). The
+  site's navigation frame (`<div id="tocframe">`, the whole manual's table of contents, about 2,500
+  words on every page) is left out: it is the site's chrome, not the page, and would make every
+  page hold every chapter's title. Questions: benchmarks/data/lilypond_fr.jsonl.
 
     apt-get install gimp-help-fr lilypond-doc-html-fr
     # or: apt-get download PACKAGE && dpkg-deb -x *.deb root/, then --help-dir root/<its folder above>
@@ -128,6 +130,16 @@ def pages(help_dir: Path, domain: str = "gimp") -> list[tuple[Path, str]]:
     return DOMAINS[domain][2](help_dir)
 
 
+def without_navigation(html: str) -> str:
+    """The page without its navigation frame (the manual's table of contents)."""
+    from bs4 import BeautifulSoup
+
+    soup = BeautifulSoup(html, "html.parser")
+    for frame in soup.select("div#tocframe"):
+        frame.decompose()
+    return str(soup)
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("out", type=Path)
@@ -143,7 +155,10 @@ def main(argv: list[str] | None = None) -> int:
     assert len(set(names)) == len(names), "two pages copied under one name"
     args.out.mkdir(parents=True, exist_ok=True)
     for page, name in found:
-        shutil.copyfile(page, args.out / name)
+        if args.domain == "lilypond":
+            (args.out / name).write_text(without_navigation(page.read_text(encoding="utf-8")), encoding="utf-8")
+        else:
+            shutil.copyfile(page, args.out / name)
     print(f"{len(found)} pages in {args.out}")
     return 0
 
