@@ -18,7 +18,7 @@ from rag.servers.chat import LLMClient
 from rag.store.store import Store
 
 IN_BASE = "Comment purger les tickets Kerberos ?"
-OFF_TOPIC_AFTER = "Comment configurer keepalived ?"
+OFF_TOPIC_AFTER = "Et avec keepalived ?"
 
 
 @pytest.fixture

@@ -37,7 +37,7 @@ def test_an_off_topic_follow_up_is_refused_without_an_answer_call(demo_copy, lms
     assert main(["ask", "Comment purger les tickets Kerberos ?", "--json"]) == 0
     keys = set(json.loads(capsys.readouterr().out))
     calls = lmstudio.chat_calls
-    monkeypatch.setattr("sys.stdin", io.StringIO("Comment purger les tickets Kerberos ?\nComment configurer keepalived ?\n"))
+    monkeypatch.setattr("sys.stdin", io.StringIO("Comment purger les tickets Kerberos ?\nEt avec keepalived ?\n"))
     assert main(["chat", "--json"]) == 0
     first, second = _lines(capsys)
     assert keys <= set(first) and keys <= set(second)

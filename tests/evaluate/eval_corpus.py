@@ -61,6 +61,14 @@ QUESTIONS_JSONL = "\n".join(
 ) + "\n"
 
 
+# A near-domain off-topic question the model's default floor lets through to the chat model: what
+# calibrating a collection's threshold is for (its suggestion differs from the default).
+NEAR_DOMAIN_JSONL = QUESTIONS_JSONL + (
+    '{"id": "o3", "question": "Comment vider le cache DNS d\'un poste Windows ?", '
+    '"expected_source": null, "in_base": false, "category": "hors base"}\n'
+)
+
+
 def build_collection(store, embedder, name: str, strategy: str = "sections") -> None:
     from rag.ingest.run import ingest
 

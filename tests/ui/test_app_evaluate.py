@@ -18,7 +18,7 @@ from rag.evaluate.report import format_summary
 from rag.evaluate.runs import list_runs
 from rag.ingest.run import ingest
 from rag.store.store import Store
-from tests.evaluate.eval_corpus import QUESTIONS_JSONL, build_collection
+from tests.evaluate.eval_corpus import NEAR_DOMAIN_JSONL, QUESTIONS_JSONL, build_collection
 from tests.fixtures.apptest import one_document_collection, open_page, table_with
 from ui.present import evaluation
 
@@ -182,7 +182,7 @@ def test_a_saved_threshold_shows_at_once_and_the_suggestion_sets_the_slider_clea
     try:
         at = evaluate_page()
         at.radio(key="question_set_kind").set_value("uploaded").run()
-        at.file_uploader(key="question_upload").set_value(("q.jsonl", QUESTIONS_JSONL.encode(), "text/plain")).run()
+        at.file_uploader(key="question_upload").set_value(("q.jsonl", NEAR_DOMAIN_JSONL.encode(), "text/plain")).run()
         at.button(key="run_eval").click().run()
         assert "threshold 0.830 (model default)" in "\n".join(c.value for c in at.sidebar.caption)
         at.button(key="suggest_blog").click().run()
@@ -293,7 +293,7 @@ def test_a_french_page_writes_decimals_with_a_comma_and_an_english_one_with_a_do
     build_collection(store, EmbeddedEmbedder(threads=1), "blog")
     at = evaluate_page()
     at.radio(key="question_set_kind").set_value("uploaded").run()
-    at.file_uploader(key="question_upload").set_value(("q.jsonl", QUESTIONS_JSONL.encode(), "text/plain")).run()
+    at.file_uploader(key="question_upload").set_value(("q.jsonl", NEAR_DOMAIN_JSONL.encode(), "text/plain")).run()
     at.button(key="run_eval").click().run()
     assert not at.exception, [e.value for e in at.exception]
     assert "seuil 0,830 (défaut du modèle)" in "\n".join(c.value for c in at.sidebar.caption)

@@ -14,7 +14,7 @@ from tests.fixtures.chat_app import ask, ask_and_see, ask_and_stop, chat_app, re
 from tests.ui.test_browser import MINUTE, go, settle
 
 KERBEROS = "Comment purger les tickets Kerberos ?"
-OFF_TOPIC = "Comment configurer keepalived ?"
+OFF_TOPIC = "Et avec keepalived ?"
 CITED = "Purgez le cache avec `klist purge` [1]."
 SAME_REFUSAL = "serait refusée de nouveau"
 
