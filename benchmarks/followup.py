@@ -49,7 +49,7 @@ from _common import (  # noqa: E402
 from rag.answer.engine import AnswerEngine  # noqa: E402
 from rag.answer.followup import Turn, is_follow_up, understand  # noqa: E402
 from rag.answer.pipeline import Outcome  # noqa: E402
-from rag.answer.gate import gate_for, term_holder  # noqa: E402
+from rag.answer.gate import term_holder  # noqa: E402
 from rag.answer.retrieve import retrieve, retrieve_options  # noqa: E402
 from rag.chunking import DEFAULT_STRATEGY  # noqa: E402
 from rag.demo import DEMO_DIR, QUESTIONS_PATH  # noqa: E402
@@ -95,16 +95,16 @@ def main(argv: list[str] | None = None) -> int:
             assert report.ok, report.summary()
             info = store.collection_info(COLLECTION)
             options = retrieve_options(settings)
+            engine = AnswerEngine(settings, store, collection=COLLECTION, info=info, embedder=model, with_llm=False,
+                                  top_k=TOP_K, retrieve_options=options)
 
             def search(text: str, source: str | None, also: tuple[str, ...] = ()) -> dict[str, Any]:
                 passages = retrieve(text, store, model, COLLECTION, top_k=TOP_K, **options)
-                decision = gate_for(text, passages, settings, store, COLLECTION, info, model.model_id, None)
+                decision = engine.gate(text, passages)
                 rank = hit_rank([p.url for p in passages], [source, *also]) if source else None
                 return {"searched": text, "rank": rank, "answer": bool(decision.answer)}
 
             holds = term_holder(store, COLLECTION, info, None)
-            engine = AnswerEngine(settings, store, collection=COLLECTION, info=info, embedder=model, with_llm=False,
-                                  top_k=TOP_K, retrieve_options=options)
 
             def turn(previous: str, question: str, source: str | None) -> dict[str, Any]:
                 """The question asked after `previous` through the engine's turn, as the Ask page and

@@ -68,9 +68,9 @@ NO_PASSAGE, UNKNOWN_NAMES, LOW_COVERAGE, LOW_COSINE = "no_passage", "unknown_nam
 
 __all__ = [
     "ANSWER", "DEFAULT_MIN_COVERAGE", "LOW_COSINE", "LOW_COVERAGE", "NO_PASSAGE", "REFUSE",
-    "BACKGROUND_DEPTH", "UNKNOWN_NAMES", "UNSURE", "Decision", "GateModel", "GateParams", "Signals", "TermStat", "decide",
-    "background_of", "decide_verdict", "document_frequencies", "explain", "gate", "gate_for", "has_exact_terms", "has_terms",
-    "load_model", "no_terms_note", "resolve_params", "save_calibration", "signals_from", "term_holder",
+    "BACKGROUND_DEPTH", "UNKNOWN_NAMES", "UNSURE", "Decision", "GateModel", "GateParams", "Signals", "TermStat",
+    "background_of", "decide_verdict", "document_frequencies", "explain", "gate", "has_exact_terms", "has_terms",
+    "load_model", "resolve_params", "save_calibration", "signals_from", "term_holder",
 ]
 
 
@@ -318,22 +318,11 @@ def decide_verdict(signals: Signals, params: GateParams, model: GateModel | None
     return (UNSURE if p >= model.refuse_below else REFUSE), reason, p
 
 
-def decide(signals: Signals, params: GateParams) -> tuple[bool, str | None]:
-    """(goes on to the passages?, reason code): the live gate's decision, replayed from signals."""
-    verdict, reason, _ = decide_verdict(signals, params)
-    return verdict != REFUSE, reason
-
-
 def explain(decision: Decision, language: str) -> str | None:
     """Why the gate refused (or doubts), in the question's language; None when it answers."""
     if decision.answer and not decision.unsure:
         return None
     return refusal.text(refusal.from_decision(decision), language)
-
-
-def no_terms_note(language: str) -> str:
-    with in_language(language):
-        return t("gate.no_terms")
 
 
 def resolve_params(
@@ -430,7 +419,8 @@ def gate(
     if store is not None and collection and has_terms(collection_info):
         df, n = document_frequencies(store, collection, question_keys(question_words(question)), groups)
     elif store is not None and collection:
-        note = no_terms_note(language)
+        with in_language(language):
+            note = t("gate.no_terms")
     if store is not None and collection and passages:
         vector = getattr(passages, "vector", None)
         if vector is None and embedder is not None:
@@ -460,18 +450,3 @@ def save_calibration(
     }
     store.update_metadata(collection, threshold=record["min_cosine"], gate=record)
     return record
-
-
-def gate_for(
-    question: str, passages: Sequence[Any], settings: Any, store: Any, collection: str,
-    collection_info: Mapping[str, Any] | None, model_id: str | None, groups: Sequence[str] | None,
-    threshold: float | None = None, embedder: Any = None,
-) -> Decision:
-    """The gate as `rag ask` and the Ask page apply it: the settings' overrides (RAG_THRESHOLD,
-    RAG_MIN_COVERAGE), else the collection's calibration, else the model's defaults."""
-    from rag.i18n.detect import detect_language
-
-    explicit = threshold if threshold is not None else getattr(settings, "threshold", None)
-    params = resolve_params(explicit, collection_info, model_id, getattr(settings, "min_coverage", None))
-    return gate(question, passages, params, store, collection, groups, collection_info, detect_language(question),
-                embedder)
