@@ -18,7 +18,7 @@ from rag.evaluate.report import format_summary
 from rag.evaluate.runs import list_runs
 from rag.ingest.run import ingest
 from rag.store.store import Store
-from tests.evaluate.eval_corpus import NEAR_DOMAIN_JSONL, QUESTIONS_JSONL, build_collection
+from tests.evaluate.eval_corpus import NEAR_DOMAIN_JSONL, build_collection
 from tests.fixtures.apptest import one_document_collection, open_page, table_with
 from ui.present import evaluation
 
