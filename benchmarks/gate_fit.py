@@ -28,9 +28,11 @@ from __future__ import annotations
 import argparse
 import hashlib
 import json
+import math
 import statistics
 import sys
 import time
+from dataclasses import replace
 from pathlib import Path
 from typing import Any, Sequence
 
@@ -49,7 +51,7 @@ from rag.answer.retrieve import retrieve  # noqa: E402
 from rag.answer.threshold import default_threshold  # noqa: E402
 from rag.demo.vectors import replaying  # noqa: E402
 from rag.embeddings.embedded import EmbeddedEmbedder  # noqa: E402
-from rag.evaluate.calibration import calibrate_gate  # noqa: E402
+from rag.evaluate.calibration import KEEP_IN_BASE, calibrate_gate  # noqa: E402
 from rag.ingest.run import ingest  # noqa: E402
 from rag.store.store import Store  # noqa: E402
 from rag.store.terms import question_keys, question_words  # noqa: E402
@@ -255,15 +257,29 @@ def retrieval(rows: Sequence[dict[str, Any]]) -> dict[str, Any]:
 
 def halves(rows: Sequence[dict[str, Any]], params: GateParams, model: GateModel) -> dict[str, Any]:
     """Calibrated with the product's calibration (`rag eval --save-threshold`) on every other
-    question, measured on the others; and the other way round."""
+    question, measured on the others; and the other way round. Beside it (`cutoff`), what moving
+    the model's own refusal cut-off instead of the cosine floor would give, chosen on the same half
+    by the same criterion: a comparison, not what the product does."""
     out = {}
     ordered = sorted(rows, key=lambda r: r["id"])
     for name, cal, test in (("a", ordered[0::2], ordered[1::2]), ("b", ordered[1::2], ordered[0::2])):
         suggested = (calibrate_gate([_result_row(r) for r in cal], model=model).get("suggested") or {})
         floor = suggested.get("min_cosine", params.min_cosine)
         calibrated = GateParams(floor, params.min_coverage, True, "collection")
-        out[name] = {"min_cosine": floor, **{k: v for k, v in shares(test, calibrated, model).items()}}
+        moved = replace(model, refuse_below=calibrated_cutoff(cal, params, model))
+        out[name] = {"min_cosine": floor, **{k: v for k, v in shares(test, calibrated, model).items()},
+                     "cutoff": {"refuse_below": round(moved.refuse_below, 4), **shares(test, params, moved)}}
     return out
+
+
+def calibrated_cutoff(rows: Sequence[dict[str, Any]], params: GateParams, model: GateModel) -> float:
+    """The highest refusal cut-off that lets through KEEP_IN_BASE of the in-base questions of
+    `rows` (the product's calibration criterion), never over `answer_from`."""
+    p_in = sorted(model.probability(gate_module.features(r["signals"], params)) for r in rows if r["in_base"])
+    if not p_in:
+        return model.refuse_below
+    keep = math.ceil(KEEP_IN_BASE * len(p_in) - 1e-9)
+    return min(p_in[len(p_in) - keep], model.answer_from) - 1e-9
 
 
 def choose_rate(rows: dict[str, list[dict[str, Any]]], params: GateParams) -> tuple[float, dict[str, Any]]:
