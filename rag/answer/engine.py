@@ -4,7 +4,7 @@
 question with one set of settings gets one decision and one set of passages wherever it is asked:
 
     engine = AnswerEngine(settings, store, collection="blog")
-    response = engine.ask("Comment purger les tickets Kerberos ?")  # retrieval and gate, at once
+    response = engine.ask(question)                                 # retrieval and gate, at once
     for piece in response:                                          # the model's text, as it streams
         show(response.text)
     result = response.result                                        # the checked answer (AskResult)
