@@ -6,6 +6,7 @@ import json
 import os
 import sqlite3
 import stat
+import time
 import uuid
 from contextlib import contextmanager
 from datetime import UTC, datetime, timedelta
@@ -55,6 +56,11 @@ _JSON_COLUMNS = ("unknown_terms", "passages", "citations")
 _ADDED_COLUMNS = (("refusal", "TEXT", True), ("checks", "TEXT", True), ("small_talk", "TEXT", False))
 _ENTRY_COLUMNS += tuple(name for name, _, _ in _ADDED_COLUMNS)
 _JSON_OBJECTS = tuple(name for name, _, is_json in _ADDED_COLUMNS if is_json)
+
+
+def _busy(exc: BaseException | None) -> bool:
+    """SQLITE_BUSY or SQLITE_LOCKED, extended codes included."""
+    return (getattr(exc, "sqlite_errorcode", 0) & 0xFF) in (sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED)
 
 
 class JournalError(RagError):
@@ -119,7 +125,20 @@ class Journal:
         except OSError as exc:
             raise JournalError(t("journal.cannot_open", path=str(path), error=exc.strerror or exc)) from exc
         journal = cls(path, known_secrets() if secrets is None else secrets)
-        with journal._connect() as db:
+        # Switching to WAL and upgrading a read into a write fail at once, without SQLite's busy
+        # wait, while another process sets up the same new file: tried again until the busy timeout.
+        deadline = time.monotonic() + BUSY_TIMEOUT_S
+        while True:
+            try:
+                journal._set_up()
+                return journal
+            except JournalError as exc:
+                if not _busy(exc.__cause__) or time.monotonic() > deadline:
+                    raise
+                time.sleep(0.05)
+
+    def _set_up(self) -> None:
+        with self._connect() as db:
             db.execute("PRAGMA journal_mode=WAL")
             db.executescript(_SCHEMA)
             present = {row["name"] for row in db.execute("PRAGMA table_info(entries)")}
@@ -131,7 +150,6 @@ class Journal:
                         if "duplicate column" not in str(exc):
                             raise
             db.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
-        return journal
 
     @contextmanager
     def _connect(self) -> Iterator[sqlite3.Connection]:
