@@ -10,7 +10,7 @@ from typing import Iterator
 import pytest
 
 from tests.ui.test_browser import settle
-from tests.ui.test_browser_sign_in import READER_PASSWORD, _serve, chromium
+from tests.ui.test_browser_sign_in import READER_PASSWORD, _serve, _session_cookie, chromium
 
 
 @pytest.fixture
@@ -32,6 +32,7 @@ def test_a_french_reader_following_a_link_to_an_editor_page_is_told_how_to_becom
         page.get_by_role("button", name="Entrer").click()
         settle(page)
         expect(page.get_by_test_id("stSidebar")).to_contain_text("mot de passe lecteur")
+        _session_cookie(context, page, present=True)  # set by the page's fetch, after it is drawn
         for path in ("Ingest", "Evaluate", "Journal"):
             page.goto(f"{served.rstrip('/')}/{path}")
             settle(page)
