@@ -38,8 +38,9 @@ ANSWER_FR = ("MaxTokenSize se règle sous HKLM\\SYSTEM\\CurrentControlSet\\Contr
 QUESTION_EN = "Where is MaxTokenSize set in the registry?"
 ANSWER_EN = ("MaxTokenSize is set under HKLM\\SYSTEM\\CurrentControlSet\\Control\\Lsa\\Kerberos\\Parameters [1]; "
              "65535 bytes is the largest value advised [1].")
-OFF_TOPIC = ("Comment faire une pâte à crêpes ?", "Comment configurer keepalived ?",
-             "Comment installer WireGuard sur un poste Windows ?")
+# Refused by the gate outright (a question it is unsure of would get the emulator's fixed answer).
+OFF_TOPIC = ("Comment faire une pâte à crêpes ?", "Comment configurer un cluster keepalived avec HAProxy ?",
+             "Quel temps fera-t-il à Lyon demain ?")
 
 
 def answer(messages: list[dict]) -> str:

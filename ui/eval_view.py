@@ -174,8 +174,7 @@ def calibration(name: str, results: Results, store: Any, live_words: WordChecks 
     counted = evaluation.threshold_counts(summary, rows, chosen, words)
     at = ThresholdShares.of(counted)
     if words is not None:
-        st.caption(t("eval.with_words_names" if words.refuse_unknown_names else "eval.with_words",
-                     coverage=decimal(words.min_coverage, 2)))
+        st.caption(t("eval.with_words"))
     cols = st.columns(2)
     cols[0].metric(t("eval.at_slider_in"), t("eval.of", n=at.in_base_accepted_count, total=at.in_base_count))
     cols[1].metric(t("eval.at_slider_out"), t("eval.of", n=at.out_of_base_refused_count, total=at.out_of_base_count))
@@ -206,10 +205,8 @@ def calibration(name: str, results: Results, store: Any, live_words: WordChecks 
         st.caption(t("eval.saved_now", value=decimal(live, 3)))
     cols = st.columns(2)
     if suggested is not None:
-        # With the words, the suggestion is a floor and a share: both go to their controls.
-        gate_suggestion = words.suggested if words is not None and live_words is not None else None
         cols[0].button(t("eval.use_suggested", value=decimal(suggested, 3)), key=f"suggest_{name}",
-                       on_click=_use_suggested, args=(name, suggested, gate_suggestion))
+                       on_click=_use_suggested, args=(name, suggested))
     may_save = access.can(resources.role(), access.SAVE_THRESHOLD)
     if may_save and cols[1].button(t("eval.save", value=decimal(chosen, 3), name=name), key=f"save_{name}"):
         try:
@@ -266,11 +263,8 @@ def small_sample_note(summary: Summary) -> None:
         st.warning(few, icon=":material/warning:")
 
 
-def _use_suggested(name: str, value: float, gate_suggestion: GateShares | None = None) -> None:
+def _use_suggested(name: str, value: float) -> None:
     st.session_state[f"slider_{name}"] = value
-    if gate_suggestion:
-        st.session_state[f"gate_coverage_{name}"] = float(gate_suggestion.min_coverage)
-        st.session_state[f"gate_names_{name}"] = bool(gate_suggestion.refuse_unknown_names)
 
 
 def _words(summary: Summary, live_words: WordChecks | None) -> WordChecks | None:
@@ -293,14 +287,14 @@ def categories(name: str, summary: Summary, rows: Sequence[QuestionRow], thresho
 def _gate_shares_line(key: str, shares: GateShares | None) -> str:
     if not shares:
         return t("eval.gate_none")
-    return t(key, cosine=decimal(shares.min_cosine, 3), coverage=decimal(shares.min_coverage, 2),
+    return t(key, cosine=decimal(shares.min_cosine, 3),
              answered=shares.in_base_answered_count, inside=shares.in_base_count,
              refused=shares.off_topic_refused_count, outside=shares.off_topic_count)
 
 
 def gate(name: str, results: Results, store: Any) -> WordChecks | None:
-    """The answerability gate: the page's one threshold slider beside the word checks, the
-    boundary moved live. Returns the word checks the rest of the page counts with (None
+    """The answerability gate: the page's one threshold slider and where the live gate places
+    each question at that floor. Returns the word checks the rest of the page counts with (None
     without word statistics: the threshold section draws the slider, the cosine alone decides)."""
     summary, rows = results.summary, results.questions
     words = evaluation.gate_words(summary)
@@ -309,21 +303,12 @@ def gate(name: str, results: Results, store: Any) -> WordChecks | None:
         return None
     info = summary.gate
     suggested = info.suggested
-    cols = st.columns(3)
-    start = float(info.params.min_coverage or 0.0)
-    with cols[0]:
-        cosine = threshold_slider(name, results, store)
-    with cols[1]:
-        coverage = number_slider(t("eval.gate_coverage"), 0.0, 1.0, 0.01, 2, f"gate_coverage_{name}",
-                                 initial=start, keep=(start, suggested.min_coverage if suggested else None),
-                                 help=t("eval.gate_coverage_help"))
-    names = cols[2].checkbox(t("eval.gate_names"), value=bool(info.params.refuse_unknown_names),
-                             key=f"gate_names_{name}", help=t("eval.gate_names_help"))
-    st.plotly_chart(gate_chart(rows, cosine, coverage, suggested), key=f"gate_chart_{name}",
-                    config=plotly_config())
+    cosine = threshold_slider(name, results, store)
+    st.plotly_chart(gate_chart(rows, cosine, suggested), key=f"gate_chart_{name}", config=plotly_config())
+    st.caption(t("eval.gate_chart_help"))
     st.caption(_gate_shares_line("eval.gate_current", info.at_current))
     st.caption(_gate_shares_line("eval.gate_suggested", suggested))
-    return words.moved(coverage, names)
+    return words
 
 
 def questions_table(name: str, summary: Summary, rows: Sequence[QuestionRow], threshold: float,

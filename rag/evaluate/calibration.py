@@ -146,10 +146,18 @@ def row_verdict(row: QuestionRow | Mapping[str, Any], min_cosine: float, min_cov
     """The live gate's verdict (rag.answer.gate.decide_verdict) on this row's signals at these
     settings: by default a floor chosen for the collection (what a calibration or a threshold
     tried on the Evaluate page would be); `source` the model's default replays the default gate."""
+    return row_decision(row, min_cosine, min_coverage, model, source)[0]
+
+
+def row_decision(row: QuestionRow | Mapping[str, Any], min_cosine: float, min_coverage: float | None = None,
+                 model: Any = None, source: str = COLLECTION) -> tuple[str, float | None]:
+    """The verdict (as `row_verdict`) and the model's probability that the articles answer, at
+    these settings (None when the cosine alone decides): what the gate chart places each row by."""
     from rag.answer.gate import DEFAULT_MIN_COVERAGE, GateParams, decide_verdict
 
     coverage = DEFAULT_MIN_COVERAGE if min_coverage is None else min_coverage
-    return decide_verdict(row_signals(row), GateParams(min_cosine, coverage, source=source), model)[0]
+    verdict, _, score = decide_verdict(row_signals(row), GateParams(min_cosine, coverage, source=source), model)
+    return verdict, score
 
 
 def row_answers(row: QuestionRow | Mapping[str, Any], min_cosine: float, min_coverage: float | None = None,

@@ -66,9 +66,11 @@ def test_shipped_set_retrieval_only_metrics_chart_and_live_threshold(app_env, lm
     assert at.select_slider(key="slider_blog").value == 0.83
     # One threshold control: the gate's closeness floor and the threshold were two sliders, each
     # with its own save button, for the same setting.
-    assert [s.label for s in at.select_slider] == ["Threshold", "Share of the question's words"]
+    # The gate's words have no control of their own: its fitted model weighs them, the floor is the
+    # one thing a writer sets (a share slider and a names checkbox changed nothing any more).
+    assert [s.label for s in at.select_slider] == ["Threshold"]
+    assert not [c for c in at.checkbox if (c.key or "").startswith("gate_")]
     assert [b.key for b in at.button if b.key and b.key.startswith(("save_", "gate_save_"))] == ["save_blog"]
-    assert at.select_slider(key="gate_coverage_blog").value == 0.6
 
     live = ("article questions answered at this threshold", "trick questions refused at this threshold")
     # With word statistics the threshold counts what the gate does at that floor with the word
@@ -76,15 +78,13 @@ def test_shipped_set_retrieval_only_metrics_chart_and_live_threshold(app_env, lm
     # (it showed the cosine alone's, e.g. 4 of 14 refused beside the gate's 13 of 14).
     results = at.session_state["eval_results"]["runs"]["blog"]
     gate_suggested = results["summary"]["gate"]["calibration"]["suggested"]
-    at.select_slider(key="gate_coverage_blog").set_value(0.0).run()
     at.button(key="suggest_blog").click().run()
     assert at.select_slider(key="slider_blog").value == round(gate_suggested["min_cosine"], 3)
-    assert at.select_slider(key="gate_coverage_blog").value == round(gate_suggested["min_coverage"], 2)
     suggested = tuple(metrics(at)[label] for label in live)
     [line] = [line for line in format_summary(results).splitlines() if line.startswith("suggested settings: ")]
     assert line.endswith(f"{suggested[0].split()[0]} of 54 in-base questions answered, "
                          f"{suggested[1].split()[0]} of 14 off-topic refused")
-    assert any(c.value.startswith("Counted with the answerability gate: words' share ") for c in at.caption)
+    assert any(c.value.startswith("Counted with the answerability gate, which weighs ") for c in at.caption)
     assert any(c.value.startswith("The score alone (without the words): suggested threshold ") for c in at.caption)
     overlap = [c.value for c in at.caption if c.value.startswith("at these settings, ")]
     through = 14 - int(suggested[1].split()[0])
@@ -104,14 +104,6 @@ def test_shipped_set_retrieval_only_metrics_chart_and_live_threshold(app_env, lm
         return sum(int(n) for n, _ in pairs), sum(int(of) for _, of in pairs)
 
     assert total("refused") == (refused, 14) and total("answered") == (answered, 54)
-    # The word checks beside the slider: without them it is the cosine alone again, and the
-    # counts below follow.
-    at.select_slider(key="gate_coverage_blog").set_value(0.0).run()
-    at.checkbox(key="gate_names_blog").uncheck().run()
-    cosine_alone = tuple(metrics(at)[label] for label in live)
-    assert cosine_alone != suggested  # the word signals weigh in the counts
-    at.select_slider(key="gate_coverage_blog").set_value(round(gate_suggested["min_coverage"], 2)).run()
-    at.checkbox(key="gate_names_blog").check().run()
     at.select_slider(key="slider_blog").set_value(0.95).run()
     after = tuple(metrics(at)[label] for label in live)
     # Moved live, nothing re-run; an exact match of the question's rare words keeps the gate's slack.

@@ -38,12 +38,13 @@ with st.chat_message("assistant"):
 
 def row(i, in_base, names, cos, cov):
     return {"id": f"q{i}", "question": "?", "in_base": in_base, "cosine": cos, "top1_score": cos,
-            "coverage": cov, "unknown_names": names}
+            "coverage": cov, "passage_coverage": cov, "unknown": 1 - cov, "unknown_names": names,
+            "subject_words": names}
 
 rows = [row(0, True, [], 0.86, 0.9), row(1, True, ["Okta"], 0.84, 0.8), row(2, False, [], 0.80, 0.3),
         row(3, False, ["Okta"], 0.83, 0.7), row(4, True, [], 0.81, 0.95), row(5, False, [], 0.78, 0.1)]
 # The closeness floor near the plot's right end, where the toolbar is.
-st.plotly_chart(gate_chart(rows, 0.85, 0.5, {"min_cosine": 0.845, "min_coverage": 0.45}), key="gate",
+st.plotly_chart(gate_chart(rows, 0.85, {"min_cosine": 0.845}), key="gate",
                 config=plotly_config())
 st.plotly_chart(calibration_chart(rows, 0.85, 0.845, 0.855), key="calibration", config=plotly_config())
 kinds = pd.DataFrame({t("col.category"): ["identifiant", "procédure", "piège"], t("col.well"): [90, 60, 30]})
@@ -112,8 +113,8 @@ def test_the_charts_are_whole_and_readable_on_a_phone(page_url, width, height):
         # The gate's legend holds its four entries whole, the closeness floor's label is shown.
         gate = seen["gate"]
         assert "seuil 0,850" in [label["text"] for label in gate["labels"]]
-        assert len(gate["legend"]) == 1 and "ne mentionne" in gate["legend"][0]["text"]
-        assert gate["legend"][0]["text"].count("refusée) : 1") == 2
+        assert len(gate["legend"]) == 1 and "un mot rare" in gate["legend"][0]["text"]
+        assert gate["legend"][0]["text"].count("(×) : 1") == 2
 
 
 # A page in the dashboard's frame (its page config, .streamlit/config.toml) whose run lasts long

@@ -20,7 +20,7 @@ from ui.present.charts import (LEGEND_CHARS, LINE_LABEL, SCORE_PLOT, TITLE_CHARS
 ROOT = Path(__file__).resolve().parents[2]
 QUESTIONS = [
     {"id": f"q{i}", "question": "?", "in_base": in_base, "cosine": cos, "top1_score": cos, "coverage": cov,
-     "unknown_names": names}
+     "passage_coverage": cov, "unknown": 1 - cov, "unknown_names": names, "subject_words": names}
     for i, (in_base, names, cos, cov) in enumerate([
         (True, [], 0.86, 0.9), (True, ["Okta"], 0.84, 0.8), (False, [], 0.80, 0.3), (False, ["Okta"], 0.83, 0.7),
         (True, [], 0.81, 0.95), (False, [], 0.78, 0.1)])
@@ -39,7 +39,7 @@ def _lines(text: str) -> list[str]:
 
 def test_legends_sit_under_the_plot_with_entries_a_phone_can_show(lang):
     """Bug: at 390 px the gate chart's legend was cut on the right ("…ne mentionne (×, r")."""
-    figures = [gate_chart(QUESTIONS, 0.82, 0.5), calibration_chart(QUESTIONS, current=0.82),
+    figures = [gate_chart(QUESTIONS, 0.82), calibration_chart(QUESTIONS, current=0.82),
                journal_weeks_chart([{"week": "2026-W48", "answered": 3, "refused": 1, "up": 1, "down": 0}])]
     for fig in figures:
         legend = fig.layout.legend
@@ -48,7 +48,7 @@ def test_legends_sit_under_the_plot_with_entries_a_phone_can_show(lang):
         for trace in fig.data:
             assert all(len(line) <= LEGEND_CHARS for line in _lines(trace.name)), trace.name
     long_names = [tr.name for tr in figures[0].data if "<br>" in tr.name]
-    assert len(long_names) == 2  # the two "names what no article mentions" entries are wrapped
+    assert len(long_names) == 2  # the two "a rare word in no article" entries are wrapped
     assert all(name.endswith(": 1") or name.endswith(": 2") for name in long_names)  # the count kept on its line
 
 
@@ -62,7 +62,7 @@ def test_wrapping_never_starts_a_line_with_french_punctuation_or_leaves_a_count_
 
 def test_no_line_label_is_drawn_in_the_toolbars_band(lang):
     """Bug: "proximité 0,820" above the gate chart was under the toolbar on a phone."""
-    gate = gate_chart(QUESTIONS, 0.85, 0.5)
+    gate = gate_chart(QUESTIONS, 0.85)
     assert gate.layout.margin.t >= TOOLBAR + LINE_LABEL
     for lines in ((0.82,), (0.82, 0.815), (0.82, 0.815, 0.825)):
         fig = calibration_chart(QUESTIONS, *lines)

@@ -109,15 +109,35 @@ def test_gate_chart_speaks_french():
 
     from ui.present.charts import gate_chart
 
-    rows = [{"id": "q1", "question": "Q1 ?", "in_base": True, "cosine": 0.9, "coverage": 0.8, "unknown_names": []},
-            {"id": "o1", "question": "O1 ?", "in_base": False, "cosine": 0.8, "coverage": 0.2,
-             "unknown_names": ["Okta"]}]
     with rag.i18n.language("fr"):
-        shown = json.dumps(gate_chart(rows, 0.85, 0.5, {"min_cosine": 0.86, "min_coverage": 0.4}).to_plotly_json(),
+        shown = json.dumps(gate_chart(GATED_ROWS, 0.85, {"min_cosine": 0.86}).to_plotly_json(),
                            ensure_ascii=False, default=str)
-    assert "noms inconnus : Okta" in shown and "seuil 0,850" in shown
-    for english in ("cosine", "coverage", "in-base", "off-topic", "unknown", "share of", "best passage"):
+    assert "noms inconnus : Okta" in shown and "seuil 0,850" in shown and "suggéré 0,860" in shown
+    assert "Probabilité que les articles répondent" in shown and "refus < 0,06" in shown
+    for english in ("cosine", "coverage", "in-base", "off-topic", "unknown", "share of", "best passage", "chance"):
         assert english not in shown
+
+
+def test_the_gate_chart_places_each_question_where_the_live_gate_decides_it():
+    """The chart drew the old rules' corner (score x words' share) while the gate decided by its
+    fitted model: a dot's band is now the verdict the counts give it, at the slider's floor."""
+    from rag.answer.gate import load_model
+    from rag.evaluate.calibration import row_verdict
+    from ui.present.charts import LOWEST_PROBABILITY, gate_chart
+
+    model = load_model()
+    for floor in (0.80, 0.86, 0.89):
+        placed = {tr.hovertext[i].split(":")[0]: (tr.x[i], tr.customdata[i])
+                  for tr in gate_chart(GATED_ROWS, floor).data for i in range(len(tr.x))}
+        assert set(placed) == {r["id"] for r in GATED_ROWS}
+        for row in GATED_ROWS:
+            x, y = placed[row["id"]]
+            band = ("refuse" if x < floor or y < model.refuse_below
+                    else "answer" if y >= model.answer_from and not row.get("subject_words") else "unsure")
+            assert band == row_verdict(row, floor), (floor, row["id"], x, y)
+            assert LOWEST_PROBABILITY <= y <= 1
+    lines = {round(10 ** shape.y0, 6) for shape in gate_chart(GATED_ROWS, 0.85).layout.shapes if shape.y0 == shape.y1}
+    assert lines == {round(model.refuse_below, 6), round(model.answer_from, 6)}
 
 
 # A run with word statistics: the gate suggests a floor of 0.85 with words' share 0.5 and unknown
@@ -210,23 +230,24 @@ def test_a_saved_threshold_keeps_its_third_decimal_in_the_comparison_and_the_run
 
 def test_the_gate_chart_legend_names_every_colour_and_mark():
     """Bug: the legend said blue dot = article, red cross = trap, and left red dots and blue
-    crosses (a question naming something no article mentions) unexplained."""
+    crosses (a question with a rare word no article holds) unexplained."""
     from ui.present.charts import IN_BASE, OFF_TOPIC, calibration_chart, gate_chart
 
     def row(i, in_base, names):
         return {"id": f"r{i}", "question": "?", "in_base": in_base, "cosine": 0.8 + i / 100, "coverage": 0.5,
-                "unknown_names": names, "top1_score": 0.8 + i / 100}
+                "passage_coverage": 0.5, "unknown": 0.5 if names else 0.0, "subject_words": names,
+                "top1_score": 0.8 + i / 100}
 
     rows = [row(0, True, []), row(1, True, ["Okta"]), row(2, False, []), row(3, False, ["Okta"]), row(4, False, ["X"])]
-    traces = gate_chart(rows, 0.85, 0.5).data
+    traces = gate_chart(rows, 0.85).data
     legend = {(tr.marker.color, tr.marker.symbol): tr.name.replace("<br>", " ") for tr in traces}  # wrapped for a phone
     assert set(legend) == {(IN_BASE, "circle"), (IN_BASE, "x"), (OFF_TOPIC, "circle"), (OFF_TOPIC, "x")}
     assert legend[(IN_BASE, "circle")] == "an article answers: 1"
     assert legend[(OFF_TOPIC, "circle")] == "trick question: 1"
-    assert legend[(IN_BASE, "x")] == "an article answers, names what no article mentions (×, refused): 1"
-    assert legend[(OFF_TOPIC, "x")].endswith("names what no article mentions (×, refused): 2")
+    assert legend[(IN_BASE, "x")] == "an article answers, a rare word in no article (×): 1"
+    assert legend[(OFF_TOPIC, "x")].endswith("a rare word in no article (×): 2")
     with rag.i18n.language("fr"):  # French puts a space before the colon
-        names = {tr.name for tr in gate_chart(rows, 0.85, 0.5).data}
+        names = {tr.name for tr in gate_chart(rows, 0.85).data}
         scores = {tr.name for tr in calibration_chart(rows[:3], current=0.85).data}
     assert "un article répond : 1" in names and "question piège : 1" in names
     assert {"un article répond : 2", "question piège : 1"} <= scores
@@ -245,7 +266,7 @@ def test_chart_labels_have_room_and_do_not_overlap():
     assert fig.layout.margin.t >= max(shifts) + 20  # the highest label stays inside the figure
     # The legend sits below the axis title, from the figure's bottom.
     assert fig.layout.legend.yref == "container" and fig.layout.legend.y == 0 and fig.layout.margin.b >= 60
-    gate = gate_chart(rows, 0.83, 0.6)
+    gate = gate_chart(rows, 0.83)
     assert gate.layout.margin.r == RIGHT_LABELS >= 60
 
 

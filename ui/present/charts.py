@@ -5,6 +5,7 @@ Pure figure builders (no streamlit): the pages only hand them to st.plotly_chart
 
 from __future__ import annotations
 
+import math
 import textwrap
 from datetime import date
 from typing import Any, Mapping, Sequence
@@ -260,52 +261,84 @@ def category_chart(table: pd.DataFrame) -> go.Figure:
 UNKNOWN_NAME = "#ff9800"
 
 
-def _gate_trace(fig: go.Figure, group: Sequence[QuestionRow], name: str, color: str, unknown: bool) -> None:
+# The gate chart's probability axis is logarithmic (drawn as log10 on a linear axis, whose lines'
+# labels Plotly places right): the refusal cut-off sits near the bottom of a linear one, where the
+# off-topic questions crowd. It starts here, and is labelled at PROBABILITY_TICKS.
+LOWEST_PROBABILITY = 0.001
+PROBABILITY_TICKS = (0.001, 0.01, 0.1, 0.5, 1.0)
+
+
+def _log_p(p: float) -> float:
+    return math.log10(max(LOWEST_PROBABILITY, min(1.0, p)))
+
+
+def _gate_trace(fig: go.Figure, group: Sequence[tuple[QuestionRow, float]], name: str, color: str,
+                unknown: bool) -> None:
     fig.add_trace(go.Scatter(
-        x=[float(r.cosine) for r in group],
-        y=[float(r.coverage) + _jitter(i) / 40 for i, r in enumerate(group)],
+        x=[float(r.cosine) for r, _ in group],
+        y=[_log_p(p) for _, p in group], customdata=[p for _, p in group],
         mode="markers", name=wrapped(t("chart.legend_count", name=name, n=len(group))),
         marker=dict(color=color, size=9, opacity=0.75, symbol="x" if unknown else "circle",
                     line=dict(width=1, color="white")),
         hovertext=[f"{r.id}: {str(r.question or '')[:80]}"
-                   + ("<br>" + t("chart.unknown_names", names=", ".join(r.unknown_names)) if r.unknown_names else "")
-                   for r in group],
+                   + ("<br>" + t("chart.unknown_names", names=", ".join(_rare_missing(r))) if _rare_missing(r) else "")
+                   for r, _ in group],
         hovertemplate="%{hovertext}<br>" + t("chart.gate_point") + "<extra></extra>",
     ))
+
+
+def _rare_missing(row: QuestionRow) -> list[str]:
+    """The rare words no article holds, as the gate had them (`unknown_names` in older runs)."""
+    return list(row.subject_words or row.unknown_names or [])
 
 
 def gate_chart(
     rows: Sequence[QuestionRow | Mapping[str, Any]],
     min_cosine: float,
-    min_coverage: float,
     suggested: GateShares | Mapping[str, Any] | None = None,
+    model: Any = None,
 ) -> go.Figure:
-    """Each question at (best passage's cosine, share of its words the collection holds), in-base
-    and off-topic coloured; the gate answers the top-right corner: the boundary is drawn, and a
-    question naming something no article mentions is marked with a cross (refused anyway)."""
+    """Each question at (best passage's cosine, the gate's probability that the articles answer
+    it at the floor `min_cosine`), in-base and off-topic coloured, with the boundaries the live
+    gate decides by: left of the floor or under the model's refusal cut-off a question is refused;
+    between the cut-offs it goes to the chat model (unsure); from `answer_from` it is answered,
+    unless a rare word of it is in no article (a cross: never answered with no doubt)."""
+    from rag.answer.gate import load_model
+    from rag.evaluate.calibration import row_decision
+
+    model = model or load_model()
+    placed = [(r, row_decision(r, min_cosine, model=model)[1]) for r in rows_of(rows) if r.cosine is not None]
+    points = [(r, p) for r, p in placed if p is not None]
     fig = go.Figure()
-    points = [r for r in rows_of(rows) if r.cosine is not None and r.coverage is not None]
     # One trace a colour and a mark, so that the legend explains each (a red dot, a blue cross).
     for name, in_base, color in ((t("chart.in_base"), True, IN_BASE), (t("chart.off_topic"), False, OFF_TOPIC)):
         for unknown in (False, True):
-            group = [r for r in points if bool(r.in_base) == in_base and bool(r.unknown_names) == unknown]
+            group = [(r, p) for r, p in points if bool(r.in_base) == in_base and bool(_rare_missing(r)) == unknown]
             if group:
                 _gate_trace(fig, group, t("chart.names_unknown", kind=name) if unknown else name, color, unknown)
-    xs = [float(r.cosine) for r in points] + [min_cosine]
-    low, high = min(xs) - 0.01, max(xs) + 0.01
-    fig.add_shape(type="rect", x0=min_cosine, x1=high, y0=min_coverage, y1=1.05,
-                  fillcolor=PASSED, opacity=0.08, line_width=0)
-    _threshold_line(fig, min_cosine, t("chart.closeness", value=decimal(min_cosine, 3)), "#e65100", "dash", vertical=True)
-    _threshold_line(fig, min_coverage, t("chart.share", value=decimal(min_coverage, 2)), "#e65100", "dash", vertical=False)
     target = GateShares.of(suggested) if suggested else None
-    if target is not None and target.min_cosine is not None:
-        fig.add_shape(type="rect", x0=float(target.min_cosine), x1=high,
-                      y0=float(target.min_coverage), y1=1.05, line=dict(color=PASSED, dash="dot", width=2))
+    floors = [min_cosine] + ([float(target.min_cosine)] if target is not None and target.min_cosine is not None else [])
+    xs = [float(r.cosine) for r, _ in points] + floors
+    low, high = min(xs) - 0.01, max(xs) + 0.01
+    fig.add_shape(type="rect", x0=min_cosine, x1=high, y0=_log_p(model.answer_from), y1=0.0,
+                  fillcolor=PASSED, opacity=0.08, line_width=0)
+    fig.add_shape(type="rect", x0=min_cosine, x1=high, y0=_log_p(model.refuse_below), y1=_log_p(model.answer_from),
+                  fillcolor=UNKNOWN_NAME, opacity=0.08, line_width=0)
+    _threshold_line(fig, min_cosine, t("chart.closeness", value=decimal(min_cosine, 3)), "#e65100", "dash", vertical=True)
+    if len(floors) > 1:
+        _threshold_line(fig, floors[1], t("chart.suggested", value=decimal(floors[1], 3)), PASSED, "dot",
+                        vertical=True, level=1)
+    _threshold_line(fig, _log_p(model.refuse_below), t("chart.refuse_below", value=decimal(model.refuse_below, 2)),
+                    OFF_TOPIC, "dash", vertical=False)
+    _threshold_line(fig, _log_p(model.answer_from), t("chart.answer_from", value=decimal(model.answer_from, 2)),
+                    PASSED, "dash", vertical=False)
     fig.update_layout(
-        # The share's label sits right of the plot; the closeness's above it, under the toolbar's band.
-        height=460, margin=dict(l=10, r=RIGHT_LABELS, t=_label_rows(1), b=70),
+        # The cut-offs' labels sit right of the plot; the floors' above it, under the toolbar's band.
+        height=460, margin=dict(l=10, r=RIGHT_LABELS, t=_label_rows(len(floors)), b=70),
         xaxis=dict(title=t("eval.gate_cosine"), range=[low, high]),
-        yaxis=dict(title=t("eval.gate_coverage"), range=[-0.05, 1.08]),
+        yaxis=dict(title=t("eval.gate_probability"), range=[_log_p(LOWEST_PROBABILITY) - 0.1, 0.1],
+                   tickvals=[_log_p(v) for v in PROBABILITY_TICKS],
+                   ticktext=[decimal(v, 3).rstrip("0").rstrip(",.") for v in PROBABILITY_TICKS]),
         legend=_legend_below(),
     )
     return _localized(fig)

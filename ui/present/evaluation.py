@@ -8,7 +8,7 @@ never "NaN".
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Any, Mapping, Sequence
 
 import pandas as pd
@@ -146,10 +146,6 @@ class WordChecks:
     criterion: str | None = None
     overlap_sentence: str | None = None
     reason: str | None = None
-
-    def moved(self, min_coverage: float, refuse_unknown_names: bool) -> WordChecks:
-        """These checks with the page's controls (the gate section's share and names rule)."""
-        return replace(self, min_coverage=min_coverage, refuse_unknown_names=refuse_unknown_names)
 
 
 def gate_words(summary: Summary | Mapping[str, Any]) -> WordChecks | None:
