@@ -176,6 +176,7 @@ def corpus_path(relative: str) -> Path:
 
 NEW_DOMAIN_SETTING = "RAG_NEW_DOMAIN"
 LILYPOND_SETTING = "RAG_NEW_DOMAIN_LILYPOND"
+KICAD_SETTING = "RAG_NEW_DOMAIN_KICAD"
 
 
 def new_domain_path() -> Path:
@@ -188,6 +189,12 @@ def lilypond_path() -> Path:
     """The second new-domain corpus (LilyPond's French documentation, `benchmarks/new_domain_corpus.py
     --domain lilypond` builds it), named by RAG_NEW_DOMAIN_LILYPOND: measured, never fitted on."""
     return _domain(LILYPOND_SETTING, "LilyPond's French documentation pages", "lilypond", "/tmp/lilypond-fr")
+
+
+def kicad_path() -> Path:
+    """The third new-domain corpus (KiCad's manuals from kicad-doc-fr, `benchmarks/new_domain_corpus.py
+    --domain kicad` builds it), named by RAG_NEW_DOMAIN_KICAD: measured, never fitted on."""
+    return _domain(KICAD_SETTING, "KiCad's manual sections", "kicad", "/tmp/kicad-fr")
 
 
 def _domain(setting: str, what: str, domain: str, example: str) -> Path:

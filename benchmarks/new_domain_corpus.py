@@ -1,11 +1,12 @@
 """Build a new-domain corpus: a French manual the product was never designed from nor tuned on.
 
-    .venv/bin/python benchmarks/new_domain_corpus.py [--domain gimp|lilypond] [--help-dir DIR] OUT_DIR
+    .venv/bin/python benchmarks/new_domain_corpus.py [--domain gimp|kicad|lilypond] [--help-dir DIR] OUT_DIR
 
-Copies the selected HTML pages into OUT_DIR, which the benchmarks read through the
-RAG_NEW_DOMAIN setting. Each domain has its help folder (the Debian package's, or --help-dir), its
-selection of pages and its question set, which names a page by the file name it is copied under;
-the sets are measured, never fitted on (benchmarks/README.md, "The answerability gate").
+Copies the selected HTML pages into OUT_DIR (for kicad, cuts them out of the manuals), which the
+benchmarks read through the RAG_NEW_DOMAIN setting. Each domain has its help folder (the Debian
+package's, or --help-dir), its selection of pages and its question set, which names a page by the
+file name it is copied under; the sets are measured, never fitted on (benchmarks/README.md, "The
+answerability gate").
 
 - gimp (the default): GIMP's French user manual, Debian package gimp-help-fr (GFDL), from
   /usr/share/gimp/2.0/help/fr: the tool, layer and selection pages (about 120), copied under their
@@ -20,17 +21,31 @@ the sets are measured, never fitted on (benchmarks/README.md, "The answerability
   site's navigation frame (`<div id="tocframe">`, the whole manual's table of contents, about 2,500
   words on every page) is left out: it is the site's chrome, not the page, and would make every
   page hold every chapter's title. Questions: benchmarks/data/lilypond_fr.jsonl.
+- kicad: KiCad's French manuals, Debian package kicad-doc-fr (6.0, GPL-3+ or CC-BY-3+), from
+  /usr/share/doc/kicad/help/fr: the schematic editor (eeschema), the PCB editor (pcbnew), Getting
+  started (getting_started_in_kicad), the project manager (kicad) and the drawing sheet editor
+  (pl_editor), one large HTML page each, partly left in English by the translators. Each top-level
+  section (h2) becomes a page; one longer than KICAD_SPLIT_WORDS becomes one page per subsection
+  (h3), plus one for its text before the first subsection. A page is a small HTML file titled
+  "<manual> — <section>[ — <subsection>]" and named "<manual>-<ASCII slug of those titles>.html"
+  (pcbnew-editing-a-board-routing-tracks.html). Left out: the header (title, table of contents),
+  the preamble (copyright, contributors), the footer, the "TODO: write this section" notes, and the
+  pages left with fewer than KICAD_MIN_WORDS words (133 pages remain).
+  Questions: benchmarks/data/kicad_fr.jsonl.
 
-    apt-get install gimp-help-fr lilypond-doc-html-fr
+    apt-get install gimp-help-fr kicad-doc-fr lilypond-doc-html-fr
     # or: apt-get download PACKAGE && dpkg-deb -x *.deb root/, then --help-dir root/<its folder above>
 """
 
 from __future__ import annotations
 
 import argparse
+import re
 import shutil
 import sys
+import unicodedata
 from collections import Counter
+from html import escape
 from pathlib import Path
 
 GIMP_HELP = Path("/usr/share/gimp/2.0/help/fr")
@@ -119,14 +134,67 @@ def lilypond_pages(help_dir: Path) -> list[tuple[Path, str]]:
     return [(help_dir / folder / name, f"{folder}-{name}" if name in shared else name) for folder, name in listed]
 
 
+KICAD_HELP = Path("/usr/share/doc/kicad/help/fr")
+KICAD_MANUALS = ("eeschema", "pcbnew", "getting_started_in_kicad", "kicad", "pl_editor")
+KICAD_SPLIT_WORDS = 1500  # a top-level section longer than this is cut into its subsections
+KICAD_MIN_WORDS = 28  # fewer words than this: a heading and a sentence, not prose
+
+
+def heading(tag) -> str:
+    """A section's title without its number: "4.5. Routing tracks" -> "Routing tracks"."""
+    return re.sub(r"^[\d.]+\s+", "", tag.get_text(" ", strip=True))
+
+
+def slug(text: str) -> str:
+    """"Éditeur de symboles" -> "editeur-de-symboles": ASCII, lower case, hyphens."""
+    ascii_text = unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode()
+    return re.sub(r"[^a-z0-9]+", "-", ascii_text.lower()).strip("-")
+
+
+def kicad_pages(help_dir: Path) -> list[tuple[str, str]]:
+    """Each manual's sections, or a long section's subsections and introduction, each as a page
+    (its HTML) with the file name it is written under. Stops if some manuals are missing."""
+    from bs4 import BeautifulSoup
+
+    absent = [m for m in KICAD_MANUALS if not (help_dir / f"{m}.html").is_file()]
+    if len(absent) == len(KICAD_MANUALS):
+        return []
+    if absent:
+        raise SystemExit(f"KiCad manuals missing in {help_dir}: {', '.join(absent)}")
+    found = []
+    for manual in KICAD_MANUALS:
+        soup = BeautifulSoup((help_dir / f"{manual}.html").read_text(encoding="utf-8"), "html.parser")
+        for note in soup.select("div.admonitionblock"):
+            if "TODO" in note.get_text():
+                note.decompose()
+        book = soup.h1.get_text(" ", strip=True)
+        for section in soup.select("div.sect1"):
+            chapter = heading(section.h2)
+            parts = [("", [section])]
+            if len(section.get_text(" ").split()) > KICAD_SPLIT_WORDS:
+                body = section.find("div", class_="sectionbody").find_all(recursive=False)
+                parts = [("", [section.h2, *(e for e in body if "sect2" not in e.get("class", []))])]
+                parts += [(heading(e.h3), [e]) for e in body if "sect2" in e.get("class", [])]
+            for sub, elements in parts:
+                if len(" ".join(e.get_text(" ") for e in elements).split()) < KICAD_MIN_WORDS:
+                    continue
+                title = escape(f"{book} — {chapter}" + (f" — {sub}" if sub else ""))
+                content = "\n".join(str(e) for e in elements)
+                page = f'<!DOCTYPE html>\n<html>\n<head>\n<meta charset="utf-8">\n<title>{title}</title>\n</head>\n'
+                found.append((f"{page}<body>\n{content}\n</body>\n</html>\n", f"{manual}-{slug(chapter + ' ' + sub)}.html"))
+    return found
+
+
 DOMAINS = {
     "gimp": (GIMP_HELP, "gimp-help-fr", gimp_pages),
+    "kicad": (KICAD_HELP, "kicad-doc-fr", kicad_pages),
     "lilypond": (LILYPOND_HELP, "lilypond-doc-html-fr", lilypond_pages),
 }
 
 
-def pages(help_dir: Path, domain: str = "gimp") -> list[tuple[Path, str]]:
-    """The domain's pages in help_dir, each with the file name it is copied under."""
+def pages(help_dir: Path, domain: str = "gimp") -> list[tuple[Path | str, str]]:
+    """The domain's pages in help_dir, each with the file name it is copied under: the file to copy
+    or, for kicad, the HTML of the section cut out of its manual."""
     return DOMAINS[domain][2](help_dir)
 
 
@@ -155,7 +223,9 @@ def main(argv: list[str] | None = None) -> int:
     assert len(set(names)) == len(names), "two pages copied under one name"
     args.out.mkdir(parents=True, exist_ok=True)
     for page, name in found:
-        if args.domain == "lilypond":
+        if isinstance(page, str):
+            (args.out / name).write_text(page, encoding="utf-8")
+        elif args.domain == "lilypond":
             (args.out / name).write_text(without_navigation(page.read_text(encoding="utf-8")), encoding="utf-8")
         else:
             shutil.copyfile(page, args.out / name)
