@@ -177,6 +177,7 @@ def corpus_path(relative: str) -> Path:
 NEW_DOMAIN_SETTING = "RAG_NEW_DOMAIN"
 LILYPOND_SETTING = "RAG_NEW_DOMAIN_LILYPOND"
 KICAD_SETTING = "RAG_NEW_DOMAIN_KICAD"
+SQLITE_SETTING = "RAG_NEW_DOMAIN_SQLITE"
 
 
 def new_domain_path() -> Path:
@@ -195,6 +196,13 @@ def kicad_path() -> Path:
     """The third new-domain corpus (KiCad's manuals from kicad-doc-fr, `benchmarks/new_domain_corpus.py
     --domain kicad` builds it), named by RAG_NEW_DOMAIN_KICAD: measured, never fitted on."""
     return _domain(KICAD_SETTING, "KiCad's manual sections", "kicad", "/tmp/kicad-fr")
+
+
+def sqlite_path() -> Path:
+    """The fourth new-domain corpus (SQLite's documentation from sqlite3-doc, in English,
+    `benchmarks/new_domain_corpus.py --domain sqlite` builds it), named by RAG_NEW_DOMAIN_SQLITE:
+    measured, never fitted on."""
+    return _domain(SQLITE_SETTING, "SQLite's documentation pages", "sqlite", "/tmp/sqlite-en")
 
 
 def _domain(setting: str, what: str, domain: str, example: str) -> Path:

@@ -2,7 +2,7 @@
 fitted on: one command, reproducible.
 
     RAG_CORPORA=/path/to/corpora RAG_NEW_DOMAIN=/path/to/gimp-fr RAG_NEW_DOMAIN_LILYPOND=/path/to/lilypond-fr \\
-        RAG_NEW_DOMAIN_KICAD=/path/to/kicad-fr \\
+        RAG_NEW_DOMAIN_KICAD=/path/to/kicad-fr RAG_NEW_DOMAIN_SQLITE=/path/to/sqlite-en \\
         nice .venv/bin/python benchmarks/gate_fit.py [--write-model] [--full]
 
 1. Evidence: each collection is built with the default strategy and the bundled model (vectors
@@ -19,10 +19,10 @@ fitted on: one command, reproducible.
    most ANSWER_OFF_TOPIC of their off-topic ones. It is then measured on the corpus left out, each
    set and kind apart, both sides; and calibrated with the product's own `--save-threshold`
    calibration on half of its questions, measured on the other half.
-4. The shipped model is fitted on all of CORPORA. The sets of NEW_DOMAIN (LilyPond's, KiCad's) are
-   never fitted on: they are measured with the shipped model (`gate_new_domain.json`). `--full` measures
-   the shipped model on the full cnil and docs-fr collections too (FULL; an hour of embedding the
-   first time), whose sets beyond the small collections' were never fitted on.
+4. The shipped model is fitted on all of CORPORA. The sets of NEW_DOMAIN (LilyPond's, KiCad's,
+   SQLite's) are never fitted on: they are measured with the shipped model (`gate_new_domain.json`).
+   `--full` measures the shipped model on the full cnil and docs-fr collections too (FULL; an hour
+   of embedding the first time), whose sets beyond the small collections' were never fitted on.
 
 Writes benchmarks/results/gate_fit.json (folds, and `full`), gate_sets.json (the shipped model on
 the sets it was fitted on) and, with --write-model, the model file.
@@ -81,9 +81,9 @@ CORPORA = {
     "docsfr": ("docsfr_small", "docsfr_variants_small"),
     "gimp": ("gimp",),
 }
-# Measured with the shipped model, never fitted on: LilyPond's set (measured blind once, then seen)
-# and KiCad's (KiCad's manuals, mostly English, questions in French), written before it was run.
-NEW_DOMAIN = ("lilypond", "kicad")
+# Measured with the shipped model, never fitted on: LilyPond's set (measured blind once, then seen),
+# KiCad's (its manuals, mostly English) and SQLite's (English pages), with questions in French.
+NEW_DOMAIN = ("lilypond", "kicad", "sqlite")
 # Full collections, measured only (--full): every article of the corpus, not just those that answer.
 FULL = {"cnil (full)": ("cnil",), "docsfr (full)": ("docsfr",)}
 # A set's kind of questions, for the report (plain questions, or with readers' details and typos).

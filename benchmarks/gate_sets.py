@@ -33,7 +33,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from _common import (  # noqa: E402
     CNIL_DIR, CNIL_QUESTIONS, DOCS_FR, RESULTS, ROOT, CachedEmbedder, corpus_path, embed_threads, finish,
-    kicad_path, lilypond_path, load_documents, machine, new_domain_path, say, settings_for, temp_data_dir, vector_cache,
+    kicad_path, lilypond_path, load_documents, machine, new_domain_path, say, settings_for, sqlite_path, temp_data_dir,
+    vector_cache,
 )
 
 from rag.answer.gate import gate, resolve_params  # noqa: E402
@@ -57,6 +58,7 @@ VARIANTS, VARIANTS_OFF_TOPIC = DATA / "reader_variants_3.jsonl", DATA / "reader_
 NEW_DOMAIN_SET = DATA / "gimp_fr.jsonl"
 LILYPOND_SET = DATA / "lilypond_fr.jsonl"
 KICAD_SET = DATA / "kicad_fr.jsonl"
+SQLITE_SET = DATA / "sqlite_fr.jsonl"
 TOP_K = 6
 CONTEXT = {k: v for k, v in retrieve_options(Settings()).items() if k != "reranker"}
 
@@ -86,6 +88,10 @@ def sets_for(name: str) -> dict[str, tuple[list, list]]:
         # The third: KiCad's manuals (French package, mostly English text), questions in French,
         # written before the product ran on them; measured, never fitted on.
         return {"kicad_fr": _split(KICAD_SET)}
+    if name == "sqlite":
+        # The fourth: SQLite's documentation, in English, questions in French; written before the
+        # product ran on it, measured, never fitted on.
+        return {"sqlite_fr": _split(SQLITE_SET)}
     if name == "lilypond":
         # The second new-domain set: written before the product ran on it; measured, never fitted on.
         return {"lilypond_fr": _split(LILYPOND_SET)}
@@ -145,6 +151,7 @@ COLLECTIONS = {
     "gimp_small": (new_domain_path, True),
     "lilypond": (lilypond_path, False),
     "kicad": (kicad_path, False),
+    "sqlite": (sqlite_path, False),
     "cnil": (lambda: corpus_path(CNIL_DIR), False),
     "cnil_small": (lambda: corpus_path(CNIL_DIR), True),
     "cnil_context_small": (lambda: corpus_path(CNIL_DIR), True),
@@ -246,7 +253,7 @@ def run_collection(name: str, model: Any, store: Any) -> dict[str, Any]:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--label", default="after")
-    measured_apart = ("docsfr", "gimp", "gimp_small", "lilypond", "kicad")
+    measured_apart = ("docsfr", "gimp", "gimp_small", "lilypond", "kicad", "sqlite")
     parser.add_argument("--only", default=",".join(c for c in COLLECTIONS if c not in measured_apart))
     args = parser.parse_args(argv)
     started = time.monotonic()

@@ -1,11 +1,11 @@
-"""Build a new-domain corpus: a French manual the product was never designed from nor tuned on.
+"""Build a new-domain corpus: a manual the product was never designed from nor tuned on.
 
-    .venv/bin/python benchmarks/new_domain_corpus.py [--domain gimp|kicad|lilypond] [--help-dir DIR] OUT_DIR
+    .venv/bin/python benchmarks/new_domain_corpus.py [--domain gimp|kicad|lilypond|sqlite] [--help-dir DIR] OUT_DIR
 
-Copies the selected HTML pages into OUT_DIR (for kicad, cuts them out of the manuals), which the
-benchmarks read through the RAG_NEW_DOMAIN setting. Each domain has its help folder (the Debian
-package's, or --help-dir), its selection of pages and its question set, which names a page by the
-file name it is copied under; the sets are measured, never fitted on (benchmarks/README.md, "The
+Copies the selected HTML pages into OUT_DIR (for kicad and sqlite's longest pages, cuts them up),
+which the benchmarks read through the RAG_NEW_DOMAIN setting. Each domain has its help folder (the
+Debian package's, or --help-dir), its selection of pages and its question set, which names a page by
+the file name it is copied under; the sets are measured, never fitted on (benchmarks/README.md, "The
 answerability gate").
 
 - gimp (the default): GIMP's French user manual, Debian package gimp-help-fr (GFDL), from
@@ -32,8 +32,21 @@ answerability gate").
   the preamble (copyright, contributors), the footer, the "TODO: write this section" notes, and the
   pages left with fewer than KICAD_MIN_WORDS words (133 pages remain).
   Questions: benchmarks/data/kicad_fr.jsonl.
+- sqlite: SQLite's documentation, in English, Debian package sqlite3-doc (3.40, public domain), from
+  /usr/share/doc/sqlite3: the listed pages (SQLITE_PAGES, 100) on the SQL language, functions and
+  JSON, datatypes and tables, foreign keys, transactions, WAL and locking, files and URIs, the query
+  planner, the command-line shell, FTS5 and other extensions, and what SQLite is for; left out: the
+  release notes and news, download, index and cross-reference pages, the C API reference (c3ref/)
+  and the pages without prose. Each page is copied under its own name (lang_upsert.html) without
+  the site's header (logo, menu and search box, on every page), scripts and "last modified"
+  footer. A page longer than SQLITE_SPLIT_WORDS is cut like kicad's manuals (titled
+  "<page> — <section>", named "<page>-<slug of the section>.html"): cli.html and fts5.html into
+  their top-level sections (h1, without the table of contents before them), pragma.html, one list
+  of 74 PRAGMAs, into its introduction and its PRAGMAs grouped by topic (SQLITE_PRAGMA_TOPICS,
+  pragma-journal-wal-and-locking.html); sections with fewer than SQLITE_MIN_WORDS words are left
+  out (138 pages remain). The questions are in French: benchmarks/data/sqlite_fr.jsonl.
 
-    apt-get install gimp-help-fr kicad-doc-fr lilypond-doc-html-fr
+    apt-get install gimp-help-fr kicad-doc-fr lilypond-doc-html-fr sqlite3-doc
     # or: apt-get download PACKAGE && dpkg-deb -x *.deb root/, then --help-dir root/<its folder above>
 """
 
@@ -46,6 +59,7 @@ import sys
 import unicodedata
 from collections import Counter
 from html import escape
+from itertools import takewhile
 from pathlib import Path
 
 GIMP_HELP = Path("/usr/share/gimp/2.0/help/fr")
@@ -178,10 +192,130 @@ def kicad_pages(help_dir: Path) -> list[tuple[str, str]]:
             for sub, elements in parts:
                 if len(" ".join(e.get_text(" ") for e in elements).split()) < KICAD_MIN_WORDS:
                     continue
-                title = escape(f"{book} — {chapter}" + (f" — {sub}" if sub else ""))
+                title = f"{book} — {chapter}" + (f" — {sub}" if sub else "")
                 content = "\n".join(str(e) for e in elements)
-                page = f'<!DOCTYPE html>\n<html>\n<head>\n<meta charset="utf-8">\n<title>{title}</title>\n</head>\n'
-                found.append((f"{page}<body>\n{content}\n</body>\n</html>\n", f"{manual}-{slug(chapter + ' ' + sub)}.html"))
+                found.append((small_page(title, content), f"{manual}-{slug(chapter + ' ' + sub)}.html"))
+    return found
+
+
+def small_page(title: str, content: str) -> str:
+    """A section cut out of a manual, as an HTML page of its own."""
+    head = f'<!DOCTYPE html>\n<html>\n<head>\n<meta charset="utf-8">\n<title>{escape(title)}</title>\n</head>\n'
+    return f"{head}<body>\n{content}\n</body>\n</html>\n"
+
+
+SQLITE_HELP = Path("/usr/share/doc/sqlite3")
+# Page names without ".html"; chosen for their prose (no release notes, news, download, index, cross-
+# reference, C API reference, nor page that is mostly a list or a sample report).
+SQLITE_PAGES = (
+    # the SQL language
+    "lang_select", "lang_insert", "lang_update", "lang_delete", "lang_upsert", "lang_returning",
+    "lang_with", "lang_expr", "lang_corefunc", "lang_aggfunc", "lang_datefunc", "lang_mathfunc",
+    "windowfunctions", "json1", "printf", "lang_createtable", "lang_altertable", "lang_createindex",
+    "lang_createview", "lang_createtrigger", "lang_createvtab", "lang_droptable", "lang_dropview",
+    "lang_reindex", "lang_transaction", "lang_savepoint", "lang_conflict", "lang_attach", "lang_analyze",
+    "lang_vacuum", "lang_explain", "lang_indexedby", "lang_naming", "lang_keywords", "lang_comment",
+    "rowvalue", "nulls", "pragma",
+    # tables, datatypes, constraints, indexes
+    "datatype3", "stricttables", "flextypegood", "floatingpoint", "rowidtable", "withoutrowid", "autoinc",
+    "gencol", "foreignkeys", "partialindex", "expridx", "schematab", "deterministic", "nulinstr",
+    "invalidutf", "quirks", "omitted", "limits",
+    # transactions, files, concurrency
+    "wal", "lockingv3", "isolation", "tempfiles", "inmemorydb", "uri", "mmap", "sharedcache", "threadsafe",
+    "psow", "howtocorrupt", "recovery", "useovernet", "pgszchng2016",
+    # query planning
+    "queryplanner", "queryplanner-ng", "eqp", "np1queryprob",
+    # the command-line shell, tools and extensions
+    "cli", "sqldiff", "dbhash", "sqlar", "zipfile", "csv", "series", "dbstat", "fts5", "rtree", "spellfix1",
+    "loadext",
+    # what SQLite is and is for
+    "about", "whentouse", "different", "faq", "features", "quickstart", "serverless", "appfileformat",
+    "fasterthanfs", "copyright", "versionnumbers", "lts", "security", "howtocompile",
+)
+# The site's header (logo, menu, search box), its scripts and the "last modified" footer.
+SQLITE_CHROME = "body > div.nosearch, body > script, i:has(> a#mtimelink)"
+SQLITE_SPLIT_WORDS = 8000  # a longer page is cut into its sections
+SQLITE_MIN_WORDS = 50  # fewer: a heading and a sentence
+# pragma.html's PRAGMAs (its sections), by topic.
+SQLITE_PRAGMA_TOPICS = {
+    "Schema and database information": (
+        "table_info", "table_xinfo", "table_list", "index_info", "index_list", "index_xinfo",
+        "foreign_key_list", "database_list", "collation_list", "function_list", "module_list", "pragma_list",
+        "compile_options", "schema_version", "user_version", "application_id", "data_version",
+        "writable_schema"),
+    "Journal, WAL and locking": (
+        "journal_mode", "journal_size_limit", "synchronous", "fullfsync", "checkpoint_fullfsync",
+        "wal_autocheckpoint", "wal_checkpoint", "locking_mode", "busy_timeout", "read_uncommitted",
+        "query_only"),
+    "File, pages and vacuum": (
+        "auto_vacuum", "incremental_vacuum", "page_size", "page_count", "max_page_count", "freelist_count",
+        "encoding", "secure_delete", "legacy_file_format", "mmap_size"),
+    "Cache, memory and temporary files": (
+        "cache_size", "cache_spill", "default_cache_size", "temp_store", "temp_store_directory",
+        "data_store_directory", "hard_heap_limit", "soft_heap_limit", "shrink_memory", "threads"),
+    "Integrity, constraints and triggers": (
+        "integrity_check", "quick_check", "cell_size_check", "foreign_keys", "foreign_key_check",
+        "defer_foreign_keys", "ignore_check_constraints", "recursive_triggers", "trusted_schema",
+        "legacy_alter_table"),
+    "Query planning": (
+        "analysis_limit", "optimize", "automatic_index", "case_sensitive_like", "reverse_unordered_selects",
+        "stats"),
+    "Deprecated and debugging": (
+        "count_changes", "empty_result_callbacks", "full_column_names", "short_column_names", "parser_trace",
+        "vdbe_addoptrace", "vdbe_debug", "vdbe_listing", "vdbe_trace"),
+}
+
+
+def words(html: str) -> int:
+    """The number of words a reader sees (not those of the syntax diagrams' SVG)."""
+    from bs4 import BeautifulSoup
+
+    soup = BeautifulSoup(html, "html.parser")
+    for hidden in soup.select("svg, script, style"):
+        hidden.decompose()
+    return len(soup.get_text(" ").split())
+
+
+def sqlite_sections(html: str) -> list[tuple[str, str]]:
+    """A long page's sections, each a title and its HTML: its top-level sections (h1) or, for
+    pragma.html (whose unclosed paragraphs nest each PRAGMA in the previous one), its introduction
+    and its PRAGMAs by topic, cut out of the HTML text at their anchors."""
+    from bs4 import BeautifulSoup
+
+    soup = BeautifulSoup(html, "html.parser")
+    if headings := soup.select("div.fancy > h1"):
+        return [(heading(h1), "".join(map(str, [h1, *takewhile(lambda e: e.name != "h1", h1.next_siblings)])))
+                for h1 in headings]
+    intro, *parts = re.split(r'(?=<a name="pragma_)', html)
+    found = {re.match(r'<a name="pragma_(\w+)"', part)[1]: part for part in parts}
+    listed = [name for names in SQLITE_PRAGMA_TOPICS.values() for name in names]
+    if sorted(found) != sorted(listed):
+        raise SystemExit(f"PRAGMAs not in SQLITE_PRAGMA_TOPICS or missing: {sorted(set(found) ^ set(listed))}")
+    return [(heading(soup.h1), intro.split("<body>", 1)[1])] + [
+        (topic, "".join(found[name] for name in names)) for topic, names in SQLITE_PRAGMA_TOPICS.items()]
+
+
+def sqlite_pages(help_dir: Path) -> list[tuple[str, str]]:
+    """The listed pages without the site's chrome, or a long one's sections, each as a page (its
+    HTML) with the file name it is written under. Stops if a listed page is missing."""
+    from bs4 import BeautifulSoup
+
+    absent = [stem for stem in SQLITE_PAGES if not (help_dir / f"{stem}.html").is_file()]
+    if len(absent) == len(SQLITE_PAGES):
+        return []
+    if absent:
+        raise SystemExit(f"{len(absent)} listed SQLite pages missing in {help_dir}: {', '.join(absent)}")
+    found = []
+    for stem in SQLITE_PAGES:
+        html = without_navigation((help_dir / f"{stem}.html").read_text(encoding="utf-8"), SQLITE_CHROME)
+        if words(html) <= SQLITE_SPLIT_WORDS:
+            found.append((html, f"{stem}.html"))
+            continue
+        title = BeautifulSoup(html, "html.parser").title.get_text(strip=True)
+        for section, content in sqlite_sections(html):
+            if words(content) >= SQLITE_MIN_WORDS:
+                page = str(BeautifulSoup(small_page(f"{title} — {section}", content), "html.parser"))
+                found.append((page, f"{stem}-{slug(section)}.html"))
     return found
 
 
@@ -189,21 +323,22 @@ DOMAINS = {
     "gimp": (GIMP_HELP, "gimp-help-fr", gimp_pages),
     "kicad": (KICAD_HELP, "kicad-doc-fr", kicad_pages),
     "lilypond": (LILYPOND_HELP, "lilypond-doc-html-fr", lilypond_pages),
+    "sqlite": (SQLITE_HELP, "sqlite3-doc", sqlite_pages),
 }
 
 
 def pages(help_dir: Path, domain: str = "gimp") -> list[tuple[Path | str, str]]:
     """The domain's pages in help_dir, each with the file name it is copied under: the file to copy
-    or, for kicad, the HTML of the section cut out of its manual."""
+    or, for kicad and sqlite, the page's HTML (for kicad, a section cut out of its manual)."""
     return DOMAINS[domain][2](help_dir)
 
 
-def without_navigation(html: str) -> str:
-    """The page without its navigation frame (the manual's table of contents)."""
+def without_navigation(html: str, chrome: str = "div#tocframe") -> str:
+    """The page without its navigation (by default LilyPond's frame, the manual's table of contents)."""
     from bs4 import BeautifulSoup
 
     soup = BeautifulSoup(html, "html.parser")
-    for frame in soup.select("div#tocframe"):
+    for frame in soup.select(chrome):
         frame.decompose()
     return str(soup)
 
