@@ -165,16 +165,21 @@ def slug(text: str) -> str:
     return re.sub(r"[^a-z0-9]+", "-", ascii_text.lower()).strip("-")
 
 
+def listed(help_dir: Path, stems: tuple[str, ...], what: str) -> bool:
+    """Whether help_dir holds the listed pages (False: none of them); stops when only some are there."""
+    absent = [stem for stem in stems if not (help_dir / f"{stem}.html").is_file()]
+    if absent and len(absent) < len(stems):
+        raise SystemExit(f"{len(absent)} {what} missing in {help_dir}: {', '.join(absent)}")
+    return not absent
+
+
 def kicad_pages(help_dir: Path) -> list[tuple[str, str]]:
     """Each manual's sections, or a long section's subsections and introduction, each as a page
     (its HTML) with the file name it is written under. Stops if some manuals are missing."""
     from bs4 import BeautifulSoup
 
-    absent = [m for m in KICAD_MANUALS if not (help_dir / f"{m}.html").is_file()]
-    if len(absent) == len(KICAD_MANUALS):
+    if not listed(help_dir, KICAD_MANUALS, "KiCad manuals"):
         return []
-    if absent:
-        raise SystemExit(f"KiCad manuals missing in {help_dir}: {', '.join(absent)}")
     found = []
     for manual in KICAD_MANUALS:
         soup = BeautifulSoup((help_dir / f"{manual}.html").read_text(encoding="utf-8"), "html.parser")
@@ -300,11 +305,8 @@ def sqlite_pages(help_dir: Path) -> list[tuple[str, str]]:
     HTML) with the file name it is written under. Stops if a listed page is missing."""
     from bs4 import BeautifulSoup
 
-    absent = [stem for stem in SQLITE_PAGES if not (help_dir / f"{stem}.html").is_file()]
-    if len(absent) == len(SQLITE_PAGES):
+    if not listed(help_dir, SQLITE_PAGES, "listed SQLite pages"):
         return []
-    if absent:
-        raise SystemExit(f"{len(absent)} listed SQLite pages missing in {help_dir}: {', '.join(absent)}")
     found = []
     for stem in SQLITE_PAGES:
         html = without_navigation((help_dir / f"{stem}.html").read_text(encoding="utf-8"), SQLITE_CHROME)

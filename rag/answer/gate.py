@@ -16,6 +16,10 @@ access filter (a word or a chunk in a document the reader may not see counts as 
 - `rare_unknown`: the share of that weight carried by words no visible chunk holds: a rare unknown
   term lowers the score a lot, an everyday word a little; no word vetoes.
 
+Words are compared within one language: when most retrieved passages are written in another
+language than the question (a French question on English pages), the two shares are not measured
+(`other_language`) and the model counts them as it counts any signal it could not measure.
+
 `held`, `unknown` and `coverage` (the same shares weighted by IDF alone) are reported beside them.
 
 A logistic model fitted by benchmarks/gate_fit.py (gate_model.json beside this file) turns them
@@ -39,6 +43,7 @@ from typing import Any, Callable, Mapping, Sequence
 from rag.answer import refusal
 from rag.answer.threshold import COLLECTION, MODEL_DEFAULT, SETTING, default_threshold
 from rag.i18n import language as in_language, t
+from rag.i18n.detect import detect_language
 from rag.store.filters import Where, match
 from rag.store.sparse import tokenize
 from rag.store.terms import (
@@ -104,7 +109,8 @@ class GateModel:
     means: Mapping[str, float] = field(default_factory=dict)
 
     def probability(self, features: Mapping[str, float | None]) -> float:
-        z = self.bias + sum(w * _value(features.get(name), self.means.get(name, 0.0))
+        values = {name: features.get(name) for name in self.weights}
+        z = self.bias + sum(w * (self.means.get(name, 0.0) if values[name] is None else values[name])
                             for name, w in self.weights.items())
         return 1.0 / (1.0 + math.exp(-max(-50.0, min(50.0, z))))
 
@@ -112,10 +118,6 @@ class GateModel:
     def of(cls, data: Mapping[str, Any]) -> GateModel:
         return cls(dict(data["weights"]), float(data["bias"]), float(data["refuse_below"]),
                    float(data["answer_from"]), dict(data.get("means") or {}))
-
-
-def _value(value: float | None, mean: float) -> float:
-    return mean if value is None else value
 
 
 @lru_cache(maxsize=1)
@@ -143,16 +145,14 @@ class Signals:
     background: float | None = None
     rare_held: float | None = None
     rare_unknown: float | None = None
+    # Most retrieved passages are in another language than the question: the shares are not compared.
+    other_language: bool = False
     missing: list[str] = field(default_factory=list)  # every word no visible chunk holds, as typed
     # The rare words no visible chunk holds, the heaviest first: what a refusal names and the
     # journal's subjects are made of (never an everyday word, never a word a chunk holds).
     subject_words: list[str] = field(default_factory=list)
     chunks: int | None = None
     terms: list[TermStat] = field(default_factory=list)
-
-    @property
-    def passage_coverage(self) -> float | None:  # the name results.json has always used
-        return self.held
 
     def to_dict(self) -> dict[str, Any]:
         data = asdict(self)
@@ -168,7 +168,7 @@ class Signals:
         """Signals back from their JSON (a results.json row, `rag ask --json`'s gate)."""
         held = data.get("held", data.get("passage_coverage"))
         return cls(data.get("cosine"), data.get("coverage"), held, data.get("unknown"), data.get("background"),
-                   data.get("rare_held"), data.get("rare_unknown"),
+                   data.get("rare_held"), data.get("rare_unknown"), bool(data.get("other_language")),
                    list(data.get("missing") or data.get("missing_terms") or []),
                    list(data.get("subject_words") or []), data.get("chunks"))
 
@@ -239,6 +239,12 @@ def _held(w: QuestionWord, keys: set[str], passage_stems: set[str], exact: bool)
     return any(k in keys for k in own) or bool(stems(fold(w.text)) & passage_stems)
 
 
+def other_language(question: str, texts: Sequence[str]) -> bool:
+    """Whether most of the passages are written in another language than the question."""
+    asked = detect_language(question)
+    return 2 * sum(detect_language(text) != asked for text in texts) > len(texts)
+
+
 def signals_from(question: str, passages: Sequence[Any], df: Mapping[str, int] | None, n: int | None,
                  exact: bool = False, background: float | None = None) -> Signals:
     """The signals of retrieved passages (`score`: dense cosine, `text`) and the document
@@ -261,6 +267,7 @@ def signals_from(question: str, passages: Sequence[Any], df: Mapping[str, int] |
     rare_total = sum(s.idf * s.rarity for s in stats)
     if total <= 0 or rare_total <= 0:
         return Signals(best, None, None, None, background, chunks=n, terms=stats)
+    elsewhere = other_language(question, texts)
     absent = [s for s in stats if s.df == 0 and not s.held]  # a passage's stem is a visible chunk's
     rare = sorted((s for s in absent if s.rarity > 1 - EVERYDAY_ZIPF / TOP_ZIPF), key=lambda s: -s.idf * s.rarity)
     named = [s for s in rare if s.idf * s.rarity >= NAMED_SHARE * rare[0].idf * rare[0].rarity]
@@ -270,8 +277,9 @@ def signals_from(question: str, passages: Sequence[Any], df: Mapping[str, int] |
         held=sum(s.idf for s in stats if s.held) / total,
         unknown=sum(s.idf * s.rarity for s in absent) / total,
         background=background,
-        rare_held=sum(s.idf * s.rarity for s in stats if s.held) / rare_total,
-        rare_unknown=sum(s.idf * s.rarity for s in absent) / rare_total,
+        rare_held=None if elsewhere else sum(s.idf * s.rarity for s in stats if s.held) / rare_total,
+        rare_unknown=None if elsewhere else sum(s.idf * s.rarity for s in absent) / rare_total,
+        other_language=elsewhere,
         missing=[s.word for s in absent],
         subject_words=[s.word for s in named],
         chunks=n,
@@ -283,9 +291,10 @@ def features(signals: Signals, params: GateParams) -> dict[str, float | None]:
     """What the model may read: the cosine from the floor, its peak over the background (None
     when the background was not measured), and the shares of the question's weight."""
     cosine = float(signals.cosine or 0.0)
-    # A results.json of an earlier run has the shares weighted by IDF alone: the nearest measure.
-    rare_held = signals.held if signals.rare_held is None else signals.rare_held
-    rare_unknown = signals.unknown if signals.rare_unknown is None else signals.rare_unknown
+    # A results.json of an earlier run has the shares weighted by IDF alone: the nearest measure;
+    # across two languages they are not measured (None: the model counts its mean).
+    earlier = signals.rare_held is None and not signals.other_language
+    rare_held, rare_unknown = (signals.held, signals.unknown) if earlier else (signals.rare_held, signals.rare_unknown)
     return {"cosine": cosine - params.min_cosine,
             "peak": None if signals.background is None else cosine - signals.background,
             "rare_held": None if rare_held is None else float(rare_held),
@@ -305,16 +314,16 @@ def decide_verdict(signals: Signals, params: GateParams, model: GateModel | None
         return (ANSWER, None, None) if signals.cosine >= params.min_cosine else (REFUSE, LOW_COSINE, None)
     model = model or load_model()
     p = model.probability(features(signals, params))
+    named = bool(signals.subject_words) and not signals.other_language  # words compared, and missing
     if params.source != MODEL_DEFAULT and signals.cosine < params.min_cosine:
         # A floor somebody chose (a setting, the collection's calibration) is one no passage under
         # it crosses; the model's default floor is only where its closeness is measured from.
-        return REFUSE, UNKNOWN_NAMES if signals.subject_words else LOW_COSINE, p
+        return REFUSE, UNKNOWN_NAMES if named else LOW_COSINE, p
     # A rare word no visible chunk holds is a doubt in itself (the reader's context, or the very
     # subject): such a question can be let through, never answered with no doubt.
     if p >= model.answer_from and not signals.subject_words:
         return ANSWER, None, p
-    reason = UNKNOWN_NAMES if signals.subject_words else (
-        LOW_COVERAGE if signals.cosine >= params.min_cosine else LOW_COSINE)
+    reason = UNKNOWN_NAMES if named else LOW_COVERAGE if signals.cosine >= params.min_cosine else LOW_COSINE
     return (UNSURE if p >= model.refuse_below else REFUSE), reason, p
 
 

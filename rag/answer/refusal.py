@@ -33,13 +33,14 @@ def _score(best: float | None, threshold: float | None, source: str | None = Non
 def from_decision(decision: Any) -> dict[str, Any]:
     """The refusal (or the doubt) of a gate's Decision (rag.answer.gate): the rare words no article
     the reader may see holds, the heaviest first; else, when only everyday words are missing while
-    the passages are close, that; else the passages' closeness against the floor."""
+    the passages are close, that; else (or when the words were not compared, the passages being in
+    another language) the passages' closeness against the floor."""
     s = decision.signals
     if decision.reason == "no_passage" or s.cosine is None:
         return {"kind": NO_PASSAGE}
-    if s.subject_words:
+    if s.subject_words and not s.other_language:
         return {"kind": WORDS, "words": list(s.subject_words)}
-    if s.missing and s.cosine >= decision.params.min_cosine:
+    if s.missing and not s.other_language and s.cosine >= decision.params.min_cosine:
         return {"kind": EVERYDAY}
     return _score(s.cosine, decision.params.min_cosine)
 

@@ -50,8 +50,11 @@ def unknown_terms(gate: dict[str, Any] | None) -> list[str]:
     """The words of a gate's signals (`rag ask --json`'s `gate`) that say what no article covers:
     the rare words no chunk the reader may see holds, the heaviest first (`subject_words`, what a
     refusal names: never an everyday word, rag.answer.gate). Signals of older gates without the
-    key give their unknown names."""
+    key give their unknown names. None when the question and the passages are in two languages:
+    its words were not compared with the articles'."""
     signals = (gate or {}).get("signals") or {}
+    if signals.get("other_language"):
+        return []
     if "subject_words" in signals:
         return list(signals.get("subject_words") or [])
     return list(dict.fromkeys([*(signals.get("unknown_subject") or []), *(signals.get("unknown_names") or [])]))

@@ -24,6 +24,7 @@ from rag.evaluate.calibration import row_answers
 from rag.evaluate.questions import load_questions
 from rag.evaluate.runner import run_eval
 from rag.ingest.run import ingest
+from rag.journal.answers import unknown_terms
 from rag.store.store import Store
 
 ARTICLES = {
@@ -175,3 +176,51 @@ def test_a_collection_built_before_the_gate_still_answers_with_a_note(kb, lmstud
         assert result.to_json()["gate"]["signals"]["coverage"] is None
     finally:
         store.update_metadata("kb", terms_version=version)
+
+
+ENGLISH = {
+    "zones": ("Copper zones", "A copper zone fills an area of the board with copper. To keep pads easy to solder "
+              "by hand, set the zone's pad connection to thermal reliefs: the zone then reaches each pad through "
+              "a few thin spokes instead of touching it all around."),
+    "tracks": ("Routing tracks", "The router draws tracks at 45 degree angles by default. Hold the modifier key "
+               "to route free-angle tracks, and press the hotkey V to insert a via in the middle of a track."),
+    "plot": ("Plotting", "Gerber files are written from the Plot dialog. Check each copper layer and the board "
+             "outline, then generate the drill files from the same dialog."),
+}
+
+
+@pytest.fixture(scope="module")
+def english_kb(tmp_path_factory):
+    store = Store(Settings(data_dir=tmp_path_factory.mktemp("gate-en") / "data"))
+    docs = [Document(url=f"{slug}.md", title=title, markdown=body) for slug, (title, body) in ENGLISH.items()]
+    assert ingest(docs, store, EmbeddedEmbedder(threads=1), "en").ok
+    yield store, EmbeddedEmbedder(threads=1)
+    store.close()
+
+
+def test_a_question_in_another_language_than_the_articles_is_not_refused_for_its_words(english_kb):
+    """Pages in English, a reader asking in French: none of the question's French words is in an
+    article, which says nothing about its subject. The word shares are not compared; the passages'
+    closeness decides, and a far question is still refused."""
+    from rag.answer.retrieve import retrieve
+
+    store, embedder = english_kb
+    info = store.collection_info("en")
+
+    def decide(question):
+        passages = retrieve(question, store, embedder, "en", top_k=3)
+        return gate(question, passages, resolve_params(None, info, embedder.model_id), store, "en", None, info, "fr")
+
+    asked = decide("Comment insérer un via au milieu d'une piste ?")  # refused when its words were weighed
+    assert asked.signals.other_language and asked.signals.rare_held is None and asked.signals.rare_unknown is None
+    assert asked.verdict != REFUSE, asked.to_dict()
+    detailed = decide("Comment éviter que la zone de cuivre colle direct aux pastilles, pour les souder au fer ?")
+    assert detailed.verdict != REFUSE and "pastilles" in detailed.signals.missing  # reported, never weighed
+    far = decide("Combien de temps faut-il cuire un gigot d'agneau au four ?")
+    assert far.verdict == REFUSE, far.to_dict()
+    # Its refusal says the passages are too far, never "no article speaks of: gigot, agneau" (the
+    # English pages were not searched for French words), and the journal proposes no subject.
+    assert "gigot" not in explain(far, "fr") and "proche" in explain(far, "fr")
+    assert unknown_terms(far.to_dict()) == []
+    same = decide("How do I keep a copper zone from touching the pads all around?")
+    assert not same.signals.other_language and same.signals.rare_held is not None
