@@ -74,7 +74,7 @@ ANSWER_OFF_TOPIC = 0.03
 L2 = 0.01
 # corpus: the collections built on it (name in gate_sets.COLLECTIONS)
 # GIMP's manual was the first new-domain set: measured blind twice (benchmarks/README.md), it is
-# now a corpus like the others; LilyPond's and KiCad's (NEW_DOMAIN) are the sets nobody fits on.
+# now a corpus like the others; LilyPond's, KiCad's and SQLite's (NEW_DOMAIN) are the sets nobody fits on.
 CORPORA = {
     "demo": ("demo",),
     "cnil": ("cnil_small", "cnil_context_small", "cnil_variants_small"),

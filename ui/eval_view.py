@@ -304,7 +304,8 @@ def gate(name: str, results: Results, store: Any) -> WordChecks | None:
     info = summary.gate
     suggested = info.suggested
     cosine = threshold_slider(name, results, store)
-    st.plotly_chart(gate_chart(rows, cosine, suggested), key=f"gate_chart_{name}", config=plotly_config())
+    st.plotly_chart(gate_chart(rows, cosine, suggested, min_coverage=words.min_coverage), key=f"gate_chart_{name}",
+                    config=plotly_config())
     st.caption(t("eval.gate_chart_help"))
     st.caption(_gate_shares_line("eval.gate_current", info.at_current))
     st.caption(_gate_shares_line("eval.gate_suggested", suggested))

@@ -43,7 +43,7 @@ from typing import Any, Callable, Mapping, Sequence
 from rag.answer import refusal
 from rag.answer.threshold import COLLECTION, MODEL_DEFAULT, SETTING, default_threshold
 from rag.i18n import language as in_language, t
-from rag.i18n.detect import detect_language
+from rag.i18n.detect import mostly_other_language
 from rag.store.filters import Where, match
 from rag.store.sparse import tokenize
 from rag.store.terms import (
@@ -145,14 +145,19 @@ class Signals:
     background: float | None = None
     rare_held: float | None = None
     rare_unknown: float | None = None
-    # Most retrieved passages are in another language than the question: the shares are not compared.
-    other_language: bool = False
+    other_language: bool = False  # most passages in another language than the question: no shares
     missing: list[str] = field(default_factory=list)  # every word no visible chunk holds, as typed
     # The rare words no visible chunk holds, the heaviest first: what a refusal names and the
     # journal's subjects are made of (never an everyday word, never a word a chunk holds).
     subject_words: list[str] = field(default_factory=list)
     chunks: int | None = None
     terms: list[TermStat] = field(default_factory=list)
+
+    @property
+    def named(self) -> list[str]:
+        """subject_words, or none when the words were not compared (two languages): what the
+        decision, a refusal, the journal and the evaluation read."""
+        return [] if self.other_language else list(self.subject_words)
 
     def to_dict(self) -> dict[str, Any]:
         data = asdict(self)
@@ -239,12 +244,6 @@ def _held(w: QuestionWord, keys: set[str], passage_stems: set[str], exact: bool)
     return any(k in keys for k in own) or bool(stems(fold(w.text)) & passage_stems)
 
 
-def other_language(question: str, texts: Sequence[str]) -> bool:
-    """Whether most of the passages are written in another language than the question."""
-    asked = detect_language(question)
-    return 2 * sum(detect_language(text) != asked for text in texts) > len(texts)
-
-
 def signals_from(question: str, passages: Sequence[Any], df: Mapping[str, int] | None, n: int | None,
                  exact: bool = False, background: float | None = None) -> Signals:
     """The signals of retrieved passages (`score`: dense cosine, `text`) and the document
@@ -267,7 +266,7 @@ def signals_from(question: str, passages: Sequence[Any], df: Mapping[str, int] |
     rare_total = sum(s.idf * s.rarity for s in stats)
     if total <= 0 or rare_total <= 0:
         return Signals(best, None, None, None, background, chunks=n, terms=stats)
-    elsewhere = other_language(question, texts)
+    elsewhere = mostly_other_language(question, texts)
     absent = [s for s in stats if s.df == 0 and not s.held]  # a passage's stem is a visible chunk's
     rare = sorted((s for s in absent if s.rarity > 1 - EVERYDAY_ZIPF / TOP_ZIPF), key=lambda s: -s.idf * s.rarity)
     named = [s for s in rare if s.idf * s.rarity >= NAMED_SHARE * rare[0].idf * rare[0].rarity]
@@ -314,14 +313,14 @@ def decide_verdict(signals: Signals, params: GateParams, model: GateModel | None
         return (ANSWER, None, None) if signals.cosine >= params.min_cosine else (REFUSE, LOW_COSINE, None)
     model = model or load_model()
     p = model.probability(features(signals, params))
-    named = bool(signals.subject_words) and not signals.other_language  # words compared, and missing
+    named = bool(signals.named)
     if params.source != MODEL_DEFAULT and signals.cosine < params.min_cosine:
         # A floor somebody chose (a setting, the collection's calibration) is one no passage under
         # it crosses; the model's default floor is only where its closeness is measured from.
         return REFUSE, UNKNOWN_NAMES if named else LOW_COSINE, p
     # A rare word no visible chunk holds is a doubt in itself (the reader's context, or the very
     # subject): such a question can be let through, never answered with no doubt.
-    if p >= model.answer_from and not signals.subject_words:
+    if p >= model.answer_from and not named:
         return ANSWER, None, p
     reason = UNKNOWN_NAMES if named else LOW_COVERAGE if signals.cosine >= params.min_cosine else LOW_COSINE
     return (UNSURE if p >= model.refuse_below else REFUSE), reason, p

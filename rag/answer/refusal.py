@@ -33,13 +33,12 @@ def _score(best: float | None, threshold: float | None, source: str | None = Non
 def from_decision(decision: Any) -> dict[str, Any]:
     """The refusal (or the doubt) of a gate's Decision (rag.answer.gate): the rare words no article
     the reader may see holds, the heaviest first; else, when only everyday words are missing while
-    the passages are close, that; else (or when the words were not compared, the passages being in
-    another language) the passages' closeness against the floor."""
+    the passages are close, that; else (or with words not compared) the passages' closeness."""
     s = decision.signals
     if decision.reason == "no_passage" or s.cosine is None:
         return {"kind": NO_PASSAGE}
-    if s.subject_words and not s.other_language:
-        return {"kind": WORDS, "words": list(s.subject_words)}
+    if s.named:
+        return {"kind": WORDS, "words": s.named}
     if s.missing and not s.other_language and s.cosine >= decision.params.min_cosine:
         return {"kind": EVERYDAY}
     return _score(s.cosine, decision.params.min_cosine)
@@ -77,6 +76,8 @@ def _text(refusal: Mapping[str, Any]) -> str:
         best, threshold = decimal(refusal.get("best") or 0.0, 3), decimal(refusal.get("threshold") or 0.0, 3)
         if refusal.get("source"):
             return t("answer.below", best=best, threshold=threshold, source=source_words(refusal["source"]))
+        if (refusal.get("best") or 0.0) >= (refusal.get("threshold") or 0.0):  # close, yet no clear answer
+            return t("gate.not_clear", best=best, threshold=threshold)
         return t("gate.low_cosine", best=best, threshold=threshold)
     if kind == MODEL:
         return t("answer.model_refused")

@@ -14,9 +14,10 @@ from rag.evaluate.results import QuestionRow, rows_of
 
 def deciding_words(row: QuestionRow | Mapping[str, Any]) -> list[str]:
     """What the refusal named: the rare words no visible article holds (`subject_words`, the
-    gate's, rag.answer.refusal); none for a refusal by the passages' closeness."""
+    gate's, rag.answer.refusal); none for a refusal by the passages' closeness, nor when the
+    question's words were not compared with the articles' (two languages)."""
     r = QuestionRow.of(row)
-    return list(r.subject_words or r.unknown_names or [])
+    return [] if r.other_language else list(r.subject_words or r.unknown_names or [])
 
 
 @dataclass(frozen=True)

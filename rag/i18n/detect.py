@@ -7,6 +7,7 @@ refusal in the question's) both use it.
 from __future__ import annotations
 
 import re
+from typing import Sequence
 
 _FR_WORDS = set(
     "le la les des du de un une est sont et en que qui quoi quel quelle quels quelles comment pourquoi "
@@ -23,9 +24,22 @@ _FR_CHARS = set("éèêëàâçùûüôîïœæ«»")
 
 def detect_language(text: str) -> str:
     """"fr" or "en", from accents and common words; French when unsure (the corpus's language)."""
+    return evident_language(text) or "fr"
+
+
+def evident_language(text: str) -> str | None:
+    """"fr" or "en" when the text's accents and common words say so; None when they do not (a few
+    keywords, a command, a tie)."""
     lowered = text.lower()
     fr = sum(2 for ch in lowered if ch in _FR_CHARS)
     words = re.findall(r"[a-zà-ÿœæ]+", lowered.replace("’", "'"))
     fr += sum(1 for w in words if w in _FR_WORDS)
     en = sum(1 for w in words if w in _EN_WORDS)
-    return "en" if en > fr else "fr"
+    return None if en == fr else "en" if en > fr else "fr"
+
+
+def mostly_other_language(text: str, others: Sequence[str]) -> bool:
+    """Whether most of `others` are plainly written in another language than `text`, itself plainly
+    in one (a few keywords are in none)."""
+    own = evident_language(text)
+    return own is not None and 2 * sum(evident_language(o) not in (None, own) for o in others) > len(others)

@@ -53,10 +53,8 @@ def unknown_terms(gate: dict[str, Any] | None) -> list[str]:
     key give their unknown names. None when the question and the passages are in two languages:
     its words were not compared with the articles'."""
     signals = (gate or {}).get("signals") or {}
-    if signals.get("other_language"):
-        return []
-    if "subject_words" in signals:
-        return list(signals.get("subject_words") or [])
+    if "subject_words" in signals:  # as rag.answer.gate.Signals.named reads them
+        return [] if signals.get("other_language") else list(signals.get("subject_words") or [])
     return list(dict.fromkeys([*(signals.get("unknown_subject") or []), *(signals.get("unknown_names") or [])]))
 
 

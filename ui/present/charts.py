@@ -272,24 +272,19 @@ def _log_p(p: float) -> float:
     return math.log10(max(LOWEST_PROBABILITY, min(1.0, p)))
 
 
-def _gate_trace(fig: go.Figure, group: Sequence[tuple[QuestionRow, float]], name: str, color: str,
+def _gate_trace(fig: go.Figure, group: Sequence[tuple[QuestionRow, float, list[str]]], name: str, color: str,
                 unknown: bool) -> None:
     fig.add_trace(go.Scatter(
-        x=[float(r.cosine) for r, _ in group],
-        y=[_log_p(p) for _, p in group], customdata=[p for _, p in group],
+        x=[float(r.cosine) for r, _, _ in group],
+        y=[_log_p(p) for _, p, _ in group], customdata=[p for _, p, _ in group],
         mode="markers", name=wrapped(t("chart.legend_count", name=name, n=len(group))),
         marker=dict(color=color, size=9, opacity=0.75, symbol="x" if unknown else "circle",
                     line=dict(width=1, color="white")),
         hovertext=[f"{r.id}: {str(r.question or '')[:80]}"
-                   + ("<br>" + t("chart.unknown_names", names=", ".join(_rare_missing(r))) if _rare_missing(r) else "")
-                   for r, _ in group],
+                   + ("<br>" + t("chart.unknown_names", names=", ".join(words)) if words else "")
+                   for r, _, words in group],
         hovertemplate="%{hovertext}<br>" + t("chart.gate_point") + "<extra></extra>",
     ))
-
-
-def _rare_missing(row: QuestionRow) -> list[str]:
-    """The rare words no article holds, as the gate had them (`unknown_names` in older runs)."""
-    return list(row.subject_words or row.unknown_names or [])
 
 
 def gate_chart(
@@ -297,6 +292,7 @@ def gate_chart(
     min_cosine: float,
     suggested: GateShares | Mapping[str, Any] | None = None,
     model: Any = None,
+    min_coverage: float | None = None,
 ) -> go.Figure:
     """Each question at (best passage's cosine, the gate's probability that the articles answer
     it at the floor `min_cosine`), in-base and off-topic coloured, with the boundaries the live
@@ -304,21 +300,24 @@ def gate_chart(
     between the cut-offs it goes to the chat model (unsure); from `answer_from` it is answered,
     unless a rare word of it is in no article (a cross: never answered with no doubt)."""
     from rag.answer.gate import load_model
-    from rag.evaluate.calibration import row_decision
+    from rag.evaluate.calibration import row_decision, row_signals
 
     model = model or load_model()
-    placed = [(r, row_decision(r, min_cosine, model=model)[1]) for r in rows_of(rows) if r.cosine is not None]
-    points = [(r, p) for r, p in placed if p is not None]
+    # Each row with the words its decision reads (`Signals.named`): a cross is a row never answered
+    # with no doubt. A row the cosine alone decides has no probability to place.
+    placed = [(r, row_decision(r, min_cosine, min_coverage, model=model)[1], row_signals(r).named)
+              for r in rows_of(rows) if r.cosine is not None]
+    points = [(r, p, words) for r, p, words in placed if p is not None]
     fig = go.Figure()
     # One trace a colour and a mark, so that the legend explains each (a red dot, a blue cross).
     for name, in_base, color in ((t("chart.in_base"), True, IN_BASE), (t("chart.off_topic"), False, OFF_TOPIC)):
         for unknown in (False, True):
-            group = [(r, p) for r, p in points if bool(r.in_base) == in_base and bool(_rare_missing(r)) == unknown]
+            group = [point for point in points if bool(point[0].in_base) == in_base and bool(point[2]) == unknown]
             if group:
                 _gate_trace(fig, group, t("chart.names_unknown", kind=name) if unknown else name, color, unknown)
     target = GateShares.of(suggested) if suggested else None
     floors = [min_cosine] + ([float(target.min_cosine)] if target is not None and target.min_cosine is not None else [])
-    xs = [float(r.cosine) for r, _ in points] + floors
+    xs = [float(r.cosine) for r, _, _ in points] + floors
     low, high = min(xs) - 0.01, max(xs) + 0.01
     fig.add_shape(type="rect", x0=min_cosine, x1=high, y0=_log_p(model.answer_from), y1=0.0,
                   fillcolor=PASSED, opacity=0.08, line_width=0)
