@@ -11,12 +11,16 @@ import uuid
 from contextlib import contextmanager
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
-from typing import Any, Iterable, Iterator, Sequence
+from typing import Iterable, Iterator, Sequence
 
 from rag.auth import owner_only
 from rag.errors import RagError
 from rag.i18n import t
 from rag.journal.records import Conversation, Entry, Feedback, OUTCOMES
+from rag.journal.schema import (
+    ADDED_COLUMNS, ENTRY_COLUMNS, JSON_COLUMNS, JSON_OBJECTS, SCHEMA, conversation_of, entry_of, groups_key,
+    insert_conversation,
+)
 from rag.redact import known_secrets, redact
 from rag.textnorm import fold
 
@@ -26,37 +30,6 @@ SCHEMA_VERSION = 2
 # Long enough for the other process's write to finish (they take milliseconds), short enough that a
 # stuck writer gives an error rather than a frozen page.
 BUSY_TIMEOUT_S = 5.0
-
-_SCHEMA = """
-CREATE TABLE IF NOT EXISTS conversations(
-    id TEXT PRIMARY KEY, reader TEXT, collection TEXT, title TEXT, created TEXT, updated TEXT);
-CREATE TABLE IF NOT EXISTS entries(
-    id TEXT PRIMARY KEY, time TEXT, reader TEXT, conversation_id TEXT, turn INTEGER,
-    collection TEXT, question TEXT, standalone_question TEXT, language TEXT, outcome TEXT,
-    verdict TEXT, refusal_reason TEXT, unknown_terms TEXT, passages TEXT,
-    answer TEXT, citations TEXT, model TEXT, threshold REAL, origin TEXT);
-CREATE TABLE IF NOT EXISTS feedback(
-    entry_id TEXT, reader TEXT, time TEXT, rating INTEGER, comment TEXT,
-    PRIMARY KEY(entry_id, reader));
-CREATE TABLE IF NOT EXISTS rechecks(
-    entry_id TEXT PRIMARY KEY, time TEXT, answerable INTEGER, titles TEXT);
-CREATE TABLE IF NOT EXISTS group_rechecks(
-    entry_id TEXT, groups TEXT, time TEXT, answerable INTEGER, titles TEXT, PRIMARY KEY(entry_id, groups));
-CREATE INDEX IF NOT EXISTS entries_time ON entries(time);
-CREATE INDEX IF NOT EXISTS entries_conversation ON entries(conversation_id, turn);
-CREATE INDEX IF NOT EXISTS conversations_reader ON conversations(reader, updated);
-"""
-
-_ENTRY_COLUMNS = ("id", "time", "reader", "conversation_id", "turn", "collection", "question",
-                  "standalone_question", "language", "outcome", "verdict", "refusal_reason",
-                  "unknown_terms", "passages", "answer", "citations", "model", "threshold", "origin")
-_JSON_COLUMNS = ("unknown_terms", "passages", "citations")
-# Columns added after the first version: (name, type, JSON?); a journal written before them gets
-# them on opening, its rows read with their defaults.
-_ADDED_COLUMNS = (("refusal", "TEXT", True), ("checks", "TEXT", True), ("small_talk", "TEXT", False))
-_ENTRY_COLUMNS += tuple(name for name, _, _ in _ADDED_COLUMNS)
-_JSON_OBJECTS = tuple(name for name, _, is_json in _ADDED_COLUMNS if is_json)
-
 
 def _busy(exc: BaseException | None) -> bool:
     """SQLITE_BUSY or SQLITE_LOCKED, extended codes included."""
@@ -140,9 +113,9 @@ class Journal:
     def _set_up(self) -> None:
         with self._connect() as db:
             db.execute("PRAGMA journal_mode=WAL")
-            db.executescript(_SCHEMA)
+            db.executescript(SCHEMA)
             present = {row["name"] for row in db.execute("PRAGMA table_info(entries)")}
-            for name, kind, _ in _ADDED_COLUMNS:
+            for name, kind, _ in ADDED_COLUMNS:
                 if name not in present:
                     try:
                         db.execute(f"ALTER TABLE entries ADD COLUMN {name} {kind}")
@@ -193,17 +166,17 @@ class Journal:
         with self._connect() as db:
             if entry.conversation_id:
                 self._touch_conversation(db, entry)
-            row = {name: getattr(entry, name) for name in _ENTRY_COLUMNS}
-            for name in _JSON_COLUMNS + _JSON_OBJECTS:
+            row = {name: getattr(entry, name) for name in ENTRY_COLUMNS}
+            for name in JSON_COLUMNS + JSON_OBJECTS:
                 row[name] = json.dumps(row[name], ensure_ascii=False)
-            db.execute(f"INSERT INTO entries({', '.join(_ENTRY_COLUMNS)}) "
-                       f"VALUES({', '.join(':' + c for c in _ENTRY_COLUMNS)})", row)
+            db.execute(f"INSERT INTO entries({', '.join(ENTRY_COLUMNS)}) "
+                       f"VALUES({', '.join(':' + c for c in ENTRY_COLUMNS)})", row)
         return entry
 
     def _touch_conversation(self, db: sqlite3.Connection, entry: Entry) -> None:
         found = db.execute("SELECT id FROM conversations WHERE id=?", (entry.conversation_id,)).fetchone()
         if found is None:
-            _insert_conversation(db, Conversation(entry.conversation_id, entry.reader, entry.collection,
+            insert_conversation(db, Conversation(entry.conversation_id, entry.reader, entry.collection,
                                                   entry.question[:120], entry.time, entry.time))
         else:
             db.execute("UPDATE conversations SET updated=? WHERE id=?", (entry.time, entry.conversation_id))
@@ -221,7 +194,7 @@ class Journal:
         moment = now()
         conversation = Conversation(uuid.uuid4().hex, reader, collection, self._clean(title), moment, moment)
         with self._connect() as db:
-            _insert_conversation(db, conversation)
+            insert_conversation(db, conversation)
         return conversation
 
     def rename_conversation(self, conversation_id: str, title: str) -> None:
@@ -291,12 +264,12 @@ class Journal:
             args += [int(limit), int(offset)]
         with self._connect() as db:
             rows = db.execute(sql, args).fetchall()
-            return self._with_feedback(db, [_entry(row) for row in rows])
+            return self._with_feedback(db, [entry_of(row) for row in rows])
 
     def entry(self, entry_id: str) -> Entry | None:
         with self._connect() as db:
             row = db.execute("SELECT * FROM entries WHERE id=?", (entry_id,)).fetchone()
-            return self._with_feedback(db, [_entry(row)])[0] if row else None
+            return self._with_feedback(db, [entry_of(row)])[0] if row else None
 
     def _with_feedback(self, db: sqlite3.Connection, entries: list[Entry]) -> list[Entry]:
         if not entries:
@@ -330,7 +303,7 @@ class Journal:
         with self._connect() as db:
             rows = db.execute("SELECT * FROM conversations WHERE reader=? ORDER BY updated DESC, rowid DESC",
                               (reader,)).fetchall()
-        return [_conversation(r) for r in rows]
+        return [conversation_of(r) for r in rows]
 
     def conversation_questions(self, reader: str) -> dict[str, list[str]]:
         """The questions asked in each of `reader`'s conversations (for searching them), by id."""
@@ -346,14 +319,14 @@ class Journal:
     def conversation(self, conversation_id: str) -> Conversation | None:
         with self._connect() as db:
             row = db.execute("SELECT * FROM conversations WHERE id=?", (conversation_id,)).fetchone()
-        return _conversation(row) if row else None
+        return conversation_of(row) if row else None
 
     def turns(self, conversation_id: str) -> list[Entry]:
         """The entries of a conversation, first turn first."""
         with self._connect() as db:
             rows = db.execute("SELECT * FROM entries WHERE conversation_id=? ORDER BY turn, time, rowid",
                               (conversation_id,)).fetchall()
-            return self._with_feedback(db, [_entry(row) for row in rows])
+            return self._with_feedback(db, [entry_of(row) for row in rows])
 
     # --- re-checks after an ingest -------------------------------------------------------------
     # A re-check made over every document (after an ingest) lives in `rechecks`; one made with an
@@ -370,7 +343,7 @@ class Journal:
                            (entry_id, *values))
             else:
                 db.execute("INSERT OR REPLACE INTO group_rechecks(entry_id, groups, time, answerable, titles) "
-                           "VALUES(?, ?, ?, ?, ?)", (entry_id, _groups_key(groups), *values))
+                           "VALUES(?, ?, ?, ?, ?)", (entry_id, groups_key(groups), *values))
 
     def rechecks(self, groups: Sequence[str] | None = None) -> dict[str, tuple[bool, list[str]]]:
         """entry id -> (answerable now, the articles that answer it), for the entries re-checked
@@ -380,7 +353,7 @@ class Journal:
                 rows = db.execute("SELECT entry_id, answerable, titles FROM rechecks").fetchall()
             else:
                 rows = db.execute("SELECT entry_id, answerable, titles FROM group_rechecks WHERE groups=?",
-                                  (_groups_key(groups),)).fetchall()
+                                  (groups_key(groups),)).fetchall()
         return {r["entry_id"]: (bool(r["answerable"]), json.loads(r["titles"] or "[]")) for r in rows}
 
     def last_recheck(self, groups: Sequence[str] | None = None) -> str:
@@ -390,7 +363,7 @@ class Journal:
                 row = db.execute("SELECT MAX(time) AS t FROM rechecks").fetchone()
             else:
                 row = db.execute("SELECT MAX(time) AS t FROM group_rechecks WHERE groups=?",
-                                 (_groups_key(groups),)).fetchone()
+                                 (groups_key(groups),)).fetchone()
         return row["t"] or ""
 
     # --- deleting -----------------------------------------------------------------------------
@@ -437,39 +410,6 @@ class Journal:
             db.execute("DELETE FROM conversations WHERE updated<? AND id NOT IN "
                        "(SELECT conversation_id FROM entries WHERE conversation_id IS NOT NULL)", (cutoff,))
         return count
-
-
-def _groups_key(groups: Sequence[str]) -> str:
-    return json.dumps(sorted(set(groups)), ensure_ascii=False)
-
-
-def _entry(row: sqlite3.Row) -> Entry:
-    values: dict[str, Any] = {name: row[name] for name in _ENTRY_COLUMNS}
-    for name in _JSON_COLUMNS:
-        try:
-            values[name] = json.loads(values[name] or "[]")
-        except ValueError:
-            values[name] = []
-    for name in _JSON_OBJECTS:
-        try:
-            found = json.loads(values[name] or "{}")
-        except ValueError:
-            found = {}
-        values[name] = found if isinstance(found, dict) else {}
-    for name in ("small_talk", "reader", "collection", "question", "standalone_question", "language", "outcome",
-                 "verdict", "refusal_reason", "answer", "model", "origin"):
-        values[name] = values[name] or ""
-    return Entry(**values)
-
-
-def _conversation(row: sqlite3.Row) -> Conversation:
-    return Conversation(row["id"], row["reader"] or "", row["collection"] or "", row["title"] or "",
-                        row["created"] or "", row["updated"] or "")
-
-
-def _insert_conversation(db: sqlite3.Connection, c: Conversation) -> None:
-    db.execute("INSERT INTO conversations(id, reader, collection, title, created, updated) VALUES(?, ?, ?, ?, ?, ?)",
-               (c.id, c.reader, c.collection, c.title, c.created, c.updated))
 
 
 def _owner_only(path: Path, mode: int) -> None:
