@@ -53,8 +53,10 @@ def unknown_terms(gate: dict[str, Any] | None) -> list[str]:
     key give their unknown names. None when the question and the passages are in two languages:
     its words were not compared with the articles'."""
     signals = (gate or {}).get("signals") or {}
-    if "subject_words" in signals:  # as rag.answer.gate.Signals.named reads them
-        return [] if signals.get("other_language") else list(signals.get("subject_words") or [])
+    if "subject_words" in signals:
+        from rag.answer.gate import Signals
+
+        return Signals.of(signals).named
     return list(dict.fromkeys([*(signals.get("unknown_subject") or []), *(signals.get("unknown_names") or [])]))
 
 
