@@ -33,7 +33,6 @@ from __future__ import annotations
 import argparse
 import hashlib
 import json
-import math
 import statistics
 import sys
 import time
@@ -56,7 +55,7 @@ from rag.answer.retrieve import retrieve  # noqa: E402
 from rag.answer.threshold import default_threshold  # noqa: E402
 from rag.demo.vectors import replaying  # noqa: E402
 from rag.embeddings.embedded import EmbeddedEmbedder  # noqa: E402
-from rag.evaluate.calibration import KEEP_IN_BASE, calibrate_gate  # noqa: E402
+from rag.evaluate.calibration import calibrate_gate, refusals_allowed  # noqa: E402
 from rag.ingest.run import ingest  # noqa: E402
 from rag.store.store import Store  # noqa: E402
 from rag.store.terms import question_keys, question_words  # noqa: E402
@@ -282,13 +281,12 @@ def halves(rows: Sequence[dict[str, Any]], params: GateParams, model: GateModel)
 
 
 def calibrated_cutoff(rows: Sequence[dict[str, Any]], params: GateParams, model: GateModel) -> float:
-    """The highest refusal cut-off that lets through KEEP_IN_BASE of the in-base questions of
-    `rows` (the product's calibration criterion), never over `answer_from`."""
+    """The highest refusal cut-off that refuses no more in-base questions of `rows` than the
+    product's calibration allows (`refusals_allowed`), never over `answer_from`."""
     p_in = sorted(model.probability(gate_module.features(r["signals"], params)) for r in rows if r["in_base"])
     if not p_in:
         return model.refuse_below
-    keep = math.ceil(KEEP_IN_BASE * len(p_in) - 1e-9)
-    return min(p_in[len(p_in) - keep], model.answer_from) - 1e-9
+    return min(p_in[refusals_allowed(len(p_in))], model.answer_from) - 1e-9
 
 
 def choose_rate(rows: dict[str, list[dict[str, Any]]], params: GateParams) -> tuple[float, dict[str, Any]]:

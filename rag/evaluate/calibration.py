@@ -132,6 +132,24 @@ def small_sample_warning(in_base: int, off_topic: int) -> str | None:
 
 
 KEEP_IN_BASE = 0.95
+# How sure the calibration must be that KEEP_IN_BASE of the readers' answerable questions (not only
+# the set's) are let through: a floor that refuses a few of a small set's in-base questions refuses
+# more of the next ones (the customary 90% of a one-sided binomial bound).
+CONFIDENCE = 0.90
+
+
+def refusals_allowed(in_base: int, keep: float = KEEP_IN_BASE, confidence: float = CONFIDENCE) -> int:
+    """How many of `in_base` answerable questions a floor may refuse while still vouching, at
+    `confidence`, that at least `keep` of all such questions are let through: the most refusals r
+    whose one-sided binomial (Clopper-Pearson) bound on the refused share stays within 1 - keep.
+    0 for a set too small to allow one (fewer than 77 questions at 95% and 90%)."""
+    share, allowed, cumulative = 1.0 - keep, 0, 0.0
+    for r in range(in_base + 1):
+        cumulative += math.comb(in_base, r) * share**r * keep ** (in_base - r)
+        if cumulative > 1.0 - confidence:
+            break
+        allowed = r
+    return allowed
 
 
 def row_signals(row: QuestionRow | Mapping[str, Any]) -> Any:
@@ -206,26 +224,34 @@ def calibrate_gate(rows: Sequence[dict[str, Any]], keep: float = KEEP_IN_BASE, m
     """The collection's cosine floor for the gate, from a question set's signals (results rows):
     the floor the gate's model measures the passages' closeness from. Every floor between two
     questions' cosines is tried with the live decision; the one refusing the most off-topic
-    questions while letting through at least `keep` of the in-base ones wins (the lowest on a tie).
+    questions while refusing no more in-base ones than the set can vouch for (`refusals_allowed`:
+    none of a set of fewer than 77) wins (the lowest on a tie).
     Returns {"suggested": shares at the suggestion | None, "criterion", "reason"}."""
     typed = rows_of(rows)
     inside = [r for r in typed if r.in_base]
     outside = [r for r in typed if not r.in_base]
-    criterion = t("cal.gate_criterion", share=percent(keep))
+    allowed = refusals_allowed(len(inside), keep)
+    values = {"n_in": len(inside), "share": percent(keep), "confidence": percent(CONFIDENCE)}
+    criterion = tn("cal.gate_criterion", allowed, **values) if allowed else t("cal.gate_criterion_none", **values)
     if not outside or not [r for r in inside if r.cosine is not None]:
         reason = t("cal.gate_no_out") if not outside else t("cal.gate_no_in")
         return {"suggested": None, "criterion": criterion, "reason": reason}
-    need = max(1, math.ceil(keep * len(inside) - 1e-9))
+    tried = [(floor, sum(row_answers(r, floor, model=model) for r in inside)) for floor in
+             _cuts([r.cosine for r in typed if r.cosine is not None])]
+    most = max(answered for _, answered in tried)
+    if most < math.ceil(keep * len(inside) - 1e-9):
+        return {"suggested": None, "criterion": criterion, "reason": t("cal.gate_none", share=percent(keep))}
+    # An in-base question the model refuses at every floor is no floor's doing: it is not counted
+    # against the refusals the set allows.
+    need = min(len(inside) - allowed, most)
     best: tuple[int, float] | None = None
-    for floor in _cuts([r.cosine for r in typed if r.cosine is not None]):
-        answered = sum(row_answers(r, floor, model=model) for r in inside)
+    for floor, answered in tried:
         if answered < need:
             continue
         refused = sum(not row_answers(r, floor, model=model) for r in outside)
         if best is None or refused > best[0]:
             best = (refused, floor)
-    if best is None:
-        return {"suggested": None, "criterion": criterion, "reason": t("cal.gate_none", share=percent(keep))}
+    assert best is not None  # the floor answering `most` qualifies
     suggested = gate_shares(rows, best[1], model=model)
     return {"suggested": suggested, "criterion": criterion, "reason": None,
             "overlap_sentence": gate_overlap(suggested)}

@@ -90,3 +90,48 @@ def test_a_threshold_from_too_few_questions_is_said_to_be_so():
     assert small_sample_warning(20, 10) is None
     assert "16 in-base and 14 off-topic" in small_sample_warning(16, 14)
     assert small_sample_warning(40, 9) is not None
+
+
+def _rows(in_base: list[float], off_topic: list[float]) -> list[dict]:
+    """results.json rows the cosine alone decides (a collection without word statistics)."""
+    return ([{"id": f"in{i}", "in_base": True, "cosine": c} for i, c in enumerate(in_base)]
+            + [{"id": f"out{i}", "in_base": False, "cosine": c} for i, c in enumerate(off_topic)])
+
+
+def test_a_small_set_calibrates_no_refusal_of_its_own_answerable_questions():
+    """A floor that refuses one of 20 answerable questions refuses more of the next readers':
+    twenty cannot vouch for it, so the suggestion lets them all through, and says why."""
+    from rag.evaluate.calibration import calibrate_gate
+
+    # one in-base question sits low (0.80); refusing it would refuse three more off-topic ones
+    ins = [0.80] + [0.86 + i / 1000 for i in range(19)]
+    outs = [0.78, 0.79, 0.81, 0.82, 0.83] + [0.70] * 10
+    cal = calibrate_gate(_rows(ins, outs))
+    assert cal["suggested"]["in_base_answered"] == 1.0
+    assert cal["suggested"]["min_cosine"] <= 0.80
+    assert cal["suggested"]["off_topic_refused_count"] == 12
+    assert "20 are too few to refuse one" in cal["criterion"]
+
+
+def test_a_large_set_may_refuse_what_it_can_vouch_for():
+    """100 answerable questions vouch, at 90% confidence, for one refusal: 95% of the readers'
+    answerable questions still get through. The suggestion uses it, no more."""
+    from rag.evaluate.calibration import calibrate_gate, refusals_allowed
+
+    assert refusals_allowed(100) == 1 and refusals_allowed(20) == 0
+    ins = [0.80, 0.81, 0.815] + [0.86 + i / 10000 for i in range(97)]
+    outs = [0.79, 0.805, 0.812, 0.82, 0.83] + [0.70] * 10
+    cal = calibrate_gate(_rows(ins, outs))
+    assert cal["suggested"]["in_base_answered_count"] == 99  # 0.80 refused, 0.81 kept
+    assert cal["suggested"]["off_topic_refused_count"] == 12  # 0.70s, 0.79 and 0.805
+    assert "at most 1 of the 100 in-base questions" in cal["criterion"]
+
+
+def test_the_calibration_criterion_reads_in_french():
+    from rag.evaluate.calibration import calibrate_gate
+    from rag.i18n import language
+
+    with language("fr"):
+        cal = calibrate_gate(_rows([0.86, 0.87, 0.88], [0.70, 0.75]))
+    assert "3 questions sont trop peu pour en refuser une" in cal["criterion"]
+    assert "avec 90\xa0% de confiance" in cal["criterion"] and "à 95\xa0% des questions" in cal["criterion"]
