@@ -178,6 +178,7 @@ NEW_DOMAIN_SETTING = "RAG_NEW_DOMAIN"
 LILYPOND_SETTING = "RAG_NEW_DOMAIN_LILYPOND"
 KICAD_SETTING = "RAG_NEW_DOMAIN_KICAD"
 SQLITE_SETTING = "RAG_NEW_DOMAIN_SQLITE"
+DEBIAN_REFERENCE_SETTING = "RAG_NEW_DOMAIN_DEBIAN_REFERENCE"
 
 
 def new_domain_path() -> Path:
@@ -203,6 +204,14 @@ def sqlite_path() -> Path:
     `benchmarks/new_domain_corpus.py --domain sqlite` builds it), named by RAG_NEW_DOMAIN_SQLITE:
     measured, never fitted on."""
     return _domain(SQLITE_SETTING, "SQLite's documentation pages", "sqlite", "/tmp/sqlite-en")
+
+
+def debian_reference_path() -> Path:
+    """The fifth new-domain corpus (the Debian reference in French, from debian-reference-fr,
+    `benchmarks/new_domain_corpus.py --domain debian-reference` builds it), named by
+    RAG_NEW_DOMAIN_DEBIAN_REFERENCE: measured, never fitted on."""
+    return _domain(DEBIAN_REFERENCE_SETTING, "the Debian reference's sections", "debian-reference",
+                   "/tmp/debian-reference-fr")
 
 
 def _domain(setting: str, what: str, domain: str, example: str) -> Path:

@@ -33,7 +33,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from _common import (  # noqa: E402
     CNIL_DIR, CNIL_QUESTIONS, DOCS_FR, RESULTS, ROOT, CachedEmbedder, corpus_path, embed_threads, finish,
-    kicad_path, lilypond_path, load_documents, machine, new_domain_path, say, settings_for, sqlite_path, temp_data_dir,
+    debian_reference_path, kicad_path, lilypond_path, load_documents, machine, new_domain_path, say, settings_for,
+    sqlite_path, temp_data_dir,
     vector_cache,
 )
 
@@ -59,6 +60,7 @@ NEW_DOMAIN_SET = DATA / "gimp_fr.jsonl"
 LILYPOND_SET = DATA / "lilypond_fr.jsonl"
 KICAD_SET = DATA / "kicad_fr.jsonl"
 SQLITE_SET = DATA / "sqlite_fr.jsonl"
+DEBIAN_REFERENCE_SET = DATA / "debian_reference_fr.jsonl"
 TOP_K = 6
 CONTEXT = {k: v for k, v in retrieve_options(Settings()).items() if k != "reranker"}
 
@@ -92,6 +94,10 @@ def sets_for(name: str) -> dict[str, tuple[list, list]]:
         # The fourth: SQLite's documentation, in English, questions in French; written before the
         # product ran on it, measured, never fitted on.
         return {"sqlite_fr": _split(SQLITE_SET)}
+    if name == "debian_reference":
+        # The fifth: the Debian reference in French (system administration), questions written
+        # before the product ran on it; measured, never fitted on.
+        return {"debian_reference_fr": _split(DEBIAN_REFERENCE_SET)}
     if name == "lilypond":
         # The second new-domain set: written before the product ran on it; measured, never fitted on.
         return {"lilypond_fr": _split(LILYPOND_SET)}
@@ -152,6 +158,7 @@ COLLECTIONS = {
     "lilypond": (lilypond_path, False),
     "kicad": (kicad_path, False),
     "sqlite": (sqlite_path, False),
+    "debian_reference": (debian_reference_path, False),
     "cnil": (lambda: corpus_path(CNIL_DIR), False),
     "cnil_small": (lambda: corpus_path(CNIL_DIR), True),
     "cnil_context_small": (lambda: corpus_path(CNIL_DIR), True),
@@ -253,7 +260,7 @@ def run_collection(name: str, model: Any, store: Any) -> dict[str, Any]:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--label", default="after")
-    measured_apart = ("docsfr", "gimp", "gimp_small", "lilypond", "kicad", "sqlite")
+    measured_apart = ("docsfr", "gimp", "gimp_small", "lilypond", "kicad", "sqlite", "debian_reference")
     parser.add_argument("--only", default=",".join(c for c in COLLECTIONS if c not in measured_apart))
     args = parser.parse_args(argv)
     started = time.monotonic()

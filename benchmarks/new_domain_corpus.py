@@ -1,12 +1,13 @@
 """Build a new-domain corpus: a manual the product was never designed from nor tuned on.
 
-    .venv/bin/python benchmarks/new_domain_corpus.py [--domain gimp|kicad|lilypond|sqlite] [--help-dir DIR] OUT_DIR
+    .venv/bin/python benchmarks/new_domain_corpus.py [--domain gimp|kicad|lilypond|sqlite|debian-reference] \
+        [--help-dir DIR] OUT_DIR
 
-Copies the selected HTML pages into OUT_DIR (for kicad and sqlite's longest pages, cuts them up),
-which the benchmarks read through the RAG_NEW_DOMAIN setting. Each domain has its help folder (the
-Debian package's, or --help-dir), its selection of pages and its question set, which names a page by
-the file name it is copied under; the sets are measured, never fitted on (benchmarks/README.md, "The
-answerability gate").
+Copies the selected HTML pages into OUT_DIR (for kicad, sqlite's longest pages and the Debian
+reference, cuts them up), which the benchmarks read through the RAG_NEW_DOMAIN settings. Each domain
+has its help folder (the Debian package's, or --help-dir), its selection of pages and its question
+set, which names a page by the file name it is copied under; the sets are measured, never fitted on
+(benchmarks/README.md, "The answerability gate").
 
 - gimp (the default): GIMP's French user manual, Debian package gimp-help-fr (GFDL), from
   /usr/share/gimp/2.0/help/fr: the tool, layer and selection pages (about 120), copied under their
@@ -45,8 +46,17 @@ answerability gate").
   of 74 PRAGMAs, into its introduction and its PRAGMAs grouped by topic (SQLITE_PRAGMA_TOPICS,
   pragma-journal-wal-and-locking.html); sections with fewer than SQLITE_MIN_WORDS words are left
   out (138 pages remain). The questions are in French: benchmarks/data/sqlite_fr.jsonl.
+- debian-reference: the Debian reference in French, Debian package debian-reference-fr (2.100,
+  GPL-2+), from /usr/share/debian-reference: its twelve chapters (ch01.fr.html to ch12.fr.html: the
+  shell and files, package management, boot, authentication, network setup and applications, the
+  X Window System and i18n, system tips, data management and conversion, programming). Each
+  section (h2) becomes a page; one longer than DEBIAN_REFERENCE_SPLIT_WORDS becomes one page per
+  subsection (h3), plus one for its text before the first subsection. A page is titled
+  "<chapter> — <section>[ — <subsection>]" and named "<chapter file>-<slug of its numbered title>.html"
+  (ch05-5-1-1-resolution-du-nom-d-hote.html); pages with fewer than DEBIAN_REFERENCE_MIN_WORDS words
+  are left out (262 pages remain). Questions: benchmarks/data/debian_reference_fr.jsonl.
 
-    apt-get install gimp-help-fr kicad-doc-fr lilypond-doc-html-fr sqlite3-doc
+    apt-get install gimp-help-fr kicad-doc-fr lilypond-doc-html-fr sqlite3-doc debian-reference-fr
     # or: apt-get download PACKAGE && dpkg-deb -x *.deb root/, then --help-dir root/<its folder above>
 """
 
@@ -61,6 +71,7 @@ from collections import Counter
 from html import escape
 from itertools import takewhile
 from pathlib import Path
+from typing import Any
 
 GIMP_HELP = Path("/usr/share/gimp/2.0/help/fr")
 GIMP_PATTERNS = ("gimp-tool-*.html", "gimp-layer*.html", "gimp-selection*.html")
@@ -173,6 +184,19 @@ def listed(help_dir: Path, stems: tuple[str, ...], what: str) -> bool:
     return not absent
 
 
+def cut(section, body: list, sub_class: str, split_words: int, min_words: int) -> list[tuple[Any, list]]:
+    """A manual's section as pages: the whole section, or, when it is longer than split_words, its
+    text before the first subsection (`body`'s elements without `sub_class`) and each subsection;
+    each as (the subsection, or None for the section's own text, its elements), without the parts
+    of fewer than min_words words."""
+    parts: list[tuple[Any, list]] = [(None, [section])]
+    if len(section.get_text(" ").split()) > split_words:
+        parts = [(None, [e for e in body if sub_class not in e.get("class", [])])]
+        parts += [(e, [e]) for e in body if sub_class in e.get("class", [])]
+    return [(sub, elements) for sub, elements in parts
+            if len(" ".join(e.get_text(" ") for e in elements).split()) >= min_words]
+
+
 def kicad_pages(help_dir: Path) -> list[tuple[str, str]]:
     """Each manual's sections, or a long section's subsections and introduction, each as a page
     (its HTML) with the file name it is written under. Stops if some manuals are missing."""
@@ -189,17 +213,11 @@ def kicad_pages(help_dir: Path) -> list[tuple[str, str]]:
         book = soup.h1.get_text(" ", strip=True)
         for section in soup.select("div.sect1"):
             chapter = heading(section.h2)
-            parts = [("", [section])]
-            if len(section.get_text(" ").split()) > KICAD_SPLIT_WORDS:
-                body = section.find("div", class_="sectionbody").find_all(recursive=False)
-                parts = [("", [section.h2, *(e for e in body if "sect2" not in e.get("class", []))])]
-                parts += [(heading(e.h3), [e]) for e in body if "sect2" in e.get("class", [])]
-            for sub, elements in parts:
-                if len(" ".join(e.get_text(" ") for e in elements).split()) < KICAD_MIN_WORDS:
-                    continue
-                title = f"{book} — {chapter}" + (f" — {sub}" if sub else "")
-                content = "\n".join(str(e) for e in elements)
-                found.append((small_page(title, content), f"{manual}-{slug(chapter + ' ' + sub)}.html"))
+            body = [section.h2, *section.find("div", class_="sectionbody").find_all(recursive=False)]
+            for sub, elements in cut(section, body, "sect2", KICAD_SPLIT_WORDS, KICAD_MIN_WORDS):
+                title = f"{book} — {chapter}" + (f" — {heading(sub.h3)}" if sub else "")
+                name = f"{manual}-{slug(chapter + ' ' + (heading(sub.h3) if sub else ''))}.html"
+                found.append((small_page(title, "\n".join(str(e) for e in elements)), name))
     return found
 
 
@@ -321,7 +339,36 @@ def sqlite_pages(help_dir: Path) -> list[tuple[str, str]]:
     return found
 
 
+DEBIAN_REFERENCE_HELP = Path("/usr/share/debian-reference")
+DEBIAN_REFERENCE_CHAPTERS = tuple(f"ch{n:02d}.fr" for n in range(1, 13))
+DEBIAN_REFERENCE_SPLIT_WORDS = 1500  # a section longer than this is cut into its subsections
+DEBIAN_REFERENCE_MIN_WORDS = 40  # fewer: a heading and a sentence
+
+
+def debian_reference_pages(help_dir: Path) -> list[tuple[str, str]]:
+    """Each chapter's sections, or a long section's subsections and introduction, each as a page
+    (its HTML) with the file name it is written under. Stops if some chapters are missing."""
+    from bs4 import BeautifulSoup
+
+    if not listed(help_dir, DEBIAN_REFERENCE_CHAPTERS, "Debian reference chapters"):
+        return []
+    found = []
+    for stem in DEBIAN_REFERENCE_CHAPTERS:
+        soup = BeautifulSoup((help_dir / f"{stem}.html").read_text(encoding="utf-8"), "html.parser")
+        chapter = soup.select_one("div.chapter")
+        book = chapter.h1.get_text(" ", strip=True)
+        for section in chapter.find_all("div", class_="section", recursive=False):
+            body = section.find_all(recursive=False)
+            for sub, elements in cut(section, body, "section", DEBIAN_REFERENCE_SPLIT_WORDS, DEBIAN_REFERENCE_MIN_WORDS):
+                title = f"{book} — {heading(section.h2)}" + (f" — {heading(sub.h3)}" if sub else "")
+                # its numbered title: "5.1.1. Résolution du nom d'hôte" -> "ch05-5-1-1-resolution-du-nom-d-hote.html"
+                numbered = (sub.h3 if sub else section.h2).get_text(" ", strip=True)
+                found.append((small_page(title, "\n".join(str(e) for e in elements)), f"{stem[:4]}-{slug(numbered)}.html"))
+    return found
+
+
 DOMAINS = {
+    "debian-reference": (DEBIAN_REFERENCE_HELP, "debian-reference-fr", debian_reference_pages),
     "gimp": (GIMP_HELP, "gimp-help-fr", gimp_pages),
     "kicad": (KICAD_HELP, "kicad-doc-fr", kicad_pages),
     "lilypond": (LILYPOND_HELP, "lilypond-doc-html-fr", lilypond_pages),
@@ -331,7 +378,8 @@ DOMAINS = {
 
 def pages(help_dir: Path, domain: str = "gimp") -> list[tuple[Path | str, str]]:
     """The domain's pages in help_dir, each with the file name it is copied under: the file to copy
-    or, for kicad and sqlite, the page's HTML (for kicad, a section cut out of its manual)."""
+    or, for kicad, sqlite and debian-reference, the page's HTML (for kicad and debian-reference, a
+    section cut out of its manual)."""
     return DOMAINS[domain][2](help_dir)
 
 
