@@ -184,6 +184,16 @@ def listed(help_dir: Path, stems: tuple[str, ...], what: str) -> bool:
     return not absent
 
 
+def parsed(help_dir: Path, stems: tuple[str, ...], what: str) -> list[tuple[str, Any]]:
+    """Each listed page of help_dir with its parsed HTML; none when help_dir holds none of them."""
+    from bs4 import BeautifulSoup
+
+    if not listed(help_dir, stems, what):
+        return []
+    return [(stem, BeautifulSoup((help_dir / f"{stem}.html").read_text(encoding="utf-8"), "html.parser"))
+            for stem in stems]
+
+
 def cut(section, body: list, sub_class: str, split_words: int, min_words: int) -> list[tuple[Any, list]]:
     """A manual's section as pages: the whole section, or, when it is longer than split_words, its
     text before the first subsection (`body`'s elements without `sub_class`) and each subsection;
@@ -200,13 +210,8 @@ def cut(section, body: list, sub_class: str, split_words: int, min_words: int) -
 def kicad_pages(help_dir: Path) -> list[tuple[str, str]]:
     """Each manual's sections, or a long section's subsections and introduction, each as a page
     (its HTML) with the file name it is written under. Stops if some manuals are missing."""
-    from bs4 import BeautifulSoup
-
-    if not listed(help_dir, KICAD_MANUALS, "KiCad manuals"):
-        return []
     found = []
-    for manual in KICAD_MANUALS:
-        soup = BeautifulSoup((help_dir / f"{manual}.html").read_text(encoding="utf-8"), "html.parser")
+    for manual, soup in parsed(help_dir, KICAD_MANUALS, "KiCad manuals"):
         for note in soup.select("div.admonitionblock"):
             if "TODO" in note.get_text():
                 note.decompose()
@@ -348,13 +353,8 @@ DEBIAN_REFERENCE_MIN_WORDS = 40  # fewer: a heading and a sentence
 def debian_reference_pages(help_dir: Path) -> list[tuple[str, str]]:
     """Each chapter's sections, or a long section's subsections and introduction, each as a page
     (its HTML) with the file name it is written under. Stops if some chapters are missing."""
-    from bs4 import BeautifulSoup
-
-    if not listed(help_dir, DEBIAN_REFERENCE_CHAPTERS, "Debian reference chapters"):
-        return []
     found = []
-    for stem in DEBIAN_REFERENCE_CHAPTERS:
-        soup = BeautifulSoup((help_dir / f"{stem}.html").read_text(encoding="utf-8"), "html.parser")
+    for stem, soup in parsed(help_dir, DEBIAN_REFERENCE_CHAPTERS, "Debian reference chapters"):
         chapter = soup.select_one("div.chapter")
         book = chapter.h1.get_text(" ", strip=True)
         for section in chapter.find_all("div", class_="section", recursive=False):
