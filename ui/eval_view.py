@@ -295,11 +295,14 @@ def _gate_shares_line(key: str, shares: GateShares | None) -> str:
 def gate(name: str, results: Results, store: Any) -> WordChecks | None:
     """The answerability gate: the page's one threshold slider and where the live gate places
     each question at that floor. Returns the word checks the rest of the page counts with (None
-    without word statistics: the threshold section draws the slider, the cosine alone decides)."""
+    without word statistics or with the checks off: the threshold section draws the slider, the
+    cosine alone decides)."""
     summary, rows = results.summary, results.questions
     words = evaluation.gate_words(summary)
-    if words is None:
-        st.caption(t("eval.gate_no_terms"))
+    if words is None or words.min_coverage <= 0:
+        # Without the word checks the live gate decides by the closeness alone: it has no probability
+        # to place a question by, and the threshold's own chart is the gate's.
+        st.caption(t("eval.gate_no_terms" if words is None else "eval.gate_words_off"))
         return None
     info = summary.gate
     suggested = info.suggested

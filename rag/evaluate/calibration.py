@@ -220,12 +220,14 @@ def _cuts(values: Sequence[float]) -> list[float]:
     return [round(distinct[0] - 0.001, 3)] + [_tidy((a + b) / 2, a, b) for a, b in pairwise(distinct)]
 
 
-def calibrate_gate(rows: Sequence[dict[str, Any]], keep: float = KEEP_IN_BASE, model: Any = None) -> dict[str, Any]:
+def calibrate_gate(rows: Sequence[dict[str, Any]], keep: float = KEEP_IN_BASE, model: Any = None,
+                   min_coverage: float | None = None) -> dict[str, Any]:
     """The collection's cosine floor for the gate, from a question set's signals (results rows):
     the floor the gate's model measures the passages' closeness from. Every floor between two
     questions' cosines is tried with the live decision; the one refusing the most off-topic
     questions while refusing no more in-base ones than the set can vouch for (`refusals_allowed`:
-    none of a set of fewer than 77) wins (the lowest on a tie).
+    none of a set of fewer than 77) wins (the lowest on a tie). `min_coverage`: the run's word
+    checks (0: off, the cosine alone decides; None: the default).
     Returns {"suggested": shares at the suggestion | None, "criterion", "reason"}."""
     typed = rows_of(rows)
     inside = [r for r in typed if r.in_base]
@@ -236,7 +238,7 @@ def calibrate_gate(rows: Sequence[dict[str, Any]], keep: float = KEEP_IN_BASE, m
     if not outside or not [r for r in inside if r.cosine is not None]:
         reason = t("cal.gate_no_out") if not outside else t("cal.gate_no_in")
         return {"suggested": None, "criterion": criterion, "reason": reason}
-    tried = [(floor, sum(row_answers(r, floor, model=model) for r in inside)) for floor in
+    tried = [(floor, sum(row_answers(r, floor, min_coverage, model=model) for r in inside)) for floor in
              _cuts([r.cosine for r in typed if r.cosine is not None])]
     most = max(answered for _, answered in tried)
     if most < math.ceil(keep * len(inside) - 1e-9):
@@ -248,11 +250,11 @@ def calibrate_gate(rows: Sequence[dict[str, Any]], keep: float = KEEP_IN_BASE, m
     for floor, answered in tried:
         if answered < need:
             continue
-        refused = sum(not row_answers(r, floor, model=model) for r in outside)
+        refused = sum(not row_answers(r, floor, min_coverage, model=model) for r in outside)
         if best is None or refused > best[0]:
             best = (refused, floor)
     assert best is not None  # the floor answering `most` qualifies
-    suggested = gate_shares(rows, best[1], model=model)
+    suggested = gate_shares(rows, best[1], min_coverage, model=model)
     return {"suggested": suggested, "criterion": criterion, "reason": None,
             "overlap_sentence": gate_overlap(suggested)}
 

@@ -68,7 +68,7 @@ def gate_summary(rows: Sequence[Mapping[str, Any]], params: Any, threshold: floa
         "in_base_answered": current["in_base_answered"],
         "off_topic_refused": current["off_topic_refused"],
         "at_current": current,
-        "calibration": calibrate_gate(signal_rows),
+        "calibration": calibrate_gate(signal_rows, min_coverage=params.min_coverage),
         "cosine_only": {
             "threshold": threshold,
             "in_base_accepted": cosine_only.get("in_base_accepted"),

@@ -43,6 +43,25 @@ def metrics(at: AppTest) -> dict[str, str]:
     return {m.label: m.value for m in at.metric}
 
 
+def test_with_the_word_checks_off_the_page_says_so_and_charts_the_threshold_alone(app_env, lmstudio, monkeypatch):
+    """Bug: with RAG_MIN_COVERAGE=0 the gate's chart was drawn empty (no question has a probability
+    when the closeness alone decides), its lines over nothing."""
+    monkeypatch.setenv("RAG_MIN_COVERAGE", "0")
+    at = evaluate_page()
+    at.button(key="run_eval").click().run()
+    assert not at.exception, [e.value for e in at.exception]
+    assert any("question-words check is off" in c.value for c in at.caption)
+    charts = [c.proto.id for c in at.get("plotly_chart")]
+    assert not [c for c in charts if "gate_chart" in c]
+    assert [c for c in charts if c.endswith("-calibration_blog")]
+    # The counts at the slider are the closeness alone's, as the live gate decides with the checks off.
+    shown = metrics(at)
+    scores = at.session_state["eval_results"]["runs"]["blog"]["questions"]
+    floor = at.select_slider(key="slider_blog").value
+    answered = sum(1 for r in scores if r["in_base"] and r["top1_score"] is not None and r["top1_score"] >= floor)
+    assert shown["article questions answered at this threshold"].startswith(f"{answered} of ")
+
+
 def test_shipped_set_retrieval_only_metrics_chart_and_live_threshold(app_env, lmstudio):
     at = evaluate_page()
     assert at.multiselect(key="eval_collections").value == ["blog"]
