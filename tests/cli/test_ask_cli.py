@@ -143,3 +143,21 @@ def test_passages_whose_scores_do_not_decrease_are_explained():
 
     assert "a passage with a lower score can come first" in listed(0.87, 0.89)
     assert "lower score" not in listed(0.89, 0.87)
+
+
+def test_a_question_the_check_is_unsure_of_shows_its_passages_with_the_doubt_when_no_model_answers(
+        collection, lmstudio, monkeypatch, capsys):
+    """A reader's detail no article holds (a laptop, a colleague) leaves the check unsure: with the
+    chat model down, the passages are shown with what made it unsure, and nothing is refused."""
+    _env(monkeypatch, lmstudio)
+    lmstudio.down()
+    status = main(["ask", "Comment afficher la table ARP sur le ThinkPad de Karim ?", "--collection", collection,
+                   "--json"])
+    data = json.loads(capsys.readouterr().out)
+    assert status == 1 and data["refused"] is False
+    assert data["gate"]["verdict"] == "unsure"
+    assert data["passages"][0]["url"] == "arp.md"
+    assert data["outcome"] == "passages_only"
+    # In the question's language, as a refusal is: a doubt, not a verdict.
+    [note] = [n for n in data["notes"] if "ne répondent peut-être pas" in n]
+    assert "aucun article ne parle de : ThinkPad" in note and "montrés tels quels" in note
