@@ -242,7 +242,8 @@ def shares(rows: Sequence[dict[str, Any]], params: GateParams, model: GateModel)
 
 
 def by_set(rows: Sequence[dict[str, Any]], params: GateParams, model: GateModel) -> dict[str, Any]:
-    """Per collection and set, and per kind (plain / details / typos) of in-base question."""
+    """Per collection and set, per kind (plain / details / typos) of in-base question and per
+    category of off-topic one (near-domain, everyday) where the set names them."""
     out: dict[str, Any] = {}
     for coll in sorted({r["collection"] for r in rows}):
         mine = [r for r in rows if r["collection"] == coll]
@@ -253,6 +254,10 @@ def by_set(rows: Sequence[dict[str, Any]], params: GateParams, model: GateModel)
         chosen = [r for r in rows if r["in_base"] and r["kind"] == kind]
         if chosen:
             out[f"all in-base, {kind}"] = shares(chosen, params, model)
+    off_topic = [r for r in rows if not r["in_base"]]
+    for category in sorted({r["category"] for r in off_topic if r.get("category")}):
+        out[f"all off-topic, {category}"] = shares([r for r in off_topic if r.get("category") == category],
+                                                    params, model)
     out["all"] = shares(rows, params, model)
     return out
 
@@ -274,7 +279,8 @@ def halves(rows: Sequence[dict[str, Any]], params: GateParams, model: GateModel)
     out = {}
     ordered = sorted(rows, key=lambda r: r["id"])
     for name, cal, test in (("a", ordered[0::2], ordered[1::2]), ("b", ordered[1::2], ordered[0::2])):
-        suggested = (calibrate_gate([_result_row(r) for r in cal], model=model).get("suggested") or {})
+        suggested = (calibrate_gate([_result_row(r) for r in cal], model=model,
+                                    min_coverage=params.min_coverage).get("suggested") or {})
         floor = suggested.get("min_cosine", params.min_cosine)
         calibrated = GateParams(floor, params.min_coverage, True, "collection")
         moved = replace(model, refuse_below=calibrated_cutoff(cal, params, model))
@@ -386,7 +392,8 @@ def main(argv: list[str] | None = None) -> int:
                "sets": by_set([r for c in corpora for r in rows[c]], params, shipped)}
     (RESULTS / "gate_sets.json").write_text(json.dumps(current, indent=2, ensure_ascii=False) + "\n",
                                             encoding="utf-8")
-    new = {d: {"model": _model_dict(shipped), "measured": by_set(rows[d], params, shipped),
+    new = {d: {"model": _model_dict(shipped), "chunks": rows[d][0]["n"] if rows[d] else None,
+               "measured": by_set(rows[d], params, shipped),
                "calibrated_on_half": halves(rows[d], params, shipped), "retrieval": retrieval(rows[d])}
            for d in NEW_DOMAIN if d in rows}
     if new:

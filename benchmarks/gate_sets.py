@@ -204,7 +204,7 @@ def figures(rows: list[dict[str, Any]], params: Any) -> dict[str, Any]:
         "in_base_unsure": sum(r.get("verdict") == "unsure" for r in inside),
         "off_topic_unsure": sum(r.get("verdict") == "unsure" for r in outside),
     }
-    cal = (calibrate_gate(rows).get("suggested") or {})
+    cal = (calibrate_gate(rows, min_coverage=params.min_coverage).get("suggested") or {})
     shares = gate_shares(rows, params.min_cosine, params.min_coverage, params.refuse_unknown_names)
     return {
         "default": default,

@@ -53,7 +53,7 @@ set, which names a page by the file name it is copied under; the sets are measur
   section (h2) becomes a page; one longer than DEBIAN_REFERENCE_SPLIT_WORDS becomes one page per
   subsection (h3), plus one for its text before the first subsection. A page is titled
   "<chapter> — <section>[ — <subsection>]" and named "<chapter file>-<slug of its numbered title>.html"
-  (ch05-5-1-1-resolution-du-nom-d-hote.html); pages with fewer than DEBIAN_REFERENCE_MIN_WORDS words
+  (ch02-2-6-recuperer-un-systeme-casse.html); pages with fewer than DEBIAN_REFERENCE_MIN_WORDS words
   are left out (262 pages remain). Questions: benchmarks/data/debian_reference_fr.jsonl.
 
     apt-get install gimp-help-fr kicad-doc-fr lilypond-doc-html-fr sqlite3-doc debian-reference-fr
@@ -218,7 +218,8 @@ def kicad_pages(help_dir: Path) -> list[tuple[str, str]]:
         book = soup.h1.get_text(" ", strip=True)
         for section in soup.select("div.sect1"):
             chapter = heading(section.h2)
-            body = [section.h2, *section.find("div", class_="sectionbody").find_all(recursive=False)]
+            inner = section.find("div", class_="sectionbody")
+            body = [section.h2, *(inner.find_all(recursive=False) if inner else [])]
             for sub, elements in cut(section, body, "sect2", KICAD_SPLIT_WORDS, KICAD_MIN_WORDS):
                 title = f"{book} — {chapter}" + (f" — {heading(sub.h3)}" if sub else "")
                 name = f"{manual}-{slug(chapter + ' ' + (heading(sub.h3) if sub else ''))}.html"
@@ -361,7 +362,7 @@ def debian_reference_pages(help_dir: Path) -> list[tuple[str, str]]:
             body = section.find_all(recursive=False)
             for sub, elements in cut(section, body, "section", DEBIAN_REFERENCE_SPLIT_WORDS, DEBIAN_REFERENCE_MIN_WORDS):
                 title = f"{book} — {heading(section.h2)}" + (f" — {heading(sub.h3)}" if sub else "")
-                # its numbered title: "5.1.1. Résolution du nom d'hôte" -> "ch05-5-1-1-resolution-du-nom-d-hote.html"
+                # its numbered title: "2.6. Récupérer un système cassé" -> "ch02-2-6-recuperer-un-systeme-casse.html"
                 numbered = (sub.h3 if sub else section.h2).get_text(" ", strip=True)
                 found.append((small_page(title, "\n".join(str(e) for e in elements)), f"{stem[:4]}-{slug(numbered)}.html"))
     return found

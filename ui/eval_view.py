@@ -183,7 +183,7 @@ def calibration(name: str, results: Results, store: Any, live_words: WordChecks 
     if words is not None:
         st.caption(t("eval.chart_compared"))
     with st.expander(t("details")):
-        explained = words if words is not None else cal
+        explained = _suggestion_source(summary, words, cal)
         st.caption(explained.overlap_sentence or "")
         if explained.criterion:
             st.caption(explained.criterion)
@@ -193,7 +193,7 @@ def calibration(name: str, results: Results, store: Any, live_words: WordChecks 
                          n_in=alone.in_base_count, refused=alone.out_of_base_refused_count,
                          n_out=alone.out_of_base_count))
     if suggested is None:
-        reason = (words.reason if words is not None else None) or cal.reason
+        reason = _suggestion_source(summary, words, cal).reason or cal.reason
         st.caption(t("eval.current_no_suggestion", value=decimal(measured, 3), reason=reason))
     elif (same := evaluation.same_counts(summary, rows, measured, suggested, words)) is not None:
         st.caption(t("eval.current_same", value=decimal(measured, 3), suggested=decimal(suggested, 3),
@@ -267,6 +267,15 @@ def _use_suggested(name: str, value: float) -> None:
     st.session_state[f"slider_{name}"] = value
 
 
+def _suggestion_source(summary: Summary, words: WordChecks | None, cal: Any) -> Any:
+    """What explains the suggested floor (its criterion, overlap and reason): the gate's calibration
+    whenever the run had the gate (with its word checks, or with them off, where it suggests the floor
+    alone), else the cosine calibration of a run without it."""
+    if words is not None:
+        return words
+    return summary.gate.calibration if summary.gate is not None else cal
+
+
 def _words(summary: Summary, live_words: WordChecks | None) -> WordChecks | None:
     """The word checks the page counts with: the gate section's controls, else the run's suggestion."""
     return live_words if live_words is not None else evaluation.gate_words(summary)
@@ -299,10 +308,10 @@ def gate(name: str, results: Results, store: Any) -> WordChecks | None:
     cosine alone decides)."""
     summary, rows = results.summary, results.questions
     words = evaluation.gate_words(summary)
-    if words is None or words.min_coverage <= 0:
+    if words is None:
         # Without the word checks the live gate decides by the closeness alone: it has no probability
         # to place a question by, and the threshold's own chart is the gate's.
-        st.caption(t("eval.gate_no_terms" if words is None else "eval.gate_words_off"))
+        st.caption(t("eval.gate_words_off" if summary.gate and summary.gate.terms else "eval.gate_no_terms"))
         return None
     info = summary.gate
     suggested = info.suggested

@@ -14,7 +14,6 @@ from rag.config import Settings
 from rag.errors import RagError
 from rag.i18n import t
 from rag.i18n.numbers import decimal
-from rag.answer.gate import save_calibration
 from rag.evaluate.calibration import small_sample_warning
 from rag.evaluate.runs import _slug
 from rag.evaluate.report import format_comparison, format_summary
@@ -22,6 +21,7 @@ from rag.evaluate.compare import compare, write_comparison
 from rag.evaluate.results import Results, SavedGate, Summary
 from rag.evaluate.session import EvalSession
 from rag.evaluate.runs import list_runs, load_run, new_run_dir, record_history, write_results
+from rag.evaluate.saving import save_suggestion
 from rag.evaluate.questions import load_questions
 
 
@@ -88,14 +88,9 @@ def _run_one(
                           on_embedder=lambda sentence: print(sentence, file=sys.stderr))
     results = Results.of(session.run(collection, shared, progress=_Progress(collection)))
     summary = results.summary
-    suggested_gate = summary.gate.suggested if summary.gate else None
-    if args.save_threshold and suggested_gate and summary.complete:
-        summary.saved_gate = SavedGate.of(save_calibration(store, collection, suggested_gate.to_dict(),
-                                                           Path(args.questions).name))
-        summary.saved_threshold = summary.saved_gate.min_cosine
-    elif args.save_threshold and summary.suggested_threshold is not None and summary.complete:
-        store.set_threshold(collection, summary.suggested_threshold)
-        summary.saved_threshold = summary.suggested_threshold
+    if args.save_threshold and summary.complete:
+        record, summary.saved_threshold = save_suggestion(store, collection, summary, Path(args.questions).name)
+        summary.saved_gate = SavedGate.of(record) if record else None
     path = write_results(results.to_dict(), out_dir)
     summary.path = str(out_dir)
     record_history(settings, path)

@@ -22,18 +22,10 @@ def calibrate(store: Any, embedder: Any, collection: str = DEMO_COLLECTION) -> f
     from rag.evaluate.results import Results
     from rag.evaluate.runner import run_eval
 
-    from rag.answer.gate import save_calibration
+    from rag.evaluate.saving import save_suggestion
 
     results = run_eval(load_questions(QUESTIONS_PATH), store, embedder, collection, question_set="demo")
-    summary = Results.of(results).summary
-    gate = summary.gate.suggested if summary.gate else None
-    if gate:  # the answerability gate's settings, the cosine floor among them
-        save_calibration(store, collection, gate.to_dict(), "rag/demo/questions.jsonl")
-        return float(gate.min_cosine)
-    suggested = summary.suggested_threshold
-    if suggested is not None:
-        store.set_threshold(collection, suggested)
-    return suggested
+    return save_suggestion(store, collection, Results.of(results).summary, "rag/demo/questions.jsonl")[1]
 
 
 @dataclass

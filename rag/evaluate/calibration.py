@@ -138,18 +138,39 @@ KEEP_IN_BASE = 0.95
 CONFIDENCE = 0.90
 
 
+def _vouched(in_base: int, refused: int, keep: float, confidence: float) -> bool:
+    """Whether `refused` of `in_base` questions still vouch, at `confidence`, for at least `keep`
+    of all such questions let through: P(Binomial(in_base, 1 - keep) <= refused) <= 1 - confidence
+    (the one-sided Clopper-Pearson bound), summed in logs so that a large set cannot overflow."""
+    share = 1.0 - keep
+    log_term = in_base * math.log(keep)  # P(none refused)
+    total = 0.0
+    for r in range(refused + 1):
+        total += math.exp(log_term)
+        log_term += math.log((in_base - r) / (r + 1) * share / keep) if r < in_base else -math.inf
+    return total <= 1.0 - confidence
+
+
 def refusals_allowed(in_base: int, keep: float = KEEP_IN_BASE, confidence: float = CONFIDENCE) -> int:
     """How many of `in_base` answerable questions a floor may refuse while still vouching, at
-    `confidence`, that at least `keep` of all such questions are let through: the most refusals r
-    whose one-sided binomial (Clopper-Pearson) bound on the refused share stays within 1 - keep.
-    0 for a set too small to allow one (fewer than 77 questions at 95% and 90%)."""
-    share, allowed, cumulative = 1.0 - keep, 0, 0.0
-    for r in range(in_base + 1):
-        cumulative += math.comb(in_base, r) * share**r * keep ** (in_base - r)
-        if cumulative > 1.0 - confidence:
-            break
-        allowed = r
+    `confidence`, that at least `keep` of all such questions are let through (`_vouched`): 0 for a
+    set too small to allow one (fewer than 77 questions at 95% and 90%; under 45 not even none
+    vouches for it), 1 of 100, 5 of 200."""
+    allowed = 0
+    while allowed < in_base and _vouched(in_base, allowed + 1, keep, confidence):
+        allowed += 1
     return allowed
+
+
+def gate_criterion(reachable: int, keep: float = KEEP_IN_BASE) -> str:
+    """The calibration's criterion, said plainly for `reachable` in-base questions some floor lets through."""
+    values = {"share": percent(keep), "confidence": percent(CONFIDENCE)}
+    allowed = refusals_allowed(reachable, keep)
+    if allowed:
+        return tn("cal.gate_criterion", allowed, n_in=reachable, **values)
+    if _vouched(reachable, 0, keep, CONFIDENCE):
+        return t("cal.gate_criterion_none", n_in=reachable, **values)
+    return t("cal.gate_criterion_few", n_in=reachable, **values)
 
 
 def row_signals(row: QuestionRow | Mapping[str, Any]) -> Any:
@@ -226,26 +247,23 @@ def calibrate_gate(rows: Sequence[dict[str, Any]], keep: float = KEEP_IN_BASE, m
     the floor the gate's model measures the passages' closeness from. Every floor between two
     questions' cosines is tried with the live decision; the one refusing the most off-topic
     questions while refusing no more in-base ones than the set can vouch for (`refusals_allowed`:
-    none of a set of fewer than 77) wins (the lowest on a tie). `min_coverage`: the run's word
-    checks (0: off, the cosine alone decides; None: the default).
+    none of fewer than 77, counted among those some floor lets through) wins (the lowest on a
+    tie). `min_coverage`: the run's word checks (0: off, the cosine alone decides; None: the
+    default).
     Returns {"suggested": shares at the suggestion | None, "criterion", "reason"}."""
     typed = rows_of(rows)
     inside = [r for r in typed if r.in_base]
     outside = [r for r in typed if not r.in_base]
-    allowed = refusals_allowed(len(inside), keep)
-    values = {"n_in": len(inside), "share": percent(keep), "confidence": percent(CONFIDENCE)}
-    criterion = tn("cal.gate_criterion", allowed, **values) if allowed else t("cal.gate_criterion_none", **values)
     if not outside or not [r for r in inside if r.cosine is not None]:
         reason = t("cal.gate_no_out") if not outside else t("cal.gate_no_in")
-        return {"suggested": None, "criterion": criterion, "reason": reason}
+        return {"suggested": None, "criterion": gate_criterion(len(inside), keep), "reason": reason}
     tried = [(floor, sum(row_answers(r, floor, min_coverage, model=model) for r in inside)) for floor in
              _cuts([r.cosine for r in typed if r.cosine is not None])]
-    most = max(answered for _, answered in tried)
-    if most < math.ceil(keep * len(inside) - 1e-9):
-        return {"suggested": None, "criterion": criterion, "reason": t("cal.gate_none", share=percent(keep))}
-    # An in-base question the model refuses at every floor is no floor's doing: it is not counted
-    # against the refusals the set allows.
-    need = min(len(inside) - allowed, most)
+    # An in-base question refused at every floor (no passage, or the model's refusal whatever the
+    # floor) is no floor's doing: the bound counts the questions some floor lets through.
+    reachable = max(answered for _, answered in tried)
+    criterion = gate_criterion(reachable, keep)
+    need = reachable - refusals_allowed(reachable, keep)
     best: tuple[int, float] | None = None
     for floor, answered in tried:
         if answered < need:
@@ -253,7 +271,7 @@ def calibrate_gate(rows: Sequence[dict[str, Any]], keep: float = KEEP_IN_BASE, m
         refused = sum(not row_answers(r, floor, min_coverage, model=model) for r in outside)
         if best is None or refused > best[0]:
             best = (refused, floor)
-    assert best is not None  # the floor answering `most` qualifies
+    assert best is not None  # the floor letting `reachable` through qualifies
     suggested = gate_shares(rows, best[1], min_coverage, model=model)
     return {"suggested": suggested, "criterion": criterion, "reason": None,
             "overlap_sentence": gate_overlap(suggested)}

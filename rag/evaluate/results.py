@@ -301,6 +301,12 @@ class GateFigures(_Record):
         """The suggested settings (`min_cosine`, `min_coverage`, ...), None without a suggestion."""
         return self.calibration.suggested or None
 
+    @property
+    def words_checked(self) -> bool:
+        """Whether the run's decisions read the question's words: the collection has word statistics
+        and the checks were on (RAG_MIN_COVERAGE=0 turns them off: the closeness alone decides)."""
+        return self.terms and (self.params.min_coverage is None or self.params.min_coverage > 0)
+
 
 @dataclass
 class CategoryFigures(_Record):

@@ -185,10 +185,11 @@ class Store:
         self._backend.set_metadata(name, merged)
 
     def set_threshold(self, name: str, value: float | None) -> None:
-        """Record the calibrated score threshold (None clears it)."""
+        """Record the calibrated score threshold (None clears it). It replaces the gate's record
+        (rag.answer.gate.save_calibration), whose floor would otherwise still be the one read."""
         if not self.exists(name):
             raise StoreError(t("store.no_threshold", name=repr(name)))
-        self.update_metadata(name, threshold=None if value is None else float(value))
+        self.update_metadata(name, threshold=None if value is None else float(value), gate=None)
 
     def dimension(self, name: str) -> int | None:
         return self._backend.dimension(name)

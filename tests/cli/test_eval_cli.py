@@ -268,3 +268,26 @@ def test_the_cost_of_k_prompt_tokens_and_first_word_per_question(env, lmstudio, 
     assert "prompt tokens (mean):" in format_comparison(cmp)
     history = {r["k"]: r for r in list_runs(Settings.from_env())}  # the Evaluate page's table of runs
     assert history[4]["prompt_tokens_mean"] == runs[4]["summary"]["prompt_tokens_mean"]
+
+
+def test_a_threshold_saved_with_the_word_checks_off_records_the_floor_alone(env, index_dir, monkeypatch, capsys):
+    """Bug: a run with RAG_MIN_COVERAGE=0 saved its suggestion with the checks recorded as off, so
+    they stayed off for the collection once the setting was gone."""
+    from rag.answer.gate import DEFAULT_MIN_COVERAGE, resolve_params
+
+    monkeypatch.delenv("RAG_THRESHOLD")
+    questions = str(env / "questions.jsonl")
+    assert main(["eval", "--questions", questions, "--no-llm", "--collection", "blog", "--save-threshold",
+                 "--out", str(env / "on")]) == 0
+    assert Store(Settings(data_dir=index_dir)).collection_info("blog")["gate"]["min_coverage"] > 0
+    monkeypatch.setenv("RAG_MIN_COVERAGE", "0")
+    assert main(["eval", "--questions", questions, "--no-llm", "--collection", "blog", "--save-threshold",
+                 "--out", str(env / "off")]) == 0
+    summary = json.loads((env / "off" / "results.json").read_text())["summary"]
+    assert summary["saved_threshold"] == summary["suggested_threshold"] is not None
+    assert summary.get("saved_gate") is None
+    info = Store(Settings(data_dir=index_dir)).collection_info("blog")
+    # The floor saved last is the one read, with the default checks once the setting is gone.
+    params = resolve_params(None, info, None)
+    assert (params.min_cosine, params.min_coverage) == (summary["saved_threshold"], DEFAULT_MIN_COVERAGE)
+    assert "coverage" not in capsys.readouterr().err.split("saved threshold")[-1].split("\n")[0]

@@ -54,6 +54,11 @@ def test_with_the_word_checks_off_the_page_says_so_and_charts_the_threshold_alon
     charts = [c.proto.id for c in at.get("plotly_chart")]
     assert not [c for c in charts if "gate_chart" in c]
     assert [c for c in charts if c.endswith("-calibration_blog")]
+    captions = "\n".join(c.value for c in at.caption)
+    # Nothing says the words are weighed (the counts' and the chart's notes for a run with the checks).
+    assert "with the question's words" not in captions
+    # The suggestion is explained by its own criterion, the gate's calibration with the checks off.
+    assert "some setting lets through" in captions and "balanced accuracy" not in captions
     # The counts at the slider are the closeness alone's, as the live gate decides with the checks off.
     shown = metrics(at)
     scores = at.session_state["eval_results"]["runs"]["blog"]["questions"]

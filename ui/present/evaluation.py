@@ -151,9 +151,9 @@ class WordChecks:
 def gate_words(summary: Summary | Mapping[str, Any]) -> WordChecks | None:
     """The word checks the threshold is counted with, when the run has word statistics: the
     gate's suggested coverage and names rule (else the run's), the settings a saved threshold
-    goes with. None without word statistics: the cosine alone decides."""
+    goes with. None without word statistics or with the checks off: the cosine alone decides."""
     gate = Summary.of(summary).gate
-    if gate is None or not gate.terms:
+    if gate is None or not gate.words_checked:
         return None
     calibration = gate.calibration
     source = calibration.suggested or gate.params
