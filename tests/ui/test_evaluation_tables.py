@@ -146,6 +146,22 @@ def test_the_gate_chart_places_each_question_where_the_live_gate_decides_it():
     assert lines == {round(model.refuse_below, 6), round(model.answer_from, 6)}
 
 
+def test_a_question_the_score_alone_decides_is_drawn_and_counted_on_the_gate_chart():
+    """Bug: a row with no word that weighs (no probability) was left off the chart, so its legend's
+    counts did not add up to the set."""
+    from ui.present.charts import gate_chart
+
+    alone = [{"id": "z", "question": "Z ?", "in_base": True, "top1_score": 0.90, "cosine": 0.90},
+             {"id": "y", "question": "Y ?", "in_base": False, "top1_score": 0.80, "cosine": 0.80}]
+    data = gate_chart([*GATED_ROWS, *alone], 0.85).data
+    drawn = [tr.hovertext[i].split(":")[0] for tr in data for i in range(len(tr.x))]
+    assert sorted(drawn) == sorted(r["id"] for r in [*GATED_ROWS, *alone])
+    [trace] = [tr for tr in data if "score alone" in tr.name]
+    assert trace.name.endswith(": 2") and trace.marker.symbol == "diamond"
+    let_through, refused = (trace.y[list(trace.hovertext).index(f"{i}: {i.upper()} ?")] for i in ("z", "y"))
+    assert let_through > refused  # z passes the floor (top), y does not (bottom)
+
+
 # A run with word statistics: the gate suggests a floor of 0.85 with words' share 0.5 and unknown
 # names refused. By the score alone every question passes 0.85; the words refuse two of them.
 GATED_SUMMARY = {"gate": {"terms": 120, "calibration": {"suggested": {

@@ -304,10 +304,11 @@ def gate_chart(
 
     model = model or load_model()
     # Each row with the words its decision reads (`Signals.named`): a cross is a row never answered
-    # with no doubt. A row the cosine alone decides has no probability to place.
-    placed = [(r, row_decision(r, min_cosine, min_coverage, model=model)[1], row_signals(r).named)
+    # with no doubt. A row the cosine alone decides (no word of it weighs) has no probability.
+    placed = [(r, *row_decision(r, min_cosine, min_coverage, model=model), row_signals(r).named)
               for r in rows_of(rows) if r.cosine is not None]
-    points = [(r, p, words) for r, p, words in placed if p is not None]
+    points = [(r, p, words) for r, _, p, words in placed if p is not None]
+    alone = [(r, verdict) for r, verdict, p, _ in placed if p is None]
     fig = go.Figure()
     # One trace a colour and a mark, so that the legend explains each (a red dot, a blue cross).
     for name, in_base, color in ((t("chart.in_base"), True, IN_BASE), (t("chart.off_topic"), False, OFF_TOPIC)):
@@ -315,9 +316,19 @@ def gate_chart(
             group = [point for point in points if bool(point[0].in_base) == in_base and bool(point[2]) == unknown]
             if group:
                 _gate_trace(fig, group, t("chart.names_unknown", kind=name) if unknown else name, color, unknown)
+    if alone:  # at the top when let through, at the bottom when refused: the legend still counts every row
+        fig.add_trace(go.Scatter(
+            x=[float(r.cosine) for r, _ in alone],
+            y=[_log_p(LOWEST_PROBABILITY if verdict == "refuse" else 1.0) for _, verdict in alone],
+            mode="markers", name=wrapped(t("chart.legend_count", name=t("chart.closeness_alone"), n=len(alone))),
+            marker=dict(color=[IN_BASE if r.in_base else OFF_TOPIC for r, _ in alone], size=9, opacity=0.75,
+                        symbol="diamond", line=dict(width=1, color="white")),
+            hovertext=[f"{r.id}: {str(r.question or '')[:80]}" for r, _ in alone],
+            hovertemplate="%{hovertext}<br>" + t("chart.closeness_point") + "<extra></extra>",
+        ))
     target = GateShares.of(suggested) if suggested else None
     floors = [min_cosine] + ([float(target.min_cosine)] if target is not None and target.min_cosine is not None else [])
-    xs = [float(r.cosine) for r, _, _ in points] + floors
+    xs = [float(r.cosine) for r, _, _ in points] + [float(r.cosine) for r, _ in alone] + floors
     low, high = min(xs) - 0.01, max(xs) + 0.01
     fig.add_shape(type="rect", x0=min_cosine, x1=high, y0=_log_p(model.answer_from), y1=0.0,
                   fillcolor=PASSED, opacity=0.08, line_width=0)
