@@ -39,7 +39,7 @@ QUESTION_EN = "Where is MaxTokenSize set in the registry?"
 ANSWER_EN = ("MaxTokenSize is set under HKLM\\SYSTEM\\CurrentControlSet\\Control\\Lsa\\Kerberos\\Parameters [1]; "
              "65535 bytes is the largest value advised [1].")
 # Refused by the gate outright (a question it is unsure of would get the emulator's fixed answer).
-OFF_TOPIC = ("Comment faire une pâte à crêpes ?", "Comment configurer un cluster keepalived avec HAProxy ?",
+OFF_TOPIC = ("Comment faire une pâte à crêpes ?", "Quelle est la recette de la tarte Tatin ?",
              "Quel temps fera-t-il à Lyon demain ?")
 
 

@@ -17,15 +17,18 @@ DEMO_COLLECTION = "demo"
 
 def calibrate(store: Any, embedder: Any, collection: str = DEMO_COLLECTION) -> float | None:
     """Replay the shipped questions (retrieval only) on the demo collection and save the
-    suggested threshold, so the first questions asked are judged by a measured threshold."""
+    suggested threshold, so the first questions asked are judged by a measured threshold. The
+    replay is `rag eval`'s (rag.evaluate.session): the retrieval readers get, with the settings'
+    context options, so that the floor saved is the one a run on the Evaluate page suggests."""
     from rag.evaluate.questions import load_questions
     from rag.evaluate.results import Results
-    from rag.evaluate.runner import run_eval
-
     from rag.evaluate.saving import save_suggestion
+    from rag.evaluate.session import EvalSession
 
-    results = run_eval(load_questions(QUESTIONS_PATH), store, embedder, collection, question_set="demo")
-    return save_suggestion(store, collection, Results.of(results).summary, "rag/demo/questions.jsonl")[1]
+    session = EvalSession(store.settings, store, load_questions(QUESTIONS_PATH), question_set="demo",
+                          embedder_for=lambda info: embedder)
+    summary = Results.of(session.run(collection)).summary
+    return save_suggestion(store, collection, summary, "rag/demo/questions.jsonl")[1]
 
 
 @dataclass

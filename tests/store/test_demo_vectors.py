@@ -130,3 +130,17 @@ def test_quantization_keeps_every_digest_and_direction(tmp_path):
     assert back is not None and set(back.documents) == set(keys) and set(back.queries) == {keys[1]}
     for key, vector in zip(keys, vectors):
         assert _cosine(back.documents[key], vector) > 0.9995
+
+
+def test_the_demo_s_saved_floor_is_the_one_its_questions_suggest_on_the_evaluate_page(model, store):
+    """Bug: the load-time calibration replayed the shipped questions with retrieval's bare defaults,
+    not the context options readers get: it saved 0.834 where a run of the same questions on the
+    Evaluate page (rag eval's replay) suggested 0.820."""
+    from rag.evaluate.results import Results
+    from rag.evaluate.session import EvalSession
+
+    saved = load_demo(store, model).threshold
+    session = EvalSession(store.settings, store, load_questions(QUESTIONS_PATH), question_set="demo")
+    suggested = Results.of(session.run(DEMO_COLLECTION)).summary.suggested_threshold
+    assert saved is not None and saved == suggested
+    assert store.collection_info(DEMO_COLLECTION)["threshold"] == saved
