@@ -13,7 +13,7 @@ import pytest
 from rag.journal.store import Journal
 from tests.ui.test_browser import CHROMIUM, CHROMIUM_ARGS, MINUTE, QUESTION, app_url, go, settle  # noqa: F401
 
-REFUSED = "Comment configurer une sauvegarde Veeam immuable ?"  # not in the demo set, nor in its articles
+REFUSED = "Comment planter des tulipes ?"  # not in the demo set, nor in its articles
 ASKED = "Où se règle MaxTokenSize dans le registre Kerberos ?"  # not in the demo set yet
 
 
@@ -46,7 +46,7 @@ def test_asked_refused_and_disliked_questions_reach_the_journal_and_the_question
             chat.fill(REFUSED)
             chat.press("Enter")
             # Refused by its own words: the words no article holds are named.
-            expect(page.get_by_test_id("stChatMessage").filter(has_text="No article mentions").filter(has_text="Veeam")) \
+            expect(page.get_by_test_id("stChatMessage").filter(has_text="No article mentions").filter(has_text="tulipes")) \
                 .to_be_visible(timeout=MINUTE)
             settle(page)
             # The reader dislikes the answer with the thumbs under it (the first turn's; up, then down).
