@@ -8,8 +8,8 @@ from __future__ import annotations
 
 import math
 from dataclasses import asdict, dataclass
-from itertools import pairwise
-from typing import Any, Mapping, Sequence
+from itertools import pairwise, takewhile
+from typing import Any, Iterator, Mapping, Sequence
 
 from rag.answer.threshold import COLLECTION
 from rag.evaluate.results import QuestionRow, rows_of
@@ -138,37 +138,35 @@ KEEP_IN_BASE = 0.95
 CONFIDENCE = 0.90
 
 
-def _vouched(in_base: int, refused: int, keep: float, confidence: float) -> bool:
-    """Whether `refused` of `in_base` questions still vouch, at `confidence`, for at least `keep`
-    of all such questions let through: P(Binomial(in_base, 1 - keep) <= refused) <= 1 - confidence
-    (the one-sided Clopper-Pearson bound), summed in logs so that a large set cannot overflow."""
-    share = 1.0 - keep
-    log_term = in_base * math.log(keep)  # P(none refused)
-    total = 0.0
-    for r in range(refused + 1):
+def _refused_share_bound(in_base: int, keep: float, confidence: float) -> Iterator[bool]:
+    """For r = 0, 1, ...: whether r refusals of `in_base` questions still vouch, at `confidence`,
+    for at least `keep` of all such questions let through: P(Binomial(in_base, 1 - keep) <= r) <=
+    1 - confidence (the one-sided Clopper-Pearson bound), summed once, in logs, so that a large
+    set cannot overflow."""
+    log_term, total = in_base * math.log(keep), 0.0  # log P(none refused)
+    for r in range(in_base + 1):
         total += math.exp(log_term)
-        log_term += math.log((in_base - r) / (r + 1) * share / keep) if r < in_base else -math.inf
-    return total <= 1.0 - confidence
+        yield total <= 1.0 - confidence
+        if r < in_base:
+            log_term += math.log((in_base - r) / (r + 1) * (1.0 - keep) / keep)
 
 
 def refusals_allowed(in_base: int, keep: float = KEEP_IN_BASE, confidence: float = CONFIDENCE) -> int:
     """How many of `in_base` answerable questions a floor may refuse while still vouching, at
-    `confidence`, that at least `keep` of all such questions are let through (`_vouched`): 0 for a
-    set too small to allow one (fewer than 77 questions at 95% and 90%; under 45 not even none
-    vouches for it), 1 of 100, 5 of 200."""
-    allowed = 0
-    while allowed < in_base and _vouched(in_base, allowed + 1, keep, confidence):
-        allowed += 1
-    return allowed
+    `confidence`, that at least `keep` of all such questions are let through: 0 for a set too small
+    to allow one (fewer than 77 questions at 95% and 90%; under 45 not even none vouches for it),
+    1 of 100, 5 of 200."""
+    vouched = list(takewhile(bool, _refused_share_bound(in_base, keep, confidence)))
+    return max(0, len(vouched) - 1)
 
 
-def gate_criterion(reachable: int, keep: float = KEEP_IN_BASE) -> str:
-    """The calibration's criterion, said plainly for `reachable` in-base questions some floor lets through."""
+def gate_criterion(reachable: int, allowed: int, keep: float = KEEP_IN_BASE) -> str:
+    """The calibration's criterion, said plainly: `allowed` refusals (refusals_allowed) of
+    `reachable` in-base questions some floor lets through."""
     values = {"share": percent(keep), "confidence": percent(CONFIDENCE)}
-    allowed = refusals_allowed(reachable, keep)
     if allowed:
         return tn("cal.gate_criterion", allowed, n_in=reachable, **values)
-    if _vouched(reachable, 0, keep, CONFIDENCE):
+    if next(_refused_share_bound(reachable, keep, CONFIDENCE)):  # refusing none still vouches
         return t("cal.gate_criterion_none", n_in=reachable, **values)
     return t("cal.gate_criterion_few", n_in=reachable, **values)
 
@@ -256,14 +254,16 @@ def calibrate_gate(rows: Sequence[dict[str, Any]], keep: float = KEEP_IN_BASE, m
     outside = [r for r in typed if not r.in_base]
     if not outside or not [r for r in inside if r.cosine is not None]:
         reason = t("cal.gate_no_out") if not outside else t("cal.gate_no_in")
-        return {"suggested": None, "criterion": gate_criterion(len(inside), keep), "reason": reason}
+        return {"suggested": None, "reason": reason,
+                "criterion": gate_criterion(len(inside), refusals_allowed(len(inside), keep), keep)}
     tried = [(floor, sum(row_answers(r, floor, min_coverage, model=model) for r in inside)) for floor in
              _cuts([r.cosine for r in typed if r.cosine is not None])]
     # An in-base question refused at every floor (no passage, or the model's refusal whatever the
     # floor) is no floor's doing: the bound counts the questions some floor lets through.
     reachable = max(answered for _, answered in tried)
-    criterion = gate_criterion(reachable, keep)
-    need = reachable - refusals_allowed(reachable, keep)
+    allowed = refusals_allowed(reachable, keep)
+    criterion = gate_criterion(reachable, allowed, keep)
+    need = reachable - allowed
     best: tuple[int, float] | None = None
     for floor, answered in tried:
         if answered < need:
