@@ -179,6 +179,7 @@ LILYPOND_SETTING = "RAG_NEW_DOMAIN_LILYPOND"
 KICAD_SETTING = "RAG_NEW_DOMAIN_KICAD"
 SQLITE_SETTING = "RAG_NEW_DOMAIN_SQLITE"
 DEBIAN_REFERENCE_SETTING = "RAG_NEW_DOMAIN_DEBIAN_REFERENCE"
+LIBREOFFICE_SETTING = "RAG_NEW_DOMAIN_LIBREOFFICE"
 
 
 def new_domain_path() -> Path:
@@ -212,6 +213,13 @@ def debian_reference_path() -> Path:
     RAG_NEW_DOMAIN_DEBIAN_REFERENCE: measured, never fitted on."""
     return _domain(DEBIAN_REFERENCE_SETTING, "the Debian reference's sections", "debian-reference",
                    "/tmp/debian-reference-fr")
+
+
+def libreoffice_path() -> Path:
+    """The sixth new-domain corpus (LibreOffice's French help, Calc's and Writer's guides, from
+    libreoffice-help-fr, `benchmarks/new_domain_corpus.py --domain libreoffice` builds it), named by
+    RAG_NEW_DOMAIN_LIBREOFFICE: measured, never fitted on."""
+    return _domain(LIBREOFFICE_SETTING, "LibreOffice's Calc and Writer guides", "libreoffice", "/tmp/libreoffice-fr")
 
 
 def _domain(setting: str, what: str, domain: str, example: str) -> Path:

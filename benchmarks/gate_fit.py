@@ -3,7 +3,7 @@ fitted on: one command, reproducible.
 
     RAG_CORPORA=/path/to/corpora RAG_NEW_DOMAIN=/path/to/gimp-fr RAG_NEW_DOMAIN_LILYPOND=/path/to/lilypond-fr \\
         RAG_NEW_DOMAIN_KICAD=/path/to/kicad-fr RAG_NEW_DOMAIN_SQLITE=/path/to/sqlite-en \\
-        RAG_NEW_DOMAIN_DEBIAN_REFERENCE=/path/to/debian-reference-fr \\
+        RAG_NEW_DOMAIN_DEBIAN_REFERENCE=/path/to/debian-reference-fr RAG_NEW_DOMAIN_LIBREOFFICE=/path/to/libreoffice-fr \\
         nice .venv/bin/python benchmarks/gate_fit.py [--write-model] [--full]
 
 1. Evidence: each collection is built with the default strategy and the bundled model (vectors
@@ -21,7 +21,8 @@ fitted on: one command, reproducible.
    set and kind apart, both sides; and calibrated with the product's own `--save-threshold`
    calibration on half of its questions, measured on the other half.
 4. The shipped model is fitted on all of CORPORA. The sets of NEW_DOMAIN (LilyPond's, KiCad's,
-   SQLite's) are never fitted on: they are measured with the shipped model (`gate_new_domain.json`).
+   SQLite's, the Debian reference's, LibreOffice's) are never fitted on: they are measured with the
+   shipped model (`gate_new_domain.json`).
    `--full` measures the shipped model on the full cnil and docs-fr collections too (FULL; an hour
    of embedding the first time), whose sets beyond the small collections' were never fitted on.
 
@@ -74,8 +75,8 @@ ANSWER_OFF_TOPIC = 0.03
 L2 = 0.01
 # corpus: the collections built on it (name in gate_sets.COLLECTIONS)
 # GIMP's manual was the first new-domain set: measured blind twice (benchmarks/README.md), it is
-# now a corpus like the others; LilyPond's, KiCad's, SQLite's and the Debian reference's (NEW_DOMAIN)
-# are the sets nobody fits on.
+# now a corpus like the others; LilyPond's, KiCad's, SQLite's, the Debian reference's and LibreOffice's
+# (NEW_DOMAIN) are the sets nobody fits on.
 CORPORA = {
     "demo": ("demo",),
     "cnil": ("cnil_small", "cnil_context_small", "cnil_variants_small"),
@@ -83,9 +84,9 @@ CORPORA = {
     "gimp": ("gimp",),
 }
 # Measured with the shipped model, never fitted on: LilyPond's set (measured blind once, then seen),
-# KiCad's (its manuals, mostly English), SQLite's (English pages) and the Debian reference's (French
-# system administration), with questions in French.
-NEW_DOMAIN = ("lilypond", "kicad", "sqlite", "debian_reference")
+# KiCad's (its manuals, mostly English), SQLite's (English pages), the Debian reference's (French
+# system administration) and LibreOffice's (French office software guides), with questions in French.
+NEW_DOMAIN = ("lilypond", "kicad", "sqlite", "debian_reference", "libreoffice")
 # Full collections, measured only (--full): every article of the corpus, not just those that answer.
 FULL = {"cnil (full)": ("cnil",), "docsfr (full)": ("docsfr",)}
 # A set's kind of questions, for the report (plain questions, or with readers' details and typos).

@@ -1,6 +1,7 @@
 """Build a new-domain corpus: a manual the product was never designed from nor tuned on.
 
-    .venv/bin/python benchmarks/new_domain_corpus.py [--domain gimp|kicad|lilypond|sqlite|debian-reference] \
+    .venv/bin/python benchmarks/new_domain_corpus.py \
+        [--domain gimp|kicad|lilypond|sqlite|debian-reference|libreoffice] \
         [--help-dir DIR] OUT_DIR
 
 Copies the selected HTML pages into OUT_DIR (for kicad, sqlite's longest pages and the Debian
@@ -55,8 +56,16 @@ set, which names a page by the file name it is copied under; the sets are measur
   "<chapter> — <section>[ — <subsection>]" and named "<chapter file>-<slug of its numbered title>.html"
   (ch02-2-6-recuperer-un-systeme-casse.html); pages with fewer than DEBIAN_REFERENCE_MIN_WORDS words
   are left out (262 pages remain). Questions: benchmarks/data/debian_reference_fr.jsonl.
+- libreoffice: LibreOffice's French help, Debian package libreoffice-help-fr (7.4, MPL-2.0), from
+  /usr/share/libreoffice/help/fr/text: the how-to guides of Calc and Writer (scalc/guide/ and
+  swriter/guide/, without their tables of contents, main.html), each page's text (div#DisplayArea)
+  without the help site's chrome (the header, module menu, index and search, the footer's debugging
+  block) nor its related topics (links to other pages' titles), titled by its own title and named
+  "<module>-<page>.html" (scalc-autofilter.html; 229 pages). Questions:
+  benchmarks/data/libreoffice_fr.jsonl.
 
-    apt-get install gimp-help-fr kicad-doc-fr lilypond-doc-html-fr sqlite3-doc debian-reference-fr
+    apt-get install gimp-help-fr kicad-doc-fr lilypond-doc-html-fr sqlite3-doc debian-reference-fr \
+        libreoffice-help-fr
     # or: apt-get download PACKAGE && dpkg-deb -x *.deb root/, then --help-dir root/<its folder above>
 """
 
@@ -368,10 +377,39 @@ def debian_reference_pages(help_dir: Path) -> list[tuple[str, str]]:
     return found
 
 
+LIBREOFFICE_HELP = Path("/usr/share/libreoffice/help/fr/text")
+LIBREOFFICE_GUIDES = ("scalc", "swriter")  # the modules whose guide/ pages are copied
+# The help site's chrome around a page: its header, module menu, index and search, and the footer's
+# debugging block; a page's "related topics" are links to other pages' titles.
+LIBREOFFICE_CHROME = "div.relatedtopics, a[name=relatedtopics], meta, div#SearchFrame, div#DonationFrame"
+
+
+def libreoffice_pages(help_dir: Path) -> list[tuple[str, str]]:
+    """Calc's and Writer's how-to pages (guide/), each without the site's chrome, named
+    "<module>-<page>.html"; the guides' tables of contents (main.html) are left out."""
+    from bs4 import BeautifulSoup
+
+    found = []
+    for module in LIBREOFFICE_GUIDES:
+        for path in sorted((help_dir / module / "guide").glob("*.html")):
+            if path.stem == "main":
+                continue
+            soup = BeautifulSoup(path.read_text(encoding="utf-8"), "html.parser")
+            area = soup.select_one("div#DisplayArea")
+            if area is None:
+                continue
+            for chrome in area.select(LIBREOFFICE_CHROME):
+                chrome.decompose()
+            title = soup.title.get_text(" ", strip=True) if soup.title else path.stem
+            found.append((small_page(title, str(area)), f"{module}-{path.stem}.html"))
+    return found
+
+
 DOMAINS = {
     "debian-reference": (DEBIAN_REFERENCE_HELP, "debian-reference-fr", debian_reference_pages),
     "gimp": (GIMP_HELP, "gimp-help-fr", gimp_pages),
     "kicad": (KICAD_HELP, "kicad-doc-fr", kicad_pages),
+    "libreoffice": (LIBREOFFICE_HELP, "libreoffice-help-fr", libreoffice_pages),
     "lilypond": (LILYPOND_HELP, "lilypond-doc-html-fr", lilypond_pages),
     "sqlite": (SQLITE_HELP, "sqlite3-doc", sqlite_pages),
 }
@@ -379,7 +417,7 @@ DOMAINS = {
 
 def pages(help_dir: Path, domain: str = "gimp") -> list[tuple[Path | str, str]]:
     """The domain's pages in help_dir, each with the file name it is copied under: the file to copy
-    or, for kicad, sqlite and debian-reference, the page's HTML (for kicad and debian-reference, a
+    or, for kicad, sqlite, debian-reference and libreoffice, the page's HTML (for kicad and debian-reference, a
     section cut out of its manual)."""
     return DOMAINS[domain][2](help_dir)
 
