@@ -12,6 +12,7 @@ from ui.present import evaluation
 from ui.present.evaluation import WordChecks
 from ui.present.charts import calibration_chart, category_chart, gate_chart, plotly_config
 from rag.answer.gate import save_calibration
+from rag.answer.threshold import MODEL_DEFAULT
 from rag.errors import QuestionSetError, RagError
 from rag.evaluate.calibration import small_sample_warning
 from rag.evaluate.report import incomplete_notes
@@ -319,7 +320,10 @@ def gate(name: str, results: Results, store: Any) -> WordChecks | None:
     st.plotly_chart(gate_chart(rows, cosine, suggested, min_coverage=words.min_coverage), key=f"gate_chart_{name}",
                     config=plotly_config())
     st.caption(t("eval.gate_chart_help"))
-    st.caption(_gate_shares_line("eval.gate_current", info.at_current))
+    # The model's default floor is only where closeness is measured from; the slider's, like a
+    # saved one, is a floor no passage under it crosses: the two counts can differ at one value.
+    default = info.params.source == MODEL_DEFAULT
+    st.caption(_gate_shares_line("eval.gate_current_default" if default else "eval.gate_current", info.at_current))
     st.caption(_gate_shares_line("eval.gate_suggested", suggested))
     return words
 

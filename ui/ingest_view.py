@@ -173,8 +173,10 @@ def chunk_settings() -> dict[str, Any]:
     values: dict[str, Any] = {}
     for col, name in zip(cols, SETTINGS):
         with col:
+            # value=None: a field the reader empties stays empty (each strategy's default); with
+            # Streamlit's default value ("min") the browser puts the minimum back, a size of 1.
             values[name] = kept(st.number_input, t(LABELS[name]), f"chunk_{name}", f"setting_{name}",
-                                min_value=1 if name != "overlap" else 0, max_value=20000,
+                                value=None, min_value=1 if name != "overlap" else 0, max_value=20000,
                                 step=10 if unit == TOKENS else 50, placeholder=_default_text(name, unit),
                                 help=t("ing.unit" if unit == CHARS else "ing.unit_tokens"))
             st.caption(_applies_text(name, unit))

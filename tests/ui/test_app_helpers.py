@@ -314,6 +314,16 @@ def test_a_line_says_why_scores_and_ranks_disagree():
     assert "RRF" not in answer_display.passage_markdown(_passage(1, 0.857), True, 0.83)
 
 
+def test_a_passage_under_the_threshold_never_reads_as_reaching_it():
+    """Bug: a passage at 0.8165 read "score 0.82" beside "too far from the question" under a
+    threshold of 0.817, and one at 0.8296 "0.83" under 0.830."""
+    for score, threshold in ((0.8165, 0.817), (0.8296, 0.830), (0.83, 0.83), (0.8171, 0.817)):
+        accepted = score >= threshold
+        line = answer_display.passage_markdown(_passage(1, score), accepted, threshold)
+        shown = float(re.search(r"score (\d\.\d+)", line).group(1))
+        assert (shown >= threshold) == accepted, line
+
+
 def test_a_score_refusal_writes_the_threshold_as_the_sidebar_does():
     """The sidebar said 'threshold 0.833 (calibrated)' while the refusal said 'best score 0.83, threshold 0.83'."""
     from ui.present.answer import refusal_details

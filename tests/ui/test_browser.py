@@ -268,7 +268,16 @@ def test_the_walk_through_in_french_then_english(app_url, lmstudio, tmp_path):
             expect(page.get_by_test_id("stMetric").filter(has_text="right article first")).to_be_visible()
             shots.append(shoot(page, "en-3-evaluate"))
             go(page, app_url, "Ingest")
-            expect(page.get_by_role("spinbutton", name="Chunk size", exact=True)).to_have_value("300")
+            size = page.get_by_role("spinbutton", name="Chunk size", exact=True)
+            expect(size).to_have_value("300")
+            expect(page.get_by_text("chunk size 300", exact=False).first).to_be_visible()
+            # Emptied, the field goes back to each strategy's default; it was put back to 1 (chunks
+            # of one character in the preview, and in the index had it been built).
+            size.fill("")
+            size.press("Enter")
+            settle(page)
+            expect(size).to_have_value("")
+            assert "chunk size 1," not in page.locator("body").inner_text()
             shots.append(shoot(page, "en-2-ingest"))
             go(page, app_url, "Ask")
             page.get_by_test_id("stChatInputTextArea").fill(QUESTION)

@@ -6,6 +6,7 @@ only for http(s) URLs, raw HTML never rendered. Relative urls (a folder's file p
 
 from __future__ import annotations
 
+import math
 import re
 from dataclasses import dataclass, is_dataclass, replace
 from typing import Any
@@ -156,8 +157,15 @@ def source_heading(passage: Any, section: str | None = None) -> str:
 def passage_markdown(passage: Any, accepted: bool, threshold: float | None) -> str:
     """The heading line of one retrieved passage: number, verdict, score, source."""
     verdict = f":green-badge[{t('ask.passed')}]" if accepted else f":gray-badge[{t('ask.below')}]"
-    score = t("ask.score", score=decimal(passage.score, 2))
+    score = t("ask.score", score=score_text(passage.score))
     return f"**[{passage.n}]** {verdict} {score} — {_reference(passage)}"
+
+
+def score_text(score: float) -> str:
+    """A passage's score to the threshold's three decimals, rounded down: 0.8165 under a threshold
+    of 0.817 read "0,82" beside "too far from the question"; rounded up, 0.8296 would read as
+    reaching 0.830."""
+    return decimal(math.floor(score * 1000 + 1e-6) / 1000, 3)
 
 
 def order_note(result: Any) -> str | None:
