@@ -26,6 +26,7 @@ from rag.evaluate.question_sets import DEMO, load_set, saved_sets, set_path
 from ui import before_sign_in, lang, question_set_editor, stop_button, uploads
 from ui import resources
 from ui.i18n import formatter, option_of, t, tn
+from ui.kept import kept
 from rag.i18n import current
 from rag.i18n.numbers import decimal
 
@@ -40,11 +41,17 @@ def question_set() -> tuple[list[Question], str] | None:
     data_dir = resources.settings().data_dir
     saved = [n for n in saved_sets(data_dir) if n != DEMO]
     kinds = (SHIPPED, SAVED_SET, UPLOADED) if saved else (SHIPPED, UPLOADED)
-    kind = option_of(st.radio(t("eval.set"), kinds, horizontal=True, key="question_set_kind",
-                              format_func=formatter(kinds, _SET_WORDS.get)), kinds, _SET_WORDS.get)
+    if st.session_state.get("question_set_kind_kept") not in kinds:  # a saved set since deleted
+        st.session_state["question_set_kind_kept"] = SHIPPED
+    # Kept apart from the widget (ui.kept): its label changes with the language, and the browser
+    # then drew the shipped set chosen beside the uploaded set's results.
+    kind = option_of(kept(st.radio, t("eval.set"), "question_set_kind_kept", "question_set_kind", options=kinds,
+                          horizontal=True, format_func=formatter(kinds, _SET_WORDS.get)), kinds, _SET_WORDS.get)
     if kind in (SHIPPED, SAVED_SET):
-        name = DEMO if kind == SHIPPED else st.selectbox(t("eval.saved_set"), saved, key="question_set_name",
-                                                                 placeholder=t("select.choose"))
+        if st.session_state.get("question_set_name_kept") not in saved:
+            st.session_state["question_set_name_kept"] = saved[0] if saved else None
+        name = DEMO if kind == SHIPPED else kept(st.selectbox, t("eval.saved_set"), "question_set_name_kept",
+                                                 "question_set_name", options=saved, placeholder=t("select.choose"))
         try:
             questions = load_set(data_dir, name)
         except QuestionSetError as exc:
