@@ -29,9 +29,8 @@ KEYWORDS = {"t": None, "tn": (1, 1)}  # pybabel's -k t -k tn:1,1
 SOURCES = {"rag": ("rag",), "ui": ("ui", "app_pages", "streamlit_app.py")}
 # Keys built at run time, by domain: the prefix each f-string (or `"prefix." + name`) starts with.
 DYNAMIC = {
-    "rag": ("journal.outcome.", "llm.runaway_", "llm.to_", "outcome.", "phase."),
-    "ui": ("cat.", "enr.", "eval.fr_reason.", "filter.", "ing.unit_option_", "metric.", "mode.", "role.", "src.", "warn.",
-           "wshort."),
+    "rag": ("journal.outcome.", "llm.runaway_", "llm.to_", "outcome.", "phase.", "warn.", "wshort."),
+    "ui": ("cat.", "enr.", "eval.fr_reason.", "filter.", "ing.unit_option_", "metric.", "mode.", "role.", "src."),
 }
 
 

@@ -16,7 +16,7 @@ from rag.chunking._measure import UNITS
 from rag.chunking._measure import CHARS_PER_TOKEN, estimate_tokens
 from rag.chunking.token_cap import indexed_chunks
 from rag.embeddings.curl import DEFAULT_URLS, TARGET_LMSTUDIO, TARGET_OLLAMA, TARGETS, curl_command, suggested_model
-from rag.chunking.stats import first_line, summarize, warnings_text
+from rag.chunking.stats import first_line, summarize, warning_word, warnings_text
 from rag.documents import Document
 from rag.i18n import t, tn
 from rag.i18n.numbers import decimal, integer
@@ -57,12 +57,19 @@ def register(subparsers: Commands) -> None:
 def chunk_line(row: dict[str, Any]) -> str:
     """One chunk of the text preview: number, span, characters, tokens, first line, warnings and,
     for a piece of the model's window, the strategy's chunk it was cut from."""
-    flags = f"  [{', '.join(row['warnings'])}]" if row["warnings"] else ""
+    chunk = Chunk(**{k: row[k] for k in ("index", "start", "end", "text", "header", "heading_path", "warnings",
+                                         "section")})
+    flags = f"  [{', '.join(warning_word(w, chunk) for w in row['warnings'])}]" if row["warnings"] else ""
     tokens = ("~" if row["tokens_estimated"] else "") + str(row["tokens"])
     cut = "  " + t("preview.window_cut", n=row["window_cut_from"]) if row["window_cut_from"] is not None else ""
-    first = first_line(Chunk(**{k: row[k] for k in ("index", "start", "end", "text", "header", "heading_path",
-                                                    "warnings", "section")}))
-    return f"   #{row['index']:<4} {row['start']:>7}-{row['end']:<7} {row['chars']:>5} {tokens:>5}  {first}{flags}{cut}"
+    return f"   #{row['index']:<4} {row['start']:>7}-{row['end']:<7} {row['chars']:>7} {tokens:>6}  {first_line(chunk)}{flags}{cut}"
+
+
+def columns_line() -> str:
+    """What chunk_line's columns are, above them."""
+    span = t("preview.col_span")
+    return (f"   {'#':<5} {span:^15} {t('preview.col_chars'):>7} {t('preview.col_tokens'):>6}  "
+            f"{t('preview.col_first_line')}")
 
 
 def render_text(document: Document, strategy: str = ALL, count: Callable[[str], int] | None = None,
@@ -85,12 +92,12 @@ def render_text(document: Document, strategy: str = ALL, count: Callable[[str], 
             f"== {chunker.name} ({settings})",
             t("preview.stats", chunks=tn("preview.chunks", stats["chunks"]), min=integer(stats["min_chars"]),
               median=decimal(stats["median_chars"], 1, trim=True), max=integer(stats["max_chars"]),
-              warnings=warnings_text(stats["warnings"])),
+              warnings=warnings_text(chunks)),
         ]
         cut = sum(1 for r in rows if r["window_cut_from"] is not None)
         if cut:
             lines.append(t("preview.window_cut_count", pieces=cut, n=window))
-        lines += [chunk_line(r) for r in rows]
+        lines += [columns_line(), *(chunk_line(r) for r in rows)]
     return "\n".join(lines)
 
 

@@ -9,12 +9,11 @@ from __future__ import annotations
 from typing import Any, Callable, Mapping, Sequence
 
 from rag.chunking._measure import estimate_tokens
-from rag.chunking.base import TABLE_SPLIT, Chunk, Chunker
-from rag.chunking.stats import first_line, summarize
+from rag.chunking.base import Chunk, Chunker
+from rag.chunking.stats import first_line, summarize, warning_sentences, warning_word
 from rag.documents import Document, Problem
 from ui.i18n import t, tn
 
-KNOWN_WARNINGS = ("code_block_split", "table_split", "no_heading_context", "oversized", "tiny")
 SETTING_WORDS = {"chunk_size": "ing.chunk_size", "overlap": "ing.overlap", "min_size": "ing.min_size",
                  "max_size": "ing.max_size"}
 
@@ -43,10 +42,6 @@ def settings_words(settings: Mapping[str, Any]) -> str:
     return f"{words} {t('ing.in_tokens')}" if settings.get("unit") == "tokens" else words
 
 
-def _warning_sentence(name: str, n: int) -> str:
-    return tn(f"warn.{name}", n) if name in KNOWN_WARNINGS else tn("warn.other", n, name=name)
-
-
 def stats_rows(previews: Sequence[tuple[Chunker, list[Chunk]]]) -> list[dict[str, Any]]:
     """One row a strategy: its settings, chunk count, smallest / median / largest in characters, warnings."""
     rows = []
@@ -64,29 +59,13 @@ def stats_rows(previews: Sequence[tuple[Chunker, list[Chunk]]]) -> list[dict[str
     return rows
 
 
-def _header_repeated(chunk: Chunk) -> bool:
-    """A piece of a cut table whose header rows travel with it (the strategies that repeat them
-    put them in the chunk's header, which is indexed with the body)."""
-    return TABLE_SPLIT in chunk.warnings and any(line.lstrip().startswith("|") for line in chunk.header.splitlines())
-
-
-def _short_warning(name: str, chunk: Chunk) -> str:
-    if name == TABLE_SPLIT and _header_repeated(chunk):
-        return t("wshort.table_split_repeated")
-    return t(f"wshort.{name}") if name in KNOWN_WARNINGS else name
-
-
 def warning_block(strategy: str, chunks: Sequence[Chunk]) -> str | None:
     """One block a strategy: a title with the count, one line a kind of warning (Markdown)."""
-    counts = {name: n for name, n in summarize(chunks)["warnings"].items() if n}
-    if not counts:
+    lines = warning_sentences(chunks)
+    if not lines:
         return None
-    repeated = sum(1 for c in chunks if _header_repeated(c))
-    lines = [f"- {_warning_sentence(name, n - repeated if name == TABLE_SPLIT else n)}" for name, n in counts.items()
-             if not (name == TABLE_SPLIT and repeated == n)]
-    if repeated:  # the pieces are cut, but each repeats the header row: say so, not that they lack it
-        lines.append(f"- {tn('warn.table_split_repeated', repeated)}")
-    return f"**{tn('ing.warnings_title', sum(counts.values()), strategy=strategy)}**\n\n" + "\n".join(lines)
+    total = sum(summarize(chunks)["warnings"].values())
+    return f"**{tn('ing.warnings_title', total, strategy=strategy)}**\n\n" + "\n".join(f"- {line}" for line in lines)
 
 
 # A table cell's text in pixels per character, with the cell's padding: generous, so that a
@@ -108,7 +87,7 @@ def chunk_rows(chunks: Sequence[Chunk], count: Callable[[str], int] | None = Non
     return [
         # The warnings next to the number: in a pane of the side-by-side view the table is
         # narrower than its columns, and what lies to the right is out of sight.
-        {"#": c.index + 1, t("col.warnings"): ", ".join(_short_warning(w, c) for w in c.warnings),
+        {"#": c.index + 1, t("col.warnings"): ", ".join(warning_word(w, c) for w in c.warnings),
          t("col.start"): c.start, t("col.end"): c.end, t("col.characters"): c.chars,
          **({tokens: count(c.embedding_text)} if count else {}),
          t("col.section"): c.section or "",
