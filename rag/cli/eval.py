@@ -162,7 +162,7 @@ def run(args: argparse.Namespace) -> int:
     if args.save_threshold:
         if summary.saved_threshold is not None:
             saved = summary.saved_gate
-            extra = t("eval.coverage", value=decimal(saved.min_coverage)) if saved else ""
+            extra = t("eval.words_off") if saved and not saved.min_coverage else ""
             print(t("eval.saved", threshold=decimal(summary.saved_threshold, 4, trim=True), extra=extra,
                     name=repr(collection)), file=sys.stderr)
             few = small_sample_warning(summary.in_base, summary.out_of_base)

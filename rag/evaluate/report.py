@@ -115,9 +115,9 @@ def format_summary(results: Results | Mapping[str, Any]) -> str:
                        total=c.with_expected_answer))
     gate = s.gate or GateFigures()
     if s.threshold is not None:
-        # With the gate, the shares at the threshold count its word checks too: say so.
-        coverage = gate.params.min_coverage if gate.terms else None
-        setting = _setting(s.threshold) + ("" if coverage is None else t("report.coverage", value=_setting(coverage)))
+        # The shares count the question's words too, unless the checks are off (RAG_MIN_COVERAGE=0):
+        # then say so. The coverage itself is a switch, not a figure a reader can weigh.
+        setting = _setting(s.threshold) + (t("report.words_off") if gate.terms and not gate.words_checked else "")
         lines.append(t("report.at_threshold", threshold=setting, accepted=c.in_base_accepted,
                        n_in=n_in, accepted_pct=_pct(s.in_base_accepted), refused=c.out_of_base_refused,
                        n_out=n_out, refused_pct=_pct(s.out_of_base_refused)))
@@ -127,7 +127,7 @@ def format_summary(results: Results | Mapping[str, Any]) -> str:
     if suggested_gate:
         # The gate's suggestion is what --save-threshold records: its own figures, not the
         # cosine-alone calibration's (another threshold, other counts).
-        coverage = t("report.coverage", value=_setting(suggested_gate.min_coverage)) if gate.terms else ""
+        coverage = t("report.words_off") if gate.terms and not suggested_gate.min_coverage else ""
         lines.append(t("report.gate_suggested", threshold=_setting(suggested_gate.min_cosine), coverage=coverage,
                        accepted=suggested_gate.in_base_answered_count, n_in=n_in,
                        refused=suggested_gate.off_topic_refused_count, n_out=n_out))

@@ -142,9 +142,10 @@ def test_save_threshold_records_the_suggestion(env, index_dir, monkeypatch, caps
     # The suggestion printed is the one saved, with its own counts (not the cosine-alone calibration's).
     saved = summary["gate"]["calibration"]["suggested"]
     [line] = [line for line in out.splitlines() if line.startswith("suggested settings: ")]
-    threshold, coverage = re.match(r"suggested settings: threshold ([0-9.]+), coverage ([0-9.]+):", line).groups()
-    assert (float(threshold), float(coverage)) == (summary["saved_threshold"], saved["min_coverage"])
-    assert line.endswith(f"{saved['in_base_answered_count']} of 4 in-base questions answered, "
+    # Let through, not "answered" (no model ran); no "coverage 0.600", a switch and not a figure.
+    threshold = re.match(r"suggested settings: threshold ([0-9.]+):", line).group(1)
+    assert float(threshold) == summary["saved_threshold"] and "coverage" not in out
+    assert line.endswith(f"{saved['in_base_answered_count']} of 4 in-base questions let through, "
                          f"{saved['off_topic_refused_count']} of 2 off-topic refused")
     # without off-topic questions there is nothing to separate: nothing saved, and why
     in_base_only = env / "in.jsonl"

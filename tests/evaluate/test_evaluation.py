@@ -96,7 +96,7 @@ def test_summary_reads_plainly():
     assert "hit@1 33% (1 of 3 in-base questions find the right article first)" in text
     assert "hit@3 67% (2 of 3 find it in the first 3 passages)" in text
     assert "answer in context 50% (1 of 2 expected answers" in text
-    assert "suggested threshold 0.850: 2 of 3 answered, 2 of 2 refused" in text
+    assert "suggested threshold 0.850: 2 of 3 let through, 2 of 2 refused" in text
     assert "1 in-base question scores below the best off-topic one" in text
 
 
@@ -111,7 +111,7 @@ def test_a_french_summary_writes_decimals_with_a_comma_and_the_files_keep_dots(t
         compared = format_comparison(compare(results, results))
     # The retrieval mode in French words (it read 'recherche hybrid'); the files keep its name.
     assert "stratégie sections, recherche hybride, top 3)" in text and "recherche hybride, top 3)" in compared
-    assert "seuil suggéré 0,850 : 2 sur 3 avec réponse" in text and "MRR 0,44 (1,00 = toujours premier" in text
+    assert "seuil suggéré 0,850 : 2 sur 3 laissées passer" in text and "MRR 0,44 (1,00 = toujours premier" in text
     assert "hit@1 33\u00a0% (" in text and "(0,84)" in text
     # One question of three: French says "pour 1 sur 3 questions", never "1 questions".
     assert "(le bon article en premier pour 1 sur 3 questions du corpus)" in text
@@ -305,7 +305,7 @@ def test_results_json_and_the_report_give_the_figures_per_category(tmp_path):
     assert kinds["identifier"]["handled_well_rate"] == 1.0
     text = format_summary(results)
     assert "by category of question:" in text
-    assert "  paraphrase (2): first 0 of 2, among the 3 passages 1 of 2, answered 1 of 2" in text
+    assert "  paraphrase (2): first 0 of 2, among the 3 passages 1 of 2, let through 1 of 2" in text
     assert "  off_topic (2): refused 1 of 2" in text
 
 
