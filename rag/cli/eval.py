@@ -125,10 +125,13 @@ def run(args: argparse.Namespace) -> int:
     from rag.store.store import Store
 
     store = Store(settings)
+    session = EvalSession(settings, store, questions)
+    for name in filter(None, (collection, args.compare)):
+        session.info(name)  # a missing collection stops here, before the history gets an empty run folder
     label = f"{collection}-vs-{args.compare}" if args.compare else collection
     out_dir = Path(args.out) if args.out else new_run_dir(settings, label)
     # Two collections are measured at one threshold, decided before either run can save a new one.
-    shared = EvalSession(settings, store, questions).shared_floor([collection, args.compare]) if args.compare else None
+    shared = session.shared_floor([collection, args.compare]) if args.compare else None
     results = _run_one(settings, store, questions, collection, args, out_dir, shared)
 
     comparison = None

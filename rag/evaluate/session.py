@@ -15,11 +15,9 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Any, Callable, Sequence
 
-from rag.errors import StoreError
 from rag.evaluate.questions import Question
 from rag.evaluate.compare import shared_threshold
 from rag.evaluate.runner import ProgressFn, run_eval
-from rag.i18n import t
 
 
 @dataclass
@@ -41,9 +39,7 @@ class EvalSession:
     def info(self, collection: str) -> dict:
         info = self.store.collection_info(collection)
         if info is None:
-            existing = ", ".join(self.store.list_collections()) or t("eval.none")
-            raise StoreError(t("eval.no_collection", name=repr(collection), store=self.store.describe(),
-                               existing=existing))
+            raise self.store.no_collection(collection)
         return info
 
     def shared_floor(self, collections: Sequence[str]) -> tuple[float, str] | None:

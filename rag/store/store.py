@@ -129,11 +129,16 @@ class Store:
         result["has_sparse"] = self._backend.has_sparse(name)
         return result
 
+    def no_collection(self, name: str) -> StoreError:
+        """The error for a collection this store does not hold, naming those it does (a typo shows)."""
+        existing = ", ".join(self.list_collections()) or t("eval.none")
+        return StoreError(t("store.no_collection", name=repr(name), store=self.describe(), id=name, existing=existing))
+
     def check_model(self, name: str, model: str, dimension: int | None = None) -> dict[str, Any]:
         """The collection's info if it was built with `model` (and `dimension`), else a StoreError."""
         info = self.collection_info(name)
         if info is None:
-            raise StoreError(t("store.no_collection", name=repr(name), store=self.describe(), id=name))
+            raise self.no_collection(name)
         built_with, dims = info.get("embedding_model"), info.get("dimension")
         if built_with is None:
             raise StoreError(t("store.no_model", name=repr(name)))

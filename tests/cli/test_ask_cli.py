@@ -161,3 +161,13 @@ def test_a_question_the_check_is_unsure_of_shows_its_passages_with_the_doubt_whe
     # In the question's language, as a refusal is: a doubt, not a verdict.
     [note] = [n for n in data["notes"] if "ne répondent peut-être pas" in n]
     assert "aucun article ne parle de : ThinkPad" in note and "montrés tels quels" in note
+
+
+def test_a_mistyped_collection_is_refused_naming_those_there_are(collection, lmstudio, monkeypatch, capsys):
+    """`rag eval` named the collections there are; `rag ask` and `rag chat` said only that it did
+    not exist, so a typo ("mni") did not show."""
+    _env(monkeypatch, lmstudio)
+    assert main(["ask", "Comment afficher la table ARP ?", "--collection", "mni"]) == 2
+    err = capsys.readouterr().err
+    assert "'mni' does not exist" in err and "(collections: " in err and "mini" in err.split("(collections: ")[1]
+    assert lmstudio.chat_calls == 0

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import csv
 import json
+import os
 import re
 from pathlib import Path
 
@@ -181,6 +182,9 @@ def test_missing_collection_is_named(env, capsys):
     assert main(["eval", "--questions", str(env / "questions.jsonl"), "--no-llm", "--collection", "nope"]) == 2
     err = capsys.readouterr().err
     assert "'nope' does not exist" in err and "blog" in err and "rec" in err
+    # Nothing is left behind: an empty run folder in the history (an evaluation that never ran).
+    evals = Path(os.environ["RAG_DATA_DIR"]) / "evals"
+    assert not evals.exists() or not list(evals.iterdir())
 
 
 def scripted(messages) -> str:
