@@ -220,7 +220,7 @@ def resolve_enrichment(info: dict[str, Any] | None, requested: str | None, full:
 def prepare_enricher(info: dict[str, Any] | None, enricher: Enricher | None, full: bool, collection: str) -> Enricher:
     """The enricher a run uses. No enricher: the collection's own mode, else none (a library
     caller, a benchmark measuring one mode, gets what it names; the command line, the Ingest page
-    and the demo pass the default, `auto`). ConfigError: another mode than the collection's
+    and the demo pass their own, DEFAULT_MODE for a new collection). ConfigError: another mode than the collection's
     without `full`, or a model mode without its enricher."""
     if enricher is not None:
         resolve_enrichment(info, enricher.mode, full)

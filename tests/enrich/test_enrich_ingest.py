@@ -124,3 +124,13 @@ def test_progress_counts_the_tokens_chunk_by_chunk(folder, fake_embeddings_env, 
     # One event as the document starts, then one after each of its three contexts.
     assert len(enriching) == 4 and enriching[0] == 0 and enriching[1] < enriching[2] < enriching[3]
     assert seen[-1].enrich_tokens == report.enrichment["prompt_tokens"] + report.enrichment["completion_tokens"]
+
+
+def test_the_help_names_the_mode_a_new_collection_gets(folder, fake_embeddings_env, data_dir, capsys):
+    """`rag ingest --help` said a new collection gets `auto`; it gets `none` (docs/contracts.md)."""
+    with pytest.raises(SystemExit):
+        main(["ingest", "--help"])
+    helped = " ".join(capsys.readouterr().out.split())
+    assert main(["ingest", str(folder)]) == 0
+    mode = _store(data_dir).collection_info("blog")["enrichment"]["mode"]
+    assert f"[the collection's own, else {mode}]" in helped
