@@ -82,7 +82,8 @@ def run(args: argparse.Namespace) -> int:
     return 1 if result.llm_error else 0
 
 
-def print_result(result: AskResult, out: TextIO, already_streamed: bool = False, passages: bool = False) -> None:
+def print_result(result: AskResult, out: TextIO, already_streamed: bool = False, passages: bool = False,
+                 error_said: bool = False) -> None:
     """The answer (or refusal) and its sources; the passages too when no answer was written or
     when `passages` is asked for (retrieval only)."""
     def say(line: str = "") -> None:
@@ -100,7 +101,7 @@ def print_result(result: AskResult, out: TextIO, already_streamed: bool = False,
         say()
         say(note)
     if result.llm_error:
-        say(t("ask.no_answer", error=result.llm_error))
+        say(t("ask.no_answer_again") if error_said else t("ask.no_answer", error=result.llm_error))
     if result.llm_error or passages:
         if result.passages:
             say()

@@ -62,12 +62,15 @@ def run(args: argparse.Namespace) -> int:
     out = sys.stdout
     history: list[Turn] = []
     failed = False
+    said: set[str] = set()  # the chat model's errors already printed whole in this conversation
     for question in questions(_read(args.file)):
         turn = engine.chat(question, history)
         if args.json:
             print(json.dumps(turn.to_json(), ensure_ascii=False), file=out, flush=True)
         else:
-            print_turn(turn, out, passages=args.no_llm)
+            print_turn(turn, out, passages=args.no_llm, error_said=turn.result.llm_error in said)
+        if turn.result.llm_error:
+            said.add(turn.result.llm_error)
         failed = failed or bool(turn.result.llm_error)
         history.append(turn)
     if not history:
@@ -75,9 +78,10 @@ def run(args: argparse.Namespace) -> int:
     return 1 if failed else 0
 
 
-def print_turn(turn: Turn, out: TextIO, passages: bool = False) -> None:
+def print_turn(turn: Turn, out: TextIO, passages: bool = False, error_said: bool = False) -> None:
     """The question, what was searched when it was not the question as asked, then the answer
-    as it streams, as `rag ask` prints it."""
+    as it streams, as `rag ask` prints it; the chat model's error said whole once a conversation
+    (`error_said`: printed at an earlier turn, now said in a line)."""
     out.write(f"> {turn.question}\n")
     if turn.small_talk:
         out.write(t("chat.small_talk") + "\n\n")
@@ -89,6 +93,6 @@ def print_turn(turn: Turn, out: TextIO, passages: bool = False) -> None:
         streamed = True
         out.write(piece)
         out.flush()
-    print_result(turn.result, out, already_streamed=streamed, passages=passages)
+    print_result(turn.result, out, already_streamed=streamed, passages=passages, error_said=error_said)
     out.write("\n")
 

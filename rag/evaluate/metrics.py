@@ -138,10 +138,13 @@ def llm_metrics(rows: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
     - invalid_citation_rate: answers citing at least one extract number that does not exist.
     - uncited_rate: answers flagged `uncited`: no citation of an extract the model was given
       (the prompt asks for one after every claim).
-    Rates over answers count only the questions that got an answer (not refused, no error).
+    Rates over answers count only the questions that got an answer (not refused, no error); the
+    others leave out the questions the chat model could not answer (an error is no verdict of its:
+    with the model down throughout, they are None, not 0).
     """
-    in_base = [r for r in rows if r.get("in_base")]
-    out = [r for r in rows if not r.get("in_base")]
+    heard = [r for r in rows if not r.get("llm_error")]
+    in_base = [r for r in heard if r.get("in_base")]
+    out = [r for r in heard if not r.get("in_base")]
     with_answer = [r for r in in_base if r.get("expected_answer")]
     contains = sum(1 for r in with_answer if r.get("answer_contains_expected"))
     out_refused = sum(1 for r in out if r.get("answer_refused"))
@@ -150,10 +153,13 @@ def llm_metrics(rows: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
     invalid = sum(1 for r in answered if r.get("invalid_citations"))
     uncited = sum(1 for r in answered if r.get("uncited"))
     errors = sum(1 for r in rows if r.get("llm_error"))
+    # The model down for every question it was sent: no measure of its answers at all (a 0 would
+    # read as a model that answers nothing right).
+    down = errors and not any(not r.get("refused") and not r.get("llm_error") for r in rows)
     return {
-        "answer_contains_expected": _share(contains, len(with_answer)),
-        "refusal_rate_out_of_base": _share(out_refused, len(out)),
-        "refusal_rate_in_base": _share(in_refused, len(in_base)),
+        "answer_contains_expected": None if down else _share(contains, len(with_answer)),
+        "refusal_rate_out_of_base": None if down else _share(out_refused, len(out)),
+        "refusal_rate_in_base": None if down else _share(in_refused, len(in_base)),
         "invalid_citation_rate": _share(invalid, len(answered)),
         "uncited_rate": _share(uncited, len(answered)),
         "counts": {

@@ -85,3 +85,17 @@ def test_the_text_output_says_each_turn_and_what_was_searched(demo_copy, monkeyp
     assert "> Merci !\n(a word of courtesy: nothing searched)" in out
     assert "> Et pour un compte de service ?\n(searched as: Et pour un compte de service ? " in out
     assert "klist" in out.split("> Et pour un compte de service ?")[1]
+
+
+def test_the_chat_model_down_is_said_whole_once_a_conversation(demo_copy, lmstudio, monkeypatch, capsys):
+    """Each turn repeated the whole paragraph on starting LM Studio (and on containers); said once,
+    then a line that points back to it, each turn still showing its passages."""
+    lmstudio.down()
+    monkeypatch.setenv("RAG_UI_LANG", "en")
+    monkeypatch.setattr("sys.stdin", io.StringIO("Comment purger les tickets Kerberos ?\nEt pour un compte de service ?\n"))
+    assert main(["chat"]) == 1  # no answer could be written
+    out = capsys.readouterr().out
+    first, second = out.split("> Et pour un compte de service ?")
+    assert "No answer was written. " in first and "lms server start" in first
+    assert "lms server start" not in second and "the chat model still does not answer (see above)" in second
+    assert "klist" in second  # its own passages
