@@ -134,7 +134,8 @@ def llm_metrics(rows: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
     - answer_contains_expected: in-base questions with an expected answer whose written
       answer contains it (a refusal counts as not containing it).
     - refusal_rate_out_of_base: off-topic questions that got a refusal (threshold or model).
-    - refusal_rate_in_base: in-base questions refused, the cost of a strict threshold.
+    - refusal_rate_in_base: in-base questions refused (by the gate, or by the model when it
+      answered), over all of them: the cost of a strict threshold.
     - invalid_citation_rate: answers citing at least one extract number that does not exist.
     - uncited_rate: answers flagged `uncited`: no citation of an extract the model was given
       (the prompt asks for one after every claim).
@@ -148,7 +149,9 @@ def llm_metrics(rows: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
     with_answer = [r for r in in_base if r.get("expected_answer")]
     contains = sum(1 for r in with_answer if r.get("answer_contains_expected"))
     out_refused = sum(1 for r in out if r.get("answer_refused"))
-    in_refused = sum(1 for r in in_base if r.get("answer_refused"))
+    # In-base refusals over every in-base question: the gate's count even with the model down.
+    all_in_base = [r for r in rows if r.get("in_base")]
+    in_refused = sum(1 for r in all_in_base if r.get("answer_refused"))
     answered = [r for r in rows if not r.get("answer_refused") and (r.get("answer") or "").strip()]
     invalid = sum(1 for r in answered if r.get("invalid_citations"))
     uncited = sum(1 for r in answered if r.get("uncited"))
@@ -159,7 +162,7 @@ def llm_metrics(rows: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
     return {
         "answer_contains_expected": None if down else _share(contains, len(with_answer)),
         "refusal_rate_out_of_base": None if down else _share(out_refused, len(out)),
-        "refusal_rate_in_base": None if down else _share(in_refused, len(in_base)),
+        "refusal_rate_in_base": _share(in_refused, len(all_in_base)),
         "invalid_citation_rate": _share(invalid, len(answered)),
         "uncited_rate": _share(uncited, len(answered)),
         "counts": {

@@ -266,9 +266,9 @@ def test_a_run_whose_chat_model_was_down_compares_with_no_answer_measures(lmstud
     unanswered = run("down")
     assert all(r["llm_error"] for r in unanswered["questions"] if not r["refused"])
     # No answer at all: no measure of the answers (0 read as a model that gets everything wrong).
-    assert {k: unanswered["summary"][k] for k in ("answer_contains_expected", "refusal_rate_out_of_base",
-                                                  "refusal_rate_in_base")} == dict.fromkeys(
-        ("answer_contains_expected", "refusal_rate_out_of_base", "refusal_rate_in_base"))
+    summary = unanswered["summary"]
+    assert summary["answer_contains_expected"] is None and summary["refusal_rate_out_of_base"] is None
+    assert summary["refusal_rate_in_base"] == answered["summary"]["refusal_rate_in_base"]  # the gate's, kept
 
     cmp = compare(unanswered, answered)
     contains = cmp["metrics"]["answer_contains_expected"]
