@@ -9,6 +9,7 @@ from pathlib import Path
 from dataclasses import fields
 from typing import Any, Mapping
 
+from rag.evaluate.metrics import chat_model_down as model_down
 from rag.evaluate.results import Comparison, Found, MetricDelta, RankChange, Results, RunSide, Summary
 
 COMPARISON_FILE = "comparison.json"
@@ -29,10 +30,10 @@ ANSWER_METRICS = ("answer_contains_expected", "refusal_rate_out_of_base", "refus
 
 
 def chat_model_down(results: Results | Mapping[str, Any]) -> bool:
-    """A run with the chat model in which every question the gate let through got no answer
-    (the server could not be reached): its answer measures mean nothing."""
+    """A run with the chat model that never reached it (rag.evaluate.metrics.chat_model_down): its
+    answer measures mean nothing, in a results.json written before they were recorded as null too."""
     run = Results.of(results)
-    return run.summary.llm and bool(run.asked) and all(r.llm_error for r in run.asked)
+    return run.summary.llm and model_down([r.to_dict() for r in run.questions])
 
 
 def _measured(run: Results) -> dict[str, Any]:

@@ -128,43 +128,48 @@ def cost_metrics(rows: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
     }
 
 
+def chat_model_down(rows: Sequence[Mapping[str, Any]]) -> bool:
+    """Every question the gate let through to the chat model got no answer (the server could not
+    be reached): the run's answer measures mean nothing (0 % would read as a verdict on answers
+    that were never written)."""
+    asked = [r for r in rows if not r.get("refused")]
+    return bool(asked) and all(r.get("llm_error") for r in asked)
+
+
 def llm_metrics(rows: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
-    """Answer-level metrics, for runs made with the chat model.
+    """Answer-level metrics, for runs made with the chat model; None each when it answered none
+    (chat_model_down).
 
     - answer_contains_expected: in-base questions with an expected answer whose written
       answer contains it (a refusal counts as not containing it).
     - refusal_rate_out_of_base: off-topic questions that got a refusal (threshold or model).
-    - refusal_rate_in_base: in-base questions refused (by the gate, or by the model when it
-      answered), over all of them: the cost of a strict threshold.
+    - refusal_rate_in_base: in-base questions refused, the cost of a strict threshold.
     - invalid_citation_rate: answers citing at least one extract number that does not exist.
     - uncited_rate: answers flagged `uncited`: no citation of an extract the model was given
       (the prompt asks for one after every claim).
-    Rates over answers count only the questions that got an answer (not refused, no error); the
-    others leave out the questions the chat model could not answer (an error is no verdict of its:
-    with the model down throughout, they are None, not 0).
+    Rates over answers count only the questions that got an answer (not refused, no error).
     """
-    heard = [r for r in rows if not r.get("llm_error")]
-    in_base = [r for r in heard if r.get("in_base")]
-    out = [r for r in heard if not r.get("in_base")]
+    in_base = [r for r in rows if r.get("in_base")]
+    out = [r for r in rows if not r.get("in_base")]
     with_answer = [r for r in in_base if r.get("expected_answer")]
     contains = sum(1 for r in with_answer if r.get("answer_contains_expected"))
     out_refused = sum(1 for r in out if r.get("answer_refused"))
-    # In-base refusals over every in-base question: the gate's count even with the model down.
-    all_in_base = [r for r in rows if r.get("in_base")]
-    in_refused = sum(1 for r in all_in_base if r.get("answer_refused"))
+    in_refused = sum(1 for r in in_base if r.get("answer_refused"))
     answered = [r for r in rows if not r.get("answer_refused") and (r.get("answer") or "").strip()]
     invalid = sum(1 for r in answered if r.get("invalid_citations"))
     uncited = sum(1 for r in answered if r.get("uncited"))
     errors = sum(1 for r in rows if r.get("llm_error"))
-    # The model down for every question it was sent: no measure of its answers at all (a 0 would
-    # read as a model that answers nothing right).
-    down = errors and not any(not r.get("refused") and not r.get("llm_error") for r in rows)
-    return {
-        "answer_contains_expected": None if down else _share(contains, len(with_answer)),
-        "refusal_rate_out_of_base": None if down else _share(out_refused, len(out)),
-        "refusal_rate_in_base": _share(in_refused, len(all_in_base)),
+    shares = {
+        "answer_contains_expected": _share(contains, len(with_answer)),
+        "refusal_rate_out_of_base": _share(out_refused, len(out)),
+        "refusal_rate_in_base": _share(in_refused, len(in_base)),
         "invalid_citation_rate": _share(invalid, len(answered)),
         "uncited_rate": _share(uncited, len(answered)),
+    }
+    if chat_model_down(rows):
+        shares = dict.fromkeys(shares)
+    return {
+        **shares,
         "counts": {
             "answer_contains_expected": contains,
             "out_of_base_answer_refused": out_refused,

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any, Iterable, Mapping
 
 from rag.i18n import t, tn
+from rag.evaluate.compare import chat_model_down
 from rag.evaluate.results import Comparison, GateFigures, MetricDelta, Results, RunSide, Summary, ThresholdShares
 from rag.evaluate.runs import run_date
 from rag.i18n.numbers import decimal, duration, integer, percent, threshold_text
@@ -146,9 +147,8 @@ def format_summary(results: Results | Mapping[str, Any]) -> str:
                         else cal.overlap_sentence)
     if overlap_sentence and n_in and n_out:
         lines.append(overlap_sentence)
-    asked = len(run.asked)
-    if s.llm and asked and c.llm_errors >= asked:
-        lines.append(t("report.llm_down", n=c.llm_errors, asked=asked))
+    if chat_model_down(run):
+        lines.append(t("report.llm_down", n=c.llm_errors, asked=len(run.asked)))
     elif s.llm:
         if c.with_expected_answer:
             lines.append(t("report.contains", pct=_pct(s.answer_contains_expected),

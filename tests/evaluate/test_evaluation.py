@@ -267,8 +267,8 @@ def test_a_run_whose_chat_model_was_down_compares_with_no_answer_measures(lmstud
     assert all(r["llm_error"] for r in unanswered["questions"] if not r["refused"])
     # No answer at all: no measure of the answers (0 read as a model that gets everything wrong).
     summary = unanswered["summary"]
-    assert summary["answer_contains_expected"] is None and summary["refusal_rate_out_of_base"] is None
-    assert summary["refusal_rate_in_base"] == answered["summary"]["refusal_rate_in_base"]  # the gate's, kept
+    assert [summary[k] for k in ("answer_contains_expected", "refusal_rate_out_of_base", "refusal_rate_in_base",
+                                 "invalid_citation_rate", "uncited_rate")] == [None] * 5
 
     cmp = compare(unanswered, answered)
     contains = cmp["metrics"]["answer_contains_expected"]
