@@ -8,7 +8,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from rag.i18n import language
-from rag.i18n.numbers import decimal, duration, integer, percent, read_decimal, threshold_text
+from rag.i18n.numbers import decimal, duration, integer, percent, read_decimal, score_text, threshold_text
 
 NNBSP, NBSP = "\u202f", "\u00a0"
 
@@ -136,3 +136,12 @@ def test_a_language_is_written_by_its_own_cldr_rules():
     as English does."""
     assert (decimal(12345.678, lang="de"), percent(0.94, lang="de")) == ("12.345,68", f"94{NBSP}%")
     assert (decimal(12345.678, lang="xx"), percent(0.94, lang="xx")) == ("12,345.68", "94%")
+
+
+def test_a_score_under_a_threshold_never_reads_as_reaching_it():
+    """The passages, the refusals ("best score 0.830 < threshold 0.830") and `rag ask` print a
+    score beside a threshold of three decimals: rounded to the nearest, 0.8296 read 0.830."""
+    for threshold in (0.817, 0.83, 0.85):
+        for score in (threshold - 0.0004, threshold - 0.00001, threshold, threshold + 0.0004):
+            shown = read_decimal(score_text(score, lang="en"))
+            assert (shown >= round(threshold, 3)) == (score >= threshold), (score, threshold, shown)

@@ -14,7 +14,7 @@ from typing import Any, Mapping
 
 from rag.answer.threshold import source_words
 from rag.i18n import language as in_language, t
-from rag.i18n.numbers import decimal
+from rag.i18n.numbers import decimal, score_text
 
 WORDS, EVERYDAY, SCORE, NO_PASSAGE, MODEL = "words", "everyday_words", "score", "no_passage", "model"
 KINDS = (WORDS, EVERYDAY, SCORE, NO_PASSAGE, MODEL)
@@ -73,7 +73,7 @@ def _text(refusal: Mapping[str, Any]) -> str:
     if kind == EVERYDAY:
         return t("gate.everyday_words")
     if kind == SCORE:
-        best, threshold = decimal(refusal.get("best") or 0.0, 3), decimal(refusal.get("threshold") or 0.0, 3)
+        best, threshold = score_text(refusal.get("best") or 0.0), decimal(refusal.get("threshold") or 0.0, 3)
         if refusal.get("source"):
             return t("answer.below", best=best, threshold=threshold, source=source_words(refusal["source"]))
         if (refusal.get("best") or 0.0) >= (refusal.get("threshold") or 0.0):  # close, yet no clear answer

@@ -18,7 +18,7 @@ from rag.answer.ordering import order_note
 from rag.answer.threshold import source_words
 from rag.config import Settings
 from rag.i18n import t
-from rag.i18n.numbers import decimal
+from rag.i18n.numbers import decimal, score_text
 
 def register(subparsers: Commands) -> None:
     parser = subparsers.add_parser(
@@ -112,7 +112,7 @@ def print_result(result: AskResult, out: TextIO, already_streamed: bool = False,
                 say("  " + note)
             for p in result.passages:
                 mark = "" if p.n in result.accepted else "  " + t("ask.below")
-                say(f"  [{p.n}] {decimal(p.score, 3)}  {source_label(p)} - {p.url}{mark}")
+                say(f"  [{p.n}] {score_text(p.score)}  {source_label(p)} - {p.url}{mark}")
                 say(textwrap.indent(textwrap.shorten(p.text, 240, placeholder=" …"), "        "))
     if result.answer_urls:
         say()

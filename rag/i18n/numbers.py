@@ -86,6 +86,13 @@ def threshold_text(value: float, *, signed: bool = False, lang: str | None = Non
     return decimal(value, 3, signed=signed, lang=lang)
 
 
+def score_text(value: float, *, lang: str | None = None) -> str:
+    """A passage's score beside a threshold: three decimals like threshold_text, rounded down, so
+    that a score under the threshold never reads as reaching it (0.8296 reads 0,829 under 0,830;
+    rounded, 0,830; and 0.8165 read "0,82" beside "too far" under 0,817 to two places)."""
+    return decimal(math.floor(value * 1000 + 1e-6) / 1000, 3, lang=lang)
+
+
 def read_decimal(text: str) -> float | None:
     """A decimal as a person types it, in either language: "0,85", "0.85", " 0,85 " -> 0.85; an
     empty text is None (no value). ValueError for anything else ("085" is read as 85: the caller

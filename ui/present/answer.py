@@ -6,7 +6,6 @@ only for http(s) URLs, raw HTML never rendered. Relative urls (a folder's file p
 
 from __future__ import annotations
 
-import math
 import re
 from dataclasses import dataclass, is_dataclass, replace
 from typing import Any
@@ -16,7 +15,7 @@ from rag.answer.cited_spans import cited_span
 from rag.answer.citations import CITATION, citation_numbers
 from rag.answer.prompts import refusal_sentence
 from rag.i18n import current
-from rag.i18n.numbers import decimal, threshold_text
+from rag.i18n.numbers import score_text, threshold_text
 from ui.i18n import t
 from rag.markdown_structure import heading, lines_in_code
 from ui.present.safe_markdown import (code_span, escape_link_text, link_markdown, outside_code, safe_link,
@@ -161,13 +160,6 @@ def passage_markdown(passage: Any, accepted: bool, threshold: float | None) -> s
     return f"**[{passage.n}]** {verdict} {score} — {_reference(passage)}"
 
 
-def score_text(score: float) -> str:
-    """A passage's score to the threshold's three decimals, rounded down: 0.8165 under a threshold
-    of 0.817 read "0,82" beside "too far from the question"; rounded up, 0.8296 would read as
-    reaching 0.830."""
-    return decimal(math.floor(score * 1000 + 1e-6) / 1000, 3)
-
-
 def order_note(result: Any) -> str | None:
     """A line saying what ordered the passages when the shown scores do not decrease (the hybrid
     ranking, a reranker, the chat model's rewrite or ranking, the distinct articles)."""
@@ -233,7 +225,7 @@ def refusal_details(result: Any) -> str:
         return t("ask.refused_model")
     if best is None:
         return t("ask.refused_empty")
-    return t("ask.refused_gate", best=decimal(best, 3), threshold=threshold_text(getattr(result, "threshold", 0) or 0))
+    return t("ask.refused_gate", best=score_text(best), threshold=threshold_text(getattr(result, "threshold", 0) or 0))
 
 
 def refusal_said(refusal: Any) -> str:
@@ -244,7 +236,7 @@ def refusal_said(refusal: Any) -> str:
     if kind == refusals.EVERYDAY:
         return t("ask.refused_everyday")
     if kind == refusals.SCORE:
-        return t("ask.refused_gate", best=decimal(refusal.get("best") or 0.0, 3),
+        return t("ask.refused_gate", best=score_text(refusal.get("best") or 0.0),
                  threshold=threshold_text(refusal.get("threshold") or 0))
     if kind == refusals.MODEL:
         return t("ask.refused_model")
