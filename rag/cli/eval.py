@@ -165,7 +165,7 @@ def run(args: argparse.Namespace) -> int:
     if args.save_threshold:
         if summary.saved_threshold is not None:
             saved = summary.saved_gate
-            extra = t("eval.words_off") if saved and not saved.min_coverage else ""
+            extra = t("eval.words_off") if saved and saved.min_coverage == 0 else ""
             print(t("eval.saved", threshold=decimal(summary.saved_threshold, 4, trim=True), extra=extra,
                     name=repr(collection)), file=sys.stderr)
             few = small_sample_warning(summary.in_base, summary.out_of_base)

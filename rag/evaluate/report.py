@@ -128,7 +128,7 @@ def format_summary(results: Results | Mapping[str, Any]) -> str:
     if suggested_gate:
         # The gate's suggestion is what --save-threshold records: its own figures, not the
         # cosine-alone calibration's (another threshold, other counts).
-        coverage = t("report.words_off") if gate.terms and not suggested_gate.min_coverage else ""
+        coverage = t("report.words_off") if gate.terms and suggested_gate.min_coverage == 0 else ""
         lines.append(t("report.gate_suggested", threshold=_setting(suggested_gate.min_cosine), coverage=coverage,
                        accepted=suggested_gate.in_base_answered_count, n_in=n_in,
                        refused=suggested_gate.off_topic_refused_count, n_out=n_out))

@@ -296,7 +296,7 @@ def run_eval(
     settings = settings if settings is not None else Settings.from_env()
     info = store.collection_info(collection)
     if info is None:
-        raise RagError(t("run.no_collection", name=repr(collection), id=collection))
+        raise store.no_collection(collection)
     effective_mode = resolve_mode(mode, info)
     if gate_params is None:
         explicit = threshold if threshold is not None and threshold_source in (None, SETTING) else None
