@@ -64,7 +64,7 @@ def test_with_the_word_checks_off_the_page_says_so_and_charts_the_threshold_alon
     scores = at.session_state["eval_results"]["runs"]["blog"]["questions"]
     floor = at.select_slider(key="slider_blog").value
     answered = sum(1 for r in scores if r["in_base"] and r["top1_score"] is not None and r["top1_score"] >= floor)
-    assert shown["article questions answered at this threshold"].startswith(f"{answered} of ")
+    assert shown["article questions let through at this threshold"].startswith(f"{answered} of ")
 
 
 def test_shipped_set_retrieval_only_metrics_chart_and_live_threshold(app_env, lmstudio):
@@ -96,7 +96,7 @@ def test_shipped_set_retrieval_only_metrics_chart_and_live_threshold(app_env, lm
     assert not [c for c in at.checkbox if (c.key or "").startswith("gate_")]
     assert [b.key for b in at.button if b.key and b.key.startswith(("save_", "gate_save_"))] == ["save_blog"]
 
-    live = ("article questions answered at this threshold", "trick questions refused at this threshold")
+    live = ("article questions let through at this threshold", "trick questions refused at this threshold")
     # With word statistics the threshold counts what the gate does at that floor with the word
     # checks: at the suggestion (floor and share at once), `rag eval`'s suggested line
     # (it showed the cosine alone's, e.g. 4 of 14 refused beside the gate's 13 of 14).
@@ -106,7 +106,7 @@ def test_shipped_set_retrieval_only_metrics_chart_and_live_threshold(app_env, lm
     assert at.select_slider(key="slider_blog").value == round(gate_suggested["min_cosine"], 3)
     suggested = tuple(metrics(at)[label] for label in live)
     [line] = [line for line in format_summary(results).splitlines() if line.startswith("suggested settings: ")]
-    assert line.endswith(f"{suggested[0].split()[0]} of 54 in-base questions answered, "
+    assert line.endswith(f"{suggested[0].split()[0]} of 54 in-base questions let through, "
                          f"{suggested[1].split()[0]} of 14 off-topic refused")
     assert any(c.value.startswith("Counted with the answerability gate, which weighs ") for c in at.caption)
     assert any(c.value.startswith("The score alone (without the words): suggested threshold ") for c in at.caption)
