@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections import Counter
+
 import argparse
 import json
 import sys
@@ -95,5 +97,8 @@ def _print_subjects(rows: list[dict], out) -> None:  # noqa: ANN001 - a text str
         if subject["answered_now"]:
             out.write("   " + t("journal.answered_now", n=subject["answered_now"],
                                   titles=", ".join(subject["answered_by"])) + "\n")
-        for q in subject["questions"][:5]:
-            out.write(textwrap.shorten(f"   - {q['question']}", 110, placeholder=" …") + "\n")
+        # A question asked again is one line with its count, not the same line twice.
+        asked = Counter(q["question"] for q in subject["questions"])
+        for question, times in list(asked.items())[:5]:
+            again = f" (×{times})" if times > 1 else ""
+            out.write(textwrap.shorten(f"   - {question}", 110 - len(again), placeholder=" …") + again + "\n")

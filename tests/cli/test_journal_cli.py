@@ -66,6 +66,14 @@ def test_subjects_ranked_by_readers(journal, capsys):
     assert subject["terms"] == ["Veeam"] and subject["readers"] == 2 and len(subject["questions"]) == 2
     assert main(["journal", "subjects"]) == 0
     assert capsys.readouterr().out.startswith("1. Veeam  (2 readers, 2 questions)")
+    # The same question asked again: counted, and listed once with how many times (it was listed twice).
+    journal.record(Entry(question="Comment restaurer une sauvegarde Veeam 0 ?", outcome="refused_gate",
+                         reader="bob@example.org", collection="blog", unknown_terms=["Veeam"],
+                         refusal_reason="no article mentions: Veeam", time=datetime.now(UTC)))
+    assert main(["journal", "subjects"]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("1. Veeam  (2 readers, 3 questions)")
+    assert out.count("Veeam 0 ?") == 1 and "Comment restaurer une sauvegarde Veeam 0 ? (×2)" in out
 
 
 def test_french_by_default(journal, capsys, monkeypatch):
