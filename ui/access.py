@@ -169,6 +169,12 @@ def _sign_out(auth_mode: str) -> None:
         signer = sessions.book()
         signer.revoke(st.session_state.get(SESSION_TOKEN), sessions.password_of)
         signer.revoke_ticket(st.session_state.get(ISSUED_TICKET))
+        # A shared password's reader is the browser and the role: the next one to sign in here with
+        # the same password must be another reader, so the browser gets a new id (its cookie too,
+        # at the next sign-in), keeping what it proved to the password throttle.
+        old = signer.device_id(_device_token())
+        st.session_state[DEVICE_TOKEN] = signer.device()
+        _throttle().carry(old, signer.device_id(st.session_state[DEVICE_TOKEN]))
     # Everything the signed-in user had on screen goes (their conversation, their settings): the
     # next one to sign in on this browser starts afresh. The language and the browser's id stay.
     for key in list(st.session_state):
@@ -213,12 +219,13 @@ def identity(auth_mode: str) -> str | None:
 
 
 def _device_token() -> str:
-    """The browser's signed device token: its cookie's (set at a password sign-in through
-    serve.py), else one made for this session and handed to the cookie at sign-in."""
+    """The browser's signed device token: the one this session chose (at a sign-out, a new one:
+    the cookies a tab reads are those of when it opened), else its cookie's (set at a password
+    sign-in through serve.py), else one made for this session and handed to the cookie at sign-in."""
     signer = sessions.book()
-    token = _text(st.context.cookies.get(DEVICE_COOKIE))
+    token = st.session_state.get(DEVICE_TOKEN)
     if signer.device_id(token) is None:
-        token = st.session_state.get(DEVICE_TOKEN)
+        token = _text(st.context.cookies.get(DEVICE_COOKIE))
         if signer.device_id(token) is None:
             token = st.session_state[DEVICE_TOKEN] = signer.device()
     return token

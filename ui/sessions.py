@@ -85,11 +85,12 @@ async def _session(request: Any) -> Any:
     token, lifetime = traded
     response = Response(status_code=204)
     _cookie(response, request, SESSION_COOKIE, token, lifetime)
-    if signer.device_id(request.cookies.get(DEVICE_COOKIE)) is None:
-        # The device the page already records this reader's conversations under, so that they
-        # are still theirs after a reload.
-        _cookie(response, request, DEVICE_COOKIE, device if signer.device_id(device) else signer.device(),
-                int(DEVICE_SECONDS))
+    if signer.device_id(device) is not None:
+        # The device the page records this reader's conversations under, so that they are still
+        # theirs after a reload: a new one after a sign-out replaces the browser's old cookie.
+        _cookie(response, request, DEVICE_COOKIE, device, int(DEVICE_SECONDS))
+    elif signer.device_id(request.cookies.get(DEVICE_COOKIE)) is None:
+        _cookie(response, request, DEVICE_COOKIE, signer.device(), int(DEVICE_SECONDS))
     return response
 
 

@@ -77,6 +77,15 @@ class Throttle:
             while len(self._proven) > MAX_CLIENTS:
                 self._proven.pop(next(iter(self._proven)))
 
+    def carry(self, old: str | None, new: str | None) -> None:
+        """A browser given a new id (at a sign-out) keeps what it proved under the old one."""
+        if not old or not new:
+            return
+        with self._lock:
+            accounts = self._proven.get(old)
+        for account in accounts or ():
+            self.prove(new, account)
+
     def proven(self, device: str | None, account: str) -> bool:
         """Whether `device` signed in to `account` in this process (a restart forgets: the browser
         then shares its address's bucket until it signs in again)."""

@@ -134,3 +134,37 @@ def test_another_browsers_wrong_guesses_do_not_lock_a_returning_user_out_of_thei
         expect(stranger.get_by_text("Too many wrong passwords")).to_be_visible()
         _enter(page, READER_PASSWORD)  # the same tab as before
         expect(page.get_by_test_id("stSidebar")).to_contain_text("Signed in with the reader password")
+
+
+@pytest.mark.slow  # a streamlit server, chromium, the demo index
+@pytest.mark.timeout(900)
+def test_the_next_reader_with_the_same_password_never_reaches_the_last_ones_conversation(served_with_staff):
+    """Two people share the reader password on one browser: the second one to sign in landed in the
+    first one's conversation and listed it (the browser and the role were the same owner)."""
+    from playwright.sync_api import expect
+
+    with chromium() as browser:
+        context, page = _open(browser, served_with_staff)
+        _enter(page, READER_PASSWORD)
+        sidebar = page.get_by_test_id("stSidebar")
+        chat = page.get_by_test_id("stChatInputTextArea")
+        mine = "Comment purger les tickets Kerberos de mon poste ?"
+        chat.fill(mine)
+        chat.press("Enter")
+        expect(page.get_by_test_id("stChatMessage").nth(1)).to_be_visible(timeout=MINUTE)
+        settle(page)
+        expect(sidebar.get_by_role("button", name=mine[:20])).to_have_count(1)
+        address = page.url
+        assert "conversation=" in address
+
+        _sign_out(page)
+        _enter(page, READER_PASSWORD)  # somebody else, the same password, the same tab
+        expect(sidebar).to_contain_text("Signed in with the reader password")
+        expect(sidebar.get_by_role("button", name=mine[:20])).to_have_count(0)
+        expect(page.get_by_test_id("stChatMessage")).to_have_count(0)
+        for where in (address, served_with_staff):  # the last one's address, then a reload of the app
+            page.goto(where)
+            settle(page)
+            expect(sidebar).to_contain_text("Signed in with the reader password")
+            expect(page.get_by_test_id("stChatMessage")).to_have_count(0)
+            expect(sidebar.get_by_role("button", name=mine[:20])).to_have_count(0)
