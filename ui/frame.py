@@ -7,7 +7,10 @@ is the only way to reach a page and the gate cannot be skipped.
 
 from __future__ import annotations
 
+from contextlib import suppress
+
 import streamlit as st
+from streamlit.errors import StreamlitAPIException
 
 from rag.auth import access as rag_access
 from ui import access, lang, sidebar
@@ -48,4 +51,8 @@ def require(action: str) -> None:
         # to become an editor in this sign-in mode, and draw nothing else.
         st.error(t("access.editors_only_oidc" if access.mode() == "oidc" else "access.editors_only",
                    sign_out=t("login.sign_out"), ask=t("nav.ask")))
+        # A reader's navigation lists one page, so the sidebar shows none: the way back is here
+        # (a page file run on its own, outside the navigation, has no other page to link to).
+        with suppress(StreamlitAPIException):
+            st.page_link("app_pages/1_Ask.py", label=t("nav.ask"), icon=":material/forum:")
         st.stop()

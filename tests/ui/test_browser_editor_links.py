@@ -45,4 +45,10 @@ def test_a_french_reader_following_a_link_to_an_editor_page_is_told_how_to_becom
             expect(main.locator("input, textarea, [data-testid='stFileUploader']")).to_have_count(0)
             for title in ("Import", "Évaluation", "Journal"):  # the navigation lists the reader's pages only
                 expect(page.get_by_test_id("stSidebarNav").get_by_text(title)).to_have_count(0)
+            # The page said to choose "Questions" in the sidebar, where a reader has no navigation.
+            expect(main).to_contain_text("suivez « Questions » ci-dessous")
+        main.get_by_role("link", name="Questions").click()
+        settle(page)
+        expect(page.get_by_test_id("stMain")).not_to_contain_text("réservée aux éditeurs")
+        assert page.url.rstrip("/") == served.rstrip("/")  # the Ask page, the app's first
         context.close()
