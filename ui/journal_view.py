@@ -62,7 +62,7 @@ def at_start(settings: Any) -> None:
 
 def labels(journal: Journal, settings: Any) -> dict[str, str]:
     return reader_labels(journal.readers(), settings.journal_names, lambda n: t("jr.reader_n", n=n),
-                         t("jr.no_account"))
+                         t("jr.no_account"), lambda n: t("jr.editor_n", n=n))
 
 
 def filters(journal: Journal) -> dict[str, Any]:

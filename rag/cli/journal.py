@@ -53,7 +53,7 @@ def run(args: argparse.Namespace) -> int:
     since = datetime.now(UTC) - timedelta(days=args.days) if args.days else None
     entries = journal.entries(outcome=outcome, collection=args.collection, since=since, text=args.search)
     labels = reader_labels(journal.readers(), settings.journal_names, lambda n: t("journal.reader_n", n=n),
-                           t("journal.no_account"))
+                           t("journal.no_account"), lambda n: t("journal.editor_n", n=n))
     out = sys.stdout
     if args.view == "subjects":
         subjects = report.subjects_of(entries, journal.rechecks())

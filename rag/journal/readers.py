@@ -16,13 +16,19 @@ def device_reader(device_id: str, role: str) -> str:
 
 
 def reader_labels(readers: Sequence[str], show_names: bool, numbered: Callable[[int], str],
-                  anonymous: str) -> dict[str, str]:
+                  anonymous: str, editor_numbered: Callable[[int], str] | None = None) -> dict[str, str]:
     """reader id -> label. `readers`: in the order they first asked (Journal.readers);
-    `numbered(n)`: the label of reader n; `anonymous`: the label of "" (no sign-in)."""
+    `numbered(n)`: the label of reader n; `anonymous`: the label of "" (no sign-in);
+    `editor_numbered(n)`: the label of editor n, a browser signed in with the editor password (an
+    editor's own questions read "reader 2" in the journal)."""
     labels: dict[str, str] = {"": anonymous}
-    n = 0
+    n = editors = 0
     for reader in readers:
         if reader and reader not in labels:
+            if editor_numbered is not None and reader.startswith(DEVICE_PREFIX) and reader.endswith(":editor"):
+                editors += 1
+                labels[reader] = editor_numbered(editors)
+                continue
             n += 1
             labels[reader] = reader if show_names and not reader.startswith(DEVICE_PREFIX) else numbered(n)
     return labels

@@ -82,6 +82,15 @@ def test_a_browser_signed_in_with_a_shared_password_is_numbered_even_where_names
     assert labels == {"": "anonymous", "alice@example.com": "alice@example.com", device: "reader 2"}
 
 
+def test_the_editor_passwords_own_questions_are_an_editors_in_the_journal():
+    """An editor signed in with the editor password read their own questions as "reader 2"."""
+    reader, editor, other = (device_reader("Zq3x", "reader"), device_reader("Zq3x", "editor"),
+                             device_reader("Pm7c", "reader"))
+    labels = reader_labels([reader, editor, other], show_names=True, numbered=lambda n: f"reader {n}",
+                           anonymous="anonymous", editor_numbered=lambda n: f"editor {n}")
+    assert (labels[reader], labels[editor], labels[other]) == ("reader 1", "editor 1", "reader 2")
+
+
 def _set_cookies(response: httpx.Response) -> dict[str, str]:
     return {line.split("=", 1)[0]: line for line in response.headers.get_list("set-cookie")}
 
