@@ -155,21 +155,25 @@ def to_question_set(entry: Entry, store: Any) -> None:
     """The form that adds the entry's question to a question set, in one step."""
     refused = entry.outcome in report.REFUSED
     passages = {p.get("url"): p for p in entry.passages if p.get("url")}
+    st.markdown(t("jr.qs_title"))
+    kinds = {"in_base": t("jr.qs_in_base"), "off_topic": t("jr.qs_off_topic")}
+    # Outside the form, so that choosing an off-topic question hides the article and the span it
+    # has none of (inside, they stayed shown, filled in, and were ignored on saving).
+    kind = st.radio(t("jr.qs_kind"), ("in_base", "off_topic"), index=1 if refused or not passages else 0,
+                    horizontal=True, key=f"jr_qs_kind_{entry.id}", format_func=kinds.get)
+    picked, search, span = None, "", ""
     with st.form(f"jr_qs_{entry.id}", border=True):
-        st.markdown(t("jr.qs_title"))
         names = list(dict.fromkeys([DEMO, *saved_sets(_data_dir())]))
-        kinds = {"in_base": t("jr.qs_in_base"), "off_topic": t("jr.qs_off_topic")}
         name = st.selectbox(t("jr.qs_set"), names, key=f"jr_qs_set_{entry.id}", accept_new_options=True,
                             placeholder=t("jr.qs_set_placeholder"))
         question = st.text_input(t("jr.qs_question"), value=entry.searched, key=f"jr_qs_question_{entry.id}")
-        kind = st.radio(t("jr.qs_kind"), ("in_base", "off_topic"), index=1 if refused or not passages else 0,
-                        horizontal=True, key=f"jr_qs_kind_{entry.id}",
-                        format_func=kinds.get)
-        options = list(passages)
-        picked = st.selectbox(t("jr.qs_article"), options, key=f"jr_qs_article_{entry.id}", index=0 if options else None,
-                              format_func=lambda u: passages[u].get("title") or u, placeholder=t("jr.qs_none"))
-        search = st.text_input(t("jr.qs_search"), key=f"jr_qs_search_{entry.id}")
-        span = st.text_input(t("jr.qs_span"), key=f"jr_qs_span_{entry.id}")
+        if kind == "in_base":
+            options = list(passages)
+            picked = st.selectbox(t("jr.qs_article"), options, key=f"jr_qs_article_{entry.id}",
+                                  index=0 if options else None, format_func=lambda u: passages[u].get("title") or u,
+                                  placeholder=t("jr.qs_none"))
+            search = st.text_input(t("jr.qs_search"), key=f"jr_qs_search_{entry.id}")
+            span = st.text_input(t("jr.qs_span"), key=f"jr_qs_span_{entry.id}")
         category = st.text_input(t("jr.qs_category"), key=f"jr_qs_category_{entry.id}", value="journal")
         if not st.form_submit_button(t("jr.qs_add"), icon=":material/playlist_add:"):
             return

@@ -127,7 +127,10 @@ def test_retention_applies_when_the_dashboard_starts(app_env_empty, monkeypatch)
 def test_an_entry_goes_into_the_demo_set_in_one_step(app_env_empty):
     fill(app_env_empty)
     at = open_journal()
-    # The refused question, as off-topic (the form's default for a refusal).
+    # The refused question, as off-topic (the form's default for a refusal): no article nor span to
+    # give (they were shown, filled in, and ignored); they come with "in the base".
+    assert not [w for w in rows(at)[0].text_input if w.key and w.key.startswith("jr_qs_span_")]
+    assert not [w for w in rows(at)[0].selectbox if w.key and w.key.startswith("jr_qs_article_")]
     _submit(at, 0)
     assert "Question added to the set “demo”" in texts(at.success)
     # The answered one, in the base, with its passage's article and a span of that passage.
