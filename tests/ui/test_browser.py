@@ -138,11 +138,16 @@ def french_page(browser):
     return page
 
 
-def upload_on_ingest(page, app_url: str, files) -> None:
-    """The Ingest page, source Fichiers, with `files` dropped on its uploader."""
+def open_page(page, app_url: str, label: str) -> None:
+    """The app, then its page named `label` in the navigation."""
     page.goto(app_url)
     settle(page)
-    go(page, app_url, "Import")
+    go(page, app_url, label)
+
+
+def upload_on_ingest(page, app_url: str, files) -> None:
+    """The Ingest page, source Fichiers, with `files` dropped on its uploader."""
+    open_page(page, app_url, "Import")
     page.get_by_text("Fichiers", exact=True).click()
     settle(page)
     page.get_by_test_id("stFileUploaderDropzoneInput").set_input_files(files)

@@ -8,7 +8,7 @@ import pytest
 
 from tests.evaluate.eval_corpus import NEAR_DOMAIN_JSONL
 from tests.ui import test_browser
-from tests.ui.test_browser import french_page, go, require_chromium, settle
+from tests.ui.test_browser import french_page, open_page, require_chromium, settle
 from tests.ui.test_browser_sign_in import chromium
 
 app_url = test_browser.app_url  # the fixture: `streamlit run` over an empty data folder, open to an editor
@@ -22,9 +22,7 @@ def test_the_chosen_question_set_survives_a_switch_of_language(app_url):
     require_chromium()
     with chromium() as browser:
         page = french_page(browser)
-        page.goto(app_url)
-        settle(page)  # the navigation drawn
-        go(page, app_url, "Évaluation")
+        open_page(page, app_url, "Évaluation")
         page.get_by_text("Charger un jeu (JSON Lines ou CSV)", exact=True).click()
         settle(page)
         page.get_by_test_id("stFileUploaderDropzoneInput").set_input_files(

@@ -64,7 +64,7 @@ def warning_block(strategy: str, chunks: Sequence[Chunk]) -> str | None:
     lines = warning_sentences(chunks)
     if not lines:
         return None
-    total = sum(summarize(chunks)["warnings"].values())
+    total = sum(len(c.warnings) for c in chunks)  # what warning_sentences counted, not counted again
     return f"**{tn('ing.warnings_title', total, strategy=strategy)}**\n\n" + "\n".join(f"- {line}" for line in lines)
 
 
