@@ -180,6 +180,7 @@ KICAD_SETTING = "RAG_NEW_DOMAIN_KICAD"
 SQLITE_SETTING = "RAG_NEW_DOMAIN_SQLITE"
 DEBIAN_REFERENCE_SETTING = "RAG_NEW_DOMAIN_DEBIAN_REFERENCE"
 LIBREOFFICE_SETTING = "RAG_NEW_DOMAIN_LIBREOFFICE"
+GNOME_SETTING = "RAG_NEW_DOMAIN_GNOME"
 
 
 def new_domain_path() -> Path:
@@ -220,6 +221,13 @@ def libreoffice_path() -> Path:
     libreoffice-help-fr, `benchmarks/new_domain_corpus.py --domain libreoffice` builds it), named by
     RAG_NEW_DOMAIN_LIBREOFFICE: measured, never fitted on."""
     return _domain(LIBREOFFICE_SETTING, "LibreOffice's Calc and Writer guides", "libreoffice", "/tmp/libreoffice-fr")
+
+
+def gnome_path() -> Path:
+    """The seventh new-domain corpus (the GNOME desktop's help in French, from gnome-user-docs,
+    `benchmarks/new_domain_corpus.py --domain gnome` builds it), named by RAG_NEW_DOMAIN_GNOME:
+    measured, never fitted on."""
+    return _domain(GNOME_SETTING, "the GNOME desktop help's pages", "gnome", "/tmp/gnome-fr")
 
 
 def _domain(setting: str, what: str, domain: str, example: str) -> Path:

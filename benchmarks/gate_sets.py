@@ -33,8 +33,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from _common import (  # noqa: E402
     CNIL_DIR, CNIL_QUESTIONS, DOCS_FR, RESULTS, ROOT, CachedEmbedder, corpus_path, embed_threads, finish,
-    debian_reference_path, kicad_path, libreoffice_path, lilypond_path, load_documents, machine, new_domain_path, say, settings_for,
-    sqlite_path, temp_data_dir,
+    debian_reference_path, gnome_path, kicad_path, libreoffice_path, lilypond_path, load_documents, machine,
+    new_domain_path, say, settings_for, sqlite_path, temp_data_dir,
     vector_cache,
 )
 
@@ -62,6 +62,7 @@ KICAD_SET = DATA / "kicad_fr.jsonl"
 SQLITE_SET = DATA / "sqlite_fr.jsonl"
 DEBIAN_REFERENCE_SET = DATA / "debian_reference_fr.jsonl"
 LIBREOFFICE_SET = DATA / "libreoffice_fr.jsonl"
+GNOME_SET = DATA / "gnome_fr.jsonl"
 TOP_K = 6
 CONTEXT = {k: v for k, v in retrieve_options(Settings()).items() if k != "reranker"}
 
@@ -103,6 +104,10 @@ def sets_for(name: str) -> dict[str, tuple[list, list]]:
         # The sixth: LibreOffice's Calc and Writer guides in French (office software), questions
         # written before the product ran on them; measured, never fitted on.
         return {"libreoffice_fr": _split(LIBREOFFICE_SET)}
+    if name == "gnome":
+        # The seventh: the GNOME desktop's help in French (a desktop's everyday use), questions
+        # written before the product ran on it; measured, never fitted on.
+        return {"gnome_fr": _split(GNOME_SET)}
     if name == "lilypond":
         # The second new-domain set: written before the product ran on it; measured, never fitted on.
         return {"lilypond_fr": _split(LILYPOND_SET)}
@@ -165,6 +170,7 @@ COLLECTIONS = {
     "sqlite": (sqlite_path, False),
     "debian_reference": (debian_reference_path, False),
     "libreoffice": (libreoffice_path, False),
+    "gnome": (gnome_path, False),
     "cnil": (lambda: corpus_path(CNIL_DIR), False),
     "cnil_small": (lambda: corpus_path(CNIL_DIR), True),
     "cnil_context_small": (lambda: corpus_path(CNIL_DIR), True),
@@ -266,7 +272,7 @@ def run_collection(name: str, model: Any, store: Any) -> dict[str, Any]:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--label", default="after")
-    measured_apart = ("docsfr", "gimp", "gimp_small", "lilypond", "kicad", "sqlite", "debian_reference", "libreoffice")
+    measured_apart = ("docsfr", "gimp", "gimp_small", "lilypond", "kicad", "sqlite", "debian_reference", "libreoffice", "gnome")
     parser.add_argument("--only", default=",".join(c for c in COLLECTIONS if c not in measured_apart))
     args = parser.parse_args(argv)
     started = time.monotonic()

@@ -1,14 +1,14 @@
 """Build a new-domain corpus: a manual the product was never designed from nor tuned on.
 
     .venv/bin/python benchmarks/new_domain_corpus.py \
-        [--domain gimp|kicad|lilypond|sqlite|debian-reference|libreoffice] \
+        [--domain gimp|kicad|lilypond|sqlite|debian-reference|libreoffice|gnome] \
         [--help-dir DIR] OUT_DIR
 
 Copies the selected HTML pages into OUT_DIR (for kicad, sqlite's longest pages and the Debian
-reference, cuts them up), which the benchmarks read through the RAG_NEW_DOMAIN settings. Each domain
-has its help folder (the Debian package's, or --help-dir), its selection of pages and its question
-set, which names a page by the file name it is copied under; the sets are measured, never fitted on
-(benchmarks/README.md, "The answerability gate").
+reference, cuts them up; for gnome, converts its Mallard pages to HTML), which the benchmarks read
+through the RAG_NEW_DOMAIN settings. Each domain has its help folder (the Debian package's, or
+--help-dir), its selection of pages and its question set, which names a page by the file name it is
+copied under; the sets are measured, never fitted on (benchmarks/README.md, "The answerability gate").
 
 - gimp (the default): GIMP's French user manual, Debian package gimp-help-fr (GFDL), from
   /usr/share/gimp/2.0/help/fr: the tool, layer and selection pages (about 120), copied under their
@@ -63,9 +63,21 @@ set, which names a page by the file name it is copied under; the sets are measur
   block) nor its related topics (links to other pages' titles), titled by its own title and named
   "<module>-<page>.html" (scalc-autofilter.html; 229 pages). Questions:
   benchmarks/data/libreoffice_fr.jsonl.
+- gnome: GNOME's desktop help in French, Debian package gnome-user-docs (43, CC-BY-SA-3.0), from
+  /usr/share/help/fr/gnome-help: its topic pages (Mallard XML, one task or explanation each, on the
+  network, sound, displays, printing, files, accounts, power, keyboard and mouse, accessibility...),
+  each converted to a small HTML page (title, sections, paragraphs, lists, steps, terms, tables,
+  notes, code) named "<page id>.html" (net-wireless-connect.html). Left out: each page's info
+  (credits, links, revisions, descriptions), its link lists, block images, the text meant for GNOME
+  Classic, Ubuntu or a mobile target and the "install" buttons (Mallard conditionals), the guide
+  pages, which list other pages, unless they hold GNOME_GUIDE_MIN_WORDS words of their own
+  (files-search, printing-booklet, printing-envelopes), and the pages left with fewer than
+  GNOME_MIN_WORDS words (253 pages remain). Inline markup (gui, key, cmd, file, app...) is kept as
+  its text, a key sequence joined with "+" (Ctrl+Alt+T), a menu path with " ▸ "; an empty link
+  becomes its target's title. Questions: benchmarks/data/gnome_fr.jsonl.
 
     apt-get install gimp-help-fr kicad-doc-fr lilypond-doc-html-fr sqlite3-doc debian-reference-fr \
-        libreoffice-help-fr
+        libreoffice-help-fr gnome-user-docs
     # or: apt-get download PACKAGE && dpkg-deb -x *.deb root/, then --help-dir root/<its folder above>
 """
 
@@ -77,7 +89,7 @@ import shutil
 import sys
 import unicodedata
 from collections import Counter
-from html import escape
+from html import escape, unescape
 from itertools import takewhile
 from pathlib import Path
 from typing import Any
@@ -405,9 +417,167 @@ def libreoffice_pages(help_dir: Path) -> list[tuple[str, str]]:
     return found
 
 
+GNOME_HELP = Path("/usr/share/help/fr/gnome-help")
+MALLARD = "{http://projectmallard.org/1.0/}"
+MALLARD_IF = "{http://projectmallard.org/if/1.0/}"
+GNOME_MIN_WORDS = 40  # fewer: a title and a sentence
+GNOME_GUIDE_MIN_WORDS = 100  # a guide page (a list of links) with fewer words of its own only introduces them
+# Inline elements kept as their text; a key sequence's keys are joined with "+", a menu path's
+# items with " ▸ " (as Yelp shows them).
+MALLARD_INLINE = {"app", "cmd", "code", "em", "file", "gui", "guiseq", "hi", "input", "key", "keyseq", "link",
+                  "media", "output", "span", "sys", "var"}
+MALLARD_SKIPPED = {"info", "links", "title", "subtitle", "desc"}  # a block's own title is its heading
+
+
+def mallard_shown(test: str | None) -> bool:
+    """Whether a conditional test holds on the plain GNOME desktop (not GNOME Classic, Ubuntu, a mobile
+    target, nor a help viewer that installs packages): "," separates alternatives, " " conditions."""
+    if test is None:
+        return True
+    return any(all(token.startswith("!") for token in alternative.split()) for alternative in test.split(","))
+
+
+def mallard_children(el) -> list:
+    """The children of el the plain GNOME desktop shows: an if:choose's first shown if:when (else its
+    if:else or its other children), an if:if's content when its test holds; none of another namespace."""
+    shown = []
+    for child in el:
+        if not isinstance(child.tag, str):
+            continue  # a comment or processing instruction
+        if not mallard_shown(child.get(f"{MALLARD_IF}test")):
+            continue
+        if child.tag == f"{MALLARD_IF}choose":
+            branches = [c for c in child if c.tag == f"{MALLARD_IF}when"]
+            chosen = next((b for b in branches if mallard_shown(b.get("test"))), None)
+            if chosen is None:
+                fallback = [c for c in child if c.tag == f"{MALLARD_IF}else"]
+                chosen = fallback[0] if fallback else [c for c in child if c.tag.startswith(MALLARD)]
+            shown += mallard_children(chosen) if not isinstance(chosen, list) else chosen
+        elif child.tag == f"{MALLARD_IF}if":
+            shown += mallard_children(child) if mallard_shown(child.get("test")) else []
+        elif child.tag.startswith(MALLARD):
+            shown.append(child)
+    return shown
+
+
+def mallard_text(el, titles: dict[str, str]) -> str:
+    """An inline element's text (HTML-escaped): a key sequence joined with "+", a menu path with " ▸ ",
+    an empty link as its target's title (or address), an image as its text alternative."""
+    name = el.tag[len(MALLARD):]
+    inline = [c for c in mallard_children(el) if c.tag[len(MALLARD):] in MALLARD_INLINE]
+    parts = [mallard_text(c, titles) for c in inline]
+    if name == "keyseq":  # its keys, and any text outside them ("<key>Ctrl</key>Touches fléchées")
+        keys = [escape(el.text or ""), *(key for c, part in zip(inline, parts) for key in (part, escape(c.tail or "")))]
+        return "+".join(key.strip() for key in keys if key.strip())
+    if name == "guiseq":
+        return " ▸ ".join(part.strip() for part in parts)
+    text = escape(el.text or "") + "".join(part + escape(c.tail or "") for c, part in zip(inline, parts))
+    if name == "link" and not text.strip():
+        target = el.get("xref") or ""
+        return escape(titles.get(target) or titles.get(target.split("#")[0]) or el.get("href") or "")
+    return text
+
+
+def mallard_heading(el, titles: dict[str, str]) -> str:
+    """A page's or section's title, followed by its subtitle if it has one ("Dépannage du réseau sans
+    fil — Collecte d’informations sur votre matériel réseau")."""
+    parts = [el.find(f"{MALLARD}title"), el.find(f"{MALLARD}subtitle")]
+    return " — ".join(" ".join(mallard_text(part, titles).split()) for part in parts if part is not None)
+
+
+def mallard_caption(el, titles: dict[str, str]) -> str:
+    """A block's title (else its description, a figure's caption) as a paragraph, or ""."""
+    caption = el.find(f"{MALLARD}title")
+    if caption is None:
+        caption = el.find(f"{MALLARD}desc")
+    text = " ".join(mallard_text(caption, titles).split()) if caption is not None else ""
+    return f"<p>{text}</p>" if text else ""
+
+
+def mallard_included(roots: dict) -> None:
+    """Replaces each XInclude of an element of another page (xpointer: its xml:id, as keyboard-nav's
+    rows of shell-keyboard-shortcuts' tables) by a copy of that element."""
+    from copy import deepcopy
+
+    include, xml_id = "{http://www.w3.org/2001/XInclude}include", "{http://www.w3.org/XML/1998/namespace}id"
+    for root in roots.values():
+        for parent in root.iter():
+            for i, child in enumerate(parent):
+                if child.tag == include and child.get("xpointer"):
+                    source = roots[Path(child.get("href")).stem]
+                    target = next(e for e in source.iter() if e.get(xml_id) == child.get("xpointer"))
+                    parent[i] = deepcopy(target)
+                    parent[i].tail = child.tail
+
+
+def mallard_blocks(el, titles: dict[str, str], level: int) -> str:
+    """A Mallard page's or section's content as simple HTML: its title as h<level>, its paragraphs,
+    lists, steps (ordered), terms (each title in bold), tables, notes and figures as paragraphs,
+    code and screens as pre; sections one level down. Credits, links and block images are left out."""
+    out = []
+    if el.tag[len(MALLARD):] in ("page", "section") and el.find(f"{MALLARD}title") is not None:
+        out.append(f"<h{level}>{mallard_heading(el, titles)}</h{level}>")
+    for child in mallard_children(el):
+        name = child.tag[len(MALLARD):]
+        if name in MALLARD_SKIPPED or name == "media":
+            continue
+        if name == "section":
+            out.append(mallard_blocks(child, titles, min(level + 1, 6)))
+        elif name in ("code", "screen"):
+            out.append(f"<pre>{escape(''.join(child.itertext()).strip())}</pre>")
+        elif name == "p" or name in MALLARD_INLINE:
+            text = " ".join(mallard_text(child, titles).split())
+            if text:
+                out.append(f"<p>{text}</p>")
+        elif name in ("list", "steps", "terms"):
+            out.append(mallard_caption(child, titles))
+            tag = "ol" if name == "steps" or child.get("type") == "numbered" else "ul"
+            out.append(f"<{tag}>")
+            for item in [c for c in mallard_children(child) if c.tag == f"{MALLARD}item"]:
+                term = item.find(f"{MALLARD}title")
+                head = f"<p><strong>{' '.join(mallard_text(term, titles).split())}</strong></p>" if term is not None else ""
+                out.append(f"<li>{head}{mallard_blocks(item, titles, level)}</li>")
+            out.append(f"</{tag}>")
+        elif name == "table":
+            rows = [tr for tr in child.iter(f"{MALLARD}tr")]
+            out.append(mallard_caption(child, titles))
+            out.append("<table>" + "".join(
+                "<tr>" + "".join(f"<td>{' '.join(mallard_blocks(td, titles, level).replace('<p>', ' ').replace('</p>', ' ').split())}</td>"
+                                 for td in mallard_children(tr)) + "</tr>" for tr in rows) + "</table>")
+        elif name in ("note", "figure", "example", "item", "div", "quote"):
+            out.append(mallard_caption(child, titles))
+            out.append(mallard_blocks(child, titles, level))
+        else:
+            raise SystemExit(f"Mallard element not converted: <{name}>")
+    return "\n".join(part for part in out if part)
+
+
+def gnome_pages(help_dir: Path) -> list[tuple[str, str]]:
+    """GNOME's topic pages (Mallard), each as a small HTML page named "<page id>.html", without the
+    pages of fewer than GNOME_MIN_WORDS words; the guide pages (lists of links to topics) are left out
+    unless they hold GNOME_GUIDE_MIN_WORDS words of their own (printing-booklet, files-search)."""
+    import xml.etree.ElementTree as ET
+
+    roots = {path.stem: ET.parse(path).getroot() for path in sorted(help_dir.glob("*.page"))}
+    mallard_included(roots)
+    titles = {}
+    for stem, root in roots.items():
+        for el in (root, *root.iter(f"{MALLARD}section")):
+            title = el.find(f"{MALLARD}title")
+            if title is not None:
+                titles[stem if el is root else f"{stem}#{el.get('id')}"] = " ".join("".join(title.itertext()).split())
+    found = []
+    for stem, root in roots.items():
+        body = mallard_blocks(root, titles, 1)
+        if words(body) >= (GNOME_GUIDE_MIN_WORDS if root.get("type") == "guide" else GNOME_MIN_WORDS):
+            found.append((small_page(unescape(mallard_heading(root, titles)), body), f"{stem}.html"))
+    return found
+
+
 DOMAINS = {
     "debian-reference": (DEBIAN_REFERENCE_HELP, "debian-reference-fr", debian_reference_pages),
     "gimp": (GIMP_HELP, "gimp-help-fr", gimp_pages),
+    "gnome": (GNOME_HELP, "gnome-user-docs", gnome_pages),
     "kicad": (KICAD_HELP, "kicad-doc-fr", kicad_pages),
     "libreoffice": (LIBREOFFICE_HELP, "libreoffice-help-fr", libreoffice_pages),
     "lilypond": (LILYPOND_HELP, "lilypond-doc-html-fr", lilypond_pages),
@@ -417,8 +587,8 @@ DOMAINS = {
 
 def pages(help_dir: Path, domain: str = "gimp") -> list[tuple[Path | str, str]]:
     """The domain's pages in help_dir, each with the file name it is copied under: the file to copy
-    or, for kicad, sqlite, debian-reference and libreoffice, the page's HTML (for kicad and debian-reference, a
-    section cut out of its manual)."""
+    or, for kicad, sqlite, debian-reference, libreoffice and gnome, the page's HTML (for kicad and
+    debian-reference, a section cut out of its manual; for gnome, converted from Mallard)."""
     return DOMAINS[domain][2](help_dir)
 
 
