@@ -65,7 +65,7 @@ from rag.store.terms import question_keys, question_words  # noqa: E402
 
 # Version 2 of the evidence keeps the question's background cosines too (a new version recomputes it).
 EVIDENCE_VERSION = 2
-FEATURES = ("cosine", "peak", "rare_held", "rare_unknown")
+FEATURES = ("cosine", "peak", "rare_held", "rare_unknown", "drift")
 # The asymmetry: a false refusal is silent and costs the reader the answer; an off-topic question
 # let through as unsure costs one model call, whose prompt refuses. The cut-off refuses at most a
 # rate of each kind of in-base question of the corpora it is fitted on; the rate is one of RATES,
@@ -153,10 +153,17 @@ class _P:
         self.score, self.text = score, text
 
 
-def signals_of(row: dict[str, Any]) -> Signals:
+def signals_of(row: dict[str, Any], model: Any = None) -> Signals:
+    """The gate's signals of an evidence row; `drift` with `model` (the question and the question
+    without its rare missing words embedded by it, as the live gate does; cached vectors)."""
     background = statistics.median(row["dense"]) if row.get("dense") else None
-    return signals_from(row["question"], [_P(p["score"], p["text"]) for p in row["passages"]], row["df"], row["n"],
-                        row["exact"], background=background)
+    signals = signals_from(row["question"], [_P(p["score"], p["text"]) for p in row["passages"]], row["df"],
+                           row["n"], row["exact"], background=background)
+    words = gate_module.rare_missing(signals)
+    if model is not None and words:
+        question = row["question"].strip()
+        signals.drift = gate_module.drift_of(question, words, model.embed_query(question), model.embed_query)
+    return signals
 
 
 # -- 2. fit ------------------------------------------------------------------------------------------
@@ -356,7 +363,7 @@ def main(argv: list[str] | None = None) -> int:
             store.close()
     for corpus_rows in rows.values():
         for r in corpus_rows:
-            r["signals"] = signals_of(r)
+            r["signals"] = signals_of(r, model)
             r["kind"] = kind_of(r["sets"][0], r.get("category"))
     rate, trials = choose_rate({c: rows[c] for c in corpora}, params)
     say(f"rate {rate}: {json.dumps(trials)}")

@@ -14,7 +14,10 @@ access filter (a word or a chunk in a document the reader may not see counts as 
   (wordfreq), words compared by their Snowball stems and their stored keys (rag.textnorm,
   rag.store.terms): the articles' own terms weigh, "comment" and "faire" hardly;
 - `rare_unknown`: the share of that weight carried by words no visible chunk holds: a rare unknown
-  term lowers the score a lot, an everyday word a little; no word vetoes.
+  term lowers the score a lot, an everyday word a little; no word vetoes;
+- `drift`: how much of the question's meaning those rare unknown words carry, as the embedding
+  model reads it: 1 - the cosine between the question and the question without them. A reader's
+  name or file beside the subject moves the question little; the very product asked about, much.
 
 Words are compared within one language: when most retrieved passages are written in another
 language than the question (a French question on English pages), the two shares are not measured
@@ -49,7 +52,8 @@ from rag.store.sparse import tokenize
 from rag.store.terms import (
     EXACT_FROM, READABLE_VERSIONS, TERMS_FIELD, QuestionWord, chunk_terms, question_keys, question_words,
 )
-from rag.textnorm import fold, idf, stems
+from rag.errors import EmbeddingError
+from rag.textnorm import fold, idf, stems, without_words
 
 MODEL_PATH = Path(__file__).with_name("gate_model.json")
 # Kept for the collections' metadata and the settings: 0 turns the word signals off (the cosine
@@ -66,6 +70,7 @@ RARE_ZIPF = 2.0  # under it, a word is looked up whole (a name, a command), not 
 NAMED_SHARE = 0.75
 # How many of the question's nearest visible chunks make its background (their median cosine).
 BACKGROUND_DEPTH = 40
+RARE_FROM = 1 - EVERYDAY_ZIPF / TOP_ZIPF  # the rarity over which a word is not an everyday one
 
 ANSWER, UNSURE, REFUSE = "answer", "unsure", "refuse"
 # Reason codes (stable, in JSON); their sentences are the catalogue's `gate.<code>`.
@@ -74,8 +79,8 @@ NO_PASSAGE, UNKNOWN_NAMES, LOW_COVERAGE, LOW_COSINE = "no_passage", "unknown_nam
 __all__ = [
     "ANSWER", "DEFAULT_MIN_COVERAGE", "LOW_COSINE", "LOW_COVERAGE", "NO_PASSAGE", "REFUSE",
     "BACKGROUND_DEPTH", "UNKNOWN_NAMES", "UNSURE", "Decision", "GateModel", "GateParams", "Signals", "TermStat",
-    "background_of", "decide_verdict", "document_frequencies", "explain", "gate", "has_exact_terms", "has_terms",
-    "load_model", "resolve_params", "save_calibration", "signals_from", "term_holder",
+    "background_of", "decide_verdict", "document_frequencies", "drift_of", "explain", "gate", "has_exact_terms",
+    "has_terms", "load_model", "rare_missing", "resolve_params", "save_calibration", "signals_from", "term_holder",
 ]
 
 
@@ -152,6 +157,9 @@ class Signals:
     subject_words: list[str] = field(default_factory=list)
     chunks: int | None = None
     terms: list[TermStat] = field(default_factory=list)
+    # How much of the question's meaning its rare missing words carry (`drift_of`); None without
+    # such a word, across two languages, or when the question could not be embedded again.
+    drift: float | None = None
 
     @property
     def named(self) -> list[str]:
@@ -161,7 +169,7 @@ class Signals:
 
     def to_dict(self) -> dict[str, Any]:
         data = asdict(self)
-        for key in ("cosine", "coverage", "held", "unknown", "background", "rare_held", "rare_unknown"):
+        for key in ("cosine", "coverage", "held", "unknown", "background", "rare_held", "rare_unknown", "drift"):
             if data[key] is not None:
                 data[key] = round(float(data[key]), 4)
         for term in data["terms"]:
@@ -175,7 +183,7 @@ class Signals:
         return cls(data.get("cosine"), data.get("coverage"), held, data.get("unknown"), data.get("background"),
                    data.get("rare_held"), data.get("rare_unknown"), bool(data.get("other_language")),
                    list(data.get("missing") or data.get("missing_terms") or []),
-                   list(data.get("subject_words") or []), data.get("chunks"))
+                   list(data.get("subject_words") or []), data.get("chunks"), drift=data.get("drift"))
 
 
 @dataclass
@@ -268,7 +276,7 @@ def signals_from(question: str, passages: Sequence[Any], df: Mapping[str, int] |
         return Signals(best, None, None, None, background, chunks=n, terms=stats)
     elsewhere = mostly_other_language(question, texts)
     absent = [s for s in stats if s.df == 0 and not s.held]  # a passage's stem is a visible chunk's
-    rare = sorted((s for s in absent if s.rarity > 1 - EVERYDAY_ZIPF / TOP_ZIPF), key=lambda s: -s.idf * s.rarity)
+    rare = sorted((s for s in absent if s.rarity > RARE_FROM), key=lambda s: -s.idf * s.rarity)
     named = [s for s in rare if s.idf * s.rarity >= NAMED_SHARE * rare[0].idf * rare[0].rarity]
     return Signals(
         cosine=best,
@@ -286,6 +294,28 @@ def signals_from(question: str, passages: Sequence[Any], df: Mapping[str, int] |
     )
 
 
+def rare_missing(signals: Signals) -> list[str]:
+    """The question's words, as typed, that no visible chunk holds and that are not everyday words
+    (what `drift` takes out of the question); none across two languages."""
+    if signals.other_language:
+        return []
+    return [s.word for s in signals.terms if s.df == 0 and not s.held and s.rarity > RARE_FROM]
+
+
+def drift_of(question: str, words: Sequence[str], vector: Sequence[float] | None,
+             embed_query: Callable[[str], Sequence[float]] | None) -> float | None:
+    """1 - the cosine between the question (`vector`) and the question without `words`, embedded
+    by `embed_query`: how much of its meaning they carry (1 when nothing else is left)."""
+    if not words or vector is None or embed_query is None:
+        return None
+    rest = without_words(question, list(words))
+    if not rest:
+        return 1.0
+    other = embed_query(rest)
+    norms = math.sqrt(sum(a * a for a in vector)) * math.sqrt(sum(b * b for b in other))
+    return 1.0 - (sum(a * b for a, b in zip(vector, other)) / norms if norms else 0.0)
+
+
 def features(signals: Signals, params: GateParams) -> dict[str, float | None]:
     """What the model may read: the cosine from the floor, its peak over the background (None
     when the background was not measured), and the shares of the question's weight."""
@@ -298,6 +328,7 @@ def features(signals: Signals, params: GateParams) -> dict[str, float | None]:
             "peak": None if signals.background is None else cosine - signals.background,
             "rare_held": None if rare_held is None else float(rare_held),
             "rare_unknown": None if rare_unknown is None else float(rare_unknown),
+            "drift": None if signals.other_language or signals.drift is None else float(signals.drift),
             "held": float(signals.held or 0.0), "unknown": float(signals.unknown or 0.0),
             "coverage": float(signals.coverage or 0.0)}
 
@@ -423,7 +454,7 @@ def gate(
     background is searched with the vector retrieval used (`passages.vector`), else with the
     question embedded again by `embedder`."""
     note = None
-    df = n = background = None
+    df = n = background = vector = None
     if store is not None and collection and has_terms(collection_info):
         df, n = document_frequencies(store, collection, question_keys(question_words(question)), groups)
     elif store is not None and collection:
@@ -435,6 +466,10 @@ def gate(
             vector = embedder.embed_query(question.strip())
         background = background_of(store, collection, vector, groups)
     signals = signals_from(question, passages, df, n, exact=has_exact_terms(collection_info), background=background)
+    try:
+        signals.drift = drift_of(question, rare_missing(signals), vector, getattr(embedder, "embed_query", None))
+    except EmbeddingError:
+        signals.drift = None  # counted at its mean: the question is judged on the other signals
     verdict, reason, score = decide_verdict(signals, params)
     return Decision(verdict != REFUSE, reason, signals, params, note, verdict, score)
 

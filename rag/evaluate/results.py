@@ -155,6 +155,7 @@ class QuestionRow(_Record):
     background: float | None = None
     rare_held: float | None = None
     rare_unknown: float | None = None
+    drift: float | None = None  # how much of the question's meaning its rare missing words carry
     other_language: bool = False  # most passages in another language than the question: shares not compared
     unknown_names: list[str] = field(default_factory=list)
     missing_terms: list[str] = field(default_factory=list)

@@ -97,6 +97,7 @@ def question_row(
             "background": sig.background,
             "rare_held": sig.rare_held,
             "rare_unknown": sig.rare_unknown,
+            "drift": sig.drift,
             "other_language": sig.other_language,
             "missing_terms": list(sig.missing),
             # What a refusal names and the journal calls the unknown terms: the same words here.

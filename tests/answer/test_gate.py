@@ -10,6 +10,7 @@ benchmarks/gate_fit.py (benchmarks/README.md, "The answerability gate"), not pin
 from __future__ import annotations
 
 import json
+import math
 import statistics
 from dataclasses import replace
 
@@ -20,12 +21,14 @@ from rag.answer.gate import EVERYDAY_ZIPF, REFUSE, explain, gate, resolve_params
 from rag.config import Settings
 from rag.documents import Document
 from rag.embeddings.embedded import EmbeddedEmbedder
+from rag.errors import EmbeddingError
 from rag.evaluate.calibration import row_answers
 from rag.evaluate.questions import load_questions
 from rag.evaluate.runner import run_eval
 from rag.ingest.run import ingest
 from rag.journal.answers import unknown_terms
 from rag.store.store import Store
+from rag.textnorm import without_words
 
 ARTICLES = {
     "ldaps": ("Activer LDAPS sur un contrôleur de domaine",
@@ -69,7 +72,8 @@ def _decision(kb, question, groups):
     store, embedder, _ = kb
     info = store.collection_info("kb")
     passages = retrieve(question, store, embedder, "kb", top_k=4, groups=groups)
-    return gate(question, passages, resolve_params(None, info, embedder.model_id), store, "kb", groups, info, "fr")
+    return gate(question, passages, resolve_params(None, info, embedder.model_id), store, "kb", groups, info, "fr",
+                embedder)
 
 
 def test_a_refusal_names_the_rare_missing_word_and_calls_no_model(kb, lmstudio):
@@ -110,6 +114,48 @@ def test_a_word_only_in_a_hidden_document_counts_as_absent_for_every_signal(kb):
     assert STAFF not in text and "staff" not in text and "trimestre" not in text
 
 
+class Recording:
+    """The embedded model, recording what it embeds; `fail_after` embeddings, it raises as a server
+    that went away does."""
+
+    def __init__(self, inner, fail_after=None):
+        self.inner, self.model_id, self.texts, self.fail_after = inner, inner.model_id, [], fail_after
+
+    def embed_query(self, text):
+        if self.fail_after is not None and len(self.texts) >= self.fail_after:
+            raise EmbeddingError("the embeddings server went away")
+        self.texts.append(text)
+        return self.inner.embed_query(text)
+
+
+def test_the_meaning_the_missing_words_carry_is_measured_by_the_collections_embedder(kb):
+    from rag.answer.retrieve import retrieve
+
+    store, embedder, _ = kb
+    info = store.collection_info("kb")
+    params = resolve_params(None, info, embedder.model_id)
+    question = "Mon collègue Karim voit le code 0x80090308 : pourquoi la liaison LDAPS échoue ?"
+    passages = retrieve(question, store, embedder, "kb", top_k=4, groups=["public"])
+    recording = Recording(embedder)
+    decision = gate(question, passages, params, store, "kb", ["public"], info, "fr", recording)
+    # The question without its rare missing word, embedded once more by the same model.
+    assert "Karim" in decision.signals.subject_words and recording.texts == [without_words(question, ["Karim"])]
+    q, rest = embedder.embed_query(question), embedder.embed_query(recording.texts[0])
+    cosine = sum(a * b for a, b in zip(q, rest)) / math.sqrt(sum(a * a for a in q) * sum(b * b for b in rest))
+    assert decision.signals.drift == pytest.approx(1 - cosine, abs=1e-6) and 0 < decision.signals.drift < 1
+    assert decision.to_dict()["signals"]["drift"] == round(decision.signals.drift, 4)
+    # A question every word of which some article holds costs no second embedding.
+    plain = "Pourquoi une GPO ne s'applique pas ?"
+    recording = Recording(embedder)
+    decision = gate(plain, retrieve(plain, store, embedder, "kb", top_k=4), params, store, "kb", None, info, "fr",
+                    recording)
+    assert recording.texts == [] and decision.signals.drift is None
+    # The server gone between the search and the gate: the question is still decided, on the rest.
+    failing = Recording(embedder, fail_after=0)
+    decision = gate(question, passages, params, store, "kb", ["public"], info, "fr", failing)
+    assert decision.signals.drift is None and decision.verdict in ("answer", "unsure", "refuse")
+
+
 @pytest.mark.parametrize("question", [
     "Mon collègue Karim voit le code 0x80090308 sur le serveur SRV-AD-02 : pourquoi la liaison LDAPS échoue ?",
     "Chez Dupont Logistique, quelle valeur de msDS-SupportedEncryptionTypes met AES uniquement ?",
@@ -146,6 +192,8 @@ def test_the_evaluation_counts_and_the_saved_calibration_are_the_live_decision(k
     outside = [r for r in first["questions"] if not r["in_base"]]
     assert gate_summary["at_current"]["in_base_answered_count"] == sum(not r["refused"] for r in inside)
     assert gate_summary["at_current"]["off_topic_refused_count"] == sum(r["refused"] for r in outside)
+    # What the live gate read of the missing words' weight is in the rows the recount replays.
+    assert any(r["drift"] is not None for r in outside)
     suggested = gate_summary["calibration"]["suggested"]
     saved = save_calibration(store, "kb", suggested, path.name)
     try:

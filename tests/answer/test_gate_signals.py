@@ -4,7 +4,7 @@ somebody set is one no passage under it crosses while the model's default floor 
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import pytest
 
@@ -12,6 +12,7 @@ from rag.answer.gate import (
     LOW_COSINE, REFUSE, GateParams, Signals, decide_verdict, features, load_model, signals_from,
 )
 from rag.answer.threshold import COLLECTION, MODEL_DEFAULT, SETTING
+from rag.textnorm import without_words
 from rag.store.terms import question_keys, question_words
 
 
@@ -62,3 +63,26 @@ def test_a_floor_somebody_set_is_never_crossed_and_the_models_default_is_only_a_
     # At the model's default floor the closeness is weighed with the words: a passage a little
     # under it, written about the question, still goes on.
     assert decide_verdict(signals, GateParams(0.87, source=MODEL_DEFAULT))[0] != REFUSE
+
+
+def test_a_question_without_its_rare_missing_words_keeps_everything_else():
+    question = "Mon chef, M. Ferrand, veut que budget_2026.ods montre les montants négatifs en rouge"
+    rest = without_words(question, ["Ferrand", "budget_2026.ods"])
+    assert rest == "Mon chef, M. , veut que montre les montants négatifs en rouge"
+    # A word is taken out whole, in any case, never as part of another word; typographic apostrophes
+    # read as the question's words do.
+    assert without_words("L’AIN et l’Aintree : dans l’Ain", ["ain"]) == "L' et l'Aintree : dans l'"
+    assert without_words("Okta", ["Okta"]) == ""
+    assert without_words("a+b (c)", ["a+b", "(c)"]) == ""
+
+
+def test_the_more_of_the_question_the_missing_words_carry_the_lower_the_score():
+    model = load_model()
+    signals = Signals(cosine=0.86, coverage=0.7, held=0.6, unknown=0.3, background=0.80, rare_held=0.5,
+                      rare_unknown=0.5, chunks=300)
+    params = GateParams(0.83)
+    scores = [model.probability(features(replace(signals, drift=d), params)) for d in (0.01, 0.05, 0.2)]
+    assert scores[0] > scores[1] > scores[2]
+    # Not measured (no rare missing word, or across two languages): counted at its mean.
+    assert features(signals, params)["drift"] is None
+    assert features(replace(signals, drift=0.3, other_language=True), params)["drift"] is None
