@@ -181,6 +181,7 @@ SQLITE_SETTING = "RAG_NEW_DOMAIN_SQLITE"
 DEBIAN_REFERENCE_SETTING = "RAG_NEW_DOMAIN_DEBIAN_REFERENCE"
 LIBREOFFICE_SETTING = "RAG_NEW_DOMAIN_LIBREOFFICE"
 GNOME_SETTING = "RAG_NEW_DOMAIN_GNOME"
+EYES17_SETTING = "RAG_NEW_DOMAIN_EYES17"
 
 
 def new_domain_path() -> Path:
@@ -228,6 +229,13 @@ def gnome_path() -> Path:
     `benchmarks/new_domain_corpus.py --domain gnome` builds it), named by RAG_NEW_DOMAIN_GNOME:
     measured, never fitted on."""
     return _domain(GNOME_SETTING, "the GNOME desktop help's pages", "gnome", "/tmp/gnome-fr")
+
+
+def eyes17_path() -> Path:
+    """The eighth new-domain corpus (the ExpEYES-17 school lab kit's manual in French, from
+    eyes17-manuals-fr, `benchmarks/new_domain_corpus.py --domain eyes17` builds it), named by
+    RAG_NEW_DOMAIN_EYES17: measured, never fitted on."""
+    return _domain(EYES17_SETTING, "the ExpEYES-17 manual's sections", "eyes17", "/tmp/eyes17-fr")
 
 
 def _domain(setting: str, what: str, domain: str, example: str) -> Path:

@@ -1,14 +1,15 @@
 """Build a new-domain corpus: a manual the product was never designed from nor tuned on.
 
     .venv/bin/python benchmarks/new_domain_corpus.py \
-        [--domain gimp|kicad|lilypond|sqlite|debian-reference|libreoffice|gnome] \
+        [--domain gimp|kicad|lilypond|sqlite|debian-reference|libreoffice|gnome|eyes17] \
         [--help-dir DIR] OUT_DIR
 
 Copies the selected HTML pages into OUT_DIR (for kicad, sqlite's longest pages and the Debian
-reference, cuts them up; for gnome, converts its Mallard pages to HTML), which the benchmarks read
-through the RAG_NEW_DOMAIN settings. Each domain has its help folder (the Debian package's, or
---help-dir), its selection of pages and its question set, which names a page by the file name it is
-copied under; the sets are measured, never fitted on (benchmarks/README.md, "The answerability gate").
+reference, cuts them up; for gnome, converts its Mallard pages to HTML; for eyes17, cuts its EPUB
+into pages), which the benchmarks read through the RAG_NEW_DOMAIN settings. Each domain has its help
+folder (the Debian package's, or --help-dir), its selection of pages and its question set, which names
+a page by the file name it is copied under; the sets are measured, never fitted on
+(benchmarks/README.md, "The answerability gate").
 
 - gimp (the default): GIMP's French user manual, Debian package gimp-help-fr (GFDL), from
   /usr/share/gimp/2.0/help/fr: the tool, layer and selection pages (about 120), copied under their
@@ -75,9 +76,26 @@ copied under; the sets are measured, never fitted on (benchmarks/README.md, "The
   GNOME_MIN_WORDS words (253 pages remain). Inline markup (gui, key, cmd, file, app...) is kept as
   its text, a key sequence joined with "+" (Ctrl+Alt+T), a menu path with " ▸ "; an empty link
   becomes its target's title. Questions: benchmarks/data/gnome_fr.jsonl.
+- eyes17: the French user manual of ExpEYES-17, a school physics and electronics lab kit and its
+  software, Debian package eyes17-manuals-fr (5.1.2, GPL-3.0+), from /usr/share/doc/eyes17/fr: its
+  EPUB (eyes17.epub, XHTML files read in its spine's order, about 17,000 words): the hardware, the
+  installation and the main program, the experiments by menu (school, electronics, electricity and
+  magnetism, sound, mechanics, others, I2C modules) and the Python calls. Each document's top-level
+  section (an experiment, a section of the opening chapter) becomes a page titled "<chapter> —
+  <section>" and named by the ASCII slug of its title (mesurer-une-tension.html); the book's
+  introduction and the chapters' introductions (its first document, without its tables of
+  contents) are pages too (experiences-scolaires.html). A section longer than EYES17_SPLIT_WORDS is
+  cut like kicad's manuals into its text before the first subsection and its subsections
+  (le-materiel-connexions-externes.html), the Python chapter's 25 short function calls grouped by
+  topic (EYES17_PYTHON_TOPICS, programmer-expeyes-a-l-aide-de-python-numeriser-des-signaux.html).
+  Pages are written as small HTML (headings, paragraphs, lists, tables, code); images are left out
+  but a figure keeps its caption, and the equations drawn as images keep their LaTeX text
+  alternative, written as text ("1 kΩ", "f0 = 1/(2π√LC)"). Left out: the credits (out of the
+  spine's reading order), the navigation document, the index (empty), and the pages left with
+  fewer than EYES17_MIN_WORDS words (86 pages remain). Questions: benchmarks/data/eyes17_fr.jsonl.
 
     apt-get install gimp-help-fr kicad-doc-fr lilypond-doc-html-fr sqlite3-doc debian-reference-fr \
-        libreoffice-help-fr gnome-user-docs
+        libreoffice-help-fr gnome-user-docs eyes17-manuals-fr
     # or: apt-get download PACKAGE && dpkg-deb -x *.deb root/, then --help-dir root/<its folder above>
 """
 
@@ -574,8 +592,217 @@ def gnome_pages(help_dir: Path) -> list[tuple[str, str]]:
     return found
 
 
+EYES17_HELP = Path("/usr/share/doc/eyes17/fr")
+EYES17_SPLIT_WORDS = 500  # a section longer than this is cut into its subsections
+EYES17_MIN_WORDS = 40  # fewer: a heading and a sentence
+EYES17_LEFT_OUT = ("genindex.xhtml",)  # the index (a list of links, empty here)
+EYES17_PYTHON = "programmer-expeyes-a-l-aide-de-python"  # the Python chapter's section id
+# The Python chapter's function calls (its subsections, by id), each too short for a page, by topic.
+EYES17_PYTHON_TOPICS = {
+    "Établir la connexion": ("etablir-la-connexion",),
+    "Tensions continues et sorties logiques": ("set-pv1-v-set-pv2-v", "set-state-sortie-valeur"),
+    "Mesurer une tension, une résistance, une capacité": (
+        "get-voltage-entree", "get-voltage-time-entree", "get-resistance", "get-capacitance", "get-version",
+        "get-temperature"),
+    "Signaux sinusoïdaux et carrés": (
+        "set-sine-frequence", "set-sine-amp-amplitude", "set-sqr1-frequence", "set-sqr1-slow-frequence",
+        "set-sqr2-frequence", "set-sqr1-frequence-rapportcyclique"),
+    "Mesures de temps et de fréquence": (
+        "get-freq-entree", "duty-cycle-entree", "r2ftime-entree1-entree2", "multi-r2rtime-entree-nbcycles"),
+    "Numériser des signaux": (
+        "select-range-canal-calibre", "capture1-entree-nbechantillons-intervalletemps",
+        "capture2-nbechantillons-intervalletemps", "capture4-nbechantillons-intervalletemps"),
+    "Formes de signal de WG": (
+        "set-wave-frequence-typedesignal", "load-equation-fonction-intervalle", "load-table-table"),
+}
+# The equations drawn as images keep their LaTeX as alt text, written as text: "1~k\Omega" -> "1 kΩ".
+EYES17_LATEX_SYMBOLS = {
+    "Omega": "Ω", "mu": "µ", "pm": "±", "times": "×", "pi": "π", "epsilon": "ε", "theta": "θ",
+    "omega": "ω", "lambda": "λ", "nu": "ν", "Delta": "Δ", "dots": "…", "cdot": "·", "Bigg": "",
+}
+
+
+def latex_term(term: str) -> str:
+    """A fraction's, root's or exponent's term: as it is if a single token or already in brackets,
+    else in brackets ("2l/3g" -> "(2l/3g)")."""
+    term = term.strip()
+    depth = [term[:i + 1].count("(") - term[:i + 1].count(")") for i in range(len(term))]
+    if re.fullmatch(r"[\w.,µΩπ]+", term) or term.startswith("(") and 0 not in depth[:-1] and depth[-1] == 0:
+        return term
+    return f"({term})"
+
+
+def latex_text(tex: str) -> str:
+    """An equation's LaTeX as text: "\\frac{Rg}{10000}" -> "Rg/10000", "R_{1}" -> "R1", "10^{-12}" ->
+    "10^(-12)", "\\sqrt{2l/3g}" -> "√(2l/3g)", "\\bar{WG}" -> "WG̅" (inverted), "~" and "\\ " -> a space."""
+    text = re.sub(r"\\([A-Za-z]+)", lambda m: EYES17_LATEX_SYMBOLS.get(m[1], m[0]), tex)
+    rules = (  # each on an innermost pair of braces, until none is left
+        (r"\\(?:overline|bar)\{([^{}]*)\}", lambda m: m[1] + "\u0305"),
+        (r"\\sqrt\{([^{}]*)\}", lambda m: "√" + latex_term(m[1])),
+        (r"\\(sin|cos|tan|exp)\s*\{([^{}]*)\}", lambda m: f"{m[1]} {m[2]}"),
+        (r"_\{([^{}]*)\}|_(\w)", lambda m: m[1] or m[2]),
+        (r"\^\{([^{}]*)\}", lambda m: "^" + latex_term(m[1])),
+        (r"\\frac\s*\{([^{}]*)\}\s*\{([^{}]*)\}(\w?)",
+         lambda m: f"{latex_term(m[1])}/{latex_term(m[2])}" + (f" {m[3]}" if m[3] else "")),
+    )
+    while True:
+        done = text
+        for pattern, written in rules:
+            text = re.sub(pattern, written, text)
+        if text == done:
+            break
+    text = re.sub(r"\\frac\s*\{([^{}]*)\}", r"\1/", text)  # a fraction left unbalanced in the source
+    text = re.sub(r"\\([A-Za-z]+)", r"\1", text)  # the functions: \sin, \tan, \exp
+    text = text.replace("\\ ", " ").replace("~", " ").replace("{", "").replace("}", "")
+    return re.sub(r"µ (?=[A-Za-z])", "µ", " ".join(text.split()))
+
+
+def epub_inline(el) -> str:
+    """An inline element's text (HTML-escaped): an equation's image as its text, another image as nothing;
+    an unrendered reStructuredText role (":math:"), bold ("**eyes17**") and LaTeX-escaped brackets ("{[}")
+    as the source meant."""
+    from bs4 import NavigableString
+
+    if isinstance(el, NavigableString):
+        text = re.sub(r"^\*\*(.+)\*\*$", r"\1", str(el))
+    elif el.name == "img":
+        text = latex_text(el.get("alt", "")) if "math" in el.get("class", []) else ""
+    else:
+        return "".join(epub_inline(child) for child in el.children)
+    return escape(text.replace(":math:", " ").replace("{[}", "[").replace("{]}", "]"), quote=False)
+
+
+def epub_heading(section) -> str:
+    """A section's title, without its trailing colon ("Les sorties :" -> "Les sorties")."""
+    return " ".join(unescape(epub_inline(section.find(re.compile(r"h[1-6]"), recursive=False))).split()).rstrip(" :")
+
+
+def epub_blocks(children, level: int) -> str:
+    """Elements of a Sphinx page as simple HTML: headings as h<level> (without their trailing colon),
+    paragraphs, lists, definition lists (each term in bold), tables (without their rows of images only),
+    code as pre, a figure as its caption and legend; a subsection's heading one level down. Left out:
+    images, tables of contents (toctree) and the reStructuredText directives left as text ("..code-block::")."""
+    from bs4 import NavigableString, Tag
+
+    out = []
+    for child in children:
+        if not isinstance(child, Tag):
+            text = " ".join(epub_inline(child).split()) if type(child) is NavigableString else ""
+            out.append(f"<p>{text}</p>" if text else "")
+            continue
+        name, classes = child.name, child.get("class", [])
+        if name == "section":
+            out.append(epub_blocks(child.children, min(level + 1, 6)))
+        elif re.fullmatch(r"h[1-6]", name):
+            out.append(f"<h{level}>{' '.join(epub_inline(child).split()).rstrip(' :')}</h{level}>")
+        elif name in ("p", "dt", "em", "strong", "code", "cite", "a", "span"):  # an empty span or link: an anchor
+            text = " ".join(epub_inline(child).split())
+            if text and not re.match(r"\.\. ?[\w-]+::", text):
+                out.append(f"<p><strong>{text}</strong></p>" if name == "dt" else f"<p>{text}</p>")
+        elif name in ("ul", "ol"):
+            items = "".join(f"<li>{epub_blocks(li.children, level)}</li>" for li in child.find_all("li", recursive=False))
+            out.append(f"<{name}>{items}</{name}>")
+        elif name == "pre" or any(c.startswith("highlight") for c in classes):
+            out.append(f"<pre>{epub_inline(child if name == 'pre' else child.find('pre')).strip()}</pre>")
+        elif name == "table":
+            rows = []
+            for tr in child.find_all("tr"):
+                cells = [" ".join(re.sub(r"</?p>", " ", epub_blocks(td.children, level)).split()) for td in tr.find_all(["td", "th"])]
+                if any(cells):
+                    rows.append("<tr>" + "".join(f"<td>{cell}</td>" for cell in cells) + "</tr>")
+            out.append(f"<table>{''.join(rows)}</table>" if rows else "")
+        elif name == "figure":
+            caption, legend = child.find("span", class_="caption-text"), child.find("div", class_="legend")
+            out.append(epub_blocks([caption] if caption else [], level))
+            out.append(epub_blocks(legend.children, level) if legend else "")
+        elif name in ("div", "blockquote", "dl", "dd") and "toctree-wrapper" not in classes:
+            out.append(epub_blocks(child.children, level))
+        elif name not in ("img", "div"):  # an image, a table of contents
+            raise SystemExit(f"EPUB element not converted: <{name}>")
+    return "\n".join(part for part in out if part)
+
+
+def epub_spine(epub) -> list[str]:
+    """The EPUB's documents in reading order (its package's spine), each once, without those out of the
+    reading order (linear="no": here the credits) nor its navigation document."""
+    import xml.etree.ElementTree as ET
+
+    container = ET.fromstring(epub.read("META-INF/container.xml"))
+    package_path = next(e.get("full-path") for e in container.iter() if e.tag.endswith("rootfile"))
+    package = ET.fromstring(epub.read(package_path))
+    folder = Path(package_path).parent
+    items = {e.get("id"): e for e in package.iter() if e.tag.endswith("}item")}
+    order = []
+    for ref in (e for e in package.iter() if e.tag.endswith("}itemref")):
+        item = items[ref.get("idref")]
+        path = (folder / item.get("href")).as_posix()
+        if ref.get("linear") != "no" and "nav" not in (item.get("properties") or "").split() and path not in order:
+            order.append(path)
+    return order
+
+
+def eyes17_pages(help_dir: Path) -> list[tuple[str, str]]:
+    """The book's introduction and its chapters' introductions (the first document's sections, without
+    their tables of contents), then each document's top-level sections (an experiment, a chapter's
+    section), each as a page titled "<chapter> — <section>" and named "<slug of its section>.html". A
+    section longer than EYES17_SPLIT_WORDS becomes its text before the first subsection and one page per
+    subsection ("<section> — <subsection>", "<slug>-<slug>.html"), the Python chapter's function calls
+    grouped by EYES17_PYTHON_TOPICS; the pages of fewer than EYES17_MIN_WORDS words are left out."""
+    import zipfile
+
+    from bs4 import BeautifulSoup
+
+    path = help_dir / "eyes17.epub"
+    if not path.is_file():
+        return []
+    with zipfile.ZipFile(path) as epub:
+        spine = [name for name in epub_spine(epub) if Path(name).name not in EYES17_LEFT_OUT]
+        documents = [(name, BeautifulSoup(epub.read(name).decode("utf-8"), "html.parser")) for name in spine]
+
+    def named(*titles: str) -> str:  # "Mesure ... d’un pendule" -> "mesure-...-d-un-pendule.html"
+        return "-".join(slug(title.replace("’", " ").replace("'", " ")) for title in titles) + ".html"
+
+    def content(section) -> list:  # a section's elements but its heading
+        return [e for e in section.children if e is not section.find(re.compile(r"h[1-6]"), recursive=False)]
+
+    parts = []  # (title, h1, its content's elements, file name)
+    chapters = {}  # each document's chapter: the first document's section whose table of contents lists it
+    root_name, root = documents[0]
+    for section in root.select("div.body > section > section"):
+        chapter = epub_heading(section)
+        for link in section.select("div.toctree-wrapper a[href]"):
+            chapters.setdefault((Path(root_name).parent / link["href"].split("#")[0]).as_posix(), chapter)
+        parts.append((chapter, chapter, content(section), named(chapter)))
+    for name, soup in documents[1:]:
+        for section in soup.select("div.body > section"):
+            title = epub_heading(section)
+            full = f"{chapters[name]} — {title}" if name in chapters else title
+            subsections = section.find_all("section", recursive=False)
+            if words(str(section)) <= EYES17_SPLIT_WORDS or not subsections:
+                parts.append((full, title, content(section), named(title)))
+                continue
+            parts.append((full, title, [e for e in content(section) if all(e is not sub for sub in subsections)], named(title)))
+            if section.get("id") == EYES17_PYTHON:
+                by_id = {sub.get("id"): sub for sub in subsections}
+                listed = [sid for ids in EYES17_PYTHON_TOPICS.values() for sid in ids]
+                if sorted(by_id) != sorted(listed):
+                    raise SystemExit(f"Python calls not in EYES17_PYTHON_TOPICS or missing: {sorted(set(by_id) ^ set(listed))}")
+                groups = [(topic, [by_id[sid] for sid in ids]) for topic, ids in EYES17_PYTHON_TOPICS.items()]
+            else:
+                groups = [(epub_heading(sub), content(sub)) for sub in subsections]
+            for sub, elements in groups:
+                parts.append((f"{full} — {sub}", f"{title} — {sub}", elements, named(title, sub)))
+    found = []
+    for title, h1, elements, name in parts:
+        body = f"<h1>{escape(h1)}</h1>\n{epub_blocks(elements, 1)}"
+        if words(body) >= EYES17_MIN_WORDS:
+            found.append((small_page(title, body), name))
+    return found
+
+
 DOMAINS = {
     "debian-reference": (DEBIAN_REFERENCE_HELP, "debian-reference-fr", debian_reference_pages),
+    "eyes17": (EYES17_HELP, "eyes17-manuals-fr", eyes17_pages),
     "gimp": (GIMP_HELP, "gimp-help-fr", gimp_pages),
     "gnome": (GNOME_HELP, "gnome-user-docs", gnome_pages),
     "kicad": (KICAD_HELP, "kicad-doc-fr", kicad_pages),
@@ -587,8 +814,8 @@ DOMAINS = {
 
 def pages(help_dir: Path, domain: str = "gimp") -> list[tuple[Path | str, str]]:
     """The domain's pages in help_dir, each with the file name it is copied under: the file to copy
-    or, for kicad, sqlite, debian-reference, libreoffice and gnome, the page's HTML (for kicad and
-    debian-reference, a section cut out of its manual; for gnome, converted from Mallard)."""
+    or, for kicad, sqlite, debian-reference, libreoffice, gnome and eyes17, the page's HTML (for kicad,
+    debian-reference and eyes17, a section cut out of its manual; for gnome, converted from Mallard)."""
     return DOMAINS[domain][2](help_dir)
 
 

@@ -148,11 +148,10 @@ def texts(elements) -> str:
 
 
 # An English question on the French articles is judged without its words, which cannot be compared
-# across two languages: the passages' closeness alone leaves it unsure, so without a chat model its
-# passages are shown with the note (benchmarks/README.md, "Across two languages").
-@pytest.mark.parametrize("question,outcome", [("Comment faire une pâte à crêpes ?", "refused_gate"),
-                                              ("How do I make pancakes?", "passages_only")])
-def test_a_changed_subject_after_an_answer_is_searched_as_asked_without_a_chat_model(app_env, monkeypatch, question, outcome):
+# across two languages (benchmarks/README.md, "Across two languages"): each question is judged as
+# it is judged asked first, whatever the verdict.
+@pytest.mark.parametrize("question", ["Comment faire une pâte à crêpes ?", "How do I make pancakes?"])
+def test_a_changed_subject_after_an_answer_is_searched_as_asked_without_a_chat_model(app_env, monkeypatch, question):
     """Without a chat model (the embedded default), a short off-topic question after an in-base one
     was searched with the previous question's terms appended, and its Kerberos passages shown."""
     import shutil
@@ -163,11 +162,15 @@ def test_a_changed_subject_after_an_answer_is_searched_as_asked_without_a_chat_m
     monkeypatch.setenv("RAG_LLM_URL", "http://127.0.0.1:9/v1")  # nothing listens there
     shutil.rmtree(app_env.data_dir / "journal", ignore_errors=True)
     try:
+        ask(start(), question)
+        alone = Journal.open(app_env.data_dir, secrets=[]).entries()[0]
+        assert alone.outcome in ("refused_gate", "passages_only")
+        shutil.rmtree(app_env.data_dir / "journal", ignore_errors=True)
         at = ask(ask(start(), IN_BASE), question)
         shown = "\n".join(c.value for c in at.caption)
         assert "previous question's terms" not in shown
         last = Journal.open(app_env.data_dir, secrets=[]).entries()[0]
-        assert (last.question, last.outcome, last.searched) == (question, outcome, question)
+        assert (last.question, last.outcome, last.searched) == (question, alone.outcome, question)
     finally:
         shutil.rmtree(app_env.data_dir / "journal", ignore_errors=True)
 

@@ -109,13 +109,16 @@ def test_the_average_rank_row_reads_as_a_rank_like_its_card():
 def test_gate_chart_speaks_french():
     import json
 
+    from rag.answer.gate import load_model
     from ui.present.charts import gate_chart
 
     with rag.i18n.language("fr"):
         shown = json.dumps(gate_chart(GATED_ROWS, 0.85, {"min_cosine": 0.86}).to_plotly_json(),
                            ensure_ascii=False, default=str)
     assert "noms inconnus : Okta" in shown and "seuil 0,850" in shown and "suggéré 0,860" in shown
-    assert "Probabilité que les articles répondent" in shown and "refus < 0,06" in shown
+    # The model's own cut-off, written the French way (a comma, two decimals).
+    cutoff = f"{load_model().refuse_below:.2f}".replace(".", ",")
+    assert "Probabilité que les articles répondent" in shown and f"refus < {cutoff}" in shown
     for english in ("cosine", "coverage", "in-base", "off-topic", "unknown", "share of", "best passage", "chance"):
         assert english not in shown
 
