@@ -44,7 +44,7 @@ from rag.sources.frontmatter import split_front_matter  # noqa: E402
 from rag.sources.html import html_to_markdown  # noqa: E402
 from rag.spreadsheet import cell_text  # noqa: E402
 from rag.store.sparse import sparse_vector  # noqa: E402
-from rag.store.terms import chunk_terms  # noqa: E402
+from rag.store.terms import chunk_terms, without_words  # noqa: E402
 from ui.present.safe_markdown import sanitize_markdown  # noqa: E402
 
 LINEAR_ENOUGH = 1.3  # growth exponent; timing noise on a shared machine stays well under it
@@ -116,6 +116,8 @@ def _operations(kind: str) -> dict[str, Callable[[str], object]]:
             "redact": redact, "split_front_matter": split_front_matter, "sparse_vector": sparse_vector,
             "chunk_terms": chunk_terms, "first_h1": first_h1, "prompt fence": _fence, "stream lines": _stream_lines,
             "cell_text": cell_text,
+            # every word of the text to drop: the gate's `drift` takes a question's missing words out
+            "without_words": lambda text: without_words(text, text.split()),
         }
     ops: dict[str, Callable[[str], object]] = {}
     for name in sorted(STRATEGIES):

@@ -96,17 +96,6 @@ def stems(word: str) -> frozenset[str]:
     return frozenset(stem(word, lang) for lang in _STEMMERS)
 
 
-def without_words(text: str, words: list[str] | tuple[str, ...]) -> str:
-    """`text` without each of `words` where it stands as a whole word (any case), spaces collapsed:
-    the question as it reads without a reader's name or a product no article holds."""
-    text = unicodedata.normalize("NFKC", text or "").translate(APOSTROPHES)
-    if words:
-        # Literal alternatives between two non-word boundaries: linear in the text.
-        either = "|".join(re.escape(w) for w in sorted(set(words), key=len, reverse=True))
-        text = re.sub(rf"(?<!\w)(?:{either})(?!\w)", " ", text, flags=re.IGNORECASE)
-    return _WHITESPACE.sub(" ", text).strip()
-
-
 def idf(df: int, n: int) -> float:
     """BM25's IDF, never negative; a term no chunk holds weighs the most."""
     return math.log(1.0 + (n - df + 0.5) / (df + 0.5))

@@ -1,7 +1,7 @@
 """The answerability gate: answer, leave the question to the chat model (unsure), or refuse before
 any model call, and say why.
 
-Four signals read by the model, each meaningful on any corpus, all counted under the reader's
+Five signals read by the model, each meaningful on any corpus, all counted under the reader's
 access filter (a word or a chunk in a document the reader may not see counts as absent):
 
 - `cosine`: the best retrieved passage's cosine to the question, measured from the cosine floor
@@ -51,9 +51,10 @@ from rag.store.filters import Where, match
 from rag.store.sparse import tokenize
 from rag.store.terms import (
     EXACT_FROM, READABLE_VERSIONS, TERMS_FIELD, QuestionWord, chunk_terms, question_keys, question_words,
+    without_words,
 )
 from rag.errors import EmbeddingError
-from rag.textnorm import fold, idf, stems, without_words
+from rag.textnorm import fold, idf, stems
 
 MODEL_PATH = Path(__file__).with_name("gate_model.json")
 # Kept for the collections' metadata and the settings: 0 turns the word signals off (the cosine
@@ -157,8 +158,8 @@ class Signals:
     subject_words: list[str] = field(default_factory=list)
     chunks: int | None = None
     terms: list[TermStat] = field(default_factory=list)
-    # How much of the question's meaning its rare missing words carry (`drift_of`); None without
-    # such a word, across two languages, or when the question could not be embedded again.
+    # How much of the question's meaning its rare missing words carry (`drift_of`): 0 without such
+    # a word; None when not measured (two languages, no vector, the second embedding failed).
     drift: float | None = None
 
     @property
@@ -305,15 +306,20 @@ def rare_missing(signals: Signals) -> list[str]:
 def drift_of(question: str, words: Sequence[str], vector: Sequence[float] | None,
              embed_query: Callable[[str], Sequence[float]] | None) -> float | None:
     """1 - the cosine between the question (`vector`) and the question without `words`, embedded
-    by `embed_query`: how much of its meaning they carry (1 when nothing else is left)."""
-    if not words or vector is None or embed_query is None:
+    by `embed_query`: how much of its meaning they carry; 0 without such a word (adding one never
+    raises the score), 1 when no word is left, None when it cannot be measured."""
+    if not words:
+        return 0.0
+    if vector is None or embed_query is None:
         return None
     rest = without_words(question, list(words))
-    if not rest:
+    if not any(ch.isalnum() for ch in rest):  # "Okta ?" without Okta is a question mark: nothing left
         return 1.0
     other = embed_query(rest)
     norms = math.sqrt(sum(a * a for a in vector)) * math.sqrt(sum(b * b for b in other))
-    return 1.0 - (sum(a * b for a, b in zip(vector, other)) / norms if norms else 0.0)
+    if not norms or len(other) != len(vector):
+        return None
+    return 1.0 - sum(a * b for a, b in zip(vector, other)) / norms
 
 
 def features(signals: Signals, params: GateParams) -> dict[str, float | None]:
@@ -466,10 +472,11 @@ def gate(
             vector = embedder.embed_query(question.strip())
         background = background_of(store, collection, vector, groups)
     signals = signals_from(question, passages, df, n, exact=has_exact_terms(collection_info), background=background)
-    try:
-        signals.drift = drift_of(question, rare_missing(signals), vector, getattr(embedder, "embed_query", None))
-    except EmbeddingError:
-        signals.drift = None  # counted at its mean: the question is judged on the other signals
+    if signals.held is not None and not signals.other_language and params.min_coverage > 0:
+        try:  # the words are weighed: how much of the question the rare missing ones carry
+            signals.drift = drift_of(question, rare_missing(signals), vector, getattr(embedder, "embed_query", None))
+        except EmbeddingError:
+            signals.drift = None  # counted at its mean: the question is judged on the other signals
     verdict, reason, score = decide_verdict(signals, params)
     return Decision(verdict != REFUSE, reason, signals, params, note, verdict, score)
 

@@ -2,13 +2,14 @@
 needs no model time: every machine computes the same vectors for the same texts.
 
 `vectors.npz` holds one int8 vector (with its scale) per text the demo load embeds: each chunk
-of the fourteen articles cut with the default strategy, and each question the calibration
-replays. A vector is keyed by the SHA-256 of the exact text the model would read, and the file
+of the fourteen articles cut with the default strategy, each question the calibration replays
+and, for a question holding rare words no article holds, the question without them (what the
+gate embeds to weigh them). A vector is keyed by the SHA-256 of the exact text the model would read, and the file
 records the model, its dimension, the strategy and its settings. ReplayingEmbedder answers from
 the file only for a text whose hash is there, under the same model, strategy and settings; any
 other text (an article changed since, another strategy) goes to the model, as before.
 
-Regenerate after changing an article, a question, the chunker or the model:
+Regenerate after changing an article, a question, the chunker, the model or the gate's signals:
 
     .venv/bin/python -m rag.demo.vectors
 """

@@ -129,6 +129,21 @@ def _is_named(word: str, first: bool) -> bool:
     return word[:1].isupper() and not first
 
 
+def without_words(question: str, words: list[str] | tuple[str, ...]) -> str:
+    """The question as `question_words` reads it (elided articles off), without each word it found
+    typed as one of `words` (any case), spaces collapsed: one pass of the same tokenizer."""
+    text = ELISION.sub("", unicodedata.normalize("NFKC", question or "").translate(APOSTROPHES))
+    drop = {w.casefold() for w in words}
+    kept, last = [], 0
+    for match in COMPOUND.finditer(text):
+        typed = _INVERSION.sub("", match.group(0)) or match.group(0)
+        if typed.casefold() in drop:
+            kept.append(text[last:match.start()])
+            last = match.start() + len(typed)  # an inverted subject ("-t-il") stays
+    kept.append(text[last:])
+    return " ".join(" ".join(kept).split())
+
+
 def question_words(question: str) -> list[QuestionWord]:
     """The question's content words, in order, each once (by its keys)."""
     # Elided articles and pronouns out, case kept as typed (the words are shown back as typed).

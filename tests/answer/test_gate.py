@@ -22,13 +22,13 @@ from rag.config import Settings
 from rag.documents import Document
 from rag.embeddings.embedded import EmbeddedEmbedder
 from rag.errors import EmbeddingError
-from rag.evaluate.calibration import row_answers
+from rag.evaluate.calibration import row_answers, row_decision
 from rag.evaluate.questions import load_questions
 from rag.evaluate.runner import run_eval
 from rag.ingest.run import ingest
 from rag.journal.answers import unknown_terms
 from rag.store.store import Store
-from rag.textnorm import without_words
+from rag.store.terms import without_words
 
 ARTICLES = {
     "ldaps": ("Activer LDAPS sur un contrôleur de domaine",
@@ -149,7 +149,7 @@ def test_the_meaning_the_missing_words_carry_is_measured_by_the_collections_embe
     recording = Recording(embedder)
     decision = gate(plain, retrieve(plain, store, embedder, "kb", top_k=4), params, store, "kb", None, info, "fr",
                     recording)
-    assert recording.texts == [] and decision.signals.drift is None
+    assert recording.texts == [] and decision.signals.drift == 0.0
     # The server gone between the search and the gate: the question is still decided, on the rest.
     failing = Recording(embedder, fail_after=0)
     decision = gate(question, passages, params, store, "kb", ["public"], info, "fr", failing)
@@ -192,8 +192,13 @@ def test_the_evaluation_counts_and_the_saved_calibration_are_the_live_decision(k
     outside = [r for r in first["questions"] if not r["in_base"]]
     assert gate_summary["at_current"]["in_base_answered_count"] == sum(not r["refused"] for r in inside)
     assert gate_summary["at_current"]["off_topic_refused_count"] == sum(r["refused"] for r in outside)
-    # What the live gate read of the missing words' weight is in the rows the recount replays.
-    assert any(r["drift"] is not None for r in outside)
+    # Each row replays to the live decision, its score with it: every signal the gate read (the
+    # missing words' drift among them) is in the row.
+    params = resolve_params(None, store.collection_info("kb"), embedder.model_id)
+    assert any(r["drift"] for r in outside)
+    for row in first["questions"]:
+        verdict, score = row_decision(row, params.min_cosine, source=params.source)
+        assert verdict == row["verdict"] and score == pytest.approx(row["gate_score"]), row["id"]
     suggested = gate_summary["calibration"]["suggested"]
     saved = save_calibration(store, "kb", suggested, path.name)
     try:

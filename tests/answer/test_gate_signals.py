@@ -9,10 +9,10 @@ from dataclasses import dataclass, replace
 import pytest
 
 from rag.answer.gate import (
-    LOW_COSINE, REFUSE, GateParams, Signals, decide_verdict, features, load_model, signals_from,
+    LOW_COSINE, REFUSE, GateParams, Signals, decide_verdict, drift_of, features, load_model, signals_from,
 )
 from rag.answer.threshold import COLLECTION, MODEL_DEFAULT, SETTING
-from rag.textnorm import without_words
+from rag.store.terms import without_words
 from rag.store.terms import question_keys, question_words
 
 
@@ -69,20 +69,34 @@ def test_a_question_without_its_rare_missing_words_keeps_everything_else():
     question = "Mon chef, M. Ferrand, veut que budget_2026.ods montre les montants négatifs en rouge"
     rest = without_words(question, ["Ferrand", "budget_2026.ods"])
     assert rest == "Mon chef, M. , veut que montre les montants négatifs en rouge"
-    # A word is taken out whole, in any case, never as part of another word; typographic apostrophes
-    # read as the question's words do.
-    assert without_words("L’AIN et l’Aintree : dans l’Ain", ["ain"]) == "L' et l'Aintree : dans l'"
-    assert without_words("Okta", ["Okta"]) == ""
-    assert without_words("a+b (c)", ["a+b", "(c)"]) == ""
+    # A word is taken out whole, in any case, never as part of another word; elided articles go as
+    # they go from the question's words, an inverted subject stays.
+    assert without_words("L’AIN et l’Aintree : dans l’Ain", ["ain"]) == "et Aintree : dans"
+    assert without_words("Comment purge-t-il Okta ?", ["purge", "OKTA"]) == "Comment -t-il ?"
 
 
-def test_the_more_of_the_question_the_missing_words_carry_the_lower_the_score():
+def test_what_the_missing_words_carry_is_none_when_nothing_else_is_left_and_zero_without_them():
+    def never(text):
+        raise AssertionError(f"embedded {text!r}")
+
+    # Nothing but punctuation left: the words were the whole question, without a second embedding.
+    assert drift_of("Okta ?", ["Okta"], [1.0, 0.0], never) == 1.0
+    # No rare missing word: nothing moves, nothing is embedded.
+    assert drift_of("Quelle valeur pour AES ?", [], None, never) == 0.0
+    # Not measurable: no vector, or a vector the second embedding cannot be compared with.
+    assert drift_of("Okta et AES ?", ["Okta"], None, never) is None
+    assert drift_of("Okta et AES ?", ["Okta"], [1.0, 0.0], lambda text: []) is None
+    assert drift_of("Okta et AES ?", ["Okta"], [0.0, 0.0], lambda text: [1.0, 0.0]) is None
+    assert drift_of("Okta et AES ?", ["Okta"], [1.0, 0.0], lambda text: [0.6, 0.8]) == pytest.approx(0.4)
+
+
+def test_a_missing_word_never_raises_the_score_and_weighs_more_the_more_it_carries():
     model = load_model()
     signals = Signals(cosine=0.86, coverage=0.7, held=0.6, unknown=0.3, background=0.80, rare_held=0.5,
                       rare_unknown=0.5, chunks=300)
     params = GateParams(0.83)
-    scores = [model.probability(features(replace(signals, drift=d), params)) for d in (0.01, 0.05, 0.2)]
-    assert scores[0] > scores[1] > scores[2]
-    # Not measured (no rare missing word, or across two languages): counted at its mean.
+    scores = [model.probability(features(replace(signals, drift=d), params)) for d in (0.0, 0.01, 0.05, 0.2)]
+    assert scores[0] > scores[1] > scores[2] > scores[3]
+    # Not measured (across two languages, or no second embedding): counted at its mean.
     assert features(signals, params)["drift"] is None
     assert features(replace(signals, drift=0.3, other_language=True), params)["drift"] is None

@@ -164,7 +164,6 @@ def test_a_changed_subject_after_an_answer_is_searched_as_asked_without_a_chat_m
     try:
         ask(start(), question)
         alone = Journal.open(app_env.data_dir, secrets=[]).entries()[0]
-        assert alone.outcome in ("refused_gate", "passages_only")
         shutil.rmtree(app_env.data_dir / "journal", ignore_errors=True)
         at = ask(ask(start(), IN_BASE), question)
         shown = "\n".join(c.value for c in at.caption)
