@@ -129,9 +129,15 @@ def test_another_browsers_wrong_guesses_do_not_lock_a_returning_user_out_of_thei
         _session_cookie(mine, page, present=True)  # the device cookie is set now, after the tab opened
         _sign_out(page)
         _, stranger = _open(browser, served)
-        for _ in range(6):
+        locked = stranger.get_by_text("Too many wrong passwords")
+        # Five wrong guesses start the lockout and the sixth meets it; on a loaded machine a click
+        # sent while the page still reruns can be dropped, so the stranger goes on guessing (a few
+        # more at most) until the page says the lockout holds.
+        for _ in range(9):
             _enter(stranger, "guess")
-        expect(stranger.get_by_text("Too many wrong passwords")).to_be_visible()
+            if locked.count():
+                break
+        expect(locked).to_be_visible()
         _enter(page, READER_PASSWORD)  # the same tab as before
         expect(page.get_by_test_id("stSidebar")).to_contain_text("Signed in with the reader password")
 
