@@ -182,6 +182,7 @@ DEBIAN_REFERENCE_SETTING = "RAG_NEW_DOMAIN_DEBIAN_REFERENCE"
 LIBREOFFICE_SETTING = "RAG_NEW_DOMAIN_LIBREOFFICE"
 GNOME_SETTING = "RAG_NEW_DOMAIN_GNOME"
 EYES17_SETTING = "RAG_NEW_DOMAIN_EYES17"
+SCILAB_SETTING = "RAG_NEW_DOMAIN_SCILAB"
 
 
 def new_domain_path() -> Path:
@@ -236,6 +237,13 @@ def eyes17_path() -> Path:
     eyes17-manuals-fr, `benchmarks/new_domain_corpus.py --domain eyes17` builds it), named by
     RAG_NEW_DOMAIN_EYES17: measured, never fitted on."""
     return _domain(EYES17_SETTING, "the ExpEYES-17 manual's sections", "eyes17", "/tmp/eyes17-fr")
+
+
+def scilab_path() -> Path:
+    """The ninth new-domain corpus (Scilab's French help: its reference pages written in French, from
+    scilab-doc-fr, `benchmarks/new_domain_corpus.py --domain scilab` builds it), named by
+    RAG_NEW_DOMAIN_SCILAB: measured, never fitted on."""
+    return _domain(SCILAB_SETTING, "Scilab's French help pages", "scilab", "/tmp/scilab-fr")
 
 
 def _domain(setting: str, what: str, domain: str, example: str) -> Path:

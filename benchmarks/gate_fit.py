@@ -5,6 +5,7 @@ fitted on: one command, reproducible.
         RAG_NEW_DOMAIN_KICAD=/path/to/kicad-fr RAG_NEW_DOMAIN_SQLITE=/path/to/sqlite-en \\
         RAG_NEW_DOMAIN_DEBIAN_REFERENCE=/path/to/debian-reference-fr RAG_NEW_DOMAIN_LIBREOFFICE=/path/to/libreoffice-fr \\
         RAG_NEW_DOMAIN_GNOME=/path/to/gnome-fr RAG_NEW_DOMAIN_EYES17=/path/to/eyes17-fr \\
+        RAG_NEW_DOMAIN_SCILAB=/path/to/scilab-fr \\
         nice .venv/bin/python benchmarks/gate_fit.py [--write-model] [--full]
 
 1. Evidence: each collection is built with the default strategy and the bundled model (vectors
@@ -87,7 +88,7 @@ CORPORA = {
 # Measured with the shipped model, never fitted on: LilyPond's set (measured blind once, then seen),
 # KiCad's (its manuals, mostly English), SQLite's (English pages), the Debian reference's (French
 # system administration) and LibreOffice's (French office software guides), with questions in French.
-NEW_DOMAIN = ("lilypond", "kicad", "sqlite", "debian_reference", "libreoffice", "gnome", "eyes17")
+NEW_DOMAIN = ("lilypond", "kicad", "sqlite", "debian_reference", "libreoffice", "gnome", "eyes17", "scilab")
 # Full collections, measured only (--full): every article of the corpus, not just those that answer.
 FULL = {"cnil (full)": ("cnil",), "docsfr (full)": ("docsfr",)}
 # A set's kind of questions, for the report (plain questions, or with readers' details and typos).

@@ -34,7 +34,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from _common import (  # noqa: E402
     CNIL_DIR, CNIL_QUESTIONS, DOCS_FR, RESULTS, ROOT, CachedEmbedder, corpus_path, embed_threads, finish,
     debian_reference_path, eyes17_path, gnome_path, kicad_path, libreoffice_path, lilypond_path, load_documents, machine,
-    new_domain_path, say, settings_for, sqlite_path, temp_data_dir,
+    new_domain_path, say, scilab_path, settings_for, sqlite_path, temp_data_dir,
     vector_cache,
 )
 
@@ -64,6 +64,7 @@ DEBIAN_REFERENCE_SET = DATA / "debian_reference_fr.jsonl"
 LIBREOFFICE_SET = DATA / "libreoffice_fr.jsonl"
 GNOME_SET = DATA / "gnome_fr.jsonl"
 EYES17_SET = DATA / "eyes17_fr.jsonl"
+SCILAB_SET = DATA / "scilab_fr.jsonl"
 TOP_K = 6
 CONTEXT = {k: v for k, v in retrieve_options(Settings()).items() if k != "reranker"}
 
@@ -113,6 +114,10 @@ def sets_for(name: str) -> dict[str, tuple[list, list]]:
         # The eighth: the ExpEYES-17 school lab kit's manual in French (physics and electronics
         # experiments), questions written before the product ran on it; measured, never fitted on.
         return {"eyes17_fr": _split(EYES17_SET)}
+    if name == "scilab":
+        # The ninth: Scilab's French help (numerical computing's reference pages), questions written
+        # before the product ran on it; measured, never fitted on.
+        return {"scilab_fr": _split(SCILAB_SET)}
     if name == "lilypond":
         # The second new-domain set: written before the product ran on it; measured, never fitted on.
         return {"lilypond_fr": _split(LILYPOND_SET)}
@@ -177,6 +182,7 @@ COLLECTIONS = {
     "libreoffice": (libreoffice_path, False),
     "gnome": (gnome_path, False),
     "eyes17": (eyes17_path, False),
+    "scilab": (scilab_path, False),
     "cnil": (lambda: corpus_path(CNIL_DIR), False),
     "cnil_small": (lambda: corpus_path(CNIL_DIR), True),
     "cnil_context_small": (lambda: corpus_path(CNIL_DIR), True),
@@ -278,7 +284,8 @@ def run_collection(name: str, model: Any, store: Any) -> dict[str, Any]:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--label", default="after")
-    measured_apart = ("docsfr", "gimp", "gimp_small", "lilypond", "kicad", "sqlite", "debian_reference", "libreoffice", "gnome", "eyes17")
+    measured_apart = ("docsfr", "gimp", "gimp_small", "lilypond", "kicad", "sqlite", "debian_reference", "libreoffice", "gnome", "eyes17",
+                      "scilab")
     parser.add_argument("--only", default=",".join(c for c in COLLECTIONS if c not in measured_apart))
     args = parser.parse_args(argv)
     started = time.monotonic()

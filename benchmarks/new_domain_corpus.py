@@ -1,15 +1,16 @@
 """Build a new-domain corpus: a manual the product was never designed from nor tuned on.
 
     .venv/bin/python benchmarks/new_domain_corpus.py \
-        [--domain gimp|kicad|lilypond|sqlite|debian-reference|libreoffice|gnome|eyes17] \
+        [--domain gimp|kicad|lilypond|sqlite|debian-reference|libreoffice|gnome|eyes17|scilab] \
         [--help-dir DIR] OUT_DIR
 
 Copies the selected HTML pages into OUT_DIR (for kicad, sqlite's longest pages and the Debian
 reference, cuts them up; for gnome, converts its Mallard pages to HTML; for eyes17, cuts its EPUB
-into pages), which the benchmarks read through the RAG_NEW_DOMAIN settings. Each domain has its help
-folder (the Debian package's, or --help-dir), its selection of pages and its question set, which names
-a page by the file name it is copied under; the sets are measured, never fitted on
-(benchmarks/README.md, "The answerability gate").
+into pages; for scilab, reads them in its JavaHelp jar and strips them to their content), which the
+benchmarks read through the RAG_NEW_DOMAIN settings. Each domain has its help folder (the Debian
+package's, or --help-dir), its selection of pages and its question set, which names a page by the
+file name it is copied under; the sets are measured, never fitted on (benchmarks/README.md, "The
+answerability gate").
 
 - gimp (the default): GIMP's French user manual, Debian package gimp-help-fr (GFDL), from
   /usr/share/gimp/2.0/help/fr: the tool, layer and selection pages (about 120), copied under their
@@ -93,9 +94,26 @@ a page by the file name it is copied under; the sets are measured, never fitted 
   alternative, written as text ("1 kΩ", "f0 = 1/(2π√LC)"). Left out: the credits (out of the
   spine's reading order), the navigation document, the index (empty), and the pages left with
   fewer than EYES17_MIN_WORDS words (86 pages remain). Questions: benchmarks/data/eyes17_fr.jsonl.
+- scilab: Scilab's help in French, Debian package scilab-doc-fr (6.1.1, GPL-2+), from
+  /usr/share/scilab/modules/helptools/jar: its JavaHelp jar (scilab_fr_FR_help.jar, read as a zip, or
+  --help-dir holding it or its pages unzipped), 2,711 pages of which 2,471 reference pages (a
+  function, operator, keyword, Xcos block or solver each), about 700 of them translated, the others
+  left in English. Kept: the reference pages written in French, those whose paragraphs (without their
+  code) hold a share of at least SCILAB_MIN_FRENCH French function words among the French and English
+  ones (SCILAB_FRENCH_WORDS, SCILAB_ENGLISH_WORDS), with at least SCILAB_MIN_WORDS words in their
+  paragraphs; left out: the pages that are not reference pages (the chapters' lists of pages, the
+  release notes, the home page) and the chapter of Matlab emulation functions (SCILAB_LEFT_OUT:
+  the 87 mtlb_* pages, one template repeated, and two helpers).
+  Each page is copied under its own name (inv.html, MATDET.html) as small HTML: its title (<title>,
+  <h1>), its purpose, then its sections (calling sequence, arguments, description, examples as pre,
+  see also, history) without the site's chrome (the navigation bars above and below, with "Report an
+  issue", the breadcrumb, the examples' "execute" and "edit" buttons), the in-page table of contents
+  of the Xcos blocks' pages, images (an equation's keeps its text alternative) and the sections they
+  leave empty ("Aperçu"), links kept as their text (270 pages remain: functions of most chapters,
+  Xcos blocks and solvers). Questions: benchmarks/data/scilab_fr.jsonl.
 
     apt-get install gimp-help-fr kicad-doc-fr lilypond-doc-html-fr sqlite3-doc debian-reference-fr \
-        libreoffice-help-fr gnome-user-docs eyes17-manuals-fr
+        libreoffice-help-fr gnome-user-docs eyes17-manuals-fr scilab-doc-fr
     # or: apt-get download PACKAGE && dpkg-deb -x *.deb root/, then --help-dir root/<its folder above>
 """
 
@@ -800,6 +818,128 @@ def eyes17_pages(help_dir: Path) -> list[tuple[str, str]]:
     return found
 
 
+SCILAB_HELP = Path("/usr/share/scilab/modules/helptools/jar")
+SCILAB_JAR = "scilab_fr_FR_help.jar"  # JavaHelp: its pages in scilab_fr_FR_help/, a page per function
+SCILAB_MIN_WORDS = 120  # fewer words in its paragraphs: a one-line description and its arguments
+# The least share of French among the function words of a page's paragraphs (without their code): a page
+# left untranslated (the help falls back to the English page) has almost only English ones (0.2 at most),
+# a translated one keeps some English in its blocks' dialog labels and Modelica parameters (0.67 and up);
+# between them, two pages half translated (power 0.59, DLRADAPT_f 0.55) are left out.
+SCILAB_MIN_FRENCH = 0.65
+SCILAB_FRENCH_WORDS = frozenset(
+    "le la les un une des du de et est sont en dans pour par sur avec au aux qui que ne pas ce cette ces "
+    "il elle se sa son ses leur si ou mais plus".split())
+SCILAB_ENGLISH_WORDS = frozenset(
+    "the of and is are to for with which that this it be can not from or as its if when by an".split())
+# Chapters left out (by their name in the page's breadcrumb): the Matlab emulation functions (mtlb_*),
+# 87 pages of one template (and two helpers), which mfile2sci writes in converted code, "not for manual programming".
+SCILAB_LEFT_OUT = ("Fonctions compatibles",)
+# The site's chrome: navigation bars (top and bottom, with "Report an issue"), breadcrumb, line breaks,
+# the examples' "execute" and "edit" buttons (images in the table around the code).
+SCILAB_CHROME = "div.manualnavbar, span.path, br, a[href^='scilab:']"
+SCILAB_NOTES = "div.note, div.warning, div.important, div.caution, div.tip"  # each in a table beside its icon
+SCILAB_BLOCKS = ("p", "ul", "ol", "dl", "table", "pre", "div", "h2", "h3", "h4", "h5")
+
+
+def scilab_jar_pages(help_dir: Path) -> dict[str, str]:
+    """The help's HTML pages by file name: read from the jar (help_dir, or its SCILAB_JAR), else from
+    help_dir holding them unzipped (or their folder, scilab_fr_FR_help/)."""
+    import zipfile
+
+    jar = help_dir if help_dir.is_file() else help_dir / SCILAB_JAR
+    if jar.is_file():
+        with zipfile.ZipFile(jar) as archive:
+            return {Path(name).name: archive.read(name).decode("utf-8")
+                    for name in archive.namelist() if name.endswith(".html")}
+    folder = next((d for d in (help_dir / Path(SCILAB_JAR).stem, help_dir) if d.is_dir()), help_dir)
+    return {p.name: p.read_text(encoding="utf-8") for p in sorted(folder.glob("*.html"))}
+
+
+def french_share(text: str) -> float:
+    """The share of French among the function words (SCILAB_FRENCH_WORDS, SCILAB_ENGLISH_WORDS) of text."""
+    tokens = re.findall(r"[a-zàâçéèêëîïôûùüÿœ]+", text.lower())
+    french = sum(token in SCILAB_FRENCH_WORDS for token in tokens)
+    english = sum(token in SCILAB_ENGLISH_WORDS for token in tokens)
+    return french / (french + english) if french + english else 0.0
+
+
+def scilab_clean(soup, name: str) -> None:
+    """A reference page reduced to its content, in place: without the chrome (SCILAB_CHROME), the in-page
+    table of contents (a section listing links to the page itself), images (an equation's keeps its text
+    alternative) nor the sections they leave with a heading only; the examples and the calling sequence
+    as plain pre, an admonition without its icon's table, links as their text, sections' headings one
+    level up (h3 -> h2), no attributes, no empty element nor comment (some hide an example left out), the
+    source's indentation as single spaces."""
+    from bs4 import Comment
+
+    for comment in soup.find_all(string=lambda text: isinstance(text, Comment)):
+        comment.extract()
+    for chrome in soup.select(SCILAB_CHROME):
+        chrome.decompose()
+    for section in soup.select("div.refsection"):
+        items = section.find_all("li")
+        if items and all([a.get("href", "").split("#")[0] for a in li.find_all("a")] == [name] and
+                         li.get_text(" ", strip=True) == li.a.get_text(" ", strip=True) for li in items):
+            section.decompose()
+    for img in soup.find_all("img"):
+        img.replace_with(f" {img['alt']} " if img.get("alt") else "")
+    for section in soup.select("div.refsection"):  # left with its heading only (an image's: "Aperçu")
+        title = section.find(re.compile(r"h[3-5]"))
+        if title is not None and section.get_text(strip=True) == title.get_text(strip=True):
+            section.decompose()
+    for listing in soup.select("div.programlisting, div.synopsis, div.screen"):
+        code = listing.find("pre")
+        new = soup.new_tag("pre")
+        new.string = code.get_text().strip("\n") if code else listing.get_text().strip("\n")
+        listing.replace_with(new)
+    for note in soup.select(SCILAB_NOTES):
+        table = note.find_parent("table")
+        note.name = "p"
+        if table is not None and table.get_text(strip=True) == note.get_text(strip=True):
+            table.replace_with(note)
+    for tag in soup.find_all(["a", "span", "div", "font"]):
+        tag.unwrap()
+    for level in ("h3", "h4", "h5"):
+        for h in soup.find_all(level):
+            h.name = f"h{int(level[1]) - 1}"
+    for p in soup.find_all("p"):
+        if p.find(SCILAB_BLOCKS):  # a paragraph holding a list, a table...: a division
+            p.name = "div"
+    for tag in soup.find_all(True):
+        tag.attrs = {}
+    for tag in reversed(soup.find_all(True)):
+        if not tag.get_text(strip=True):
+            tag.decompose()
+    soup.smooth()  # the strings left side by side by the unwrapped tags, as one
+    for text in soup.find_all(string=True):  # the source's indentation: a space, a line between blocks
+        if text.find_parent("pre") is None:
+            spaced = re.sub(r"\s+", " ", text)
+            text.replace_with("\n" if spaced == " " and text.parent.name in SCILAB_BLOCKS + ("body", "tr") else spaced)
+
+
+def scilab_pages(help_dir: Path) -> list[tuple[str, str]]:
+    """The help's reference pages (those with a name and purpose, h1.refname, not the chapters' lists
+    of pages) written in French (a share of French function words of at least SCILAB_MIN_FRENCH in
+    their paragraphs), with at least SCILAB_MIN_WORDS words in their paragraphs, outside the chapters
+    SCILAB_LEFT_OUT; each cleaned (scilab_clean), titled by its own title and named by its file name."""
+    from bs4 import BeautifulSoup
+
+    found = []
+    for name, html in sorted(scilab_jar_pages(help_dir).items()):
+        soup = BeautifulSoup(html, "html.parser")
+        refname, path = soup.select_one("div.refnamediv h1.refname"), soup.select_one("span.path")
+        if refname is None or any(a.get_text(strip=True) in SCILAB_LEFT_OUT for a in (path.find_all("a") if path else [])):
+            continue
+        title = soup.title.get_text(" ", strip=True) if soup.title else refname.get_text(" ", strip=True)
+        scilab_clean(soup.body, name)
+        paragraphs = soup.body.find_all("p")
+        prose = " ".join(text for p in paragraphs for text in p.find_all(string=True) if text.find_parent("code") is None)
+        if sum(len(p.get_text(" ").split()) for p in paragraphs) < SCILAB_MIN_WORDS or french_share(prose) < SCILAB_MIN_FRENCH:
+            continue
+        found.append((small_page(title, soup.body.decode_contents().strip()), name))
+    return found
+
+
 DOMAINS = {
     "debian-reference": (DEBIAN_REFERENCE_HELP, "debian-reference-fr", debian_reference_pages),
     "eyes17": (EYES17_HELP, "eyes17-manuals-fr", eyes17_pages),
@@ -808,14 +948,16 @@ DOMAINS = {
     "kicad": (KICAD_HELP, "kicad-doc-fr", kicad_pages),
     "libreoffice": (LIBREOFFICE_HELP, "libreoffice-help-fr", libreoffice_pages),
     "lilypond": (LILYPOND_HELP, "lilypond-doc-html-fr", lilypond_pages),
+    "scilab": (SCILAB_HELP, "scilab-doc-fr", scilab_pages),
     "sqlite": (SQLITE_HELP, "sqlite3-doc", sqlite_pages),
 }
 
 
 def pages(help_dir: Path, domain: str = "gimp") -> list[tuple[Path | str, str]]:
     """The domain's pages in help_dir, each with the file name it is copied under: the file to copy
-    or, for kicad, sqlite, debian-reference, libreoffice, gnome and eyes17, the page's HTML (for kicad,
-    debian-reference and eyes17, a section cut out of its manual; for gnome, converted from Mallard)."""
+    or, for kicad, sqlite, debian-reference, libreoffice, gnome, eyes17 and scilab, the page's HTML (for
+    kicad, debian-reference and eyes17, a section cut out of its manual; for gnome, converted from
+    Mallard; for scilab, read in its jar)."""
     return DOMAINS[domain][2](help_dir)
 
 
