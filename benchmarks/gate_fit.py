@@ -28,6 +28,11 @@ fitted on: one command, reproducible.
    `--full` measures the shipped model on the full cnil and docs-fr collections too (FULL; an hour
    of embedding the first time), whose sets beyond the small collections' were never fitted on.
 
+Comparisons, never written into the model: `--features` (other signals), `--corpora` (other corpora to
+fit on; a new-domain set named there becomes one more fold, the others stay measured only), `--rate`
+(the refusal rate fixed instead of chosen); their results go to gate_fit_<label>.json (`--label`, else
+the features' names).
+
 Writes benchmarks/results/gate_fit.json (folds, and `full`), gate_sets.json (the shipped model on
 the sets it was fitted on) and, with --write-model, the model file.
 """
@@ -359,17 +364,28 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--features", default=",".join(FEATURES),
                         help="the signals the model reads (rag.answer.gate.features), to compare sets of them "
                              "through the same folds; the results go to gate_fit_<features>.json, never the model")
+    parser.add_argument("--rate", type=float, default=None,
+                        help="the refusal rate, fixed instead of chosen through the folds (a comparison)")
+    parser.add_argument("--label", default=None, help="a comparison's results file: gate_fit_<label>.json")
     args = parser.parse_args(argv)
-    compared = tuple(args.features.split(",")) != FEATURES
+    fitted_on = args.corpora.split(",")
+    unknown = [c for c in fitted_on if c not in CORPORA and c not in NEW_DOMAIN]
+    if unknown:
+        parser.error(f"--corpora: unknown {', '.join(unknown)}; one of {', '.join([*CORPORA, *NEW_DOMAIN])}")
+    # Fitting on other corpora (a new-domain set among them: it becomes one more fold), another rate
+    # or other signals is a comparison: its results go beside the shipped model's, never into it.
+    compared = (tuple(args.features.split(",")) != FEATURES or fitted_on != list(CORPORA)
+                or args.rate is not None or args.label is not None)
     FEATURES = tuple(args.features.split(","))
     if compared and args.write_model:
-        parser.error("--write-model writes the model of the default --features only")
+        parser.error("--write-model writes the model of the default --features, --corpora and rate only")
     started = time.monotonic()
     cache = vector_cache()
     model = CachedEmbedder(EmbeddedEmbedder(threads=embed_threads()), cache)
     params = GateParams(default_threshold(model.model_id))
-    corpora = {c: CORPORA[c] for c in args.corpora.split(",")}
-    sources = {**corpora, **({d: (d,) for d in NEW_DOMAIN} if args.new_domain else {}), **(FULL if args.full else {})}
+    corpora = {c: CORPORA.get(c, (c,)) for c in fitted_on}
+    measured_only = [d for d in NEW_DOMAIN if d not in corpora] if args.new_domain else []
+    sources = {**corpora, **{d: (d,) for d in measured_only}, **(FULL if args.full else {})}
     rows: dict[str, list[dict[str, Any]]] = {}
     with temp_data_dir("gate-fit") as data_dir:
         store = Store(settings_for(data_dir))
@@ -383,6 +399,7 @@ def main(argv: list[str] | None = None) -> int:
             r["signals"] = signals_of(r, model)
             r["kind"] = kind_of(r["sets"][0], r.get("category"))
     rate, trials = choose_rate({c: rows[c] for c in corpora}, params)
+    rate = rate if args.rate is None else args.rate
     say(f"rate {rate}: {json.dumps(trials)}")
     result: dict[str, Any] = {"machine": machine(), "features": FEATURES, "params": params.to_dict(),
                               "refuse_in_base": rate, "rates": trials, "answer_off_topic": ANSWER_OFF_TOPIC,
@@ -410,7 +427,9 @@ def main(argv: list[str] | None = None) -> int:
     if full:  # measured with the shipped model, never fitted on
         result["full"] = {c: by_set(rows[c], params, shipped) for c in full}
     if compared:
-        finish(result, RESULTS / f"gate_fit_{'_'.join(FEATURES)}.json", started)
+        result["fitted_on"] = list(corpora)
+        result["measured_only"] = {d: by_set(rows[d], params, shipped) for d in measured_only}
+        finish(result, RESULTS / f"gate_fit_{args.label or '_'.join(FEATURES)}.json", started)
         return 0
     finish(result, RESULTS / "gate_fit.json", started)
     # The shipped model on the sets it was fitted on: the current figures, not a blind measure.
@@ -422,13 +441,13 @@ def main(argv: list[str] | None = None) -> int:
     new = {d: {"model": _model_dict(shipped), "chunks": rows[d][0]["n"] if rows[d] else None,
                "measured": by_set(rows[d], params, shipped),
                "calibrated_on_half": halves(rows[d], params, shipped), "retrieval": retrieval(rows[d])}
-           for d in NEW_DOMAIN if d in rows}
+           for d in measured_only}
     if new:
         new["refusal_rates"] = other_rates([r for c in corpora for r in rows[c]], {d: rows[d] for d in new}, params)
         path = RESULTS / "gate_new_domain.json"
         old = json.loads(path.read_text(encoding="utf-8")) if path.exists() else {}
         path.write_text(json.dumps({**old, **new}, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
-        for d, measured in ((d, m) for d, m in new.items() if d in NEW_DOMAIN):
+        for d, measured in ((d, m) for d, m in new.items() if d in measured_only):
             say(f"new domain {d}: {json.dumps(measured['measured']['all'])[:300]}")
     return 0
 
