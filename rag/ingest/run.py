@@ -82,7 +82,6 @@ class _Run:
         self.stored = StoredIndex()  # what the collection held when the run began, by document
         self.removals = Removals(store, collection, self.stored, self.report)
         self.recreated = False
-        self.created = False  # this run made the collection: every point then carries term keys
         self.embed_failures_in_a_row = 0
         self.passages = (0, 0)  # the current document's passages embedded, of its total
         # The model's tokenizer (else the estimate) and its window (the bundled model's cap, a
@@ -106,7 +105,6 @@ class _Run:
         if self.full:
             return  # recreated on the first item, so a source failing at once destroys nothing
         if not self.store.exists(self.collection):
-            self.created = True
             return  # made at the first write: a source that fails at once leaves no empty collection
         info = self.store.ensure_collection(
             self.collection, self.model, dimension, self.strategy, self.chunk_settings
@@ -121,21 +119,22 @@ class _Run:
             self.store.ensure_collection(
                 self.collection, self.model, self.embedder.dimension, self.strategy, self.chunk_settings
             )
-            self.record_enrichment()
+            self.record_creation()
 
     def recreate_once(self) -> None:
         if self.full and not self.recreated:
             self.store.recreate_collection(
                 self.collection, self.model, self.embedder.dimension, self.strategy, self.chunk_settings
             )
-            self.record_enrichment()
+            self.record_creation()
             self.recreated = True
-            self.created = True
 
-    def record_enrichment(self) -> None:
-        # At creation, not only at the end: a run killed midway leaves points whose contexts its
-        # re-run must keep making (a collection with no record would be read as built with none).
-        self.store.update_metadata(self.collection, enrichment=self.enricher.metadata())
+    def record_creation(self) -> None:
+        # At creation, not only at the end: a run killed midway (a closed tab) leaves points whose
+        # contexts its re-run must keep making, and a collection with no record would be read as
+        # built with no enrichment and, for good, as built before the term keys every point of it has.
+        self.store.update_metadata(self.collection, enrichment=self.enricher.metadata(),
+                                   terms_version=TERMS_VERSION)
 
     def iterate(self) -> Iterator[Document | Problem]:
         iterator = iter(self.items)
@@ -203,10 +202,9 @@ class _Run:
                 # A site or folder that answers empty by mistake must not empty the collection.
                 self.report.warnings.append(t("ingest.nothing_listed"))
         if self.store.exists(self.collection):
-            built = {"terms_version": TERMS_VERSION} if self.created else {}
             self.store.update_metadata(
                 self.collection, strategy=self.strategy, chunk_settings=self.chunk_settings,
-                enrichment=self.enricher.metadata(), **built,
+                enrichment=self.enricher.metadata(),
             )
             self.store.finish(self.collection)  # every write on disk; HNSW when the collection is large
             self.verify()

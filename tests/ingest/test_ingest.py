@@ -332,3 +332,40 @@ def test_the_introduction_is_a_named_section_in_the_payload_and_the_citations(st
     assert result.to_json()["sources"] == [
         {"n": intro.n, "title": "Article kerberos", "section": intro.section, "url": "https://blog.example/kerberos/"}
     ]
+
+
+@pytest.mark.parametrize("full", [False, True])
+def test_a_first_indexing_stopped_midway_leaves_a_collection_the_gate_checks_by_its_words(store, embedder, full):
+    """A first run ended by the page going away (a closed tab stops its script with an exception
+    that is not an error) leaves a collection whose every point carries term keys: the gate must
+    read it as such, then and after the re-run, not as one built before the word check."""
+    from rag.answer.gate import has_terms
+
+    class TabClosed(BaseException):
+        pass
+
+    def listing_cut_short():
+        yield _doc("kerberos", 3)
+        yield _doc("dns", 2)
+        raise TabClosed
+
+    with pytest.raises(TabClosed):
+        ingest(listing_cut_short(), store, embedder, "blog", full=full)
+    assert {p["url"] for p in _points(store).values()} == {"https://blog.example/kerberos/", "https://blog.example/dns/"}
+    assert has_terms(store.collection_info("blog"))
+
+    rerun = ingest(_corpus(), store, embedder, "blog")
+    assert rerun.unchanged == 2 and rerun.new == 1
+    assert has_terms(store.collection_info("blog"))
+
+
+def test_an_old_collection_indexed_again_is_not_taken_for_one_with_term_keys(store, embedder):
+    """Points written before the term keys keep the collection unmarked until a full rebuild."""
+    from rag.answer.gate import has_terms
+
+    ingest(_corpus()[:2], store, embedder, "blog")
+    store.update_metadata("blog", terms_version=None)  # as a collection of before the word check
+    ingest(_corpus(), store, embedder, "blog")
+    assert not has_terms(store.collection_info("blog"))
+    ingest(_corpus(), store, embedder, "blog", full=True)
+    assert has_terms(store.collection_info("blog"))
