@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 import tempfile
 from pathlib import Path, PurePosixPath
-from typing import Sequence
+from typing import Callable, Sequence
 
 from rag.i18n import t
 from rag.documents import Document, Problem
@@ -23,17 +23,25 @@ UPLOAD_SOURCE = "upload"
 MAX_NAME_BYTES = 240
 
 
-def _upload_name(name: str, taken: set[str]) -> str:
-    # Browsers send a bare file name; keep only that, made safe as a file name and unique.
-    base = PurePosixPath(name.replace("\\", "/")).name or "upload.md"
-    base = re.sub(r"[^\w.\- ]+", "_", base).lstrip(".") or "upload.md"
+def _unique(base: str, taken: set[str], key: Callable[[str], str]) -> str:
     candidate, n = base, 2
-    while candidate.lower() in taken:
+    while key(candidate) in taken:
         stem, dot, suffix = base.rpartition(".")
         candidate = f"{stem}-{n}.{suffix}" if dot else f"{base}-{n}"
         n += 1
-    taken.add(candidate.lower())
+    taken.add(key(candidate))
     return candidate
+
+
+def _upload_name(name: str, shown: set[str], on_disk: set[str]) -> tuple[str, str]:
+    """(the document's name, its file's name). Browsers send a bare file name: only that is kept,
+    made safe as a file name; a name sent twice gets "-2". The file's name differs from the
+    document's by more than case too, since a temporary folder may ignore case: "CUMSUM.html" and
+    "cumsum.html" are two documents under their own names."""
+    base = PurePosixPath(name.replace("\\", "/")).name or "upload.md"
+    base = re.sub(r"[^\w.\- ]+", "_", base).lstrip(".") or "upload.md"
+    document = _unique(base, shown, str)
+    return document, _unique(document, on_disk, str.lower)
 
 
 def _has_front_matter_date(data: bytes) -> bool:
@@ -62,14 +70,17 @@ def documents_from_uploads(files: Sequence[tuple[str, bytes]]) -> list[Document 
     be read under its name is a Problem naming it; the others are read."""
     if not files:
         return []
-    taken: set[str] = set()
+    shown: set[str] = set()
+    on_disk: set[str] = set()
+    names: dict[str, str] = {}  # file's name -> document's
     dated: dict[str, bool] = {}
     refused: list[Document | Problem] = []
     with tempfile.TemporaryDirectory(prefix="rag-upload-") as folder:
         for name, data in files:
             why = _refused_name(name)
             if why is None:
-                safe = _upload_name(name, taken)
+                document, safe = _upload_name(name, shown, on_disk)
+                names[safe] = document
                 try:
                     (Path(folder) / safe).write_bytes(data)
                 except OSError as exc:
@@ -89,6 +100,10 @@ def documents_from_uploads(files: Sequence[tuple[str, bytes]]) -> list[Document 
         # alone decides whether a re-upload changed.
         if isinstance(item, Document) and not dated.get(item.url, False):
             item.modified = None
+        if isinstance(item, Document) and item.url in names:
+            item.url = item.doc_id = names[item.url]
+        elif isinstance(item, Problem) and item.item in names:
+            item.item = names[item.item]
     return refused + items
 
 

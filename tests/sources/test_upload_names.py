@@ -32,3 +32,14 @@ def test_a_name_at_the_limit_is_read():
     name = "é" * ((MAX_NAME_BYTES - 3) // 2) + ".md"
     (document,) = documents_from_uploads([(name, TEXT)])
     assert isinstance(document, Document) and document.url == name
+
+
+def test_names_differing_only_by_case_are_two_documents_under_their_own_names():
+    """Two help pages CUMSUM.html and cumsum.html (a block and a function) keep their names, which
+    a question set's expected sources name; only a name sent twice gets "-2"."""
+    items = documents_from_uploads([("CUMSUM.md", b"# CUMSUM\n\nLe bloc.\n"), ("cumsum.md", b"# cumsum\n\nLa fonction.\n"),
+                                    ("cumsum.md", b"# cumsum encore\n\nUne autre.\n")])
+    by_name = {i.url: i for i in items if isinstance(i, Document)}
+    assert set(by_name) == {"CUMSUM.md", "cumsum.md", "cumsum-2.md"}
+    assert by_name["cumsum.md"].title == "cumsum" and by_name["CUMSUM.md"].title == "CUMSUM"
+    assert all(d.doc_id == d.url for d in by_name.values())
