@@ -10,6 +10,7 @@ import streamlit as st
 
 import rag.i18n
 
+from rag.answer.gate import has_terms
 from rag.chunking import DEFAULT_STRATEGY, STRATEGIES, setting_names
 from rag.chunking._measure import CHARS, CHARS_PER_TOKEN, TOKENS, UNITS
 from rag.i18n.numbers import decimal, integer
@@ -345,6 +346,11 @@ def index_section(items: Sequence[Document | Problem], previews: Sequence[tuple[
     documents = sum(1 for i in items if isinstance(i, Document))
     enrichment_view.plan(enrichment, items, cols[2])
     mismatch = bool(info) and settings_mismatch(info, strategy, chosen)
+    # Built before the question-word check (or by a run of before it): only a rebuild gives its
+    # points the term keys the check counts.
+    no_terms = bool(info) and int(info.get("points") or 0) > 0 and not has_terms(info)
+    if no_terms and not mismatch:
+        st.warning(t("ing.no_terms", name=escape_link_text(name)), icon=":material/warning:")
     other_enrichment = enrichment_view.mismatch(info, enrichment, name)
     if mismatch:
         st.warning(t("ing.mismatch", name=escape_link_text(name),
@@ -359,7 +365,8 @@ def index_section(items: Sequence[Document | Problem], previews: Sequence[tuple[
     buttons = st.columns([1, 1, 3])
     if buttons[0].button(tn("ing.index", documents), type="primary", disabled=not name or mismatch, key="index"):
         _index(items, settings, store, name, strategy, chosen, full=False, confirmed=confirmed, enrichment=enrichment)
-    if mismatch and buttons[1].button(t("ing.rebuild", name=name), key="rebuild", icon=":material/restart_alt:"):
+    if (mismatch or no_terms) and buttons[1].button(t("ing.rebuild", name=name), key="rebuild",
+                                                    icon=":material/restart_alt:"):
         _index(items, settings, store, name, strategy, chosen, full=True, confirmed=confirmed, enrichment=enrichment)
     kept_report = st.session_state.get(indexing.REPORT)
     if kept_report is not None and kept_report[0] == _report_key(items, name, strategy, chosen, enrichment):

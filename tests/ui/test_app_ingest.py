@@ -222,3 +222,33 @@ def test_uploads_with_unusable_names_are_named_with_their_reason_and_the_others_
     assert not at.exception, [e.value for e in at.exception]
     metrics = {m.label: m.value for m in at.metric}
     assert (metrics["new"], metrics["failed"]) == ("1", "2")
+
+
+def test_a_collection_built_before_the_word_check_is_offered_a_rebuild_that_turns_it_on(empty_store):
+    """Its answers say it was built before the question-word check: the page where its sources are
+    indexed says so too, and rebuilds it there (not only with a command line)."""
+    at = ingest_page()
+    at.radio(key="source_kind").set_value("paste").run()
+    at.text_area[0].set_value("# Note\n\n## Partie\n\n" + "Du texte. " * 30).run()
+    at.button(key="index").click().run()
+    assert not [w for w in at.warning if "question-word check" in w.value]
+    store = Store(Settings.from_env())
+    try:
+        store.update_metadata("blog", terms_version=None)  # as a collection of before the check
+    finally:
+        store.close()
+
+    at = ingest_page()
+    at.radio(key="source_kind").set_value("paste").run()
+    at.text_area[0].set_value("# Note\n\n## Partie\n\n" + "Du texte. " * 30).run()
+    said = "\n".join(w.value for w in at.warning)
+    assert "**blog** was built before the question-word check" in said and "--full" not in said
+    assert not at.button(key="index").disabled  # indexing more into it stays possible
+    at.button(key="rebuild").click().run()
+    assert not at.exception, [e.value for e in at.exception]
+    assert {m.label: m.value for m in at.metric}["new"] == "1"
+    at = ingest_page()  # the rebuilt collection: nothing more to say
+    at.radio(key="source_kind").set_value("paste").run()
+    at.text_area[0].set_value("# Note\n\n## Partie\n\n" + "Du texte. " * 30).run()
+    assert not [w for w in at.warning if "question-word check" in w.value]
+    assert "rebuild" not in [b.key for b in at.button]
