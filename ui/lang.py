@@ -14,6 +14,9 @@ from ui import i18n
 from ui.kept import kept
 
 LANG = "ui_lang"  # session key of the chosen language
+# In the page's address while the language differs from the one the reader would get anyway: a
+# reload starts a new session, which would otherwise forget the sidebar's choice.
+PARAM = "lang"
 
 
 def _browser() -> tuple[str | None, str | None]:
@@ -25,11 +28,18 @@ def _browser() -> tuple[str | None, str | None]:
 
 
 def apply() -> str:
-    """Decide this session's language once, and set it for this run."""
+    """Decide this session's language once (the address's, else the usual pick), set it for this
+    run and keep it in the address when it is not the usual pick."""
+    usual = rag.i18n.pick_language(raw_from_env()["ui_lang"], *_browser())
     if not st.session_state.get(LANG):
-        st.session_state[LANG] = rag.i18n.pick_language(raw_from_env()["ui_lang"], *_browser())
-    rag.i18n.set_language(st.session_state[LANG])
-    return st.session_state[LANG]
+        st.session_state[LANG] = rag.i18n.normalize(st.query_params.get(PARAM)) or usual
+    chosen = st.session_state[LANG]
+    rag.i18n.set_language(chosen)
+    if chosen != usual and st.query_params.get(PARAM) != chosen:
+        st.query_params[PARAM] = chosen
+    elif chosen == usual and PARAM in st.query_params:
+        st.query_params.pop(PARAM, None)
+    return chosen
 
 
 def switch() -> None:
