@@ -87,6 +87,9 @@ def jump_to_citation(page, turn, n: int, anchor: str, out_of_sight: bool = True,
     `out_of_sight`, the target is then below the window's edge."""
     from playwright.sync_api import expect
 
+    # While a run still draws (the refusal shown, its journal line and sidebar not yet), the chat
+    # follows what it draws: the page glides back to its bottom, as it does for a reader.
+    settle(page)
     target = page.locator(f"#{anchor}")
     expect(target).to_have_count(1)
     link = turn.get_by_role("link", name=f"[{n}]", exact=True)
