@@ -39,7 +39,8 @@ from typing import Any, Mapping
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from _common import RESULTS, ROOT, finish, machine, say  # noqa: E402
 
-from rag.answer.gate import ANSWER, MODEL_PATH, REFUSE, UNSURE, GateParams, decide_verdict, signals_from  # noqa: E402
+from rag.answer.gate import ANSWER, MODEL_PATH, REFUSE, UNSURE, GateParams, decide_verdict  # noqa: E402
+from rag.answer.gate_signals import signals_from  # noqa: E402
 from rag.answer.threshold import default_threshold  # noqa: E402
 from rag.embeddings.embedded import MODEL_ID  # noqa: E402
 from rag.store.terms import question_words  # noqa: E402

@@ -58,8 +58,9 @@ from _common import (  # noqa: E402
 )
 import gate_sets  # noqa: E402
 
-from rag.answer import gate as gate_module  # noqa: E402
-from rag.answer.gate import GateModel, GateParams, Signals, decide_verdict, signals_from  # noqa: E402
+from rag.answer import gate as gate_module, gate_signals  # noqa: E402
+from rag.answer.gate import GateModel, GateParams, decide_verdict  # noqa: E402
+from rag.answer.gate_signals import Signals, signals_from  # noqa: E402
 from rag.answer.retrieve import retrieve  # noqa: E402
 from rag.answer.threshold import default_threshold  # noqa: E402
 from rag.demo.vectors import replaying  # noqa: E402
@@ -131,7 +132,7 @@ def evidence(name: str, model: Any, store: Any, cache: Path) -> list[dict[str, A
                 keys = question_keys(question_words(q.question))
                 df, _ = gate_module.document_frequencies(store, collection, keys, None)
                 vector = embedder.embed_query(q.question)
-                dense = [h.score for h in store.search_dense(collection, vector, gate_module.BACKGROUND_DEPTH)]
+                dense = [h.score for h in store.search_dense(collection, vector, gate_signals.BACKGROUND_DEPTH)]
                 row = rows[q.id] = {
                     "id": q.id, "question": q.question, "in_base": q.in_base, "category": q.category,
                     "collection": name, "small": gate_sets.COLLECTIONS[name][1], "sets": [],
@@ -166,8 +167,8 @@ def signals_of(row: dict[str, Any], model: Any = None) -> Signals:
     signals = signals_from(row["question"], [_P(p["score"], p["text"]) for p in row["passages"]], row["df"],
                            row["n"], row["exact"], background=background)
     if model is not None and signals.held is not None and not signals.other_language:
-        words, question = gate_module.rare_missing(signals), row["question"].strip()
-        signals.drift = gate_module.drift_of(question, words, model.embed_query(question) if words else None,
+        words, question = gate_signals.rare_missing(signals), row["question"].strip()
+        signals.drift = gate_signals.drift_of(question, words, model.embed_query(question) if words else None,
                                              model.embed_query)
     return signals
 
@@ -281,7 +282,7 @@ def separation(rows: Sequence[dict[str, Any]], params: GateParams) -> dict[str, 
     """How well each signal alone tells in-base from off-topic questions among those holding a rare
     word no visible chunk holds (the readers' details against the subjects no article treats): the
     AUC, the chance that an in-base question's value is the higher (0.5: no better than a coin)."""
-    chosen = [r for r in rows if gate_module.rare_missing(r["signals"])]
+    chosen = [r for r in rows if gate_signals.rare_missing(r["signals"])]
     out: dict[str, Any] = {"in_base": sum(r["in_base"] for r in chosen), "off_topic": sum(not r["in_base"] for r in chosen)}
     for name in FEATURES:
         pairs = [(gate_module.features(r["signals"], params)[name], r["in_base"]) for r in chosen]

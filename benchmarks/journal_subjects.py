@@ -27,7 +27,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from _common import DOCS_FR, RESULTS, corpus_path, finish, load_documents, machine, say  # noqa: E402
 
-from rag.answer.gate import signals_from  # noqa: E402
+from rag.answer.gate_signals import signals_from  # noqa: E402
 from rag.chunking import make_chunker  # noqa: E402
 from rag.demo import DEMO_DIR  # noqa: E402
 from rag.store.terms import chunk_terms, question_keys, question_words  # noqa: E402

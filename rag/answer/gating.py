@@ -16,7 +16,8 @@ import math
 from dataclasses import dataclass, field
 from typing import Any, Mapping, Protocol, Sequence
 
-from rag.answer.gate import Decision, GateParams, gate, has_terms, zipf
+from rag.answer.gate import Decision, GateParams, gate, has_terms
+from rag.answer.gate_signals import zipf
 from rag.i18n.detect import detect_language
 from rag.store.filters import Where, match
 from rag.store.terms import TERMS_FIELD, question_keys, question_words

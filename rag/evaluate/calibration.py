@@ -172,8 +172,8 @@ def gate_criterion(reachable: int, allowed: int, keep: float = KEEP_IN_BASE) -> 
 
 
 def row_signals(row: QuestionRow | Mapping[str, Any]) -> Any:
-    """A results.json row's gate signals (rag.answer.gate.Signals), as the live gate had them."""
-    from rag.answer.gate import Signals
+    """A results.json row's gate signals (rag.answer.gate_signals.Signals), as the live gate had them."""
+    from rag.answer.gate_signals import Signals
 
     return Signals.of(QuestionRow.of(row).to_dict())
 

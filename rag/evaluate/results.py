@@ -151,7 +151,7 @@ class QuestionRow(_Record):
     coverage: float | None = None
     passage_coverage: float | None = None  # the share of the question's weight the passages hold
     unknown: float | None = None  # the rarity-weighted share no visible chunk holds
-    # The question's background cosine and the rarity-weighted shares (rag.answer.gate.Signals).
+    # The question's background cosine and the rarity-weighted shares (rag.answer.gate_signals.Signals).
     background: float | None = None
     rare_held: float | None = None
     rare_unknown: float | None = None

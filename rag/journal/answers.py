@@ -54,7 +54,7 @@ def unknown_terms(gate: dict[str, Any] | None) -> list[str]:
     its words were not compared with the articles'."""
     signals = (gate or {}).get("signals") or {}
     if "subject_words" in signals:
-        from rag.answer.gate import Signals
+        from rag.answer.gate_signals import Signals
 
         return Signals.of(signals).named
     return list(dict.fromkeys([*(signals.get("unknown_subject") or []), *(signals.get("unknown_names") or [])]))

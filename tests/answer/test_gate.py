@@ -17,7 +17,8 @@ from dataclasses import replace
 import pytest
 
 from rag.answer.engine import ask
-from rag.answer.gate import EVERYDAY_ZIPF, REFUSE, explain, gate, resolve_params, save_calibration, zipf
+from rag.answer.gate import REFUSE, explain, gate, resolve_params, save_calibration
+from rag.answer.gate_signals import EVERYDAY_ZIPF, zipf
 from rag.config import Settings
 from rag.documents import Document
 from rag.embeddings.embedded import EmbeddedEmbedder

@@ -8,9 +8,8 @@ from dataclasses import dataclass, replace
 
 import pytest
 
-from rag.answer.gate import (
-    LOW_COSINE, REFUSE, GateParams, Signals, decide_verdict, drift_of, features, load_model, signals_from,
-)
+from rag.answer.gate import LOW_COSINE, REFUSE, GateParams, decide_verdict, features, load_model
+from rag.answer.gate_signals import Signals, drift_of, signals_from
 from rag.answer.threshold import COLLECTION, MODEL_DEFAULT, SETTING
 from rag.store.terms import without_words
 from rag.store.terms import question_keys, question_words

@@ -1,6 +1,7 @@
 """A collection's calibration moves the gate's boundary, not how many passages the model reads."""
 
-from rag.answer.gate import ANSWER, Decision, Signals, resolve_params
+from rag.answer.gate import ANSWER, Decision, resolve_params
+from rag.answer.gate_signals import Signals
 from rag.answer.pipeline import decide
 from rag.answer.retrieve import Passage
 from rag.answer.threshold import default_threshold

@@ -5,7 +5,8 @@ the passages' closeness against the floor."""
 from __future__ import annotations
 
 from rag.answer import refusal
-from rag.answer.gate import Decision, GateParams, signals_from
+from rag.answer.gate import Decision, GateParams
+from rag.answer.gate_signals import signals_from
 
 
 class _P:
