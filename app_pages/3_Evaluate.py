@@ -23,6 +23,7 @@ chosen = st.multiselect(t("eval.collections"), names, max_selections=2, key="eva
 with_llm = kept(st.checkbox, t("eval.with_llm"), "eval_with_llm_kept", "eval_with_llm", default=False)
 if picked and chosen:
     st.caption(eval_view.estimate(len(picked[0]), len(chosen), with_llm, settings))
+    eval_view.set_elsewhere(picked[0], chosen, store)
 stop_button.said(eval_view.STOP)
 if st.button(t("eval.run"), type="primary", disabled=not (picked and chosen), key="run_eval"):
     eval_view.run(picked[0], picked[1], chosen, with_llm, settings, store)

@@ -11,6 +11,7 @@ from rag.auth import access
 from ui.present import evaluation
 from ui.present.evaluation import WordChecks
 from ui.present.charts import calibration_chart, category_chart, gate_chart, plotly_config
+from ui.present.safe_markdown import escape_link_text
 from rag.answer.gate import save_calibration
 from rag.answer.threshold import MODEL_DEFAULT
 from rag.errors import QuestionSetError, RagError
@@ -82,6 +83,17 @@ def estimate(questions: int, collections: int, with_llm: bool, settings: Any) ->
     if getattr(settings, "query_rewrite", "off") != "off" or getattr(settings, "llm_rerank", False):
         text += " " + t("eval.eta_levers")  # the search itself waits for the chat model then
     return text + " " + t("eval.eta_learnt" if guess.learnt else "eval.eta_first")
+
+
+def set_elsewhere(questions: Sequence[Question], collections: Sequence[str], store: Any) -> None:
+    """Before a run: a collection holding none of the articles the set expects (the demo's set on
+    the reader's own articles) would only count misses; said, with where a fitting set comes from."""
+    from rag.evaluate.runner import unknown_sources
+
+    expected = {u for q in questions if q.in_base for u in q.accepted_urls}
+    for name in collections if expected else ():
+        if len(unknown_sources(store, name, questions, resources.groups())) == len(expected):
+            st.warning(tn("eval.set_elsewhere", len(expected), name=escape_link_text(name)), icon=":material/warning:")
 
 
 def why_no_run(picked: Any, chosen: Sequence[str], names: Sequence[str], session_collection: str) -> None:

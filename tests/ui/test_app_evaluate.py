@@ -364,3 +364,19 @@ def test_the_chat_model_box_shows_what_the_next_run_does_after_another_page(app_
     at.switch_page("app_pages/3_Evaluate.py").run()
     assert not at.exception, [e.value for e in at.exception]
     assert at.checkbox(key="eval_with_llm").value is True
+
+
+def test_a_set_written_for_other_articles_is_said_before_the_run(app_env, lmstudio):
+    """The shipped set on a collection holding none of its articles would count only misses: the
+    page says so before the run, for that collection only."""
+    one_document_collection("notes")  # one article, klist.md, none of the set's
+
+    def elsewhere(at: AppTest) -> list[str]:
+        return [w.value for w in at.warning if "this set expects" in w.value]
+
+    at = evaluate_page()
+    assert at.multiselect(key="eval_collections").value == ["blog"] and not elsewhere(at)
+    at.multiselect(key="eval_collections").set_value(["blog", "notes"]).run()
+    said = elsewhere(at)
+    assert len(said) == 1 and "is in **notes**" in said[0] and "Save a set from the **Journal**" in said[0]
+    assert not at.button(key="run_eval").disabled  # said, not forbidden: the writer may still run it
