@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import math
 import re
-import unicodedata
 from collections import Counter
 from dataclasses import dataclass
 from typing import Any
@@ -19,6 +18,7 @@ from typing import Any
 from rag.answer.citations import CITATION, citation_numbers
 from rag.markdown_structure import fences, heading
 from rag.store.sparse import STOP_WORDS
+from rag.textnorm import fold
 
 # A sentence: up to its end mark and the spaces after, or up to a line's end. One class: linear.
 _SENTENCE = re.compile(r"[^.!?\n]+(?:[.!?]+|$)", re.MULTILINE)
@@ -36,16 +36,11 @@ class CitedSpan:
     section: str
 
 
-def _fold(word: str) -> str:
-    word = unicodedata.normalize("NFKD", word.casefold())
-    return "".join(ch for ch in word if not unicodedata.combining(ch))
-
-
 def words(text: str) -> set[str]:
     """The words that can tell one sentence from another: folded, no stop word, no short word."""
     out = set()
     for match in _WORD.finditer(text):
-        word = _fold(match.group(0))
+        word = fold(match.group(0))
         if word in STOP_WORDS or (len(word) < MIN_WORD and not word.isdigit()):
             continue
         out.add(word)

@@ -28,6 +28,7 @@ from rag.answer.prompts import detect_language, load_prompt, one_line
 from rag.errors import LLMError
 from rag.i18n import language as in_language, t
 from rag.store.sparse import STOP_WORDS
+from rag.textnorm import fold
 
 MAX_TURNS = 2  # earlier turns given to the rewrite: the last ones carry the reference
 MAX_TURN_CHARS = 600  # of each earlier question and answer in the rewrite's prompt
@@ -104,11 +105,6 @@ class Understood:
                 "terms": list(self.terms), "error": self.error}
 
 
-def _fold(text: str) -> str:
-    text = unicodedata.normalize("NFKC", text).replace("’", "'").lower()
-    return "".join(ch for ch in unicodedata.normalize("NFD", text) if not unicodedata.combining(ch))
-
-
 def _words(text: str) -> list[str]:
     """Lower-case words; an elided article or pronoun ("l'installer") is its own word."""
     out: list[str] = []
@@ -128,7 +124,7 @@ def own_terms(question: str) -> list[str]:
     out: list[str] = []
     for match in _TERM.finditer(question):
         term = match.group(0)
-        key = _fold(term)
+        key = fold(term)
         head, sep, rest = key.partition("'")
         if sep and len(head) <= 3:  # "l'erreur" -> "erreur"
             key, term = rest, term[len(head) + 1:]
@@ -224,9 +220,9 @@ def with_terms(question: str, previous: Sequence[Turn], rarity: Rarity | None = 
     the follow-up lacks, appended to it (at most MAX_TERMS)."""
     if not previous:
         return Understood(question, question)
-    have = {_fold(term) for term in own_terms(question)}
+    have = {fold(term) for term in own_terms(question)}
     have.update(_words(question))
-    added = [term for term in subject_terms(previous[-1].question, rarity) if _fold(term) not in have][:MAX_TERMS]
+    added = [term for term in subject_terms(previous[-1].question, rarity) if fold(term) not in have][:MAX_TERMS]
     if not added:
         return Understood(question, question)
     return Understood(question, f"{question.rstrip()} {' '.join(added)}", TERMS, added)

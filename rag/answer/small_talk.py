@@ -9,7 +9,8 @@ is a question."""
 from __future__ import annotations
 
 import re
-import unicodedata
+
+from rag.textnorm import fold
 
 GREETING, THANKS, GOODBYE = "greeting", "thanks", "goodbye"
 MAX_WORDS = 5  # longer than this, a message says something more than hello
@@ -28,9 +29,7 @@ _NOT_WORD = re.compile(r"[^\w]+")  # punctuation, emoji, apostrophes: one space
 
 
 def _fold(text: str) -> str:
-    text = unicodedata.normalize("NFKD", text.casefold())
-    text = "".join(ch for ch in text if not unicodedata.combining(ch))
-    return " ".join(_NOT_WORD.sub(" ", text).split())
+    return " ".join(_NOT_WORD.sub(" ", fold(text)).split())
 
 
 def kind_of(message: str) -> str | None:

@@ -3,16 +3,14 @@ whatever the case and accents ("kerberos delegation" finds "Délégation Kerbero
 
 from __future__ import annotations
 
-import unicodedata
 from typing import Mapping, Sequence
 
 from rag.journal.records import Conversation
-from rag.textnorm import normalize_answer
+from rag.textnorm import fold, normalize_answer
 
 
 def _folded(text: str) -> str:
-    decomposed = unicodedata.normalize("NFD", normalize_answer(text or ""))
-    return "".join(c for c in decomposed if not unicodedata.combining(c))
+    return fold(normalize_answer(text or ""))
 
 
 def matching(conversations: Sequence[Conversation], questions: Mapping[str, Sequence[str]],
