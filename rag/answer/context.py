@@ -50,18 +50,27 @@ def cap_per_document(passages: Sequence[Any], top_k: int, per_document: int | No
     return [replace(p, n=i) for i, p in enumerate(kept, start=1)]
 
 
+# Between two chunks of a document that are not next to each other (a neighbour and a chunk
+# small-to-big found further down): without it a heading ending one piece reads as if the next
+# piece's text were its content, the chunks between them silently gone.
+GAP = "[…]"
+
+
 def stitch(pieces: Sequence[Chunk]) -> str:
-    """The text of consecutive chunks of one document, their overlaps written once (offsets)."""
-    text, end = "", None
+    """The text of chunks of one document in the document's order, their overlaps written once
+    (offsets), GAP where chunks between them were left out."""
+    text, end, last = "", None, None
     for c in sorted(pieces, key=lambda c: int(c.get("start") or 0)):
         body, start = str(c.get("text") or ""), int(c.get("start") or 0)
+        order = c.get("order")
         if end is None:
             text = body
         elif start >= end:
-            text += ("" if start == end else "\n\n") + body
+            skipped = order is not None and last is not None and int(order) > int(last) + 1
+            text += (f"\n\n{GAP}\n\n" if skipped else "" if start == end else "\n\n") + body
         else:
             text += body[end - start:]
-        end = max(end or 0, int(c.get("end") or start + len(body)))
+        end, last = max(end or 0, int(c.get("end") or start + len(body))), order
     return text
 
 

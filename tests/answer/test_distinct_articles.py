@@ -10,7 +10,7 @@ from dataclasses import replace
 import pytest
 
 from rag.answer import budget, prompts
-from rag.answer.context import cap_per_document, stitch
+from rag.answer.context import GAP, cap_per_document, stitch
 from rag.answer.retrieve import Passage, retrieve, retrieve_options
 from rag.config import Settings
 from rag.documents import Document
@@ -85,6 +85,9 @@ def test_the_top_articles_answer_chunk_is_added_to_its_passage(indexed):
     passages = _ask(indexed)
     assert ANSWER in passages[0].text
     assert sum(ANSWER in p.text for p in passages) == 1  # once, in the article's own passage
+    # The sections between the one matched and the answer's are not in the passage: it says so
+    # where they were left out, rather than running one section into another.
+    assert GAP in passages[0].text and passages[0].text.index(GAP) < passages[0].text.index(ANSWER)
     without = _ask(indexed, article_chars=0)
     assert without[0].url == "klist.md" and not any(ANSWER in p.text for p in without)
     assert [p.url for p in without] == [p.url for p in passages]  # growing never reorders
@@ -96,7 +99,8 @@ def test_what_is_added_stays_within_the_budgets(indexed):
         grown = _ask(indexed, article_chars=article_chars, expand_chars=expand_chars)
         added = sum(len(g.text) - len(p.text) for g, p in zip(grown, plain))
         joints = sum(g.text.count("\n\n") for g in grown)
-        assert 0 <= added <= article_chars + expand_chars + 2 * joints
+        gaps = sum(g.text.count(GAP) for g in grown)
+        assert 0 <= added <= article_chars + expand_chars + 2 * joints + len(GAP) * gaps
 
 
 def test_a_small_model_context_sheds_the_growth_before_an_article(indexed):
