@@ -78,6 +78,19 @@ def test_autolinks_and_raw_html_links_are_shown_as_text():
     assert "<" not in out.replace("&lt;", "")
 
 
+def test_a_web_address_in_angle_brackets_links_to_that_address_not_past_its_bracket():
+    """A converted page's `<https://docs.kicad.org>` was shown as a link to
+    `https://docs.kicad.org%3E`: its `<` escaped, the address and its `>` made a link by GFM."""
+    out = sanitize_markdown("Voir <https://docs.kicad.org> et <https://kicad.org/help/system_requirements/>.")
+    assert out == ("Voir [https://docs.kicad.org](https://docs.kicad.org) et "
+                   "[https://kicad.org/help/system\\_requirements/](https://kicad.org/help/system_requirements/).")
+    # A destination in angle brackets stays a link's; inline code and other schemes stay text.
+    assert sanitize_markdown("[f](<https://e.com/a.pdf>) `<https://x.org>`") == "[f](https://e.com/a.pdf) `<https://x.org>`"
+    assert sanitize_markdown("<ftp://x.org/a>") == "&lt;ftp://x.org/a>"
+    # In a model's answer nothing becomes a link.
+    assert "](" not in sanitize_markdown("Voir <https://x.org>.", links=False)
+
+
 def test_images_can_be_turned_off_entirely():
     assert sanitize_markdown("![chart](https://tracker.example.com/p.png)", images=False) == "chart"
 

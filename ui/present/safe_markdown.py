@@ -233,10 +233,20 @@ def _escape_html(text: str) -> str:
     return outside_code_spans(text, lambda prose: _escape_angles(prose) if "<" in prose else prose)
 
 
+# A CommonMark autolink of a web address (`<https://kicad.org>`), not a link's destination written
+# in angle brackets (`[f](<https://e.com/a b.pdf>)`). Escaping its `<` alone left GFM to make a
+# link of the address with its closing `>`, a dead one.
+_AUTOLINK = re.compile(r"(?<!\]\()<(https?://[^\s<>]+)>", re.IGNORECASE)
+
+
+def _autolinks_as_links(prose: str) -> str:
+    return _AUTOLINK.sub(lambda m: link_markdown(m.group(1), m.group(1)), prose)
+
+
 def _sanitise_prose(text: str, images: bool, links: bool = True) -> str:
     if not links:
         return _escape_html(_bare_urls_as_code(_neutralise_links(text, images, links=False)))
-    return _escape_html(_neutralise_links(text, images))
+    return _escape_html(_neutralise_links(outside_code_spans(text, _autolinks_as_links), images))
 
 
 def sanitize_markdown(text: str | None, images: bool = True, links: bool = True) -> str:
