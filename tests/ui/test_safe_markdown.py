@@ -91,6 +91,17 @@ def test_a_web_address_in_angle_brackets_links_to_that_address_not_past_its_brac
     assert "](" not in sanitize_markdown("Voir <https://x.org>.", links=False)
 
 
+@pytest.mark.parametrize("links", [True, False])  # a passage, a model's answer
+def test_backslashes_show_as_written(links):
+    """A UNC path or "\\\\n" in a converted page lost half its backslashes on screen: Markdown reads
+    each pair as one escaped backslash (the pl_editor page's "enter \\\\n" read "enter \\n")."""
+    import markdown
+
+    text = r'Ouvrez \\dc01\SYSVOL, entrez "\\n" pour afficher "\n" ; en code `\\x`, \\\* étoile.'
+    shown = re.sub(r"<[^>]+>", "", markdown.markdown(sanitize_markdown(text, links=links)))
+    assert shown == r'Ouvrez \\dc01\SYSVOL, entrez "\\n" pour afficher "\n" ; en code \\x, \\\* étoile.'
+
+
 def test_images_can_be_turned_off_entirely():
     assert sanitize_markdown("![chart](https://tracker.example.com/p.png)", images=False) == "chart"
 
@@ -153,7 +164,8 @@ def test_empty_input(text):
 def test_converted_docs_keep_their_escaped_brackets_and_lose_empty_anchors():
     text = '## <a name="syntax"></a>Syntax\n\n|\\<Name>|the computer|\n\\\\<b>'
     out = sanitize_markdown(text)
-    assert out == "## Syntax\n\n|\\<Name>|the computer|\n\\\\&lt;b>"
+    # An escaped "<" stays escaped; two backslashes before a tag show as written, the tag as text.
+    assert out == "## Syntax\n\n|\\<Name>|the computer|\n\\\\\\\\&lt;b>"
 
 
 def test_only_our_citation_links_survive_in_an_answer():

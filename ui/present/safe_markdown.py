@@ -243,7 +243,18 @@ def _autolinks_as_links(prose: str) -> str:
     return _AUTOLINK.sub(lambda m: link_markdown(m.group(1), m.group(1)), prose)
 
 
+# Two backslashes or more, as in a UNC path (\\dc01\SYSVOL) or "\\n": Markdown would show half
+# of them, each escaping the next. Doubled, they show as written; a lone backslash is left as an
+# escape (the converter's `\<`, `\|`, an author's `\*`).
+_BACKSLASHES = re.compile(r"\\{2,}")
+
+
+def _backslashes_as_written(prose: str) -> str:
+    return _BACKSLASHES.sub(lambda m: m.group(0) * 2, prose)
+
+
 def _sanitise_prose(text: str, images: bool, links: bool = True) -> str:
+    text = outside_code_spans(text, _backslashes_as_written)
     if not links:
         return _escape_html(_bare_urls_as_code(_neutralise_links(text, images, links=False)))
     return _escape_html(_neutralise_links(outside_code_spans(text, _autolinks_as_links), images))
