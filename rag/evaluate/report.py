@@ -62,14 +62,17 @@ def _build_line(s: Summary) -> str:
 
 
 def incomplete_notes(summary: Summary | Mapping[str, Any]) -> list[str]:
-    """Sentences saying which questions were not scored, and why the run stopped (if it did); the
-    summary marks them as warnings, the dashboard shows them in its own warning boxes."""
+    """Sentences saying which questions were not scored, why the run stopped (if it did) and which
+    expected articles the collection lacks; the summary marks them as warnings, the dashboard shows
+    them in its own warning boxes."""
     s = Summary.of(summary)
     notes = []
     if s.failed_questions:
         notes.append(tn("report.failed", len(s.failed_questions), ids=_ids([f.id for f in s.failed_questions], 5)))
     if s.stopped:
         notes.append(t("report.stopped", done=s.questions, total=s.question_set_size, why=s.stopped))
+    if s.unknown_sources:  # their questions count as misses whatever the chunking
+        notes.append(tn("report.unknown_sources", len(s.unknown_sources), ids=_ids(s.unknown_sources, 5)))
     return notes
 
 
@@ -98,8 +101,6 @@ def format_summary(results: Results | Mapping[str, Any]) -> str:
     n_in, n_out, k = s.in_base, s.out_of_base, s.k
     lines = [_build_line(s), tn("report.questions", s.questions, n_in=n_in, n_out=n_out)]
     lines += [t("report.warning", message=note) for note in incomplete_notes(s)]
-    if s.unknown_sources:
-        lines.append(tn("report.unknown_sources", len(s.unknown_sources), ids=_ids(s.unknown_sources, 5)))
     if n_in:
         lines += [
             t("report.hit1", pct=_pct(s.hit_at_1), n=c.hit_at_1, total=n_in),
