@@ -21,7 +21,7 @@ from rag.embeddings import curl
 from rag.errors import ConfigError, RagError
 from rag.ingest.strategy_choice import settings_mismatch
 from rag.ingest.editor_groups import within_groups
-from rag.ingest.replacements import hold_back, replacements
+from rag.ingest.replacements import hold_back, holds_others, replacements
 from rag.redact import strip_userinfo
 from rag.sources.files import iter_folder
 from rag.sources.limits import max_document_bytes
@@ -286,6 +286,18 @@ def _confirm_replacements(store: Any, collection: str, items: Sequence[Document 
     return st.checkbox(tn("ing.replace_confirm", len(found)), value=False, key=f"replace_{collection}")
 
 
+def _demo_may_go_into(store: Any, collection: str, items: Sequence[Document | Problem],
+                      groups: Sequence[str] | None) -> bool:
+    """The demo corpus into a collection of other articles (the page opens on it, after a reload
+    too, with the session's collection as target): said, and only once ticked. True otherwise."""
+    documents = [i for i in items if isinstance(i, Document)]
+    if st.session_state.get(SOURCE) != DEMO or not holds_others(store, collection, documents, groups):
+        return True
+    st.warning(t("ing.demo_among_others", name=escape_link_text(collection)), icon=":material/warning:")
+    return st.checkbox(t("ing.demo_among_others_confirm", name=escape_link_text(collection)), value=False,
+                       key=f"demo_into_{collection}")
+
+
 def _index(items: Sequence[Document | Problem], settings: Any, store: Any, name: str, strategy: str,
            chunk_settings: dict[str, Any] | None, full: bool, confirmed: bool, enrichment: str = "none") -> None:
     key = _report_key(items, name, strategy, chunk_settings, enrichment)
@@ -361,9 +373,11 @@ def index_section(items: Sequence[Document | Problem], previews: Sequence[tuple[
         enrichment_view.preview(document, chunks, enrichment, settings, tokenizer())
     mismatch = mismatch or other_enrichment
     confirmed = _confirm_replacements(store, name, items)
+    demo_allowed = not name or _demo_may_go_into(store, name, items, groups)
     stop_button.said(indexing.STOP)
     buttons = st.columns([1, 1, 3])
-    if buttons[0].button(tn("ing.index", documents), type="primary", disabled=not name or mismatch, key="index"):
+    if buttons[0].button(tn("ing.index", documents), type="primary", disabled=not name or mismatch or not demo_allowed,
+                         key="index"):
         _index(items, settings, store, name, strategy, chosen, full=False, confirmed=confirmed, enrichment=enrichment)
     if (mismatch or no_terms) and buttons[1].button(t("ing.rebuild", name=name), key="rebuild",
                                                     icon=":material/restart_alt:"):

@@ -62,3 +62,16 @@ def hold_back(items: Sequence[Document | Problem], found: Sequence[Replacement])
     by_url = {r.url: r for r in found}
     return [Problem(item.url, t("replace.held_back", sentence=by_url[item.url].sentence()))
             if isinstance(item, Document) and item.url in by_url else item for item in items]
+
+
+def holds_others(store: Any, collection: str, documents: Iterable[Document],
+                 groups: Sequence[str] | None) -> bool:
+    """Whether `collection` holds a document other than `documents` that a reader of `groups` may
+    read (None: any): sample articles added there would answer its readers beside their own."""
+    from rag.store.filters import Where, both, match, readable_by
+
+    urls = tuple(d.url for d in documents)
+    if not urls or collection not in store.list_collections():
+        return False
+    others = both(Where(must_not=(match("url", *urls),)), readable_by(groups))
+    return next(iter(store.scroll(collection, payload=False, flt=others, limit=1)), None) is not None

@@ -252,3 +252,37 @@ def test_a_collection_built_before_the_word_check_is_offered_a_rebuild_that_turn
     at.text_area[0].set_value("# Note\n\n## Partie\n\n" + "Du texte. " * 30).run()
     assert not [w for w in at.warning if "question-word check" in w.value]
     assert "rebuild" not in [b.key for b in at.button]
+
+
+def test_the_demo_corpus_goes_into_a_collection_of_other_articles_only_once_ticked(empty_store):
+    """The page opens on the demo corpus, after a reload too, with the session's collection as
+    target: one click added the demo's articles to a writer's own, where they answered readers."""
+    at = ingest_page()
+    at.radio(key="source_kind").set_value("paste").run()
+    at.text_area[0].set_value("# Note\n\n## Partie\n\n" + "Du texte. " * 30).run()
+    at.button(key="index").click().run()  # "blog": the writer's one article
+
+    at = ingest_page()  # as after a reload
+    at.radio(key="source_kind").set_value("demo").run()
+    said = [w.value for w in at.warning if "the demo corpus would be added" in w.value]
+    assert len(said) == 1 and said[0].startswith("**blog** already holds other articles")
+    assert at.button(key="index").disabled
+    at.checkbox(key="demo_into_blog").check().run()
+    assert not at.button(key="index").disabled
+    at.button(key="index").click().run()
+    assert not at.exception, [e.value for e in at.exception]
+    assert {m.label: m.value for m in at.metric}["new"] == "14"
+
+    # Into a new collection, then again into it (its own articles only): nothing to tick.
+    for _ in range(2):
+        at = ingest_page()
+        at.radio(key="source_kind").set_value("demo").run()
+        if "demo" not in at.selectbox(key="target_collection").options:
+            at.selectbox(key="target_collection").set_value("__new__").run()
+            at.text_input(key="new_collection").set_value("demo").run()
+        else:
+            at.selectbox(key="target_collection").set_value("demo").run()
+        assert not [w for w in at.warning if "the demo corpus would be added" in w.value]
+        assert not at.button(key="index").disabled
+        at.button(key="index").click().run()
+        assert not at.exception, [e.value for e in at.exception]
