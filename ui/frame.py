@@ -29,6 +29,7 @@ def page_config() -> None:
 
 def run() -> None:
     lang.apply()
+    lang.hide_english_hints()
     auth_mode = access.mode()
     if not access.allowed(auth_mode):
         access.login_screen(auth_mode)

@@ -42,6 +42,18 @@ def apply() -> str:
     return chosen
 
 
+# Streamlit writes "Press Enter to apply" or "Press Ctrl+Enter to apply" under a field being typed
+# in, in English whatever the page's language. In another language it is hidden: every such field
+# applies on leaving it too, and those that send something have their own button.
+_NO_ENGLISH_HINTS = "<style>[data-testid='InputInstructions'] {display: none;}</style>"
+
+
+def hide_english_hints() -> None:
+    """Hide Streamlit's English typing hints on a page in another language (call once a run)."""
+    if st.session_state.get(LANG, rag.i18n.current()) != "en":
+        st.html(_NO_ENGLISH_HINTS)  # style only: Streamlit adds it without taking room
+
+
 def switch() -> None:
     """The language switch (drawn in the sidebar); a change reruns the page in that language."""
     kept(st.segmented_control, i18n.t("lang.label"), LANG, "sidebar_lang", options=list(rag.i18n.LANGUAGES),

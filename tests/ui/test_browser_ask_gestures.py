@@ -121,6 +121,9 @@ def test_the_comment_and_edit_boxes_close_once_sent(chat_app, lmstudio):  # noqa
 
         messages.nth(0).get_by_role("button", name="Modifier").click()
         body.get_by_role("textbox").fill("Où se règle MaxTokenSize ?")
+        # Streamlit's English "Press Ctrl+Enter to apply" is not drawn under a French field.
+        expect(body.get_by_role("textbox")).to_be_focused()
+        expect(body.get_by_text("to apply")).to_be_hidden()
         body.get_by_role("button", name="Renvoyer").click()
         expect(messages.nth(0)).to_contain_text("Où se règle MaxTokenSize ?", timeout=MINUTE)
         settle(page)
