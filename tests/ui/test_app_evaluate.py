@@ -7,6 +7,7 @@ import re
 
 import json
 import logging
+import shutil
 import time
 
 from streamlit.testing.v1 import AppTest
@@ -366,9 +367,12 @@ def test_the_chat_model_box_shows_what_the_next_run_does_after_another_page(app_
     assert at.checkbox(key="eval_with_llm").value is True
 
 
-def test_a_set_written_for_other_articles_is_said_before_the_run(app_env, lmstudio):
+def test_a_set_written_for_other_articles_is_said_before_the_run(app_env, lmstudio, tmp_path, monkeypatch):
     """The shipped set on a collection holding none of its articles would count only misses: the
     page says so before the run, for that collection only."""
+    data = tmp_path / "data"  # a copy: the demo index is shared by the whole session's tests
+    shutil.copytree(app_env.data_dir, data, ignore=shutil.ignore_patterns("journal", "*.lock"))
+    monkeypatch.setenv("RAG_DATA_DIR", str(data))
     one_document_collection("notes")  # one article, klist.md, none of the set's
 
     def elsewhere(at: AppTest) -> list[str]:
