@@ -11,7 +11,7 @@ from rag.auth import access
 from ui.present import evaluation
 from ui.present.evaluation import WordChecks
 from ui.present.charts import calibration_chart, category_chart, gate_chart, plotly_config
-from ui.present.safe_markdown import escape_link_text
+from ui.present.safe_markdown import escape_link_text, sanitize_markdown
 from rag.answer.gate import save_calibration
 from rag.answer.threshold import MODEL_DEFAULT
 from rag.errors import QuestionSetError, RagError
@@ -397,7 +397,8 @@ def show_run(name: str, results: Results | Mapping[str, Any], folder: str, store
         + " · " + (t("eval.with_model") if s.llm else t("eval.retrieval_only"))
     )
     for note in incomplete_notes(s):
-        st.warning(note)
+        # It names the set's own ids and addresses: shown as text, no link made of them.
+        st.warning(sanitize_markdown(note, images=False, links=False))
     metrics(s, rows)
     false_refusals_table(name, rows)
     st.markdown(f"#### {t('eval.gate')}")

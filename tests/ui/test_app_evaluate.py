@@ -390,3 +390,17 @@ def test_a_set_written_for_other_articles_is_said_before_the_run(app_env, lmstud
     # summary said it; the page did not).
     lacking = [w.value for w in at.warning if "expected source urls are not in the collection" in w.value]
     assert len(lacking) == 1 and "kerberos" in lacking[0].lower()
+
+
+def test_the_lacking_articles_are_named_as_text(app_env, lmstudio):
+    """An expected source is whatever the set says: named after the run as text, never a link."""
+    jsonl = (b'{"id": "q1", "question": "Comment effacer les tickets Kerberos ?", "in_base": true,'
+             b' "expected_source": "[ouvrir](https://phish.example/)"}\n'
+             b'{"id": "q2", "question": "Quelle est la recette de la tarte tatin ?", "in_base": false}\n')
+    at = evaluate_page()
+    at.radio(key="question_set_kind").set_value("uploaded").run()
+    at.file_uploader(key="question_upload").set_value(("q.jsonl", jsonl, "text/plain")).run()
+    at.button(key="run_eval").click().run()
+    assert not at.exception, [e.value for e in at.exception]
+    lacking = [w.value for w in at.warning if "expected source url is not in the collection" in w.value]
+    assert len(lacking) == 1 and "ouvrir" in lacking[0] and "](https://phish.example/)" not in lacking[0]
